@@ -1,0 +1,1 @@
+"""Self-healing coding agent."""

@@ -1,0 +1,57 @@
+"""CLI: ``python -m agent.models {pull [NAME] | list | path NAME}``.
+
+Exit codes: 0 ok, 1 download/integrity error or model absent, 2 bad usage.
+Progress goes to stderr so stdout stays machine-readable (``path`` prints only the path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from .catalog import CATALOG, DEFAULT_MODEL
+from .store import ModelError, find_model, list_models, pull
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse's default prints the whole usage block; one line is easier to read in logs.
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m agent.models", description="Manage local GGUF model files.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p_pull = sub.add_parser("pull", help="download, join and verify a model")
+    p_pull.add_argument("name", nargs="?", default=DEFAULT_MODEL, choices=list(CATALOG))
+    sub.add_parser("list", help="show catalog models and whether they are present")
+    p_path = sub.add_parser("path", help="print the file path of a pulled model")
+    p_path.add_argument("name", choices=list(CATALOG))
+    return parser
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code."""
+    args = _build_parser().parse_args(argv)
+    try:
+        if args.command == "pull":
+            print(pull(args.name, progress=_progress))
+        elif args.command == "path":
+            print(find_model(args.name))
+        else:
+            for row in list_models():
+                state = "verified" if row["verified"] else "present" if row["present"] else "absent"
+                print(f"{row['name']:<20} {state:<9} {row['expected_size'] / 1e6:8.1f} MB  {row['path']}")
+    except (ModelError, OSError) as exc:  # OSError: disk full, permissions; still one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

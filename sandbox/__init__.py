@@ -1,0 +1,7 @@
+"""Runs untrusted Python code against unit tests, isolated and with limits. Knows nothing of LLMs."""
+
+from sandbox.pool import isolation_level
+from sandbox.report import STATUSES, Limits, TestReport, TestResult
+from sandbox.run import check_tests_parse, run_tests
+
+__all__ = ["STATUSES", "Limits", "TestReport", "TestResult", "check_tests_parse", "isolation_level", "run_tests"]

