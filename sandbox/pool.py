@@ -78,7 +78,9 @@ def isolation_level() -> str:
 
 def _bwrap_prefix(bwrap: str) -> list[str]:
     exe, prefix = _base_python()
-    args = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-pid", "--unshare-ipc",
+    # No --die-with-parent: it fires when the *thread* that started bwrap ends, and pools are shared
+    # across threads. A worker ends instead when its stdin closes, which the host's death also does.
+    args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc",
             "--unshare-uts", "--unshare-cgroup-try", "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64"):
         path = Path("/") / name
@@ -200,32 +202,31 @@ class WorkerPool:
     def run(self, header: dict, code: bytes, tests: bytes, keep_output: int) -> RawRun:
         """Run one request on a free worker; a broken worker is replaced and the run tried once more."""
         with self._available:
-            for attempt in range(2):
-                worker = self._take()
+            while True:
+                worker, fresh = self._take()
                 try:
                     raw = worker.run(header, code, tests, keep_output)
                 except WorkerBroken:
                     self._discard(worker)
-                    if attempt:
+                    if fresh:
                         raise
-                    continue
+                    continue  # an idle worker that died meanwhile: take another
                 if any(e.get("ev") == "tests_read" for e in raw.events) or not tests:
                     self._idle.put(worker)
                 else:
                     self._discard(worker)  # its stdin still holds unread test bytes
                 return raw
-        raise AssertionError("unreachable")
 
-    def _take(self) -> Worker:
+    def _take(self) -> tuple[Worker, bool]:
         try:
-            return self._idle.get_nowait()
+            return self._idle.get_nowait(), False
         except queue.Empty:
             slot = self._slots.get_nowait()
             worker = Worker(slot)
             worker.slot = slot
             with self._lock:
                 self._all[slot] = worker
-            return worker
+            return worker, True
 
     def _discard(self, worker: Worker) -> None:
         worker.close()

@@ -32,6 +32,8 @@ import wire  # noqa: E402
 
 # Imported once here so that every fork starts with them loaded (each import costs a run ms).
 import candidate  # noqa: E402
+import pytest_shim  # noqa: E402,F401
+import remote  # noqa: E402,F401
 import testrunner  # noqa: E402
 import bisect, collections, copy, dataclasses, decimal, fractions, functools, hashlib  # noqa: E401,F401
 import heapq, itertools, math, random, re, statistics, string, typing, unittest  # noqa: E401,F401

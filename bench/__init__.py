@@ -1,0 +1,1 @@
+"""Benchmark harnesses and data for evaluating the agent."""
