@@ -1,1 +1,12 @@
-"""Self-healing coding agent."""
+"""The self-healing loop: a LangGraph state machine (coder -> executor -> repair) on a real model."""
+
+from agent.config import Settings, load_settings
+from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
+from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
+from agent.solve import BadInput, Solver, Step, make_solver, validate_input
+
+__all__ = [
+    "BadInput", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished", "NodeStarted", "RunFinished",
+    "Settings", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model", "make_solver",
+    "validate_input",
+]

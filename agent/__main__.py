@@ -1,0 +1,108 @@
+"""CLI: python -m agent solve --task TEXT|@FILE --tests @FILE [--entry-point NAME] [--provider P]
+[--model M] [--max-retries N] [--json]
+
+One line per node transition as it happens, then the final code. Exit 0 if solved, 1 if not,
+2 on bad input or an unusable model (one line saying what to fix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from agent.config import load_settings
+from agent.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
+from agent.llm import ModelUnavailable
+from agent.solve import BadInput, make_solver, validate_input
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        print(f"agent: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _text(value: str, what: str) -> str:
+    if not value.startswith("@"):
+        return value
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read the {what} file {value[1:]!r}: {getattr(exc, 'strerror', exc)}") from None
+
+
+def _line(event: NodeFinished, started: float) -> str:
+    update = event.update
+    seconds = time.perf_counter() - started
+    if event.node == "coder":
+        attempt = (update.get("attempts") or [{}])[-1]
+        detail = f"{attempt.get('tokens_out', 0)} tokens" if update.get("status") != "error" else update.get("error")
+        return f"[iteration {update.get('iteration', '?')}] coder     {detail}  ({seconds:.1f}s)"
+    report = update.get("report") or {}
+    tests = report.get("tests") or []
+    passed = sum(1 for t in tests if t.get("passed"))
+    verdict = report.get("status", "?")
+    return (f"[iteration {len(update.get('attempts') or [])}] executor  {verdict}: {passed} passed, "
+            f"{len(tests) - passed} failed -> {update.get('status')}  ({seconds:.1f}s)")
+
+
+def _solve(args: argparse.Namespace) -> int:
+    settings = load_settings().with_overrides(provider=args.provider, model=args.model, max_retries=args.max_retries)
+    task, tests = _text(args.task, "task"), _text(args.tests, "tests")
+    validate_input(task, tests, args.entry_point)  # before loading a model: bad input fails fast
+    solver = make_solver(settings)
+    if not args.json:
+        print(f"model: {solver.choice.describe()}", file=sys.stderr)
+    started = time.perf_counter()
+    final = None
+    for event in solver.start(task, tests, entry_point=args.entry_point, max_retries=settings.max_retries):
+        if args.json:
+            if event.kind != "token":
+                print(json.dumps(event_to_dict(event)), flush=True)
+        elif isinstance(event, NodeStarted):
+            started = time.perf_counter()
+        elif isinstance(event, NodeFinished):
+            print(_line(event, started), flush=True)
+        if isinstance(event, RunFinished):
+            final = event
+    state = solver.state_at(final.thread_id)
+    summary = {"thread_id": final.thread_id, "status": final.status, "iterations": final.iterations,
+               "code": final.code, "error": final.error, "model": solver.choice.describe()}
+    if args.json:
+        print(json.dumps({"kind": "summary", **summary}))
+    else:
+        print(f"\n{final.status} after {final.iterations} attempt(s); thread {final.thread_id}")
+        if final.error:
+            print(final.error)
+        if final.code:
+            print("\n" + final.code.rstrip())
+        if state.get("report") and final.status != "passed":
+            print("\nlast report:\n" + (state.get("feedback") or ""))
+    return 0 if final.status == "passed" else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    parser = _Parser(prog="python -m agent", description="Self-healing coding agent.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    solve = sub.add_parser("solve", help="write code for a task until its tests pass")
+    solve.add_argument("--task", required=True, help="the task text, or @FILE")
+    solve.add_argument("--tests", required=True, help="the tests, or @FILE (asserts, test_* functions, check)")
+    solve.add_argument("--entry-point", help="the function the tests call")
+    solve.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
+    solve.add_argument("--model", help="model name (Ollama/OpenAI) or GGUF name/path (llamacpp)")
+    solve.add_argument("--max-retries", type=int, help="repairs after the first attempt (default MAX_RETRIES=3)")
+    solve.add_argument("--json", action="store_true", help="one JSON event per line and a summary")
+    args = parser.parse_args(argv)
+    try:
+        return _solve(args)
+    except (BadInput, ModelUnavailable, ValueError) as exc:
+        print(f"agent: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

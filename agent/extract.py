@@ -1,0 +1,95 @@
+"""Pull the code out of a model's answer: fenced blocks, several blocks, bare code, body-only answers."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_CODE_START = re.compile(r"^(def |class |import |from |@|async def |[A-Za-z_][A-Za-z0-9_]* *=)")
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
+def _defines(code: str, name: str) -> bool:
+    return re.search(rf"^\s*(async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
+
+
+def _fenced_blocks(answer: str) -> list[str]:
+    blocks = []
+    for lang, body in _FENCE.findall(answer):
+        if lang.lower() in ("", "python", "py", "python3"):
+            blocks.append(body.strip("\n"))
+    return [b for b in blocks if b.strip()]
+
+
+def _bare_code(answer: str) -> str | None:
+    """The longest stretch of lines that parses, starting at the first line that looks like code."""
+    lines = answer.strip("\n").splitlines()
+    starts = [i for i, line in enumerate(lines) if _CODE_START.match(line) or line.startswith((" ", "\t"))]
+    for start in starts[:5]:
+        for end in range(len(lines), start, -1):
+            chunk = "\n".join(lines[start:end])
+            if chunk.strip() and _parses(chunk):
+                return chunk
+    return None
+
+
+def _pick(blocks: list[str], entry_point: str | None) -> str:
+    """Prefer a block that defines the entry point, then one that parses, then the longest."""
+    def score(block: str) -> tuple[bool, bool, int]:
+        return (bool(entry_point) and _defines(block, entry_point), _parses(block), len(block))
+    return max(blocks, key=score)
+
+
+def _prompt_code(task: str) -> str | None:
+    """The task itself when it is Python (a HumanEval prompt: imports, signature and docstring)."""
+    stripped = task.strip("\n")
+    return stripped if stripped and _parses(stripped) else None
+
+
+def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
+    """Body-only answers get the prompt's signature; answers missing the prompt's imports get them."""
+    prompt = _prompt_code(task)
+    if not prompt or not entry_point or not _defines(prompt, entry_point):
+        return code
+    if not _defines(code, entry_point):
+        body = code if code.startswith((" ", "\t")) else "\n".join("    " + ln for ln in code.splitlines())
+        candidate = prompt.rstrip() + "\n" + body
+        return candidate if _parses(candidate) else code
+    imports = [ln for ln in prompt.splitlines() if ln.startswith(("import ", "from ")) and ln not in code]
+    return "\n".join(imports + [code]) if imports else code
+
+
+def _drop_top_level_asserts(code: str) -> str:
+    """Small models append example asserts; at import they would turn a near miss into a load error."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    asserts = [n for n in tree.body if isinstance(n, ast.Assert)]
+    if not asserts:
+        return code
+    lines = code.splitlines()
+    for node in reversed(asserts):
+        del lines[node.lineno - 1:node.end_lineno]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def extract_code(answer: str, *, entry_point: str | None = None, task: str = "") -> tuple[str | None, str | None]:
+    """(code, None) when the answer holds code, else (None, a reason the model can act on)."""
+    if not answer or not answer.strip():
+        return None, "the answer was empty"
+    blocks = _fenced_blocks(answer)
+    code = _pick(blocks, entry_point) if blocks else _bare_code(answer)
+    if code is None:
+        return None, "the answer contains no Python code"
+    code = _complete_from_prompt(code.strip("\n") + "\n", task, entry_point)
+    # Code that lacks the entry point or does not parse still goes to the sandbox, which names the problem.
+    return _drop_top_level_asserts(code), None

@@ -1,0 +1,25 @@
+"""The loop, built in one place: coder -> executor -> (coder | END), with a checkpointer."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+
+from agent.nodes import after_coder, after_executor, coder, executor
+from agent.state import SolveState
+
+NODES = ("coder", "executor")
+
+
+def build_graph(model: BaseChatModel, checkpointer: BaseCheckpointSaver | None = None):
+    """Compile the self-healing loop for one chat model. Every node transition is a checkpoint."""
+    graph = StateGraph(SolveState)
+    graph.add_node("coder", partial(coder, model=model))
+    graph.add_node("executor", executor)
+    graph.add_edge(START, "coder")
+    graph.add_conditional_edges("coder", after_coder, {"executor": "executor", "end": END})
+    graph.add_conditional_edges("executor", after_executor, {"coder": "coder", "end": END})
+    return graph.compile(checkpointer=checkpointer)

@@ -1,0 +1,110 @@
+"""A LangChain chat model that runs a GGUF file in-process with llama-cpp-python (no server).
+
+One loaded model per process, shared by every thread and serialised by a lock held for the whole
+generation. The chat template from the GGUF renders the prompt and we tokenize it ourselves, so we
+know exactly how much of it llama.cpp's KV cache already holds: a repair prompt that extends the
+previous conversation re-evaluates only its new tokens. That count is reported per call in
+``response_metadata["prompt_tokens_reused"]``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+
+_ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+_loaded: dict[tuple[str, int], tuple[Any, Any, threading.Lock]] = {}
+_load_lock = threading.Lock()
+
+
+def load_llama(model_path: str, n_ctx: int) -> tuple[Any, Any, threading.Lock]:
+    """The process-wide Llama for this file (loaded once), its chat formatter and its lock."""
+    key = (model_path, n_ctx)
+    with _load_lock:
+        if key not in _loaded:
+            from llama_cpp import Llama
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            llm = Llama(model_path=model_path, n_ctx=n_ctx, verbose=False, seed=0)
+            eos, bos = llm.token_eos(), llm.token_bos()
+            formatter = Jinja2ChatFormatter(
+                template=llm.metadata["tokenizer.chat_template"],
+                eos_token=llm._model.token_get_text(eos),
+                bos_token=llm._model.token_get_text(bos) if bos != -1 else "",
+                stop_token_ids=[eos],
+            )
+            _loaded[key] = (llm, formatter, threading.Lock())
+        return _loaded[key]
+
+
+def _common_prefix(cached: list[int], prompt: list[int]) -> int:
+    # llama-cpp-python re-evaluates at least the last prompt token, hence prompt[:-1].
+    count = 0
+    for a, b in zip(cached, prompt[:-1]):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+class LlamaCppChat(BaseChatModel):
+    """Chat model over an in-process GGUF; streams tokens; safe to share across threads."""
+
+    model_path: str
+    n_ctx: int = 8192
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    seed: int = 0
+    prefix_reuse: bool = True
+
+    @property
+    def _llm_type(self) -> str:
+        return "llamacpp-in-process"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        text, meta, usage = "", {}, None
+        for chunk in self._stream(messages, stop, run_manager, **kwargs):
+            text += chunk.message.content
+            meta = chunk.message.response_metadata or meta
+            usage = chunk.message.usage_metadata
+        message = AIMessage(content=text, response_metadata=meta, usage_metadata=usage)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
+        llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
+        chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
+        rendered = formatter(messages=chat)
+        prompt = llm.tokenize(rendered.prompt.encode(), add_bos=not rendered.added_special, special=True)
+        stops = list(stop or []) + ([rendered.stop] if isinstance(rendered.stop, str) else list(rendered.stop or []))
+        with lock:
+            if len(prompt) + self.max_tokens > llm.n_ctx():
+                raise ValueError(f"prompt of {len(prompt)} tokens + {self.max_tokens} to generate exceed the "
+                                 f"context of {llm.n_ctx()} tokens (raise LLM_NUM_CTX)")
+            if not self.prefix_reuse:
+                llm.reset()
+            reused = _common_prefix(llm._input_ids.tolist(), prompt) if self.prefix_reuse else 0
+            started, generated = time.perf_counter(), 0
+            for part in llm.create_completion(prompt=prompt, max_tokens=self.max_tokens, temperature=self.temperature,
+                                              seed=self.seed, stop=stops, stream=True):
+                text = part["choices"][0]["text"]
+                generated += 1
+                if text:
+                    chunk = ChatGenerationChunk(message=AIMessageChunk(content=text))
+                    if run_manager:
+                        run_manager.on_llm_new_token(text, chunk=chunk)
+                    yield chunk
+            seconds = time.perf_counter() - started
+        usage = {"input_tokens": len(prompt), "output_tokens": generated, "total_tokens": len(prompt) + generated}
+        meta = {"model_name": self.model_path.rsplit("/", 1)[-1], "prompt_tokens_reused": reused,
+                "prompt_tokens_evaluated": len(prompt) - reused, "generation_seconds": round(seconds, 3)}
+        yield ChatGenerationChunk(message=AIMessageChunk(content="", response_metadata=meta, usage_metadata=usage,
+                                                         chunk_position="last"))

@@ -1,0 +1,191 @@
+"""Public API of the agent: start a solve and stream its events, list and read its steps, fork, step.
+
+History is LangGraph's own: a SqliteSaver checkpoint per node transition, one thread id per solve.
+A small ``solves`` table beside the checkpoints lists past solves for reopening after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from agent.config import Settings, load_settings
+from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
+from agent.graph import NODES, build_graph
+from agent.llm import ModelChoice, make_chat_model
+from agent.prompts import PROMPT_VERSION
+from sandbox import check_tests_parse
+
+_OTHER_LANGUAGE = re.compile(
+    r"\b(?:in|using|with|write)\s+(?:a\s+|an\s+)?(javascript|typescript|java|c\+\+|c#|rust|golang|go|ruby|php|"
+    r"kotlin|swift|scala|haskell|perl|bash|sql)\b(?!\s*-?style)",
+    re.IGNORECASE,
+)
+
+
+class BadInput(ValueError):
+    """The task or tests cannot start a solve; the message says what to fix."""
+
+
+def validate_input(task: str, tests: str, entry_point: str | None = None) -> None:
+    """Raise BadInput for an empty or non-Python task, or tests that are empty or do not parse."""
+    if not task or not task.strip():
+        raise BadInput("the task is empty: describe the function to write")
+    other = _OTHER_LANGUAGE.search(task)
+    if other:
+        raise BadInput(f"the task asks for {other.group(1)}; this agent writes and tests Python only")
+    problem = check_tests_parse(tests or "")
+    if problem:
+        raise BadInput(problem)
+    if entry_point is not None and not entry_point.isidentifier():
+        raise BadInput(f"the entry point {entry_point!r} is not a valid Python name")
+
+
+@dataclass
+class Step:
+    """One checkpoint of a solve's history."""
+
+    checkpoint_id: str
+    parent_id: str | None
+    step: int
+    next_node: str | None
+    iteration: int
+    status: str | None
+    created_at: str
+
+
+@dataclass
+class Solver:
+    """A compiled loop for one chat model, with its checkpoint store."""
+
+    model: BaseChatModel
+    db_path: Path
+    choice: ModelChoice | None = None
+    default_max_retries: int = 3
+
+    def __post_init__(self) -> None:
+        self.db_path = Path(self.db_path)
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.db_path, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        self.checkpointer = SqliteSaver(conn)
+        self.checkpointer.setup()
+        with self._db() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
+                       "created REAL, updated REAL, status TEXT)")
+        self.graph = build_graph(self.model, self.checkpointer)
+
+    def _db(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.db_path, timeout=30)
+        db.execute("PRAGMA busy_timeout=30000")
+        return db
+
+    @staticmethod
+    def _config(thread_id: str, checkpoint_id: str | None = None) -> dict:
+        configurable = {"thread_id": thread_id, "checkpoint_ns": ""}
+        if checkpoint_id:
+            configurable["checkpoint_id"] = checkpoint_id
+        return {"configurable": configurable}
+
+    def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
+              thread_id: str | None = None, step_mode: bool = False) -> Iterator[Event]:
+        """Validate, then stream a new solve. In step mode it pauses before each node (see resume)."""
+        validate_input(task, tests, entry_point)
+        thread_id = thread_id or uuid.uuid4().hex
+        retries = self.default_max_retries if max_retries is None else max_retries
+        with self._db() as db:
+            db.execute("INSERT OR REPLACE INTO solves VALUES (?, ?, ?, ?, ?, ?)",
+                       (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
+                        "running"))
+        state = {"task": task, "tests": tests, "entry_point": entry_point, "max_retries": max(0, retries),
+                 "iteration": 0, "attempts": [], "messages": [], "status": "running", "prompt_version": PROMPT_VERSION}
+        return self._stream(state, self._config(thread_id), step_mode)
+
+    def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None) -> Iterator[Event]:
+        """Continue a paused (step mode) or interrupted solve; in step mode, one node at a time."""
+        return self._stream(None, self._config(thread_id, checkpoint_id), step_mode)
+
+    def fork(self, thread_id: str, checkpoint_id: str, *, code: str | None = None, feedback: str | None = None,
+             step_mode: bool = False) -> Iterator[Event]:
+        """Branch from a step with edited code (runs the tests next) or an edited failure report (the
+        model repairs next), and continue from there. The original branch stays in the history."""
+        if (code is None) == (feedback is None):
+            raise BadInput("a fork changes either the code or the failure report")
+        base = self.graph.get_state(self._config(thread_id, checkpoint_id))
+        if not base.values:
+            raise BadInput(f"no step {checkpoint_id} in solve {thread_id}")
+        if code is not None:
+            values, as_node = {"code": code, "extract_error": None, "forked": True, "status": "running"}, "coder"
+            if not base.values.get("attempts"):
+                raise BadInput("fork the code at a step after the first answer")
+        else:
+            values, as_node = {"feedback": feedback, "status": "running"}, "executor"
+            if base.values.get("iteration", 0) > base.values.get("max_retries", 0):
+                values["max_retries"] = base.values["iteration"]  # allow the one repair asked for
+        config = self.graph.update_state(self._config(thread_id, checkpoint_id), values, as_node=as_node)
+        return self._stream(None, config, step_mode)
+
+    def _stream(self, state: dict | None, config: dict, step_mode: bool) -> Iterator[Event]:
+        thread_id = config["configurable"]["thread_id"]
+        step = 0
+        for mode, chunk in self.graph.stream(state, config, stream_mode=["debug", "messages"],
+                                             interrupt_before=list(NODES) if step_mode else None):
+            if mode == "messages":
+                message, meta = chunk
+                if isinstance(message.content, str) and message.content:
+                    yield Token(thread_id, meta.get("langgraph_step", step), meta.get("langgraph_node", ""),
+                                message.content)
+                continue
+            step, kind, payload = chunk["step"], chunk["type"], chunk["payload"]
+            if kind == "task":
+                yield NodeStarted(thread_id, step, payload["name"])
+            elif kind == "task_result":
+                result = payload.get("result") or {}
+                error = payload.get("error")
+                yield NodeFinished(thread_id, step, payload["name"], dict(result) if isinstance(result, dict) else {},
+                                   str(error) if error else None)
+        final = self.graph.get_state(self._config(thread_id))
+        values, paused = final.values, bool(final.next)
+        status = "paused" if paused else values.get("status", "error")
+        with self._db() as db:
+            db.execute("UPDATE solves SET status = ?, updated = ? WHERE thread_id = ?",
+                       (status, time.time(), thread_id))
+        yield RunFinished(thread_id, step, values.get("status", "error"), values.get("code", ""),
+                          values.get("iteration", 0), paused, final.next[0] if paused else None, values.get("error"))
+
+    def steps(self, thread_id: str) -> list[Step]:
+        """Every checkpoint of a solve, oldest first (forks included: see parent_id)."""
+        history = []
+        for snap in self.graph.get_state_history(self._config(thread_id)):
+            parent = (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            history.append(Step(snap.config["configurable"]["checkpoint_id"], parent, snap.metadata.get("step", -1),
+                                snap.next[0] if snap.next else None, snap.values.get("iteration", 0),
+                                snap.values.get("status"), snap.created_at or ""))
+        return list(reversed(history))
+
+    def state_at(self, thread_id: str, checkpoint_id: str | None = None) -> dict:
+        """The full state at a step (the latest when checkpoint_id is None)."""
+        return dict(self.graph.get_state(self._config(thread_id, checkpoint_id)).values)
+
+    def solves(self, limit: int = 200) -> list[dict]:
+        """Past solves, newest first."""
+        with self._db() as db:
+            rows = db.execute("SELECT thread_id, task, model, created, updated, status FROM solves "
+                              "ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
+        keys = ("thread_id", "task", "model", "created", "updated", "status")
+        return [dict(zip(keys, row)) for row in rows]
+
+
+def make_solver(settings: Settings | None = None) -> Solver:
+    """A Solver on the configured model (raises agent.llm.ModelUnavailable with a fix-it message)."""
+    settings = settings or load_settings()
+    model, choice = make_chat_model(settings)
+    return Solver(model, settings.checkpoint_db, choice, settings.max_retries)

@@ -1,0 +1,150 @@
+"""The loop's logic with a scripted chat model: routing, retry cap, prompts, history, forks, step mode."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from agent import BadInput, NodeFinished, NodeStarted, RunFinished, Solver, Token
+from agent.prompts import PROMPT_VERSION
+
+TASK = "Write a function add(a, b) that returns the sum of a and b."
+TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
+WRONG = "```python\ndef add(a, b):\n    return a - b\n```"
+RIGHT = "Here you go:\n```python\ndef add(a, b):\n    return a + b\n```"
+
+
+def scripted(*answers: str) -> GenericFakeChatModel:
+    return GenericFakeChatModel(messages=iter([AIMessage(content=a) for a in answers]))
+
+
+def solver_for(tmp_path, *answers: str, max_retries: int = 3) -> Solver:
+    return Solver(scripted(*answers), tmp_path / "solves.sqlite", default_max_retries=max_retries)
+
+
+def run(events) -> tuple[list, RunFinished]:
+    events = list(events)
+    assert isinstance(events[-1], RunFinished)
+    return events, events[-1]
+
+
+def test_passes_first_time(tmp_path):
+    solver = solver_for(tmp_path, RIGHT)
+    events, final = run(solver.start(TASK, TESTS))
+    assert final.status == "passed" and final.iterations == 1
+    assert [(e.node, type(e).__name__) for e in events if isinstance(e, (NodeStarted, NodeFinished))] == [
+        ("coder", "NodeStarted"), ("coder", "NodeFinished"), ("executor", "NodeStarted"), ("executor", "NodeFinished")]
+    assert "".join(e.text for e in events if isinstance(e, Token)).strip() == RIGHT.strip()
+
+
+def test_repairs_after_failure_with_report_in_prompt(tmp_path):
+    solver = solver_for(tmp_path, WRONG, RIGHT)
+    _, final = run(solver.start(TASK, TESTS))
+    assert final.status == "passed" and final.iterations == 2
+    state = solver.state_at(final.thread_id)
+    first, second = state["attempts"]
+    assert first["report"]["status"] == "failed" and second["report"]["status"] == "passed"
+    repair = second["messages"]
+    # The repair extends the first conversation: same prefix, then the old answer, then the report.
+    assert repair[:2] == first["messages"]
+    assert repair[2] == {"role": "assistant", "content": WRONG}
+    assert "assert add(1, 2) == 3" in repair[3]["content"]
+    assert "left side:  -1" in repair[3]["content"] and "right side: 3" in repair[3]["content"]
+    assert TASK in repair[1]["content"] and TESTS.strip() in repair[1]["content"]
+    assert state["prompt_version"] == PROMPT_VERSION
+
+
+def test_retry_cap_means_max_retries_plus_one_attempts(tmp_path):
+    solver = solver_for(tmp_path, *[WRONG] * 10, max_retries=3)
+    _, final = run(solver.start(TASK, TESTS))
+    assert final.status == "gave_up" and final.iterations == 4
+    _, final = run(solver_for(tmp_path, *[WRONG] * 10).start(TASK, TESTS, max_retries=0))
+    assert final.status == "gave_up" and final.iterations == 1
+
+
+def test_answer_without_code_is_a_failed_attempt_with_its_own_error(tmp_path):
+    solver = solver_for(tmp_path, "I am not sure how to do that.", RIGHT)
+    _, final = run(solver.start(TASK, TESTS))
+    assert final.status == "passed" and final.iterations == 2
+    first = solver.state_at(final.thread_id)["attempts"][0]
+    assert first["extract_error"] == "the answer contains no Python code"
+    assert first["report"]["status"] == "error"
+    assert "could not be used" in first["feedback"]
+
+
+def test_model_failure_ends_with_clear_error(tmp_path):
+    class Down(GenericFakeChatModel):
+        def _generate(self, *args, **kwargs):
+            raise ConnectionError("Connection refused")
+
+        def _stream(self, *args, **kwargs):
+            raise ConnectionError("Connection refused")
+
+    solver = Solver(Down(messages=iter([])), tmp_path / "s.sqlite")
+    _, final = run(solver.start(TASK, TESTS))
+    assert final.status == "error" and "stopped answering" in final.error
+
+
+@pytest.mark.parametrize("task, tests, message", [
+    ("", TESTS, "task is empty"),
+    ("   \n", TESTS, "task is empty"),
+    ("Write a function in JavaScript that adds numbers", TESTS, "JavaScript"),
+    (TASK, "", "tests are empty"),
+    (TASK, "assert add(1, 2) == 3\nassert add(1,, 2)\n", "line 2"),
+])
+def test_bad_input_is_refused_before_the_model_runs(tmp_path, task, tests, message):
+    solver = solver_for(tmp_path)
+    with pytest.raises(BadInput, match=message):
+        solver.start(task, tests)
+
+
+def test_history_lists_every_step_and_forks_branch(tmp_path):
+    solver = solver_for(tmp_path, WRONG, WRONG, RIGHT)
+    _, final = run(solver.start(TASK, TESTS))
+    steps = solver.steps(final.thread_id)
+    assert [s.next_node for s in steps] == ["__start__", "coder", "executor", "coder", "executor", "coder",
+                                            "executor", None]
+    # Fork the first attempt with hand-fixed code: the tests run next, on the edited code.
+    after_first_coder = steps[2]
+    assert after_first_coder.next_node == "executor" and after_first_coder.iteration == 1
+    _, forked = run(solver.fork(final.thread_id, after_first_coder.checkpoint_id,
+                                code="def add(a, b):\n    return b + a\n"))
+    assert forked.status == "passed" and forked.iterations == 1
+    latest = solver.state_at(final.thread_id)
+    assert latest["attempts"][-1]["forked"] and latest["attempts"][-1]["code"].endswith("return b + a\n")
+    # Both branches are kept: the original final step is still in the history.
+    ids = {s.checkpoint_id for s in solver.steps(final.thread_id)}
+    assert steps[-1].checkpoint_id in ids and len(ids) > len(steps)
+    assert solver.state_at(final.thread_id, steps[-1].checkpoint_id)["iteration"] == 3
+
+
+def test_fork_with_edited_report_asks_for_a_repair(tmp_path):
+    solver = solver_for(tmp_path, WRONG, RIGHT)
+    _, final = run(solver.start(TASK, TESTS, max_retries=0))
+    assert final.status == "gave_up"
+    end = solver.steps(final.thread_id)[-1]
+    _, forked = run(solver.fork(final.thread_id, end.checkpoint_id, feedback="add must return a + b, not a - b"))
+    assert forked.status == "passed" and forked.iterations == 2
+    repair = solver.state_at(final.thread_id)["attempts"][-1]["messages"][-1]["content"]
+    assert "add must return a + b, not a - b" in repair
+
+
+def test_step_mode_runs_one_node_at_a_time(tmp_path):
+    solver = solver_for(tmp_path, WRONG, RIGHT)
+    _, paused = run(solver.start(TASK, TESTS, step_mode=True))
+    assert paused.paused and paused.next_node == "coder" and paused.iterations == 0
+    nodes = []
+    while paused.paused:
+        events, paused = run(solver.resume(paused.thread_id, step_mode=True))
+        nodes += [e.node for e in events if isinstance(e, NodeFinished)]
+    assert nodes == ["coder", "executor", "coder", "executor"]
+    assert paused.status == "passed"
+
+
+def test_past_solves_are_listed_after_a_restart(tmp_path):
+    _, final = run(solver_for(tmp_path, RIGHT).start(TASK, TESTS))
+    reopened = solver_for(tmp_path)  # a new process would build exactly this from the same file
+    assert reopened.solves()[0]["thread_id"] == final.thread_id
+    assert reopened.solves()[0]["status"] == "passed"
+    assert reopened.state_at(final.thread_id)["code"].strip().endswith("return a + b")
