@@ -9,6 +9,7 @@ previous conversation re-evaluates only its new tokens. That count is reported p
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -32,7 +33,10 @@ def load_llama(model_path: str, n_ctx: int) -> tuple[Any, Any, threading.Lock]:
             from llama_cpp import Llama
             from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-            llm = Llama(model_path=model_path, n_ctx=n_ctx, verbose=False, seed=0)
+            # llama-cpp-python's default is half the cores; generation here is compute-bound on all of them.
+            threads = os.cpu_count() or 1
+            llm = Llama(model_path=model_path, n_ctx=n_ctx, verbose=False, seed=0, n_threads=threads,
+                        n_threads_batch=threads)
             eos, bos = llm.token_eos(), llm.token_bos()
             formatter = Jinja2ChatFormatter(
                 template=llm.metadata["tokenizer.chat_template"],

@@ -123,9 +123,14 @@ class Solver:
         if not base.values:
             raise BadInput(f"no step {checkpoint_id} in solve {thread_id}")
         if code is not None:
-            values, as_node = {"code": code, "extract_error": None, "forked": True, "status": "running"}, "coder"
             if not base.values.get("attempts"):
                 raise BadInput("fork the code at a step after the first answer")
+            # The conversation shows the edited code as the model's last answer, so a repair reads true history.
+            messages = list(base.values.get("messages") or [])
+            if messages and messages[-1]["role"] == "assistant":
+                messages[-1] = {"role": "assistant", "content": f"```python\n{code.rstrip()}\n```"}
+            values, as_node = {"code": code, "extract_error": None, "forked": True, "status": "running",
+                               "messages": messages}, "coder"
         else:
             values, as_node = {"feedback": feedback, "status": "running"}, "executor"
             if base.values.get("iteration", 0) > base.values.get("max_retries", 0):

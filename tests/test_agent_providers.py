@@ -1,0 +1,140 @@
+"""Provider choice and outages: every failure names the URL or the command that fixes it."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from agent import ModelUnavailable, Settings, load_settings, make_chat_model
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def fake_ollama():
+    """A loopback HTTP server that answers /api/tags like Ollama with one pulled model."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"models": [{"name": "llama3:latest"}, {"name": "qwen2.5-coder:7b"}]}).encode()
+            self.send_response(200 if self.path == "/api/tags" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def fake_gguf(tmp_path):
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(b"GGUF" + b"\0" * 64)
+    return path
+
+
+def test_ollama_unreachable_names_the_url():
+    url = f"http://127.0.0.1:{_closed_port()}"
+    with pytest.raises(ModelUnavailable, match="not reachable at " + url) as info:
+        make_chat_model(Settings(provider="ollama", ollama_base_url=url))
+    assert "ollama serve" in str(info.value)
+
+
+def test_ollama_model_not_pulled_gives_the_pull_command(fake_ollama):
+    with pytest.raises(ModelUnavailable, match=r"Run `ollama pull qwen2.5-coder:1.5b`"):
+        make_chat_model(Settings(provider="ollama", ollama_base_url=fake_ollama))
+
+
+def test_ollama_model_present_sets_num_ctx(fake_ollama):
+    model, choice = make_chat_model(Settings(provider="ollama", model="qwen2.5-coder:7b",
+                                             ollama_base_url=fake_ollama, num_ctx=4096))
+    assert choice.provider == "ollama" and model.num_ctx == 4096 and model.model == "qwen2.5-coder:7b"
+
+
+def test_auto_prefers_ollama_when_it_has_the_model(fake_ollama, fake_gguf):
+    _, choice = make_chat_model(Settings(model="llama3", ollama_base_url=fake_ollama,
+                                         llamacpp_model_path=str(fake_gguf)))
+    assert choice.provider == "ollama"
+
+
+def test_auto_falls_back_to_embedded_and_says_why(fake_ollama, fake_gguf):
+    _, choice = make_chat_model(Settings(ollama_base_url=fake_ollama, llamacpp_model_path=str(fake_gguf)))
+    assert choice.provider == "llamacpp" and choice.model == "tiny.gguf"
+    assert "not pulled" in choice.reason
+
+
+def test_embedded_model_missing_gives_the_pull_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODELS_DIR", str(tmp_path))
+    with pytest.raises(ModelUnavailable, match=r"python -m agent.models pull qwen2.5-coder-0.5b"):
+        make_chat_model(Settings(provider="llamacpp"))
+
+
+def test_embedded_model_path_that_is_not_gguf(tmp_path):
+    bad = tmp_path / "x.gguf"
+    bad.write_text("not a model")
+    with pytest.raises(ModelUnavailable, match="GGUF"):
+        make_chat_model(Settings(provider="llamacpp", llamacpp_model_path=str(bad)))
+
+
+def test_openai_server_down_names_the_url():
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    with pytest.raises(ModelUnavailable, match=url):
+        make_chat_model(Settings(provider="openai", model="qwen", openai_base_url=url))
+    with pytest.raises(ModelUnavailable, match="needs LLM_MODEL"):
+        make_chat_model(Settings(provider="openai"))
+
+
+def test_settings_from_environment(monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "Ollama")
+    monkeypatch.setenv("MAX_RETRIES", "5")
+    monkeypatch.setenv("OLLAMA_BASE_URL", "http://ollama:11434/")
+    settings = load_settings()
+    assert (settings.provider, settings.max_retries, settings.ollama_base_url) == ("ollama", 5, "http://ollama:11434")
+    monkeypatch.setenv("MAX_RETRIES", "three")
+    with pytest.raises(ValueError, match="MAX_RETRIES must be a whole number"):
+        load_settings()
+    monkeypatch.setenv("MAX_RETRIES", "3")
+    monkeypatch.setenv("LLM_PROVIDER", "gpt")
+    with pytest.raises(ValueError, match="LLM_PROVIDER must be"):
+        load_settings()
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "agent", *args], capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+def test_cli_bad_input_exits_2_with_one_line(tmp_path):
+    tests = tmp_path / "t.py"
+    tests.write_text("assert add(1, 2) == 3\nassert add(1,, 2)\n")
+    broken = _cli("solve", "--task", "add numbers", "--tests", f"@{tests}")
+    assert broken.returncode == 2 and "line 2" in broken.stderr and len(broken.stderr.strip().splitlines()) == 1
+    tests.write_text("assert add(1, 2) == 3\n")
+    empty = _cli("solve", "--task", " ", "--tests", f"@{tests}")
+    assert empty.returncode == 2 and "task is empty" in empty.stderr
+    missing = _cli("solve", "--task", "x", "--tests", "@/nonexistent/tests.py")
+    assert missing.returncode == 2 and "cannot read the tests file" in missing.stderr
+
+
+def test_cli_ollama_down_exits_2_naming_the_url(tmp_path):
+    tests = tmp_path / "t.py"
+    tests.write_text("assert add(1, 2) == 3\n")
+    url = f"http://127.0.0.1:{_closed_port()}"
+    env = {**__import__("os").environ, "OLLAMA_BASE_URL": url}
+    down = _cli("solve", "--task", "add numbers", "--tests", f"@{tests}", "--provider", "ollama", env=env)
+    assert down.returncode == 2 and url in down.stderr
