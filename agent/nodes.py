@@ -34,9 +34,9 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     iteration = state.get("iteration", 0) + 1
     history = list(state.get("messages") or [])
     if not history:
+        shown = state.get("shown_tests") or state["tests"]
         history = [{"role": "system", "content": prompts.SYSTEM},
-                   {"role": "user", "content": prompts.first_message(state["task"], state["tests"],
-                                                                      state.get("entry_point"))}]
+                   {"role": "user", "content": prompts.first_message(state["task"], shown, state.get("entry_point"))}]
     else:
         history.append({"role": "user", "content": prompts.repair_message(state.get("feedback", ""))})
     started = time.perf_counter()

@@ -96,8 +96,12 @@ class Solver:
         return {"configurable": configurable}
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
-              thread_id: str | None = None, step_mode: bool = False) -> Iterator[Event]:
-        """Validate, then stream a new solve. In step mode it pauses before each node (see resume)."""
+              thread_id: str | None = None, step_mode: bool = False, shown_tests: str | None = None,
+              ) -> Iterator[Event]:
+        """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
+
+        shown_tests replaces the tests in the prompt while ``tests`` are still what runs: only the
+        bench's oracle mode uses it, to reproduce the leaky protocol of older agents."""
         validate_input(task, tests, entry_point)
         thread_id = thread_id or uuid.uuid4().hex
         retries = self.default_max_retries if max_retries is None else max_retries
@@ -105,8 +109,9 @@ class Solver:
             db.execute("INSERT OR REPLACE INTO solves VALUES (?, ?, ?, ?, ?, ?)",
                        (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
                         "running"))
-        state = {"task": task, "tests": tests, "entry_point": entry_point, "max_retries": max(0, retries),
-                 "iteration": 0, "attempts": [], "messages": [], "status": "running", "prompt_version": PROMPT_VERSION}
+        state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
+                 "max_retries": max(0, retries), "iteration": 0, "attempts": [], "messages": [],
+                 "status": "running", "prompt_version": PROMPT_VERSION}
         return self._stream(state, self._config(thread_id), step_mode)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None) -> Iterator[Event]:

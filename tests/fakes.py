@@ -1,0 +1,48 @@
+"""Test doubles for logic tests only: a chat model whose answers depend on the prompt it reads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+_LOCK = threading.Lock()
+
+
+class PromptKeyedModel(BaseChatModel):
+    """Answers with answer(first_user_message, attempt_number); thread-safe; counts its calls."""
+
+    answer: Callable[[str, int], str]
+    delay: float = 0.0
+    calls: int = 0
+
+    @property
+    def _llm_type(self) -> str:
+        return "prompt-keyed-fake"
+
+    def _generate(self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs) -> ChatResult:
+        first_user = next(m.content for m in messages if m.type == "human")
+        attempt = sum(1 for m in messages if m.type == "ai") + 1
+        with _LOCK:
+            self.calls += 1
+        if self.delay:
+            time.sleep(self.delay)
+        text = self.answer(first_user, attempt)
+        usage = {"input_tokens": 10 * len(messages), "output_tokens": len(text.split()), "total_tokens": 0}
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
+
+
+def humaneval_answers(problems: list[dict], *, right: set[str], fix_on_attempt: dict[str, int] | None = None):
+    """An answer function: canonical solutions for tasks in right (or from the given attempt on), else wrong code."""
+    fix_on_attempt = fix_on_attempt or {}
+
+    def answer(prompt: str, attempt: int) -> str:
+        problem = next(p for p in problems if p["prompt"].strip() in prompt)
+        good = problem["task_id"] in right or attempt >= fix_on_attempt.get(problem["task_id"], 99)
+        body = problem["canonical_solution"] if good else "    return None\n"
+        return "```python\n" + problem["prompt"] + body + "```"
+    return answer

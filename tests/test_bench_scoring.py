@@ -1,0 +1,89 @@
+"""Task selection, hidden scoring of HumanEval in our sandbox, and the metrics' arithmetic."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bench.humaneval import load_problems
+from bench.metrics import compare_runs, run_metrics
+from bench.runner import hidden_at_cap, visible_tests_for
+from bench.tasks import TaskSpecError, select_tasks
+from sandbox import Limits, run_tests
+
+
+def ids(problems):
+    return [p["task_id"] for p in problems]
+
+
+def test_task_selection_shapes():
+    assert len(select_tasks("all")) == 164
+    assert ids(select_tasks("0-2")) == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
+    assert ids(select_tasks("HumanEval/3,17")) == ["HumanEval/3", "HumanEval/17"]
+    assert ids(select_tasks("17,3,3")) == ["HumanEval/3", "HumanEval/17"]
+    sample = select_tasks("sample:41")
+    assert len(sample) == 41 and ids(sample)[:3] == ["HumanEval/0", "HumanEval/4", "HumanEval/8"]
+    assert select_tasks("sample:41") == sample  # deterministic
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("HumanEval/999", "unknown task"), ("foo", "unknown task"), ("5-2", "start is after the end"),
+    ("", "empty"), ("sample:0", "sample:N"), ("sample:x", "sample:N"), ("0-200", "unknown task"),
+])
+def test_bad_task_selection(spec, message):
+    with pytest.raises(TaskSpecError, match=message):
+        select_tasks(spec)
+
+
+def test_every_canonical_solution_passes_its_hidden_tests_in_our_sandbox():
+    # The reference solutions must score 164/164 under our scorer, or our pass rates mean nothing.
+    problems = load_problems()
+
+    def score(problem):
+        code = problem["prompt"] + problem["canonical_solution"]
+        return problem["task_id"], run_tests(code, problem["test"], entry_point=problem["entry_point"],
+                                             limits=Limits(timeout_s=20))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failures = {tid: r.summary() for tid, r in pool.map(score, problems) if not r.passed}
+    assert failures == {}
+
+
+def test_a_wrong_solution_fails_hidden_tests():
+    problem = load_problems()[0]
+    code = problem["prompt"] + "    return False\n"
+    assert not run_tests(code, problem["test"], entry_point=problem["entry_point"]).passed
+
+
+def test_tasks_without_docstring_examples_get_only_an_existence_check():
+    problem = next(p for p in load_problems() if p["task_id"] == "HumanEval/38")
+    source, count = visible_tests_for(problem)
+    assert count == 0 and source == "assert callable(decode_cyclic)\n"
+
+
+def test_answer_at_cap_k():
+    # visible verdicts of attempts 1..3 and their hidden verdicts
+    assert [hidden_at_cap([False, False, True], [False, True, True], k) for k in range(4)] == [False, True, True, True]
+    # a visible pass that is a hidden failure stops the loop there
+    assert [hidden_at_cap([True], [False], k) for k in range(3)] == [False, False, False]
+    assert hidden_at_cap([], [], 2) is False
+
+
+def test_metrics_and_compare():
+    run = {"max_retries": 2, "task_ids": ["HumanEval/0", "HumanEval/1"], "protocol": "honest", "elapsed": 60.0}
+    results = [
+        {"task_id": "HumanEval/0", "visible_by_attempt": [False, True], "hidden_by_attempt": [False, True],
+         "visible_passed": 1, "hidden_passed": 1, "iterations": 2, "tokens_in": 10, "tokens_out": 5,
+         "seconds": 10.0, "model_seconds": 8.0},
+        {"task_id": "HumanEval/1", "visible_by_attempt": [True], "hidden_by_attempt": [True],
+         "visible_passed": 1, "hidden_passed": 1, "iterations": 1, "tokens_in": 4, "tokens_out": 2,
+         "seconds": 5.0, "model_seconds": 4.0},
+    ]
+    m = run_metrics(run, results)
+    assert m["pass_after_k_repairs"] == [0.5, 1.0, 1.0]
+    assert (m["pass_at_1"], m["first_attempt_pass_at_1"], m["mean_attempts"]) == (1.0, 0.5, 1.5)
+    assert m["model_time_share"] == pytest.approx(0.8) and m["tasks_per_minute"] == pytest.approx(2.0)
+    other = [dict(results[0], hidden_passed=0), dict(results[1], task_id="HumanEval/1", hidden_passed=1)]
+    diff = compare_runs(other, results)
+    assert diff["fixed"] == ["HumanEval/0"] and diff["regressed"] == [] and diff["both"] == ["HumanEval/1"]
+    assert compare_runs(results, other)["regressed"] == ["HumanEval/0"]
