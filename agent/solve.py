@@ -181,6 +181,11 @@ class Solver:
                                 snap.values.get("status"), snap.created_at or ""))
         return list(reversed(history))
 
+    def paused_before(self, thread_id: str) -> str | None:
+        """The node a paused (step mode) solve will run next, or None when it is not paused."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        return snapshot.next[0] if snapshot.next else None
+
     def state_at(self, thread_id: str, checkpoint_id: str | None = None) -> dict:
         """The full state at a step (the latest when checkpoint_id is None)."""
         return dict(self.graph.get_state(self._config(thread_id, checkpoint_id)).values)

@@ -1,0 +1,112 @@
+"""End to end: a real `streamlit run`, headless Chromium through Playwright, the real embedded model.
+
+Screenshots land in test-artifacts/ (the README's pictures are copied from there).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.model
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    env = {**os.environ, "DATA_DIR": str(tmp_path_factory.mktemp("data")), "LLM_PROVIDER": "llamacpp",
+           "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096"}
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
+                             "--server.port", str(port), "--server.headless", "true",
+                             "--browser.gatherUsageStats", "false"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server)
+        yield page
+        browser.close()
+
+
+@pytest.fixture(autouse=True)
+def screenshot_on_failure(request, page):
+    yield
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        page.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"), full_page=True)
+
+
+def test_playground_solves_a_typed_task_with_the_real_model(page):
+    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    task = page.get_by_label("Task")
+    task.fill("Write a function multiply(a, b) that returns the product of a and b.")
+    editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']")
+    editor.locator(".ace_content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    # insert_text, not type: typed keys would trigger the editor's autocompletion on Enter.
+    page.keyboard.insert_text("assert multiply(3, 4) == 12\nassert multiply(-2, 5) == -10\n")
+    page.get_by_label("Entry point (optional)").fill("multiply")
+    page.get_by_label("Entry point (optional)").press("Tab")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.get_by_text("Passed after").wait_for(timeout=240_000)
+    assert page.get_by_text("route: stop").count() >= 1
+    assert "multiply(3, 4)" in page.content()
+    page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
+
+
+def test_debugger_shows_the_solve(page):
+    page.get_by_role("link", name="Debugger").click()
+    page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
+    page.get_by_text("Checkpoint", exact=False).first.wait_for(timeout=60_000)
+    page.screenshot(path=str(ARTIFACTS / "debugger.png"), full_page=True)
+
+
+def test_bench_run_starts_and_progress_moves(page):
+    page.get_by_role("link", name="Bench").click()
+    page.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
+    tasks = page.get_by_label("Tasks")
+    tasks.fill("0-1")
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")).first.wait_for(timeout=60_000)
+    page.get_by_text("1/2 tasks done").or_(page.get_by_text("2/2 tasks done")).first.wait_for(timeout=300_000)
+    page.screenshot(path=str(ARTIFACTS / "bench.png"), full_page=True)

@@ -1,0 +1,121 @@
+"""Each page under streamlit's AppTest, driven by a scripted model (the browser test uses the real one)."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agent import ModelChoice, Solver, make_solver
+from bench.humaneval import load_problems
+from fakes import PromptKeyedModel, humaneval_answers
+from ui import session
+
+PROBLEMS = load_problems()
+WRONG_THEN_RIGHT = {1: "```python\ndef add(a, b):\n    return a - b\n```",
+                    2: "```python\ndef add(a, b):\n    return a + b\n```"}
+
+
+def fake_factory(settings):
+    def answer(prompt: str, attempt: int) -> str:
+        if "HumanEval" in prompt or '"""' in prompt:
+            return humaneval_answers(PROBLEMS, right={p["task_id"] for p in PROBLEMS})(prompt, attempt)
+        return WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
+    return Solver(PromptKeyedModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "scripted", "test"))
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
+    session.cached_solver.clear()
+    at = AppTest.from_file("../ui/app.py", default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(at) -> list[str]:
+    return [m.value for m in at.markdown] + [c.value for c in at.caption]
+
+
+def test_playground_renders_with_examples(app):
+    assert app.title[0].value == "Playground"
+    assert any(b.label.startswith("Run-length encoding") for b in app.button)
+
+
+def test_playground_run_shows_cards_in_order_and_a_verdict(app):
+    app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
+    app.session_state["tests"] = "assert add(1, 2) == 3\n"
+    next(b for b in app.button if b.label == "Run").click().run()
+    assert not app.exception, app.exception
+    headings = [t for t in texts(app) if t.startswith(("**:material/psychology:", "**:material/science:",
+                                                       "**:material/replay:", "**:material/stop_circle:"))]
+    kinds = ["coder" if "coder" in t else "executor" if "executor" in t else "route" for t in headings]
+    assert kinds == ["coder", "executor", "route", "coder", "executor", "route"]
+    assert "retry 1 of 3" in headings[2] and "stop" in headings[5]
+    assert "Passed" in app.success[0].value
+    assert any("left side:  -1" in c.value for c in app.code)  # the failing assert's compared values
+    assert any("-    return a - b" in c.value for c in app.code)  # the diff against the previous attempt
+
+
+@pytest.mark.parametrize("task, tests, message", [
+    ("", "assert add(1, 2) == 3\n", "task is empty"),
+    ("add numbers", "assert add(1, 2 == 3\n", "line 1"),
+    ("add numbers", "", "tests are empty"),
+])
+def test_playground_bad_input_is_shown_in_place(app, task, tests, message):
+    app.text_area(key="task").set_value(task)
+    app.session_state["tests"] = tests
+    next(b for b in app.button if b.label == "Run").click().run()
+    assert not app.exception
+    assert any(message in e.value for e in app.error), [e.value for e in app.error]
+
+
+def test_playground_model_server_down_names_the_fix(app, monkeypatch):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("OLLAMA_BASE_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setattr(session, "SOLVER_FACTORY", make_solver)
+    app.selectbox(key="provider").set_value("ollama").run()
+    next(b for b in app.button if b.label == "Run").click().run()
+    assert any(f"127.0.0.1:{port}" in e.value and "ollama serve" in e.value for e in app.error), (
+        [e.value for e in app.error], app.exception)
+
+
+def test_debugger_lists_a_solve_and_its_steps(app):
+    next(b for b in app.button if b.label == "Run").click().run()
+    app.switch_page("pages/debugger.py").run()
+    assert not app.exception, app.exception
+    assert app.title[0].value == "Debugger"
+    assert app.select_slider  # the checkpoint slider
+    assert any("Checkpoint" in t for t in texts(app))
+
+
+def test_debugger_step_mode_runs_one_node_per_click(app):
+    app.switch_page("pages/debugger.py").run()
+    next(b for b in app.button if b.label == "Start in step mode").click().run()
+    assert any("paused before **coder**" in i.value for i in app.info)
+    next(b for b in app.button if b.label == "Next step").click().run()
+    assert not app.exception, app.exception
+    assert any("paused before **executor**" in i.value for i in app.info)
+
+
+def test_bench_form_starts_a_background_run_and_progress_moves(app):
+    app.switch_page("pages/bench.py").run()
+    assert not app.exception, app.exception
+    next(t for t in app.text_input if t.label == "Tasks").set_value("0-1")
+    next(b for b in app.button if b.label == "Start").click().run()
+    assert not app.exception, app.exception
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        app.run()
+        bars = [p for p in app.get("progress")]
+        if bars and "2/2 tasks done" in bars[0].proto.text:
+            break
+        time.sleep(0.5)
+    assert "2/2 tasks done" in bars[0].proto.text and "2 passing" in bars[0].proto.text
+    assert any("honest protocol" in s.value for s in app.success)

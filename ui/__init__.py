@@ -1,0 +1,1 @@
+"""The Streamlit app: thin pages that compose agent and bench."""

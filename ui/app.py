@@ -1,0 +1,21 @@
+"""Entry point: `streamlit run ui/app.py`. Three pages; each draws the shared model settings in the sidebar."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+# `streamlit run ui/app.py` puts ui/ on sys.path, not the project root that holds agent/ and bench/.
+ROOT = str(Path(__file__).resolve().parent.parent)
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
+page = st.navigation([
+    st.Page("pages/playground.py", title="Playground", icon=":material/edit:", default=True),
+    st.Page("pages/debugger.py", title="Debugger", icon=":material/bug_report:"),
+    st.Page("pages/bench.py", title="Bench", icon=":material/leaderboard:"),
+])
+page.run()

@@ -1,0 +1,33 @@
+"""Built-in examples for the playground: a task, its tests and the entry point."""
+
+from __future__ import annotations
+
+EXAMPLES: dict[str, dict[str, str]] = {
+    "Run-length encoding (usually repaired)": {
+        "task": "Write a function compress(s) that run-length encodes a string: every run of a repeated "
+                "character becomes the character followed by the length of the run, but a run of length 1 "
+                "is written as the character alone.",
+        "tests": "assert compress('aaabcc') == 'a3bc2'\nassert compress('abc') == 'abc'\n"
+                 "assert compress('') == ''\nassert compress('zzzz') == 'z4'\n",
+        "entry_point": "compress",
+    },
+    "Second largest": {
+        "task": "Write a function second_largest(nums) that returns the second largest distinct value in the "
+                "list nums, or None when there is no such value.",
+        "tests": "assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
+                 "assert second_largest([2, 2]) is None\nassert second_largest([-1, -5, 0]) == -1\n",
+        "entry_point": "second_largest",
+    },
+    "Add two numbers": {
+        "task": "Write a function add(a, b) that returns the sum of a and b.",
+        "tests": "assert add(1, 2) == 3\nassert add(-4, 4) == 0\n",
+        "entry_point": "add",
+    },
+    "Pytest style: word counts": {
+        "task": "Write a function word_counts(text) returning a dict from each lower-cased word to how many "
+                "times it occurs; words are separated by whitespace and punctuation .,!? is ignored.",
+        "tests": "def test_simple():\n    assert word_counts('a b a') == {'a': 2, 'b': 1}\n\n"
+                 "def test_case_and_punctuation():\n    assert word_counts('Hi, hi!') == {'hi': 2}\n",
+        "entry_point": "word_counts",
+    },
+}
