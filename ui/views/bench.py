@@ -123,7 +123,7 @@ if results:
                 st.code(attempt["code"], language="python")
         if st.button("Open this task in the debugger"):
             state.debug_thread = next(r["thread_id"] for r in results if r["task_id"] == task)
-            st.switch_page("pages/debugger.py")
+            st.switch_page("views/debugger.py")
 
 st.subheader("Runs")
 st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "protocol": r["protocol"],

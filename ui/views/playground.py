@@ -74,4 +74,4 @@ if final is not None:
         left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
     if right.button("Open in the debugger"):
         state.debug_thread = final.thread_id
-        st.switch_page("pages/debugger.py")
+        st.switch_page("views/debugger.py")
