@@ -6,6 +6,7 @@ A small ``solves`` table beside the checkpoints lists past solves for reopening 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import time
@@ -74,7 +75,7 @@ class Solver:
     def __post_init__(self) -> None:
         self.db_path = Path(self.db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.db_path, check_same_thread=False)
+        conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=60)
         conn.execute("PRAGMA journal_mode=WAL")
         self.checkpointer = SqliteSaver(conn)
         self.checkpointer.setup()
@@ -83,10 +84,15 @@ class Solver:
                        "created REAL, updated REAL, status TEXT)")
         self.graph = build_graph(self.model, self.checkpointer)
 
-    def _db(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.db_path, timeout=30)
-        db.execute("PRAGMA busy_timeout=30000")
-        return db
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        """A short-lived connection for the solves table: one transaction, then closed."""
+        db = sqlite3.connect(self.db_path, timeout=60)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
 
     @staticmethod
     def _config(thread_id: str, checkpoint_id: str | None = None) -> dict:

@@ -158,6 +158,9 @@ def test_cli_list_show_compare_export(tmp_path):
     assert json.loads(shown.stdout)["metrics"]["pass_at_1"] == 0.5
     compared = json.loads(_cli("--db", str(db_path), "compare", a, b, "--json").stdout)
     assert compared["fixed"] == ["HumanEval/1"] and compared["regressed"] == ["HumanEval/0"]
+    report = _cli("--db", str(db_path), "report")
+    assert report.returncode == 0 and "Honest protocol" in report.stdout and f"`{b}`" in report.stdout
+    assert f"`{a}`" not in report.stdout  # only the newest finished run of the same configuration
     out = tmp_path / "samples.jsonl"
     assert _cli("--db", str(db_path), "export", a, "--jsonl", str(out)).returncode == 0
     assert [json.loads(line)["task_id"] for line in out.read_text().splitlines()] == ["HumanEval/0", "HumanEval/1"]
