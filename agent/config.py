@@ -40,24 +40,15 @@ class Settings:
         return self.data_dir / "solves.sqlite"
 
 
-def _int(name: str, default: int) -> int:
+def _number(name: str, default: int | float, kind: type = int) -> int | float:
     value = os.environ.get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value)
+        return kind(value)
     except ValueError:
-        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
-
-
-def _float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    if value is None or not value.strip():
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name} must be {what}, got {value!r}") from None
 
 
 def load_settings() -> Settings:
@@ -74,11 +65,11 @@ def load_settings() -> Settings:
         openai_base_url=(env("OPENAI_BASE_URL") or defaults.openai_base_url).rstrip("/"),
         openai_api_key=env("OPENAI_API_KEY") or defaults.openai_api_key,
         llamacpp_model_path=env("LLAMACPP_MODEL_PATH") or None,
-        max_retries=_int("MAX_RETRIES", defaults.max_retries),
-        temperature=_float("LLM_TEMPERATURE", defaults.temperature),
-        seed=_int("LLM_SEED", defaults.seed),
-        max_tokens=_int("LLM_MAX_TOKENS", defaults.max_tokens),
-        num_ctx=_int("LLM_NUM_CTX", defaults.num_ctx),
+        max_retries=_number("MAX_RETRIES", defaults.max_retries),
+        temperature=_number("LLM_TEMPERATURE", defaults.temperature, float),
+        seed=_number("LLM_SEED", defaults.seed),
+        max_tokens=_number("LLM_MAX_TOKENS", defaults.max_tokens),
+        num_ctx=_number("LLM_NUM_CTX", defaults.num_ctx),
         prefix_reuse=env("LLAMACPP_PREFIX_REUSE", "1") not in ("0", "false", "no"),
         data_dir=Path(env("DATA_DIR") or defaults.data_dir),
     )
