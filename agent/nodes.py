@@ -12,6 +12,7 @@ from agent.extract import extract_code
 from agent.state import SolveState
 from sandbox import TestReport, run_tests
 
+REPEAT_TEMPERATURE = 0.7
 _LC = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
 
 
@@ -40,19 +41,30 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     else:
         history.append({"role": "user", "content": prompts.repair_message(state.get("feedback", ""))})
     started = time.perf_counter()
+    earlier = {a.get("code") for a in state.get("attempts") or []}
+    resampled = False
     try:
         response = model.invoke(_to_langchain(history))
+        answer = response.content if isinstance(response.content, str) else str(response.content)
+        code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
+        if code and code in earlier and hasattr(model, "temperature"):
+            # At temperature 0 small models often hand back their previous code verbatim: a repair that is
+            # certain to fail the same way. Sample once more, warmer, with a seed of its own.
+            warmer = model.model_copy(update={"temperature": REPEAT_TEMPERATURE,
+                                              "seed": (getattr(model, "seed", 0) or 0) + iteration})
+            response = warmer.invoke(_to_langchain(history))
+            answer = response.content if isinstance(response.content, str) else str(response.content)
+            code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
+            resampled = True
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}
-    answer = response.content if isinstance(response.content, str) else str(response.content)
-    code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
     usage = getattr(response, "usage_metadata", None) or {}
     attempt = {
         "iteration": iteration, "messages": history, "answer": answer, "code": code or "",
         "extract_error": extract_error, "tokens_in": usage.get("input_tokens", 0),
         "tokens_out": usage.get("output_tokens", 0),
         "prompt_tokens_reused": (response.response_metadata or {}).get("prompt_tokens_reused"),
-        "seconds_model": round(time.perf_counter() - started, 3), "forked": False,
+        "seconds_model": round(time.perf_counter() - started, 3), "forked": False, "resampled": resampled,
     }
     return {
         "iteration": iteration,

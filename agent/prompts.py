@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-PROMPT_VERSION = "v1"
+# v2: as v1, and a repair that repeats an earlier attempt's code is sampled once more at a higher temperature.
+PROMPT_VERSION = "v2"
 
 SYSTEM = (
     "You are an expert Python programmer. Write correct, self-contained Python 3 code that uses only "

@@ -21,6 +21,7 @@ class Attempt(TypedDict, total=False):
     seconds_model: float
     seconds_tests: float
     forked: bool
+    resampled: bool  # the model repeated an earlier attempt's code, so this answer was sampled again, warmer
 
 
 class SolveState(TypedDict, total=False):

@@ -148,3 +148,28 @@ def test_past_solves_are_listed_after_a_restart(tmp_path):
     assert reopened.solves()[0]["thread_id"] == final.thread_id
     assert reopened.solves()[0]["status"] == "passed"
     assert reopened.state_at(final.thread_id)["code"].strip().endswith("return a + b")
+
+
+def test_a_repeated_answer_is_sampled_again_warmer(tmp_path):
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.outputs import ChatGeneration, ChatResult
+
+    class Stubborn(BaseChatModel):
+        """Repeats the wrong code at temperature 0; only a warmer sample finds the fix."""
+
+        temperature: float = 0.0
+        seed: int = 0
+
+        @property
+        def _llm_type(self) -> str:
+            return "stubborn"
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            text = WRONG if self.temperature == 0 else RIGHT
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    solver = Solver(Stubborn(), tmp_path / "s.sqlite")
+    _, final = run(solver.start(TASK, TESTS))
+    assert final.status == "passed" and final.iterations == 2
+    first, second = solver.state_at(final.thread_id)["attempts"]
+    assert not first["resampled"] and second["resampled"]

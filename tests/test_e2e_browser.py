@@ -88,7 +88,7 @@ def test_playground_solves_a_typed_task_with_the_real_model(page):
     page.get_by_label("Entry point (optional)").fill("multiply")
     page.get_by_label("Entry point (optional)").press("Tab")
     page.get_by_role("button", name="Run", exact=True).click()
-    page.get_by_text("Passed after").wait_for(timeout=240_000)
+    page.get_by_text("Passed after").wait_for(timeout=600_000)
     assert page.get_by_text("route: stop").count() >= 1
     assert "multiply(3, 4)" in page.content()
     page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)

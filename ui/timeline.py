@@ -77,7 +77,9 @@ class Timeline:
             st.caption(f"attempt {update.get('iteration')} · {attempt.get('tokens_out', 0)} tokens · "
                        f"{attempt.get('seconds_model', 0):.1f}s" + (
                            f" · {attempt['prompt_tokens_reused']} prompt tokens reused from cache"
-                           if attempt.get("prompt_tokens_reused") else ""))
+                           if attempt.get("prompt_tokens_reused") else "")
+                       + (" · the model repeated earlier code, so it was asked again, warmer"
+                          if attempt.get("resampled") else ""))
             if update.get("extract_error"):
                 st.warning(f"No usable code: {update['extract_error']}")
                 with st.expander("the model's answer"):
