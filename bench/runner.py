@@ -182,7 +182,9 @@ def _execute(db_path: Path, run_id: str, solver: Solver, stop: threading.Event, 
             if progress:
                 progress(result)
 
-    threads = [threading.Thread(target=worker, name=f"bench-{run_id}-{i}") for i in range(max(1, run["workers"]))]
+    # Daemon threads: an app shutting down must not wait for a run; the store keeps it resumable.
+    threads = [threading.Thread(target=worker, name=f"bench-{run_id}-{i}", daemon=True)
+               for i in range(max(1, run["workers"]))]
     for thread in threads:
         thread.start()
     for thread in threads:

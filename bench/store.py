@@ -76,6 +76,8 @@ class StoreError(Exception):
 
 
 def _ensure_schema(db: Database) -> None:
+    if {"runs", "results", "attempts"} <= set(db.table_names()):
+        return  # readers (the UI polls every 2 s) need no write lock
     with _writing(db):
         db["runs"].create(RUN_COLUMNS, pk="id", if_not_exists=True)
         db["results"].create(RESULT_COLUMNS, pk=("run_id", "task_id"), if_not_exists=True)

@@ -35,10 +35,12 @@ def server(tmp_path_factory):
     port = _free_port()
     env = {**os.environ, "DATA_DIR": str(tmp_path_factory.mktemp("data")), "LLM_PROVIDER": "llamacpp",
            "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096"}
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "streamlit.log", "w")  # a file, not a pipe nobody reads (it would fill and block)
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
                              "--server.port", str(port), "--server.headless", "true",
                              "--browser.gatherUsageStats", "false"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while time.time() < deadline:
@@ -49,10 +51,15 @@ def server(tmp_path_factory):
             time.sleep(0.5)
     else:
         proc.kill()
-        pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
+        pytest.fail("streamlit did not start: " + (ARTIFACTS / "streamlit.log").read_text()[-2000:])
     yield url
     proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # a bench run still going in the app; the store keeps it resumable
+        proc.wait(timeout=20)
+    log.close()
 
 
 @pytest.fixture(scope="module")
