@@ -69,7 +69,7 @@ def page(server):
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport={"width": 1400, "height": 2000})
         page.goto(server)
         yield page
         browser.close()
@@ -105,6 +105,8 @@ def test_debugger_shows_the_solve(page):
     page.get_by_role("link", name="Debugger").click()
     page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
     page.get_by_text("Checkpoint", exact=False).first.wait_for(timeout=60_000)
+    page.get_by_role("tab", name="Messages sent to the model").click()
+    page.get_by_text("system", exact=True).first.wait_for(timeout=60_000)
     page.screenshot(path=str(ARTIFACTS / "debugger.png"), full_page=True)
 
 
@@ -115,5 +117,6 @@ def test_bench_run_starts_and_progress_moves(page):
     tasks.fill("0-1")
     page.get_by_role("button", name="Start").click()
     page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")).first.wait_for(timeout=60_000)
-    page.get_by_text("1/2 tasks done").or_(page.get_by_text("2/2 tasks done")).first.wait_for(timeout=300_000)
+    page.get_by_text("2/2 tasks done").first.wait_for(timeout=600_000)
+    page.get_by_text("2 tasks · wall").first.wait_for(timeout=60_000)  # the full page refreshed
     page.screenshot(path=str(ARTIFACTS / "bench.png"), full_page=True)
