@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-# v2: as v1, and a repair that repeats an earlier attempt's code is sampled once more at a higher temperature.
-PROMPT_VERSION = "v2"
+# v3: as v1, and a repair that repeats an earlier attempt's code is asked again in a fresh conversation
+# (task, tests, failure report; no code to copy) at a higher temperature. (v2 resampled in place: no gain.)
+PROMPT_VERSION = "v3"
 
 SYSTEM = (
     "You are an expert Python programmer. Write correct, self-contained Python 3 code that uses only "
@@ -32,3 +33,12 @@ def repair_message(feedback: str) -> str:
 def no_code_feedback(reason: str) -> str:
     """What the model reads when its answer had no usable code."""
     return f"Your answer could not be used: {reason}. Answer with the complete code in one ```python block."
+
+
+def fresh_repair_message(first_message_text: str, feedback: str) -> str:
+    """A repair asked from scratch: the opening request plus the failure report, without the failing
+    code, so a model that keeps copying its previous answer has nothing to copy."""
+    return (
+        f"{first_message_text}\n\nA previous solution failed the tests:\n\n{feedback.strip()}\n\n"
+        "Write a new solution that passes all the tests, in one ```python block."
+    )

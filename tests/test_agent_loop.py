@@ -173,3 +173,7 @@ def test_a_repeated_answer_is_sampled_again_warmer(tmp_path):
     assert final.status == "passed" and final.iterations == 2
     first, second = solver.state_at(final.thread_id)["attempts"]
     assert not first["resampled"] and second["resampled"]
+    # The second ask was a fresh conversation: the task and the report, but not the code to copy.
+    sent = second["messages"]
+    assert len(sent) == 2 and "A previous solution failed" in sent[1]["content"]
+    assert "return a - b" not in sent[1]["content"] and "left side:  -1" in sent[1]["content"]
