@@ -90,3 +90,4 @@ def test_ci_workflow_runs_the_readme_test_command_and_an_honest_gate():
     gate = next(step for step in steps if "-m bench" in step and " run " in step)
     args = shlex.split(gate.replace("\\\n", " "))
     assert args[args.index("--feedback") + 1] == "visible" and "--fail-under" in args
+    assert 0 < float(args[args.index("--fail-under") + 1]) < 100
