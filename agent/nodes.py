@@ -30,6 +30,13 @@ def describe_model_error(exc: Exception) -> str:
     return f"the model call failed: {type(exc).__name__}: {text}"
 
 
+def _ask(model: BaseChatModel, messages: list[dict], state: SolveState) -> tuple:
+    """One model call: the response, its text, and the code extracted from it (or why there is none)."""
+    response = model.invoke(_to_langchain(messages))
+    answer = response.content if isinstance(response.content, str) else str(response.content)
+    return (response, answer, *extract_code(answer, entry_point=state.get("entry_point"), task=state["task"]))
+
+
 def coder(state: SolveState, model: BaseChatModel) -> dict:
     """Ask the model for code: the first attempt, or a repair that extends the same conversation."""
     iteration = state.get("iteration", 0) + 1
@@ -44,9 +51,7 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     earlier = {a.get("code") for a in state.get("attempts") or []}
     resampled, sent = False, history
     try:
-        response = model.invoke(_to_langchain(history))
-        answer = response.content if isinstance(response.content, str) else str(response.content)
-        code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
+        response, answer, code, extract_error = _ask(model, history, state)
         if code and code in earlier and hasattr(model, "temperature"):
             # At temperature 0 small models hand back their previous code verbatim (20 of 21 repairs of the
             # 0.5B on HumanEval sample:41), even when sampled warmer with that code in context: a repair
@@ -56,10 +61,8 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
                                               "seed": (getattr(model, "seed", 0) or 0) + iteration})
             fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
                 history[1]["content"], state.get("feedback", ""))}]
-            response = warmer.invoke(_to_langchain(fresh))
+            response, answer, code, extract_error = _ask(warmer, fresh, state)
             sent = fresh
-            answer = response.content if isinstance(response.content, str) else str(response.content)
-            code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
             resampled = True
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}

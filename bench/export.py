@@ -8,6 +8,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
+from bench.runner import answer_at_cap
 
 
 def final_answers(db: Database, run_id: str) -> dict[str, str]:
@@ -20,10 +21,7 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
     answers = {}
     for result in store.results(db, run_id):
         rows = by_task[result["task_id"]]
-        visible = result["visible_by_attempt"]
-        limit = min(cap + 1, len(visible))
-        chosen = next((i for i in range(limit) if visible[i]), limit - 1)
-        answers[result["task_id"]] = rows[chosen]["code"]
+        answers[result["task_id"]] = rows[answer_at_cap(result["visible_by_attempt"], cap)]["code"]
     return answers
 
 

@@ -76,14 +76,17 @@ def visible_tests_for(problem: Problem) -> tuple[str, int]:
     return (source if count else f"assert callable({problem['entry_point']})\n"), count
 
 
-def hidden_at_cap(visible: list[bool], hidden: list[bool], k: int) -> bool:
-    """Hidden verdict of the answer the loop gives with at most k repairs: the first attempt that
-    passed the visible tests within k+1 attempts, else attempt k+1 (or the last one made)."""
+def answer_at_cap(visible: list[bool], k: int) -> int | None:
+    """Index of the answer the loop gives with at most k repairs: the first attempt that passed the
+    visible tests within k+1 attempts, else attempt k+1 (or the last one made); None if none was made."""
     limit = min(k + 1, len(visible))
-    for i in range(limit):
-        if visible[i]:
-            return hidden[i]
-    return hidden[limit - 1] if limit else False
+    return next((i for i in range(limit) if visible[i]), limit - 1) if limit else None
+
+
+def hidden_at_cap(visible: list[bool], hidden: list[bool], k: int) -> bool:
+    """Hidden verdict of the answer at cap k (see answer_at_cap)."""
+    index = answer_at_cap(visible, k)
+    return hidden[index] if index is not None else False
 
 
 def solve_task(solver: Solver, problem: Problem, run: dict) -> tuple[dict, list[dict]]:

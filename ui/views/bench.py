@@ -62,8 +62,8 @@ state.bench_run = selected
 @st.fragment(run_every=2)
 def progress(run_id: str) -> None:
     """Live progress read from the store: works for runs of this process and of others."""
-    run = store.get_run(store.open_store(db_path), run_id)
-    rows = store.results(store.open_store(db_path), run_id)
+    fresh = store.open_store(db_path)
+    run, rows = store.get_run(fresh, run_id), store.results(fresh, run_id)
     total, done, passing = len(run["task_ids"]), len(rows), sum(r["hidden_passed"] for r in rows)
     phase = runner.run_state(run)
     seen = f"bench-seen-{run_id}"
