@@ -23,7 +23,7 @@ from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
 from agent.llm import ModelChoice, make_chat_model
 from agent.prompts import PROMPT_VERSION
-from sandbox import check_tests_parse
+from sandbox import check_tests
 
 _OTHER_LANGUAGE = re.compile(
     r"\b(?:in|using|with|write)\s+(?:a\s+|an\s+)?(javascript|typescript|java|c\+\+|c#|rust|golang|go|ruby|php|"
@@ -43,7 +43,7 @@ def validate_input(task: str, tests: str, entry_point: str | None = None) -> Non
     other = _OTHER_LANGUAGE.search(task)
     if other:
         raise BadInput(f"the task asks for {other.group(1)}; this agent writes and tests Python only")
-    problem = check_tests_parse(tests or "")
+    problem = check_tests(tests or "")
     if problem:
         raise BadInput(problem)
     if entry_point is not None and not entry_point.isidentifier():

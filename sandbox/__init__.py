@@ -2,6 +2,7 @@
 
 from sandbox.pool import isolation_level
 from sandbox.report import STATUSES, Limits, TestReport, TestResult
-from sandbox.run import check_tests_parse, run_tests
+from sandbox.run import check_tests, describe_tests, run_tests
 
-__all__ = ["STATUSES", "Limits", "TestReport", "TestResult", "check_tests_parse", "isolation_level", "run_tests"]
+__all__ = ["STATUSES", "Limits", "TestReport", "TestResult", "check_tests", "describe_tests", "isolation_level",
+           "run_tests"]

@@ -7,6 +7,7 @@ import signal
 import time
 from dataclasses import fields
 
+from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.pool import RawRun, WorkerBroken, default_pool, isolation_level
 from sandbox.report import Limits, TestReport, TestResult
 
@@ -14,15 +15,35 @@ KEEP_OUTPUT = 64 * 1024
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}
 
 
-def check_tests_parse(tests: str) -> str | None:
-    """None if the tests are Python that parses, else a one-line message naming the line."""
+NO_TESTS = "the tests hold no assert, test_* function or check(candidate)"
+
+
+def check_tests(tests: str) -> str | None:
+    """None if the tests parse and hold at least one test, else a one-line message (naming the line)."""
     if not tests.strip():
         return "the tests are empty"
     try:
-        ast.parse(tests)
+        module = ast.parse(tests)
     except SyntaxError as exc:
         return f"the tests do not parse: {exc.msg} (line {exc.lineno})"
+    if count_tests(module, detect_shape(module)) == 0:
+        return NO_TESTS
     return None
+
+
+def describe_tests(tests: str) -> str:
+    """One line on what the sandbox will make of these tests: their shape and count, or why they cannot run."""
+    problem = check_tests(tests)
+    if problem:
+        return problem[0].upper() + problem[1:]
+    module = ast.parse(tests)
+    shape = detect_shape(module)
+    count = count_tests(module, shape)
+    if shape == "check":
+        return "A HumanEval check(candidate): give the entry point, the function it is called with"
+    if shape == "pytest":
+        return f"{count} pytest-style test function{'s' if count != 1 else ''}"
+    return f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
 
 
 def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: Limits = Limits()) -> TestReport:
@@ -32,7 +53,7 @@ def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: 
     (then entry_point names the function passed to it). Safe to call from many threads.
     """
     started = time.perf_counter()
-    problem = check_tests_parse(tests)
+    problem = check_tests(tests)
     if problem:
         return TestReport(status="error", error=problem, isolation=isolation_level())
     header = {"code_len": len(code.encode()), "tests_len": len(tests.encode()),

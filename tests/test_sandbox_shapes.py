@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox import Limits, run_tests
+from sandbox import Limits, describe_tests, run_tests
 
 ADD = "def add(a, b):\n    return a + b\n"
 BUGGY = "def add(a, b):\n    return a - b\n"
@@ -165,3 +165,17 @@ def test_isolation_reported():
 def test_exit_during_a_call_fails(exit_call):
     report = run_tests(f"def f():\n    {exit_call}\n", "assert f() == 1\n")
     assert report.status in ("failed", "crashed") and not report.passed
+
+
+@pytest.mark.parametrize("tests, says", [
+    ("assert add(1, 2) == 3\nx = add(1, 1)\nassert x == 2\n", "2 asserts"),
+    ("assert add(1, 2) == 3\n", "1 assert,"),
+    ("def test_a():\n    assert add(1, 2) == 3\n\nclass TestB:\n    def test_c(self):\n        pass\n",
+     "2 pytest-style test functions"),
+    ("def check(candidate):\n    assert candidate(1, 2) == 3\n", "check(candidate)"),
+    ("print(add(1, 2))\n", "hold no assert"),
+    ("assert add(1, 2 == 3\n", "do not parse"),
+    ("  \n", "The tests are empty"),
+])
+def test_describe_tests_says_what_will_run(tests, says):
+    assert says in describe_tests(tests)

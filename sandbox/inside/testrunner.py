@@ -19,6 +19,7 @@ import traceback
 import types
 
 import pytest_shim
+from shapes import detect_shape
 from wire import read_exact
 from remote import CandidateDied, Channel, RemoteCallable, RemoteError
 
@@ -135,17 +136,6 @@ class Reporter:
             result.update(passed=False, **self.failure(exc))
         result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
         self.emit(ev="test", **result)
-
-
-def detect_shape(module: ast.Module) -> str:
-    """``check`` (HumanEval), ``pytest`` (test_* functions or Test* classes) or ``asserts``."""
-    defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    if any(isinstance(n, ast.FunctionDef) and n.name == "check" for n in defs):
-        return "check"
-    if any(n.name.startswith("test") if not isinstance(n, ast.ClassDef) else n.name.startswith("Test")
-           for n in defs):
-        return "pytest"
-    return "asserts"
 
 
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
