@@ -4,9 +4,10 @@ from agent.config import Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
 from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
 from agent.solve import BadInput, Solver, Step, make_solver, validate_input
+from agent.solve_job import SolveJob, start_job
 
 __all__ = [
     "BadInput", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished", "NodeStarted", "RunFinished",
-    "Settings", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model", "make_solver",
-    "validate_input",
+    "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model",
+    "make_solver", "start_job", "validate_input",
 ]

@@ -75,6 +75,23 @@ def page(server):
         browser.close()
 
 
+def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:
+    """Wait for locator; on timeout fail with what the page and the server said, so a CI log alone explains it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.first.wait_for(timeout=timeout_ms)
+    except PlaywrightTimeout:
+        body = page.locator("body").inner_text()[-3000:]
+        log = (ARTIFACTS / "streamlit.log").read_text(errors="replace")[-3000:]
+        pytest.fail(f"{what} did not appear in {timeout_ms / 1000:.0f}s.\n--- page text ---\n{body}\n"
+                    f"--- streamlit log ---\n{log}", pytrace=False)
+
+
+OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
+            "The model is not available"]
+
+
 @pytest.fixture(autouse=True)
 def screenshot_on_failure(request, page):
     yield
@@ -92,10 +109,17 @@ def test_playground_solves_a_typed_task_with_the_real_model(page):
     page.keyboard.press("Delete")
     # insert_text, not type: typed keys would trigger the editor's autocompletion on Enter.
     page.keyboard.insert_text("assert multiply(3, 4) == 12\nassert multiply(-2, 5) == -10\n")
+    # The editor sends its text after a short pause; the caption under it shows when the app has it.
+    wait_or_explain(page, page.get_by_text("2 asserts, each reported on its own"), 30_000, "the typed tests")
     page.get_by_label("Entry point (optional)").fill("multiply")
     page.get_by_label("Entry point (optional)").press("Tab")
     page.get_by_role("button", name="Run", exact=True).click()
-    page.get_by_text("Passed after").wait_for(timeout=600_000)
+    outcome = page.get_by_text(OUTCOMES[0])
+    for text in OUTCOMES[1:]:
+        outcome = outcome.or_(page.get_by_text(text))
+    wait_or_explain(page, outcome, 300_000, "an outcome of the solve")
+    verdict = page.locator("body").inner_text()
+    assert "Passed after" in verdict, verdict[-3000:]
     assert page.get_by_text("route: stop").count() >= 1
     assert "multiply(3, 4)" in page.content()
     page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
@@ -104,9 +128,9 @@ def test_playground_solves_a_typed_task_with_the_real_model(page):
 def test_debugger_shows_the_solve(page):
     page.get_by_role("link", name="Debugger").click()
     page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
-    page.get_by_text("Checkpoint", exact=False).first.wait_for(timeout=60_000)
+    wait_or_explain(page, page.get_by_text("Checkpoint", exact=False), 60_000, "the solve's checkpoint")
     page.get_by_role("tab", name="Messages sent to the model").click()
-    page.get_by_text("system", exact=True).first.wait_for(timeout=60_000)
+    wait_or_explain(page, page.get_by_text("system", exact=True), 60_000, "the messages sent to the model")
     page.screenshot(path=str(ARTIFACTS / "debugger.png"), full_page=True)
 
 
@@ -116,7 +140,8 @@ def test_bench_run_starts_and_progress_moves(page):
     tasks = page.get_by_label("Tasks", exact=True)
     tasks.fill("0-1")
     page.get_by_role("button", name="Start").click()
-    page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")).first.wait_for(timeout=60_000)
-    page.get_by_text("2/2 tasks done").first.wait_for(timeout=600_000)
-    page.get_by_text("2 tasks · wall").first.wait_for(timeout=60_000)  # the full page refreshed
+    wait_or_explain(page, page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")), 60_000,
+                    "the run's progress")
+    wait_or_explain(page, page.get_by_text("2/2 tasks done"), 400_000, "the finished run")
+    wait_or_explain(page, page.get_by_text("2 tasks · wall"), 60_000, "the refreshed metrics")
     page.screenshot(path=str(ARTIFACTS / "bench.png"), full_page=True)

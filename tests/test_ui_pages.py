@@ -37,6 +37,16 @@ def app(tmp_path, monkeypatch):
     return at
 
 
+def click(at, label: str) -> AppTest:
+    """Click a button, let the background job it started finish, and draw the page again."""
+    next(b for b in at.button if b.label == label).click().run()
+    for key in ("solve_job", "debug_job"):
+        job = at.session_state[key] if key in at.session_state else None
+        if job is not None:
+            assert job.wait(60), f"{key} still running"
+    return at.run()
+
+
 def texts(at) -> list[str]:
     return [m.value for m in at.markdown] + [c.value for c in at.caption]
 
@@ -49,7 +59,7 @@ def test_playground_renders_with_examples(app):
 def test_playground_run_shows_cards_in_order_and_a_verdict(app):
     app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
     app.session_state["tests"] = "assert add(1, 2) == 3\n"
-    next(b for b in app.button if b.label == "Run").click().run()
+    click(app, "Run")
     assert not app.exception, app.exception
     headings = [t for t in texts(app) if t.startswith(("**:material/psychology:", "**:material/science:",
                                                        "**:material/replay:", "**:material/stop_circle:"))]
@@ -86,8 +96,36 @@ def test_playground_model_server_down_names_the_fix(app, monkeypatch):
         [e.value for e in app.error], app.exception)
 
 
-def test_debugger_lists_a_solve_and_its_steps(app):
+def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monkeypatch):
+    def slow_wrong(settings):
+        model = PromptKeyedModel(answer=lambda prompt, attempt: WRONG_THEN_RIGHT[1], delay=0.5)
+        return Solver(model, settings.checkpoint_db, ModelChoice("fake", "slow", "test"))
+
+    monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
+    session.cached_solver.clear()
+    app.run()
+    assert "2 asserts, each reported on its own" in [c.value for c in app.caption]
     next(b for b in app.button if b.label == "Run").click().run()
+    job = app.session_state["solve_job"]
+    assert job.running
+    assert next(b for b in app.button if b.label == "Run").disabled
+    next(b for b in app.button if b.label == "Stop").click().run()
+    assert job.wait(30) and job.cancelled
+    app.run()
+    assert any("Stopped." in w.value for w in app.warning), [w.value for w in app.warning]
+    assert not any(b.label == "Stop" for b in app.button)
+    assert job.final is None  # it did not run to its retry cap
+    app.switch_page("views/debugger.py").run()
+    assert any("Checkpoint" in t for t in texts(app))
+    assert any("paused before" in i.value for i in app.info), [i.value for i in app.info]
+    click(app, "Run to the end")
+    assert not app.exception, app.exception
+    assert not any("paused before" in i.value for i in app.info)
+    assert any("Not solved" in e.value for e in app.error)  # the slow model is always wrong: 4 attempts
+
+
+def test_debugger_lists_a_solve_and_its_steps(app):
+    click(app, "Run")
     app.switch_page("views/debugger.py").run()
     assert not app.exception, app.exception
     assert app.title[0].value == "Debugger"
@@ -99,7 +137,7 @@ def test_debugger_step_mode_runs_one_node_per_click(app):
     app.switch_page("views/debugger.py").run()
     next(b for b in app.button if b.label == "Start in step mode").click().run()
     assert any("paused before **coder**" in i.value for i in app.info)
-    next(b for b in app.button if b.label == "Next step").click().run()
+    click(app, "Next step")
     assert not app.exception, app.exception
     assert any("paused before **executor**" in i.value for i in app.info)
 

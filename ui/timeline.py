@@ -65,6 +65,11 @@ class Timeline:
         elif isinstance(event, RunFinished):
             self._verdict(event)
 
+    def flush(self) -> None:
+        """Paint the tokens the throttle held back (after replaying a list of events in one go)."""
+        if self.stream is not None and self.streamed:
+            self.stream.code(self.streamed, language="markdown")
+
     def _finished(self, event: NodeFinished) -> None:
         update = event.update
         if event.node == "coder":

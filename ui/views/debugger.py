@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Iterator
+from functools import partial
 
 import streamlit as st
 
-from agent import BadInput, Token
+from agent import BadInput, Event, start_job
+from ui.job_view import show_job
 from ui.session import sidebar_settings, solver_or_error
-from ui.timeline import Timeline, render_report
+from ui.timeline import render_report
 
 settings = sidebar_settings()
 st.title("Debugger")
@@ -18,10 +21,11 @@ if solver is None:
 state = st.session_state
 
 
-def _run_events(events, max_retries: int) -> None:
-    timeline = Timeline(st.container(), max_retries)
-    for event in events:
-        timeline.handle(event)
+def _start(label: str, thread_id: str, make_events: Callable[[], Iterator[Event]]) -> None:
+    """Run a step or a fork in the background (a rerun cannot cut it short) and redraw the page."""
+    state.debug_job = start_job(make_events)
+    state.debug_job_thread, state.debug_job_label = thread_id, label
+    st.rerun()
 
 
 with st.expander("New step-mode solve: pause before every node", expanded=not solver.solves()):
@@ -49,13 +53,24 @@ ids = list(labels)
 thread = st.selectbox("Solve", ids, index=ids.index(wanted) if wanted in ids else 0, format_func=labels.get)
 state.debug_thread = thread
 
+job = state.get("debug_job") if state.get("debug_job_thread") == thread else None
+busy = job is not None and job.running
+if job is not None:
+    with st.container(border=True):
+        label, stop = st.columns([5, 1])
+        label.markdown(f"**{state.debug_job_label}**" + (" · running" if busy else ""))
+        if busy:
+            stop.button("Stop", on_click=job.cancel)
+        show_job(job, settings.max_retries)
+
 paused = solver.paused_before(thread)
 if paused:
     st.info(f"This solve is paused before **{paused}**.")
-    if st.button("Next step", type="primary"):
-        _run_events([e for e in solver.resume(thread, step_mode=True) if not isinstance(e, Token)],
-                    settings.max_retries)
-        st.rerun()
+    one, rest = st.columns([1, 4])
+    if one.button("Next step", type="primary", disabled=busy):
+        _start(f"Next step: {paused}", thread, partial(solver.resume, thread, step_mode=True))
+    if rest.button("Run to the end", disabled=busy):
+        _start("Run to the end", thread, partial(solver.resume, thread))
 
 steps = solver.steps(thread)
 if len(steps) < 2:
@@ -95,11 +110,12 @@ with tab_fork:
                "continues from this step; the original branch stays in the history.")
     if attempts:
         new_code = st.text_area("Code", value=values.get("code", ""), height=200, key=f"fork-code-{step.checkpoint_id}")
-        if st.button("Run the tests on this code"):
-            _run_events(list(solver.fork(thread, step.checkpoint_id, code=new_code)), settings.max_retries)
+        if st.button("Run the tests on this code", disabled=busy):
+            _start(f"Fork from step {step.step} with edited code", thread,
+                   partial(solver.fork, thread, step.checkpoint_id, code=new_code))
     if values.get("report"):
         new_feedback = st.text_area("Failure report", value=values.get("feedback", ""), height=200,
                                     key=f"fork-feedback-{step.checkpoint_id}")
-        if st.button("Ask the model to repair with this report"):
-            _run_events([e for e in solver.fork(thread, step.checkpoint_id, feedback=new_feedback)
-                         if not isinstance(e, Token)], settings.max_retries)
+        if st.button("Ask the model to repair with this report", disabled=busy):
+            _start(f"Fork from step {step.step} with an edited report", thread,
+                   partial(solver.fork, thread, step.checkpoint_id, feedback=new_feedback))

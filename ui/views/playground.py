@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from agent import BadInput, RunFinished, Token, validate_input
+from agent import BadInput, start_job, validate_input
+from sandbox import describe_tests
 from ui.examples import EXAMPLES
+from ui.job_view import show_job
 from ui.session import sidebar_settings, solver_or_error
-from ui.timeline import Timeline
 
 try:
     from streamlit_ace import st_ace
@@ -23,13 +26,23 @@ state.setdefault("task", EXAMPLES["Add two numbers"]["task"])
 state.setdefault("tests", EXAMPLES["Add two numbers"]["tests"])
 state.setdefault("entry_point", EXAMPLES["Add two numbers"]["entry_point"])
 state.setdefault("editor_version", 0)
+job = state.get("solve_job")
+running = job is not None and job.running
+
+
+def _request_solve() -> None:
+    # A callback runs before the script does, so the click survives a rerun that cuts the script short
+    # (an editor change arriving just after the click, for one).
+    state.solve_requested = True
+
 
 columns = st.columns(len(EXAMPLES))
 for column, (name, example) in zip(columns, EXAMPLES.items()):
     if column.button(name, use_container_width=True):
         state.task, state.tests, state.entry_point = example["task"], example["tests"], example["entry_point"]
         state.editor_version += 1  # a new key makes the editor show the loaded tests
-        state.pop("events", None)
+        if not running:
+            state.pop("solve_job", None)
 
 task = st.text_area("Task", key="task", height=110)
 st.markdown("**Unit tests** (asserts, `test_*` functions, or `check(candidate)`)")
@@ -40,38 +53,38 @@ if st_ace is not None:
         state.tests = edited
 else:
     st.text_area("Unit tests", key="tests", height=160, label_visibility="collapsed")
+st.caption(describe_tests(state.tests))
 entry_point = st.text_input("Entry point (optional)", key="entry_point")
-run = st.button("Run", type="primary")
+run_column, stop_column = st.columns([1, 9])
+run_column.button("Run", type="primary", on_click=_request_solve, disabled=running)
+if running:
+    stop_column.button("Stop", on_click=job.cancel)
 
-timeline_area = st.container()
-if run:
-    state.pop("events", None)
+if state.get("solve_requested") and not running:
     try:
         validate_input(task, state.tests, entry_point.strip() or None)
     except BadInput as exc:
+        state.solve_requested = False
         st.error(f"**Cannot start:** {exc}")
         st.stop()
     solver = solver_or_error(settings)
+    state.solve_requested = False
     if solver is None:
         st.stop()
-    timeline = Timeline(timeline_area, settings.max_retries)
-    events = []
-    for event in solver.start(task, state.tests, entry_point=entry_point.strip() or None,
-                              max_retries=settings.max_retries):
-        timeline.handle(event)
-        if not isinstance(event, Token):
-            events.append(event)
-    state.events, state.events_retries = events, settings.max_retries
-elif state.get("events"):
-    timeline = Timeline(timeline_area, state.get("events_retries", settings.max_retries))
-    for event in state.events:
-        timeline.handle(event)
+    state.solve_job = start_job(partial(solver.start, task, state.tests, entry_point=entry_point.strip() or None,
+                                        max_retries=settings.max_retries))
+    state.solve_retries = settings.max_retries
+    st.rerun()  # redraw with Run disabled and Stop offered
+state.solve_requested = False
 
-final = next((e for e in reversed(state.get("events", [])) if isinstance(e, RunFinished)), None)
-if final is not None:
-    left, right = st.columns(2)
-    if final.code:
-        left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
-    if right.button("Open in the debugger"):
-        state.debug_thread = final.thread_id
-        st.switch_page("views/debugger.py")
+if job is not None:
+    show_job(job, state.get("solve_retries", settings.max_retries))
+    final = None if job.running else job.final
+    if final is not None:
+        left, right = st.columns(2)
+        if final.code:
+            left.download_button("Download the final code", final.code, file_name="solution.py",
+                                 mime="text/x-python")
+        if right.button("Open in the debugger"):
+            state.debug_thread = final.thread_id
+            st.switch_page("views/debugger.py")

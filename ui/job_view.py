@@ -1,0 +1,37 @@
+"""Show a background solve job: live while it runs (redrawn twice a second), then as a finished timeline."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from agent import SolveJob
+from ui.timeline import Timeline
+
+REFRESH_SECONDS = 0.5
+
+
+def show_job(job: SolveJob, max_retries: int) -> None:
+    """Draw the job's timeline where this is called; when a running job ends, rerun the page."""
+    if job.running:
+        _live(job, max_retries)
+    else:
+        _draw(job, max_retries, tokens=False)
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def _live(job: SolveJob, max_retries: int) -> None:
+    if not job.running:
+        st.rerun()  # the whole page: what it offers next (download, debugger) depends on the outcome
+    _draw(job, max_retries, tokens=True)
+
+
+def _draw(job: SolveJob, max_retries: int, *, tokens: bool) -> None:
+    timeline = Timeline(st.container(), max_retries)
+    for event in job.snapshot(tokens=tokens):
+        timeline.handle(event)
+    timeline.flush()
+    if job.error:
+        st.error(f"**The solve stopped with an error:** {job.error}", icon=":material/error:")
+    elif job.cancelled:
+        st.warning("**Stopped.** The steps so far are kept: the debugger shows them and can go on from the last one.",
+                   icon=":material/pause_circle:")
