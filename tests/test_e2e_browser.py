@@ -108,9 +108,11 @@ def test_playground_solves_a_typed_task_with_the_real_model(page):
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
     # insert_text, not type: typed keys would trigger the editor's autocompletion on Enter.
-    page.keyboard.insert_text("assert multiply(3, 4) == 12\nassert multiply(-2, 5) == -10\n")
-    # The editor sends its text after a short pause; the caption under it shows when the app has it.
-    wait_or_explain(page, page.get_by_text("2 asserts, each reported on its own"), 30_000, "the typed tests")
+    page.keyboard.insert_text("assert multiply(3, 4) == 12\nassert multiply(-2, 5) == -10\n"
+                              "assert multiply(0, 7) == 0\n")
+    # The editor sends its text after a short pause; the caption under it shows when the app has it
+    # (three asserts: the example loaded at start has two).
+    wait_or_explain(page, page.get_by_text("3 asserts, each reported on its own"), 30_000, "the typed tests")
     page.get_by_label("Entry point (optional)").fill("multiply")
     page.get_by_label("Entry point (optional)").press("Tab")
     page.get_by_role("button", name="Run", exact=True).click()
