@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
 import streamlit as st
@@ -30,10 +31,13 @@ job = state.get("solve_job")
 running = job is not None and job.running
 
 
+EDITOR_SETTLE_SECONDS = 0.5  # the editor sends its text 200 ms after the last key; leave room for the network
+
+
 def _request_solve() -> None:
     # A callback runs before the script does, so the click survives a rerun that cuts the script short
     # (an editor change arriving just after the click, for one).
-    state.solve_requested = True
+    state.solve_requested = time.monotonic()
 
 
 columns = st.columns(len(EXAMPLES))
@@ -61,6 +65,10 @@ if running:
     stop_column.button("Stop", on_click=job.cancel)
 
 if state.get("solve_requested") and not running:
+    # A click right after typing comes before the editor's text: wait for it, then give Streamlit a point
+    # to cut in and rerun with that text (the request survives the rerun), so the typed tests are the ones run.
+    time.sleep(max(0.0, EDITOR_SETTLE_SECONDS - (time.monotonic() - state.solve_requested)))
+    st.empty()
     try:
         validate_input(task, state.tests, entry_point.strip() or None)
     except BadInput as exc:
