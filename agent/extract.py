@@ -5,13 +5,15 @@ from __future__ import annotations
 import ast
 import re
 
+from sandbox.syntax import parse
+
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_START = re.compile(r"^(def |class |import |from |@|async def |[A-Za-z_][A-Za-z0-9_]* *=)")
 
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        parse(code)
     except SyntaxError:
         return False
     return True
@@ -70,7 +72,7 @@ def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
 def _drop_top_level_asserts(code: str) -> str:
     """Small models append example asserts; at import they would turn a near miss into a load error."""
     try:
-        tree = ast.parse(code)
+        tree = parse(code)
     except SyntaxError:
         return code
     asserts = [n for n in tree.body if isinstance(n, ast.Assert)]

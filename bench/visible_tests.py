@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bench.humaneval import Problem
+from sandbox.syntax import parse
 
 # Every assert extracted from the 164 real prompts was run against prompt + canonical_solution
 # (tests/test_visible_tests.py keeps doing so). These docstring examples contradict the reference
@@ -68,7 +69,7 @@ class _Scope:
 
 def _parse(text: str) -> ast.expr | None:
     try:
-        return ast.parse(text.strip(), mode="eval").body
+        return parse(text.strip(), mode="eval").body
     except (SyntaxError, ValueError):
         return None
 
@@ -112,7 +113,7 @@ def _scope(problem: Problem) -> tuple[_Scope, str] | None:
     """Find the entry point's scope and the *source* of its docstring, so escapes stay as written."""
     prompt = problem["prompt"]
     try:
-        tree = ast.parse(prompt)
+        tree = parse(prompt)
     except SyntaxError:
         return None
     functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import signal
 import time
 from dataclasses import fields
@@ -10,6 +9,7 @@ from dataclasses import fields
 from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.pool import RawRun, WorkerBroken, default_pool, isolation_level
 from sandbox.report import Limits, TestReport, TestResult
+from sandbox.syntax import parse
 
 KEEP_OUTPUT = 64 * 1024
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}
@@ -23,7 +23,7 @@ def check_tests(tests: str) -> str | None:
     if not tests.strip():
         return "the tests are empty"
     try:
-        module = ast.parse(tests)
+        module = parse(tests)
     except SyntaxError as exc:
         return f"the tests do not parse: {exc.msg} (line {exc.lineno})"
     if count_tests(module, detect_shape(module)) == 0:
@@ -36,7 +36,7 @@ def describe_tests(tests: str) -> str:
     problem = check_tests(tests)
     if problem:
         return problem[0].upper() + problem[1:]
-    module = ast.parse(tests)
+    module = parse(tests)
     shape = detect_shape(module)
     count = count_tests(module, shape)
     if shape == "check":

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from sandbox import run_tests
 from sandbox.pool import default_pool
+from sandbox.syntax import parse
 
 
 def _job(i: int) -> tuple[int, str, int]:
@@ -36,3 +42,38 @@ def test_workers_outlive_the_threads_that_started_them():
     assert all(w.proc.poll() is None for w in workers), "idle workers died with their starting threads"
     for i in range(6):
         assert _job(i)[1] == ("passed" if i % 2 == 0 else "failed")
+
+
+class _Finalized:
+    def __del__(self) -> None:
+        time.sleep(0)  # Python code inside a GC pass: the GIL may move to another thread mid-parse
+
+
+def _parse_under_gc_pressure(parse_source: Callable[[str], object]) -> list[str]:
+    source = (Path(__file__).resolve().parent.parent / "bench" / "runner.py").read_text()
+    errors: list[str] = []
+
+    def work() -> None:
+        for _ in range(300):
+            for _ in range(50):
+                cycle = _Finalized()
+                cycle.self = cycle  # freed by the GC, which runs while parse allocates
+            try:
+                parse_source(source)
+            except SystemError as exc:
+                errors.append(str(exc))
+                return
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
+def test_parsing_in_many_threads_never_trips_the_python_311_ast_bug():
+    # CI saw "SystemError: AST constructor recursion depth mismatch" in a two-worker bench run (gh-106905).
+    if sys.version_info < (3, 12):
+        assert _parse_under_gc_pressure(ast.parse), "this load no longer shows the bug, so it proves nothing"
+    assert _parse_under_gc_pressure(parse) == []
