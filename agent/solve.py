@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -103,7 +104,7 @@ class Solver:
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
               thread_id: str | None = None, step_mode: bool = False, shown_tests: str | None = None,
-              ) -> Iterator[Event]:
+              stop: threading.Event | None = None) -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
         shown_tests replaces the tests in the prompt while ``tests`` are still what runs: only the
@@ -118,14 +119,15 @@ class Solver:
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
                  "max_retries": max(0, retries), "iteration": 0, "attempts": [], "messages": [],
                  "status": "running", "prompt_version": PROMPT_VERSION}
-        return self._stream(state, self._config(thread_id), step_mode)
+        return self._stream(state, self._config(thread_id), step_mode, stop)
 
-    def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None) -> Iterator[Event]:
+    def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
+               stop: threading.Event | None = None) -> Iterator[Event]:
         """Continue a paused (step mode) or interrupted solve; in step mode, one node at a time."""
-        return self._stream(None, self._config(thread_id, checkpoint_id), step_mode)
+        return self._stream(None, self._config(thread_id, checkpoint_id), step_mode, stop)
 
     def fork(self, thread_id: str, checkpoint_id: str, *, code: str | None = None, feedback: str | None = None,
-             step_mode: bool = False) -> Iterator[Event]:
+             step_mode: bool = False, stop: threading.Event | None = None) -> Iterator[Event]:
         """Branch from a step with edited code (runs the tests next) or an edited failure report (the
         model repairs next), and continue from there. The original branch stays in the history."""
         if (code is None) == (feedback is None):
@@ -147,13 +149,17 @@ class Solver:
             if base.values.get("iteration", 0) > base.values.get("max_retries", 0):
                 values["max_retries"] = base.values["iteration"]  # allow the one repair asked for
         config = self.graph.update_state(self._config(thread_id, checkpoint_id), values, as_node=as_node)
-        return self._stream(None, config, step_mode)
+        return self._stream(None, config, step_mode, stop)
 
-    def _stream(self, state: dict | None, config: dict, step_mode: bool) -> Iterator[Event]:
+    def _stream(self, state: dict | None, config: dict, step_mode: bool,
+                stop: threading.Event | None = None) -> Iterator[Event]:
+        """Stream the graph as events. When stop is set, end at the next checkpoint, paused before the next
+        node: a stream closed inside a node leaves that node's writes pending and no next node on record."""
         thread_id = config["configurable"]["thread_id"]
         step = 0
-        for mode, chunk in self.graph.stream(state, config, stream_mode=["debug", "messages"],
-                                             interrupt_before=list(NODES) if step_mode else None):
+        stream = self.graph.stream(state, config, stream_mode=["debug", "messages"],
+                                   interrupt_before=list(NODES) if step_mode else None)
+        for mode, chunk in stream:
             if mode == "messages":
                 message, meta = chunk
                 if isinstance(message.content, str) and message.content:
@@ -161,6 +167,9 @@ class Solver:
                                 message.content)
                 continue
             step, kind, payload = chunk["step"], chunk["type"], chunk["payload"]
+            if kind == "checkpoint" and stop is not None and stop.is_set():
+                stream.close()
+                break
             if kind == "task":
                 yield NodeStarted(thread_id, step, payload["name"])
             elif kind == "task_result":

@@ -29,7 +29,7 @@ class SolveJob:
         return not self._done.is_set()
 
     def cancel(self) -> None:
-        """Ask the job to stop at its next event (a token, at most, while the model writes)."""
+        """Ask the job to stop when the node running now has finished."""
         self._stop.set()
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -47,28 +47,23 @@ class SolveJob:
         return next((e for e in reversed(self.events) if isinstance(e, RunFinished)), None)
 
 
-def start_job(make_events: Callable[[], Iterator[Event]]) -> SolveJob:
-    """Run make_events() in a daemon thread and collect what it yields into a SolveJob returned at once."""
+def start_job(make_events: Callable[..., Iterator[Event]]) -> SolveJob:
+    """Run make_events(stop=event) in a daemon thread; return at once the SolveJob collecting what it yields.
+
+    make_events is a Solver's start, resume or fork with its arguments bound; cancel() sets the stop
+    event, and the solve ends at its next checkpoint, paused before the next node, so it can go on later.
+    """
     job = SolveJob()
 
     def work() -> None:
-        stream = None
         try:
-            stream = make_events()
-            for event in stream:
+            for event in make_events(stop=job._stop):
                 job.events.append(event)
-                if job._stop.is_set():
-                    job.cancelled = True
-                    break
         except Exception as exc:  # shown by whoever reads the job; a thread's traceback would reach nobody
             job.error = f"{type(exc).__name__}: {exc}"
         finally:
-            close = getattr(stream, "close", None)
-            if close is not None:
-                try:
-                    close()  # stops the graph's stream; the checkpoints so far stay
-                except Exception as exc:
-                    job.error = job.error or f"{type(exc).__name__}: {exc}"
+            final = job.final
+            job.cancelled = job._stop.is_set() and (final is None or final.paused)
             job._done.set()
 
     threading.Thread(target=work, name="solve-job", daemon=True).start()

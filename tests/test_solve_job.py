@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import threading
+import time
+from functools import partial
 
-from agent import NodeStarted, RunFinished, Token, start_job
+from agent import NodeStarted, RunFinished, Solver, Token, start_job
+from fakes import PromptKeyedModel
 from test_agent_loop import RIGHT, TASK, TESTS, WRONG, solver_for
 
 
 def test_a_job_collects_the_same_events_as_the_stream(tmp_path):
-    job = start_job(lambda: solver_for(tmp_path, WRONG, RIGHT).start(TASK, TESTS))
+    job = start_job(partial(solver_for(tmp_path, WRONG, RIGHT).start, TASK, TESTS))
     assert job.wait(60)
     assert not job.running and job.error is None and not job.cancelled
     assert job.final is not None and job.final.status == "passed" and job.final.iterations == 2
@@ -17,28 +20,8 @@ def test_a_job_collects_the_same_events_as_the_stream(tmp_path):
     assert not any(isinstance(e, Token) for e in job.snapshot(tokens=False))
 
 
-def test_cancel_stops_at_the_next_event_and_closes_the_stream():
-    gate, closed = threading.Event(), threading.Event()
-
-    def slow_events():
-        try:
-            yield NodeStarted("t", 1, "coder")
-            gate.wait(10)
-            yield Token("t", 1, "coder", "def")
-            yield Token("t", 1, "coder", " never")
-        finally:
-            closed.set()
-
-    job = start_job(slow_events)
-    job.cancel()
-    gate.set()
-    assert job.wait(10)
-    assert job.cancelled and closed.is_set()
-    assert len(job.events) <= 2 and job.final is None
-
-
 def test_an_exception_in_the_stream_becomes_the_jobs_error():
-    def failing():
+    def failing(stop):
         yield NodeStarted("t", 1, "coder")
         raise ConnectionError("http://127.0.0.1:9 refused the connection")
 
@@ -48,21 +31,23 @@ def test_an_exception_in_the_stream_becomes_the_jobs_error():
     assert len(job.events) == 1
 
 
-def test_a_stopped_solve_keeps_its_steps_and_resumes_to_the_end(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT)
-    first_token = threading.Event()
-    thread_id = "stopped-solve"
+def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
+    gate = threading.Event()  # the second answer waits here, so the stop surely lands inside the coder
 
-    def events():
-        for event in solver.start(TASK, TESTS, thread_id=thread_id):
-            if isinstance(event, Token):
-                first_token.set()
-            yield event
+    def answer(prompt: str, attempt: int) -> str:
+        if attempt >= 2:
+            gate.wait(30)
+        return WRONG
 
-    job = start_job(events)
-    assert first_token.wait(30)
+    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite", default_max_retries=3)
+    job = start_job(partial(solver.start, TASK, TESTS, thread_id="stopped"))
+    deadline = time.time() + 30
+    while not any(isinstance(e, NodeStarted) and e.step == 3 for e in job.snapshot()) and time.time() < deadline:
+        time.sleep(0.01)
     job.cancel()
+    gate.set()
     assert job.wait(30) and job.cancelled
-    assert solver.steps(thread_id), "the steps before the stop are kept"
-    final = [e for e in solver.resume(thread_id) if isinstance(e, RunFinished)][-1]
-    assert final.status == "passed"
+    assert job.final.paused and job.final.next_node == "executor"  # the coder's answer is kept, tests run next
+    assert solver.paused_before("stopped") == "executor"
+    final = [e for e in solver.resume("stopped") if isinstance(e, RunFinished)][-1]
+    assert final.status == "gave_up" and final.iterations == 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 
 import pytest
@@ -97,8 +98,15 @@ def test_playground_model_server_down_names_the_fix(app, monkeypatch):
 
 
 def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monkeypatch):
+    gate = threading.Event()  # the second attempt waits here, so Stop surely lands mid-solve
+
+    def wrong_after_the_gate(prompt: str, attempt: int) -> str:
+        if attempt >= 2:
+            gate.wait(30)
+        return WRONG_THEN_RIGHT[1]
+
     def slow_wrong(settings):
-        model = PromptKeyedModel(answer=lambda prompt, attempt: WRONG_THEN_RIGHT[1], delay=0.5)
+        model = PromptKeyedModel(answer=wrong_after_the_gate)
         return Solver(model, settings.checkpoint_db, ModelChoice("fake", "slow", "test"))
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
@@ -109,12 +117,16 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
     job = app.session_state["solve_job"]
     assert job.running
     assert next(b for b in app.button if b.label == "Run").disabled
+    deadline = time.time() + 30  # Stop once the second answer is being written (held at the gate)
+    while not any(getattr(e, "step", 0) == 3 for e in job.snapshot()) and time.time() < deadline:
+        time.sleep(0.01)
     next(b for b in app.button if b.label == "Stop").click().run()
+    gate.set()
     assert job.wait(30) and job.cancelled
     app.run()
     assert any("Stopped." in w.value for w in app.warning), [w.value for w in app.warning]
     assert not any(b.label == "Stop" for b in app.button)
-    assert job.final is None  # it did not run to its retry cap
+    assert job.final.paused and job.final.iterations == 2  # stopped after the second answer, not at the cap
     app.switch_page("views/debugger.py").run()
     assert any("Checkpoint" in t for t in texts(app))
     assert any("paused before" in i.value for i in app.info), [i.value for i in app.info]

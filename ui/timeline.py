@@ -118,7 +118,7 @@ class Timeline:
 
     def _verdict(self, event: RunFinished) -> None:
         if event.paused:
-            self.container.info(f"Paused before **{event.next_node}** (step mode).")
+            self.container.info(f"Paused before **{event.next_node}**.")
         elif event.status == "passed":
             self.container.success(f"**Passed** after {event.iterations} attempt(s).", icon=":material/check_circle:")
         elif event.status == "gave_up":
