@@ -18,27 +18,29 @@ _RESULT_FIELDS = {f.name for f in fields(TestResult)}
 NO_TESTS = "the tests hold no assert, test_* function or check(candidate)"
 
 
-def check_tests(tests: str) -> str | None:
-    """None if the tests parse and hold at least one test, else a one-line message (naming the line)."""
+def _inspect_tests(tests: str) -> tuple[str | None, str, int]:
+    """(why the tests cannot run or None, their shape, how many tests they hold), from one parse."""
     if not tests.strip():
-        return "the tests are empty"
+        return "the tests are empty", "", 0
     try:
         module = parse(tests)
     except SyntaxError as exc:
-        return f"the tests do not parse: {exc.msg} (line {exc.lineno})"
-    if count_tests(module, detect_shape(module)) == 0:
-        return NO_TESTS
-    return None
+        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0
+    shape = detect_shape(module)
+    count = count_tests(module, shape)
+    return (NO_TESTS if count == 0 else None), shape, count
+
+
+def check_tests(tests: str) -> str | None:
+    """None if the tests parse and hold at least one test, else a one-line message (naming the line)."""
+    return _inspect_tests(tests)[0]
 
 
 def describe_tests(tests: str) -> str:
     """One line on what the sandbox will make of these tests: their shape and count, or why they cannot run."""
-    problem = check_tests(tests)
+    problem, shape, count = _inspect_tests(tests)
     if problem:
         return problem[0].upper() + problem[1:]
-    module = parse(tests)
-    shape = detect_shape(module)
-    count = count_tests(module, shape)
     if shape == "check":
         return "A HumanEval check(candidate): give the entry point, the function it is called with"
     if shape == "pytest":

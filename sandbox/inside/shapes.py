@@ -16,6 +16,11 @@ def detect_shape(module: ast.Module) -> str:
     return "asserts"
 
 
+def holds_assert(stmt: ast.stmt) -> bool:
+    """A top-level statement of plain-assert tests is a test when it holds an assert; else it is setup."""
+    return any(isinstance(n, ast.Assert) for n in ast.walk(stmt))
+
+
 def count_tests(module: ast.Module, shape: str) -> int:
     """How many tests the runner will report: top-level statements holding an assert, or test functions."""
     if shape == "check":
@@ -28,4 +33,4 @@ def count_tests(module: ast.Module, shape: str) -> int:
             elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
                 count += sum(isinstance(n, ast.FunctionDef) and n.name.startswith("test") for n in node.body)
         return count
-    return sum(any(isinstance(n, ast.Assert) for n in ast.walk(stmt)) for stmt in module.body)
+    return sum(holds_assert(stmt) for stmt in module.body)

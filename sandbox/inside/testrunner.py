@@ -19,7 +19,7 @@ import traceback
 import types
 
 import pytest_shim
-from shapes import detect_shape
+from shapes import detect_shape, holds_assert
 from wire import read_exact
 from remote import CandidateDied, Channel, RemoteCallable, RemoteError
 
@@ -140,7 +140,7 @@ class Reporter:
 
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
     for stmt in module.body:
-        is_test = any(isinstance(n, ast.Assert) for n in ast.walk(stmt))
+        is_test = holds_assert(stmt)
         code = compile(ast.fix_missing_locations(ast.Module([_AssertRewriter().visit(stmt)], [])),
                        TESTS_FILE, "exec")
         if not is_test:

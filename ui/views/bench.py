@@ -67,10 +67,9 @@ def progress(run_id: str) -> None:
     total, done, passing = len(run["task_ids"]), len(rows), sum(r["hidden_passed"] for r in rows)
     phase = runner.run_state(run)
     seen = f"bench-seen-{run_id}"
-    if state.get(seen) not in (None, (done, phase)):
-        state[seen] = (done, phase)
+    previous, state[seen] = state.get(seen), (done, phase)
+    if previous not in (None, (done, phase)):
         st.rerun(scope="app")  # new results: refresh the metrics, chart and tables below too
-    state[seen] = (done, phase)
     spent = sum(r["seconds"] for r in rows) / max(1, run["workers"])
     eta = spent / done * (total - done) if done else 0
     st.progress(done / total if total else 0.0,

@@ -21,7 +21,7 @@ if solver is None:
 state = st.session_state
 
 
-def _start(label: str, thread_id: str, make_events: Callable[[], Iterator[Event]]) -> None:
+def _start(label: str, thread_id: str, make_events: Callable[..., Iterator[Event]]) -> None:
     """Run a step or a fork in the background (a rerun cannot cut it short) and redraw the page."""
     state.debug_job = start_job(make_events)
     state.debug_job_thread, state.debug_job_label = thread_id, label
