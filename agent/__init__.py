@@ -1,6 +1,6 @@
 """The self-healing loop: a LangGraph state machine (coder -> executor -> repair) on a real model."""
 
-from agent.config import Settings, load_settings
+from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
 from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
 from agent.solve import BadInput, Solver, Step, make_solver, validate_input
@@ -8,6 +8,6 @@ from agent.solve_job import SolveJob, start_job
 
 __all__ = [
     "BadInput", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished", "NodeStarted", "RunFinished",
-    "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model",
+    "Search", "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model",
     "make_solver", "start_job", "validate_input",
 ]

@@ -1,5 +1,5 @@
 """CLI: python -m agent solve --task TEXT|@FILE --tests @FILE [--entry-point NAME] [--provider P]
-[--model M] [--max-retries N] [--json]
+[--model M] [--strategy repair|sample|hybrid] [--budget N] [--json]
 
 One line per node transition as it happens, then the final code. Exit 0 if solved, 1 if not,
 2 on bad input or an unusable model (one line saying what to fix).
@@ -13,7 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from agent.config import load_settings
+from agent.candidates import candidates, choice, judged_now
+from agent.config import STRATEGIES, load_settings
 from agent.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.llm import ModelUnavailable
 from agent.solve import BadInput, make_solver, validate_input
@@ -35,22 +36,29 @@ def _text(value: str, what: str) -> str:
 
 
 def _line(event: NodeFinished, started: float) -> str:
-    update = event.update
     seconds = time.perf_counter() - started
+    update = event.update
+    if event.node == "chooser":
+        picked = choice(update)
+        return f"[chooser]   #{picked.number}: {picked.reason}  ({seconds:.1f}s)" if picked else "[chooser]"
+    if update.get("status") == "error":
+        return f"[{event.node}] {update.get('error')}"
+    drawn = candidates(update)
     if event.node == "coder":
-        attempt = (update.get("attempts") or [{}])[-1]
-        detail = f"{attempt.get('tokens_out', 0)} tokens" if update.get("status") != "error" else update.get("error")
-        return f"[iteration {update.get('iteration', '?')}] coder     {detail}  ({seconds:.1f}s)"
-    report = update.get("report") or {}
-    tests = report.get("tests") or []
-    passed = sum(1 for t in tests if t.get("passed"))
-    verdict = report.get("status", "?")
-    return (f"[iteration {len(update.get('attempts') or [])}] executor  {verdict}: {passed} passed, "
-            f"{len(tests) - passed} failed -> {update.get('status')}  ({seconds:.1f}s)")
+        new = [c for c in drawn if not c.ran]
+        what = ", ".join(f"#{c.number} {c.kind} {c.tokens_out} tokens" for c in new)
+        return f"[coder]     {what}  ({seconds:.1f}s)"
+    judged = [c for c in drawn if c.number in judged_now(update)]
+    verdicts = "; ".join(f"#{c.number} {c.report.status} {c.tests_passed}/{c.tests_total}" for c in judged)
+    return f"[executor]  {verdicts} -> {update.get('status')}  ({seconds:.1f}s)"
 
 
 def _solve(args: argparse.Namespace) -> int:
-    settings = load_settings().with_overrides(provider=args.provider, model=args.model, max_retries=args.max_retries)
+    if args.budget is not None and args.budget < 1:
+        raise BadInput(f"--budget is the number of candidates, 1 or more; got {args.budget}")
+    retries = args.budget - 1 if args.budget is not None else args.max_retries
+    settings = load_settings().with_overrides(provider=args.provider, model=args.model, max_retries=retries,
+                                              strategy=args.strategy)
     task, tests = _text(args.task, "task"), _text(args.tests, "tests")
     validate_input(task, tests, args.entry_point)  # before loading a model: bad input fails fast
     solver = make_solver(settings)
@@ -58,7 +66,7 @@ def _solve(args: argparse.Namespace) -> int:
         print(f"model: {solver.choice.describe()}", file=sys.stderr)
     started = time.perf_counter()
     final = None
-    for event in solver.start(task, tests, entry_point=args.entry_point, max_retries=settings.max_retries):
+    for event in solver.start(task, tests, entry_point=args.entry_point):
         if args.json:
             if event.kind != "token":
                 print(json.dumps(event_to_dict(event)), flush=True)
@@ -94,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     solve.add_argument("--entry-point", help="the function the tests call")
     solve.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
     solve.add_argument("--model", help="model name (Ollama/OpenAI) or GGUF name/path (llamacpp)")
-    solve.add_argument("--max-retries", type=int, help="repairs after the first attempt (default MAX_RETRIES=3)")
+    solve.add_argument("--strategy", choices=STRATEGIES,
+                       help="after a failing first answer: repair it, draw fresh samples, or both (default STRATEGY)")
+    solve.add_argument("--budget", type=int, help="candidates in all, the first answer included")
+    solve.add_argument("--max-retries", type=int, help="candidates after the first answer (default MAX_RETRIES)")
     solve.add_argument("--json", action="store_true", help="one JSON event per line and a summary")
     args = parser.parse_args(argv)
     try:

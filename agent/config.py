@@ -8,8 +8,39 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from agent.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
+
 DEFAULT_OLLAMA_MODEL = "qwen2.5-coder:1.5b"
 DEFAULT_GGUF_MODEL = "qwen2.5-coder-0.5b"
+STRATEGIES = ("repair", "sample", "hybrid")
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a solve spends its budget when the first answer fails the visible tests (see agent.nodes)."""
+
+    max_retries: int = 3  # the budget: candidates after the first answer
+    strategy: str = "hybrid"  # repair | sample | hybrid
+    samples_per_round: int = 2  # fresh samples drawn together in one round (decoded as one batch in-process)
+    sample_temperature: float = 0.8
+    token_budget: int = 3000  # generated tokens per solve; 0: no limit beyond the candidates
+    prompt_version: str = DEFAULT_PROMPT_VERSION
+
+    def problem(self) -> str | None:
+        """Why these settings cannot run a solve, or None."""
+        if self.strategy not in STRATEGIES:
+            return f"the strategy must be one of {', '.join(STRATEGIES)}, got {self.strategy!r}"
+        if self.max_retries < 0:
+            return f"the budget (candidates after the first answer) must be 0 or more, got {self.max_retries}"
+        if self.samples_per_round < 1:
+            return f"samples per round must be 1 or more, got {self.samples_per_round}"
+        if self.token_budget < 0:
+            return f"the token budget must be 0 (no limit) or more, got {self.token_budget}"
+        if not 0 < self.sample_temperature <= 2:
+            return f"the sample temperature must be above 0 and at most 2, got {self.sample_temperature}"
+        if self.prompt_version not in VERSIONS:
+            return f"the prompt version must be one of {', '.join(VERSIONS)}, got {self.prompt_version!r}"
+        return None
 
 
 @dataclass(frozen=True)
@@ -22,7 +53,7 @@ class Settings:
     openai_base_url: str = "http://localhost:8000/v1"
     openai_api_key: str = "not-needed"
     llamacpp_model_path: str | None = None
-    max_retries: int = 3
+    search: Search = Search()
     temperature: float = 0.0
     seed: int = 0
     max_tokens: int = 1024
@@ -31,8 +62,15 @@ class Settings:
     data_dir: Path = Path(user_data_dir("self-healing-agent"))
 
     def with_overrides(self, **changes: object) -> Settings:
-        """A copy with the given fields changed; None values are ignored."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        """A copy with the given fields (of Settings or of its Search) changed; None values are ignored."""
+        changes = {k: v for k, v in changes.items() if v is not None}
+        search = {k: changes.pop(k) for k in list(changes) if k in Search.__dataclass_fields__}
+        return replace(self, **changes, search=replace(self.search, **search))
+
+    @property
+    def max_retries(self) -> int:
+        """The budget: candidates after the first answer."""
+        return self.search.max_retries
 
     @property
     def checkpoint_db(self) -> Path:
@@ -57,7 +95,19 @@ def load_settings() -> Settings:
     provider = (env("LLM_PROVIDER") or "").strip().lower() or None
     if provider not in (None, "ollama", "llamacpp", "openai"):
         raise ValueError(f"LLM_PROVIDER must be ollama, llamacpp or openai, got {provider!r}")
-    defaults = Settings()
+    defaults, search = Settings(), Search()
+    strategy = (env("STRATEGY") or search.strategy).strip().lower()
+    found = Search(
+        max_retries=_number("MAX_RETRIES", search.max_retries),
+        strategy=strategy,
+        samples_per_round=_number("SAMPLES_PER_ROUND", search.samples_per_round),
+        sample_temperature=_number("SAMPLE_TEMPERATURE", search.sample_temperature, float),
+        token_budget=_number("TOKEN_BUDGET", search.token_budget),
+        prompt_version=(env("PROMPT_VERSION") or search.prompt_version).strip(),
+    )
+    if found.problem():
+        raise ValueError(f"{found.problem()} (check STRATEGY, MAX_RETRIES, SAMPLES_PER_ROUND, TOKEN_BUDGET, "
+                         "SAMPLE_TEMPERATURE, PROMPT_VERSION)")
     return Settings(
         provider=provider,
         model=env("LLM_MODEL") or None,
@@ -65,7 +115,7 @@ def load_settings() -> Settings:
         openai_base_url=(env("OPENAI_BASE_URL") or defaults.openai_base_url).rstrip("/"),
         openai_api_key=env("OPENAI_API_KEY") or defaults.openai_api_key,
         llamacpp_model_path=env("LLAMACPP_MODEL_PATH") or None,
-        max_retries=_number("MAX_RETRIES", defaults.max_retries),
+        search=found,
         temperature=_number("LLM_TEMPERATURE", defaults.temperature, float),
         seed=_number("LLM_SEED", defaults.seed),
         max_tokens=_number("LLM_MAX_TOKENS", defaults.max_tokens),

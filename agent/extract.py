@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 
 from sandbox.syntax import parse
@@ -84,6 +85,54 @@ def _drop_top_level_asserts(code: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+# What small models use without importing it (Qwen's MultiPL-E harness prepends a fixed import list for
+# the same reason). Only names the code reads and never binds get an import, so nothing is shadowed.
+_STDLIB_MODULES = ("math", "re", "string", "itertools", "collections", "heapq", "functools", "bisect", "operator",
+                   "statistics", "fractions", "decimal", "random", "hashlib", "copy", "datetime", "json", "sys")
+_FROM_IMPORTS = {
+    "typing": ("List", "Dict", "Tuple", "Set", "Optional", "Any", "Union", "Callable", "Iterable", "Iterator",
+               "Sequence", "FrozenSet", "DefaultDict"),
+    "collections": ("Counter", "defaultdict", "deque", "OrderedDict"),
+    "functools": ("reduce", "lru_cache", "cmp_to_key", "cache"),
+    "itertools": ("permutations", "combinations", "product", "accumulate", "groupby", "chain",
+                  "combinations_with_replacement"),
+    "math": ("gcd", "sqrt", "floor", "ceil", "factorial", "isqrt", "inf", "pi", "prod", "comb", "log", "lcm"),
+    "heapq": ("heappush", "heappop", "heapify", "nlargest", "nsmallest"),
+    "bisect": ("bisect_left", "bisect_right", "insort"),
+}
+_IMPORT_FOR = {name: f"import {name}" for name in _STDLIB_MODULES} | {
+    name: f"from {module} import {name}" for module, names in _FROM_IMPORTS.items() for name in names}
+
+
+def _unbound_names(tree: ast.Module) -> set[str]:
+    """Names the code reads but binds nowhere (a def, an argument, an assignment, an import, a loop ...)."""
+    read, bound = set(), set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+    return read - bound
+
+
+def add_missing_imports(code: str) -> str:
+    """The code with an import for each standard-library name it uses without importing."""
+    try:
+        tree = parse(code)
+    except SyntaxError:
+        return code
+    needed = sorted({_IMPORT_FOR[name] for name in _unbound_names(tree) if name in _IMPORT_FOR})
+    return "\n".join(needed + [code]) if needed else code
+
+
 def extract_code(answer: str, *, entry_point: str | None = None, task: str = "") -> tuple[str | None, str | None]:
     """(code, None) when the answer holds code, else (None, a reason the model can act on)."""
     if not answer or not answer.strip():
@@ -94,4 +143,4 @@ def extract_code(answer: str, *, entry_point: str | None = None, task: str = "")
         return None, "the answer contains no Python code"
     code = _complete_from_prompt(code.strip("\n") + "\n", task, entry_point)
     # Code that lacks the entry point or does not parse still goes to the sandbox, which names the problem.
-    return _drop_top_level_asserts(code), None
+    return add_missing_imports(_drop_top_level_asserts(code)), None

@@ -1,4 +1,4 @@
-"""The loop, built in one place: coder -> executor -> (coder | END), with a checkpointer."""
+"""The loop, built in one place: coder -> executor -> (coder | chooser | END), with a checkpointer."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
-from agent.nodes import after_coder, after_executor, coder, executor
+from agent.nodes import after_coder, after_executor, chooser, coder, executor
 from agent.state import SolveState
 
-NODES = ("coder", "executor")
+NODES = ("coder", "executor", "chooser")
 
 
 def build_graph(model: BaseChatModel, checkpointer: BaseCheckpointSaver | None = None):
@@ -19,7 +19,9 @@ def build_graph(model: BaseChatModel, checkpointer: BaseCheckpointSaver | None =
     graph = StateGraph(SolveState)
     graph.add_node("coder", partial(coder, model=model))
     graph.add_node("executor", executor)
+    graph.add_node("chooser", chooser)
     graph.add_edge(START, "coder")
     graph.add_conditional_edges("coder", after_coder, {"executor": "executor", "end": END})
-    graph.add_conditional_edges("executor", after_executor, {"coder": "coder", "end": END})
+    graph.add_conditional_edges("executor", after_executor, {"coder": "coder", "chooser": "chooser", "end": END})
+    graph.add_edge("chooser", END)
     return graph.compile(checkpointer=checkpointer)

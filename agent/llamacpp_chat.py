@@ -23,6 +23,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
 _loaded: dict[tuple[str, int], tuple[Any, Any, threading.Lock]] = {}
 _load_lock = threading.Lock()
+BATCH_SEQUENCES = 4  # the batch decoder's context holds this many sequences (more if a call asks for more)
 
 
 def load_llama(model_path: str, n_ctx: int) -> tuple[Any, Any, threading.Lock]:
@@ -58,8 +59,26 @@ def _common_prefix(cached: list[int], prompt: list[int]) -> int:
     return count
 
 
+def _render(llm: Any, formatter: Any, messages: list[BaseMessage]) -> tuple[list[int], list[str]]:
+    """Prompt tokens and the template's stop strings. A trailing assistant message is a pre-fill: the
+    answer continues it, so it goes after the generation prompt instead of being closed as a turn."""
+    prefill = ""
+    if messages and messages[-1].type == "ai":
+        prefill, messages = str(messages[-1].content), messages[:-1]
+    chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
+    rendered = formatter(messages=chat)
+    prompt = llm.tokenize((rendered.prompt + prefill).encode(), add_bos=not rendered.added_special, special=True)
+    stops = [rendered.stop] if isinstance(rendered.stop, str) else list(rendered.stop or [])
+    return prompt, stops
+
+
 class LlamaCppChat(BaseChatModel):
-    """Chat model over an in-process GGUF; streams tokens; safe to share across threads."""
+    """Chat model over an in-process GGUF; streams tokens; safe to share across threads.
+
+    It can continue a pre-filled answer (a trailing assistant message) and draw several samples of one
+    prompt decoded together (sample_many)."""
+
+    supports_prefill: bool = True
 
     model_path: str
     n_ctx: int = 8192
@@ -85,10 +104,8 @@ class LlamaCppChat(BaseChatModel):
     def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
                 run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
-        chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
-        rendered = formatter(messages=chat)
-        prompt = llm.tokenize(rendered.prompt.encode(), add_bos=not rendered.added_special, special=True)
-        stops = list(stop or []) + ([rendered.stop] if isinstance(rendered.stop, str) else list(rendered.stop or []))
+        prompt, template_stops = _render(llm, formatter, messages)
+        stops = list(stop or []) + template_stops
         with lock:
             if len(prompt) + self.max_tokens > llm.n_ctx():
                 raise ValueError(f"prompt of {len(prompt)} tokens + {self.max_tokens} to generate exceed the "
@@ -112,3 +129,24 @@ class LlamaCppChat(BaseChatModel):
                 "prompt_tokens_evaluated": len(prompt) - reused, "generation_seconds": round(seconds, 3)}
         yield ChatGenerationChunk(message=AIMessageChunk(content="", response_metadata=meta, usage_metadata=usage,
                                                          chunk_position="last"))
+
+    def sample_many(self, messages: list[BaseMessage], n: int, *, temperature: float, seed: int,
+                    stop: list[str] | None = None) -> list[tuple[str, dict, dict]]:
+        """n answers to the same messages, decoded together in one batch; sample i uses seed + i.
+        Returns (text, usage, metadata) per sample; the time is shared, so each gets an equal part."""
+        from agent.llamacpp_batch import batch_decoder
+
+        llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
+        prompt, template_stops = _render(llm, formatter, messages)
+        with lock:
+            decoder = batch_decoder(llm, max(n, BATCH_SEQUENCES), self.n_ctx)
+            reused = len(prompt) - 1 if decoder.cached[:len(prompt) - 1] == prompt[:-1] else 0
+            started = time.perf_counter()
+            samples = decoder.sample(prompt, n, max_tokens=self.max_tokens, temperature=temperature, seed=seed,
+                                     stops=list(stop or []) + template_stops)
+            seconds = time.perf_counter() - started
+        name = self.model_path.rsplit("/", 1)[-1]
+        return [(s.text, {"input_tokens": len(prompt), "output_tokens": s.tokens,
+                          "total_tokens": len(prompt) + s.tokens},
+                 {"model_name": name, "prompt_tokens_reused": reused if i == 0 else len(prompt),
+                  "generation_seconds": round(seconds / n, 3), "batched_with": n}) for i, s in enumerate(samples)]

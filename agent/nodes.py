@@ -1,4 +1,10 @@
-"""The two nodes of the loop. Each is a plain function of the state returning a partial update."""
+"""The loop's nodes. Each is a plain function of the state returning a partial update.
+
+coder     asks the model for the next candidates: the first answer, a repair of the last one, or fresh
+          samples of the first prompt (warmer, each with its own seed), as the strategy says.
+executor  runs every new candidate against the visible tests and records how it behaves on probe inputs.
+chooser   when the solve ends with more than one candidate, picks the answer (agent.choice) and says why.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from agent import prompts
+from agent.candidates import candidates
+from agent.choice import choose
 from agent.extract import extract_code
-from agent.state import SolveState
+from agent.probes import behaviour, probe_calls, signature
+from agent.state import Attempt, SolveState
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
@@ -30,83 +39,193 @@ def describe_model_error(exc: Exception) -> str:
     return f"the model call failed: {type(exc).__name__}: {text}"
 
 
-def _ask(model: BaseChatModel, messages: list[dict], state: SolveState) -> tuple:
-    """One model call: the response, its text, and the code extracted from it (or why there is none)."""
-    response = model.invoke(_to_langchain(messages))
-    answer = response.content if isinstance(response.content, str) else str(response.content)
-    return (response, answer, *extract_code(answer, entry_point=state.get("entry_point"), task=state["task"]))
+def answer_token_cap(task: str) -> int:
+    """A cap on one answer's length that fits the task: room to restate it (a HumanEval prompt is often
+    re-written whole) plus a body; the configured maximum still applies. About 3 characters a token."""
+    return 320 + len(task) // 3
+
+
+def _fields(model: BaseChatModel) -> set[str]:
+    return set(type(model).model_fields)
+
+
+def _configured(model: BaseChatModel, *, temperature: float | None = None, seed: int | None = None,
+                cap: int | None = None) -> BaseChatModel:
+    """A copy of the model with these sampling settings, for the fields this provider has."""
+    known, update = _fields(model), {}
+    if temperature is not None and "temperature" in known:
+        update["temperature"] = temperature
+    if seed is not None and "seed" in known:
+        update["seed"] = seed
+    for name in ("max_tokens", "num_predict"):
+        if cap is not None and name in known:
+            update[name] = min(cap, getattr(model, name) or cap)
+    return model.model_copy(update=update) if update else model
+
+
+def _prefill(model: BaseChatModel, version: prompts.PromptVersion) -> str:
+    return version.prefill if getattr(model, "supports_prefill", False) else ""
+
+
+def _ask(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion) -> tuple[str, dict, dict]:
+    """One model call: (the whole answer, the pre-fill included; usage; response metadata)."""
+    prefill = _prefill(model, version)
+    sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
+    # Stops that end at a closing fence only make sense when the fence was opened for the model.
+    response = model.invoke(sent, stop=list(version.stops) if prefill else None)
+    text = response.content if isinstance(response.content, str) else str(response.content)
+    return prefill + text, dict(getattr(response, "usage_metadata", None) or {}), dict(response.response_metadata or {})
+
+
+def _samples(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion, n: int, temperature: float,
+             seed: int) -> list[tuple[str, dict, dict]]:
+    """n fresh answers to the same messages: decoded together where the provider can, else one by one."""
+    prefill = _prefill(model, version)
+    if hasattr(model, "sample_many"):
+        sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
+        return [(prefill + text, usage, meta) for text, usage, meta in
+                model.sample_many(sent, n, temperature=temperature, seed=seed,
+                                  stop=list(version.stops) if prefill else None)]
+    return [_ask(_configured(model, temperature=temperature, seed=seed + i), messages, version) for i in range(n)]
+
+
+def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: dict, meta: dict, seconds: float,
+             state: SolveState, **extra: object) -> Attempt:
+    code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
+    return {
+        "iteration": iteration, "kind": kind, "messages": sent, "answer": answer, "code": code or "",
+        "extract_error": extract_error, "report": None, "tokens_in": usage.get("input_tokens", 0),
+        "tokens_out": usage.get("output_tokens", 0), "prompt_tokens_reused": meta.get("prompt_tokens_reused"),
+        "seconds_model": round(seconds, 3), "forked": False, "resampled": False, **extra,
+    }
+
+
+def next_kind(state: SolveState) -> str:
+    """What the coder draws next: the first answer, a repair of the last candidate, or fresh samples.
+    hybrid repairs once (the report names the bug when the model can read it), then samples."""
+    attempts = state.get("attempts") or []
+    if not attempts:
+        return "first"
+    strategy = state.get("strategy") or "repair"
+    if strategy == "repair" or (strategy == "hybrid" and not any(a.get("kind") == "repair" for a in attempts)):
+        return "repair"
+    return "sample"
+
+
+def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVersion, iteration: int,
+            cap: int) -> tuple[list[Attempt], list[dict]]:
+    history = list(state.get("messages") or [])
+    history.append({"role": "user", "content": prompts.repair_message(state.get("feedback", ""))})
+    earlier = {a.get("code") for a in state.get("attempts") or []}
+    started = time.perf_counter()
+    capped = _configured(model, cap=cap)
+    answer, usage, meta = _ask(capped, history, version)
+    attempt = _attempt(iteration, "repair", history, answer, usage, meta, time.perf_counter() - started, state)
+    if attempt["code"] and attempt["code"] in earlier and "temperature" in _fields(model):
+        # At temperature 0 small models hand back their previous code verbatim (20 of 21 repairs of the
+        # 0.5B on HumanEval sample:41), even when sampled warmer with that code in context: a repair
+        # certain to fail the same way. Ask again in a fresh conversation that keeps the task, the
+        # tests and the failure report but not the code to copy, warmer, with a seed of its own.
+        warmer = _configured(capped, temperature=REPEAT_TEMPERATURE, seed=(getattr(model, "seed", 0) or 0) + iteration)
+        fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
+            history[1]["content"], state.get("feedback", ""))}]
+        answer, usage, meta = _ask(warmer, fresh, version)
+        attempt = _attempt(iteration, "repair", fresh, answer, usage, meta, time.perf_counter() - started, state,
+                           resampled=True, temperature=REPEAT_TEMPERATURE)
+    return [attempt], history + [{"role": "assistant", "content": attempt["answer"]}]
 
 
 def coder(state: SolveState, model: BaseChatModel) -> dict:
-    """Ask the model for code: the first attempt, or a repair that extends the same conversation."""
-    iteration = state.get("iteration", 0) + 1
-    history = list(state.get("messages") or [])
-    if not history:
-        shown = state.get("shown_tests") or state["tests"]
-        history = [{"role": "system", "content": prompts.SYSTEM},
-                   {"role": "user", "content": prompts.first_message(state["task"], shown, state.get("entry_point"))}]
-    else:
-        history.append({"role": "user", "content": prompts.repair_message(state.get("feedback", ""))})
-    started = time.perf_counter()
-    earlier = {a.get("code") for a in state.get("attempts") or []}
-    resampled, sent = False, history
+    """Ask the model for the next candidate(s), as next_kind says."""
+    version = prompts.prompt_version(state.get("prompt_version"))
+    attempts = list(state.get("attempts") or [])
+    iteration = len(attempts) + 1
+    kind = next_kind(state)
+    cap = answer_token_cap(state["task"])
+    messages = list(state.get("messages") or [])
     try:
-        response, answer, code, extract_error = _ask(model, history, state)
-        if code and code in earlier and hasattr(model, "temperature"):
-            # At temperature 0 small models hand back their previous code verbatim (20 of 21 repairs of the
-            # 0.5B on HumanEval sample:41), even when sampled warmer with that code in context: a repair
-            # certain to fail the same way. Ask again in a fresh conversation that keeps the task, the
-            # tests and the failure report but not the code to copy, warmer, with a seed of its own.
-            warmer = model.model_copy(update={"temperature": REPEAT_TEMPERATURE,
-                                              "seed": (getattr(model, "seed", 0) or 0) + iteration})
-            fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
-                history[1]["content"], state.get("feedback", ""))}]
-            response, answer, code, extract_error = _ask(warmer, fresh, state)
-            sent = fresh
-            resampled = True
+        if kind == "first":
+            shown = state.get("shown_tests") or state["tests"]
+            messages = [{"role": "system", "content": version.system},
+                        {"role": "user", "content": version.first_message(state["task"], shown,
+                                                                          state.get("entry_point"))}]
+            started = time.perf_counter()
+            answer, usage, meta = _ask(_configured(model, cap=cap), messages, version)
+            new = [_attempt(iteration, "first", messages, answer, usage, meta, time.perf_counter() - started, state)]
+            messages = messages + [{"role": "assistant", "content": answer}]
+        elif kind == "repair":
+            new, messages = _repair(model, state, version, iteration, cap)
+        else:
+            left = state.get("max_retries", 0) + 1 - len(attempts)
+            n = max(1, min(state.get("samples_per_round") or 1, left))
+            temperature = state.get("sample_temperature") or 0.8
+            seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
+            first = messages[:2]
+            started = time.perf_counter()
+            drawn = _samples(_configured(model, cap=cap), first, version, n, temperature, seed)
+            each = (time.perf_counter() - started) / len(drawn)
+            note = None if "seed" in _fields(model) or hasattr(model, "sample_many") else \
+                "this provider takes no seed, so samples may repeat"
+            new = [_attempt(iteration + i, "sample", first, answer, usage, meta, each, state, temperature=temperature,
+                            seed=seed + i, note=note) for i, (answer, usage, meta) in enumerate(drawn)]
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}
-    usage = getattr(response, "usage_metadata", None) or {}
-    attempt = {
-        "iteration": iteration, "messages": sent, "answer": answer, "code": code or "",
-        "extract_error": extract_error, "tokens_in": usage.get("input_tokens", 0),
-        "tokens_out": usage.get("output_tokens", 0),
-        "prompt_tokens_reused": (response.response_metadata or {}).get("prompt_tokens_reused"),
-        "seconds_model": round(time.perf_counter() - started, 3), "forked": False, "resampled": resampled,
-    }
+    last = new[-1]
     return {
-        "iteration": iteration,
-        "messages": history + [{"role": "assistant", "content": answer}],
-        "code": code or "",
-        "extract_error": extract_error,
-        "attempts": list(state.get("attempts") or []) + [attempt],
+        "iteration": len(attempts) + len(new),
+        "messages": messages,
+        "code": last["code"],
+        "extract_error": last["extract_error"],
+        "attempts": attempts + new,
         "status": "running",
     }
 
 
-def executor(state: SolveState) -> dict:
-    """Run the current code against the visible tests and decide whether to stop."""
+def _judge(attempt: Attempt, state: SolveState, calls: list[str]) -> Attempt:
+    """Run one candidate against the visible tests, and on the probe inputs."""
     started = time.perf_counter()
-    if state.get("extract_error"):
-        report = TestReport(status="error", error=f"no code to run: {state['extract_error']}")
-        feedback = prompts.no_code_feedback(state["extract_error"])
+    if attempt.get("extract_error"):
+        report = TestReport(status="error", error=f"no code to run: {attempt['extract_error']}")
+        feedback, outcomes = prompts.no_code_feedback(attempt["extract_error"]), []
     else:
-        report = run_tests(state.get("code", ""), state["tests"], entry_point=state.get("entry_point"))
-        feedback = report.summary()
-    iteration = state.get("iteration", 1)
-    if report.passed:
+        report = run_tests(attempt["code"], state["tests"], entry_point=state.get("entry_point"))
+        feedback = prompts.failure_report(report)
+        outcomes = behaviour(attempt["code"], calls, state.get("entry_point")) if calls else []
+    return {**attempt, "report": report.to_dict(), "feedback": feedback, "signature": signature(outcomes),
+            "seconds_tests": round(time.perf_counter() - started, 3)}
+
+
+def executor(state: SolveState) -> dict:
+    """Run the new candidates against the visible tests and decide whether to draw more."""
+    attempts = list(state.get("attempts") or [])
+    if state.get("forked") and attempts:
+        # A fork edited the last candidate's code: that edit is what runs.
+        attempts[-1] = {**attempts[-1], "code": state.get("code", ""), "extract_error": state.get("extract_error"),
+                        "report": None, "forked": True}
+    calls = probe_calls(state["tests"], state.get("entry_point"))
+    judged = [a.get("iteration", i + 1) for i, a in enumerate(attempts) if a.get("report") is None]
+    attempts = [_judge(a, state, calls) if a.get("report") is None else a for a in attempts]
+    last = attempts[-1]
+    spent = sum(a.get("tokens_out", 0) for a in attempts)
+    budget = state.get("token_budget") or 0
+    if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
-    elif iteration > state.get("max_retries", 3):
+    elif len(attempts) > state.get("max_retries", 3) or (budget and spent >= budget):
         status = "gave_up"
     else:
         status = "running"
-    attempts = list(state.get("attempts") or [])
-    if attempts:
-        attempts[-1] = {**attempts[-1], "code": state.get("code", ""), "report": report.to_dict(),
-                        "feedback": feedback, "seconds_tests": round(time.perf_counter() - started, 3),
-                        "forked": bool(state.get("forked"))}
-    return {"report": report.to_dict(), "feedback": feedback, "attempts": attempts, "status": status,
-            "forked": False}
+    return {"attempts": attempts, "report": last["report"], "feedback": last["feedback"], "status": status,
+            "code": last["code"], "forked": False, "judged": judged}
+
+
+def chooser(state: SolveState) -> dict:
+    """Pick the answer among the candidates by the visible tests and behaviour agreement (agent.choice)."""
+    attempts = state.get("attempts") or []
+    picked = choose(candidates(state))
+    chosen = attempts[picked.index]
+    return {"choice": {"index": picked.index, "iteration": chosen.get("iteration", picked.index + 1),
+                       "reason": picked.reason, "agreeing": picked.agreeing, "eligible": picked.eligible},
+            "code": chosen["code"], "report": chosen["report"], "feedback": chosen.get("feedback", "")}
 
 
 def after_coder(state: SolveState) -> str:
@@ -115,5 +234,7 @@ def after_coder(state: SolveState) -> str:
 
 
 def after_executor(state: SolveState) -> str:
-    """Repair while the tests fail and retries remain."""
-    return "coder" if state.get("status") == "running" else "end"
+    """Draw more while no candidate passes and budget remains; choose when several were drawn."""
+    if state.get("status") == "running":
+        return "coder"
+    return "chooser" if len(state.get("attempts") or []) > 1 else "end"

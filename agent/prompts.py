@@ -1,23 +1,85 @@
-"""Every prompt the model sees, in one place. PROMPT_VERSION is stored with every solve and bench run."""
+"""Every prompt the model sees, in one place, by version. The version is stored with every solve and bench run.
+
+v3: a long system prompt, "Task: ... Your code must pass these tests", an open answer that the extractor
+    searches for code; a repair that repeats earlier code is asked again in a fresh conversation.
+v4: the answer format of Qwen's own HumanEval harness (QwenLM/Qwen2.5-Coder, qwencoder-eval/instruct/eval_plus):
+    a short system prompt, "Can you complete the following Python function?" for a task that is Python code,
+    the assistant turn pre-filled with the opening code fence where the provider allows it, and stop strings
+    at the closing fence and at top-level driver code, so the model writes code at once and stops when the
+    code ends. Repairs and failure reports are worded as in v3.
+"""
 
 from __future__ import annotations
 
-# v3: as v1, and a repair that repeats an earlier attempt's code is asked again in a fresh conversation
-# (task, tests, failure report; no code to copy) at a higher temperature. (v2 resampled in place: no gain.)
-PROMPT_VERSION = "v3"
+from dataclasses import dataclass
 
-SYSTEM = (
+from sandbox import TestReport
+from sandbox.syntax import parse
+
+DEFAULT_PROMPT_VERSION = "v4"
+
+_SYSTEM_V3 = (
     "You are an expert Python programmer. Write correct, self-contained Python 3 code that uses only "
     "the standard library. Answer with exactly one ```python code block holding the complete solution: "
     "imports, helper functions and the requested function. Do not include tests, example usage or "
     "explanations."
 )
+_SYSTEM_V4 = "You are an intelligent programming assistant to produce Python algorithmic solutions"
+FENCE = "```python\n"
+# Qwen's harness stops at these; "\nassert" is ours: small models append example asserts after the code.
+_STOPS_V4 = ("\n```", "\nif __name__", "\ndef main(", "\nprint(", "\nassert ")
 
 
-def first_message(task: str, tests: str, entry_point: str | None) -> str:
-    """The opening request: the task and the visible tests the code must pass."""
-    name = f"\nThe function must be named `{entry_point}`.\n" if entry_point else "\n"
-    return f"Task:\n{task.strip()}\n{name}\nYour code must pass these tests:\n```python\n{tests.strip()}\n```"
+@dataclass(frozen=True)
+class PromptVersion:
+    """How one prompt version asks: its system text, whether it pre-fills the answer and where it stops."""
+
+    version: str
+    system: str
+    prefill: str  # the start of the assistant's answer, where the provider can continue one ("" for none)
+    stops: tuple[str, ...]  # generation ends at these (only with a pre-fill: a fence stop needs an open fence)
+
+    def first_message(self, task: str, tests: str, entry_point: str | None) -> str:
+        """The opening request: the task and the visible tests the code must pass."""
+        if self.version == "v3":
+            name = f"\nThe function must be named `{entry_point}`.\n" if entry_point else "\n"
+            return f"Task:\n{task.strip()}\n{name}\nYour code must pass these tests:\n```python\n{tests.strip()}\n```"
+        tests_part = f"\n\nIt must pass these tests:\n```python\n{tests.strip()}\n```"
+        if is_python_code(task):
+            return f"Can you complete the following Python function?\n```python\n{task.strip()}\n```{tests_part}"
+        name = f" Name the function `{entry_point}`." if entry_point else ""
+        return f"Write a Python function for this task.{name}\n\n{task.strip()}{tests_part}"
+
+
+VERSIONS = {
+    "v3": PromptVersion("v3", _SYSTEM_V3, prefill="", stops=()),
+    "v4": PromptVersion("v4", _SYSTEM_V4, prefill=FENCE, stops=_STOPS_V4),
+}
+
+
+def prompt_version(version: str | None) -> PromptVersion:
+    """The named prompt version (the default when None); ValueError naming the known ones otherwise."""
+    name = version or DEFAULT_PROMPT_VERSION
+    if name not in VERSIONS:
+        raise ValueError(f"unknown prompt version {name!r}: use one of {', '.join(VERSIONS)}")
+    return VERSIONS[name]
+
+
+def is_python_code(task: str) -> bool:
+    """True for a task written as Python (a signature and docstring, as in HumanEval), not as prose."""
+    stripped = task.strip()
+    if not stripped.startswith(("def ", "from ", "import ", "class ", "@", "async def ")):
+        return False
+    try:
+        parse(stripped)
+    except SyntaxError:
+        return False
+    return True
+
+
+def failure_report(report: TestReport) -> str:
+    """The failure text the model reads when it repairs: status, failing asserts with both sides, errors."""
+    return report.summary()
 
 
 def repair_message(feedback: str) -> str:

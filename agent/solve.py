@@ -13,17 +13,17 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agent.config import Settings, load_settings
+from agent.candidates import Candidate, ChoiceView, candidates, choice
+from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
 from agent.llm import ModelChoice, make_chat_model
-from agent.prompts import PROMPT_VERSION
 from sandbox import check_tests
 
 _OTHER_LANGUAGE = re.compile(
@@ -71,7 +71,7 @@ class Solver:
     model: BaseChatModel
     db_path: Path
     choice: ModelChoice | None = None
-    default_max_retries: int = 3
+    search: Search = Search()
 
     def __post_init__(self) -> None:
         self.db_path = Path(self.db_path)
@@ -103,22 +103,29 @@ class Solver:
         return {"configurable": configurable}
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
-              thread_id: str | None = None, step_mode: bool = False, shown_tests: str | None = None,
-              stop: threading.Event | None = None) -> Iterator[Event]:
+              strategy: str | None = None, prompt_version: str | None = None, thread_id: str | None = None,
+              step_mode: bool = False,
+              shown_tests: str | None = None, stop: threading.Event | None = None) -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
-        shown_tests replaces the tests in the prompt while ``tests`` are still what runs: only the
-        bench's oracle mode uses it, to reproduce the leaky protocol of older agents."""
+        max_retries, strategy and prompt_version override the solver's Search for this solve. shown_tests replaces the
+        tests in the prompt while ``tests`` are still what runs: only the bench's oracle mode uses it, to
+        reproduce the leaky protocol of older agents."""
         validate_input(task, tests, entry_point)
+        overrides = {"max_retries": max_retries, "strategy": strategy, "prompt_version": prompt_version}
+        search = replace(self.search, **{k: v for k, v in overrides.items() if v is not None})
+        if search.problem():
+            raise BadInput(search.problem())
         thread_id = thread_id or uuid.uuid4().hex
-        retries = self.default_max_retries if max_retries is None else max_retries
         with self._db() as db:
             db.execute("INSERT OR REPLACE INTO solves VALUES (?, ?, ?, ?, ?, ?)",
                        (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
                         "running"))
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
-                 "max_retries": max(0, retries), "iteration": 0, "attempts": [], "messages": [],
-                 "status": "running", "prompt_version": PROMPT_VERSION}
+                 "max_retries": search.max_retries, "strategy": search.strategy,
+                 "samples_per_round": search.samples_per_round, "sample_temperature": search.sample_temperature,
+                 "token_budget": search.token_budget, "prompt_version": search.prompt_version, "iteration": 0,
+                 "attempts": [], "messages": [], "status": "running", "choice": None}
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
@@ -205,6 +212,14 @@ class Solver:
         """The full state at a step (the latest when checkpoint_id is None)."""
         return dict(self.graph.get_state(self._config(thread_id, checkpoint_id)).values)
 
+    def candidates(self, thread_id: str, checkpoint_id: str | None = None) -> list[Candidate]:
+        """The candidates of a solve at a step (the latest when checkpoint_id is None), typed."""
+        return candidates(self.state_at(thread_id, checkpoint_id))
+
+    def chosen(self, thread_id: str, checkpoint_id: str | None = None) -> ChoiceView | None:
+        """The chooser's pick and its reason, when the solve chose among several candidates."""
+        return choice(self.state_at(thread_id, checkpoint_id))
+
     def solves(self, limit: int = 200) -> list[dict]:
         """Past solves, newest first."""
         with self._db() as db:
@@ -218,4 +233,4 @@ def make_solver(settings: Settings | None = None) -> Solver:
     """A Solver on the configured model (raises agent.llm.ModelUnavailable with a fix-it message)."""
     settings = settings or load_settings()
     model, choice = make_chat_model(settings)
-    return Solver(model, settings.checkpoint_db, choice, settings.max_retries)
+    return Solver(model, settings.checkpoint_db, choice, settings.search)

@@ -6,15 +6,17 @@ from typing import TypedDict
 
 
 class Attempt(TypedDict, total=False):
-    """One pass through coder and executor."""
+    """One candidate: what the model was asked, what it answered, and how the code did on the visible tests."""
 
-    iteration: int
-    messages: list[dict]  # the exact messages sent to the model: [{"role", "content"}]
-    answer: str  # the model's raw answer
+    iteration: int  # the candidate's number in the solve, from 1
+    kind: str  # first | repair | sample
+    messages: list[dict]  # the exact messages sent to the model: [{"role", "content"}] (a pre-fill not included)
+    answer: str  # the model's answer, its pre-filled start included
     code: str  # the code that was executed (extracted, or edited by a fork)
     extract_error: str | None
-    report: dict | None  # sandbox TestReport.to_dict() of the visible tests
+    report: dict | None  # sandbox TestReport.to_dict() of the visible tests; None until the executor ran it
     feedback: str  # the failure text the model reads next
+    signature: str  # fingerprint of what the code returns on the probe inputs ("" when there are none)
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None
@@ -22,6 +24,9 @@ class Attempt(TypedDict, total=False):
     seconds_tests: float
     forked: bool
     resampled: bool  # the model repeated an earlier attempt's code, so this answer was sampled again, warmer
+    temperature: float  # for samples and resampled repairs
+    seed: int
+    note: str | None  # something the user should know about how it was drawn
 
 
 class SolveState(TypedDict, total=False):
@@ -31,15 +36,21 @@ class SolveState(TypedDict, total=False):
     tests: str  # the tests the executor runs: visible tests only, except in the bench's labelled oracle mode
     shown_tests: str | None  # the tests the prompt shows, when they differ from the executed ones (oracle mode)
     entry_point: str | None
-    code: str
+    code: str  # the current answer's code
     extract_error: str | None
     report: dict | None
     feedback: str
-    iteration: int
-    max_retries: int
+    iteration: int  # candidates drawn so far
+    max_retries: int  # the budget: candidates after the first
+    strategy: str  # repair | sample | hybrid
+    samples_per_round: int
+    sample_temperature: float
+    token_budget: int  # generated tokens per solve; 0 for no limit beyond the candidates
     status: str  # running | passed | gave_up | error
     error: str | None
-    messages: list[dict]  # the conversation so far; repairs extend it so the KV cache prefix is reused
+    messages: list[dict]  # the first conversation and its repairs, extended so the KV cache prefix is reused
     attempts: list[Attempt]
+    judged: list[int]  # the candidates the last executor step ran
+    choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
     prompt_version: str
     forked: bool

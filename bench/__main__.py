@@ -12,7 +12,9 @@ import threading
 import time
 from pathlib import Path
 
-from agent import ModelUnavailable
+from agent import ModelUnavailable, load_settings
+from agent.config import STRATEGIES
+from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.export import export_samples
 from bench.metrics import compare_runs, run_metrics
@@ -53,12 +55,16 @@ def _summary(run: dict, metrics: dict) -> str:
     label = "HONEST" if run["protocol"] == "honest" else "LEAKY (hidden-test failures fed back; not comparable)"
     lines = [
         f"run {run['id']}  [{label}]  {runner.run_state(run)}",
-        f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  max_retries={run['max_retries']}  "
+        f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
+        f"strategy={run.get('strategy') or 'repair'}  budget={run['max_retries'] + 1} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
         f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
-        "pass rate after k repairs: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
-                                                  enumerate(metrics["pass_after_k_repairs"])),
+        "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
+                                                          enumerate(metrics["pass_after_k_repairs"])),
+        f"diagnostics (hidden tests, after the run; never used to choose): oracle ceiling "
+        f"{_pct(metrics['oracle_ceiling'])} of tasks have a candidate that passes; visible-test precision "
+        f"{_pct(metrics['visible_precision'])} of visible-passing answers pass the hidden tests",
         f"mean attempts {metrics['mean_attempts']:.2f}   "
         f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   "
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
@@ -80,12 +86,22 @@ def _show(db, run_id: str, as_json: bool) -> int:
 
 
 def _run(args: argparse.Namespace, db_path: Path) -> int:
-    config = runner.RunConfig(tasks=args.tasks, provider=args.provider, model=args.model, max_retries=args.max_retries,
-                              feedback=args.feedback, workers=args.workers, max_tokens=args.max_tokens)
+    config = runner.RunConfig(tasks=args.tasks, provider=args.provider, model=args.model,
+                              max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
+                              max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt)
     total = len(runner.select_tasks(args.tasks))
     progress = _Progress(total, 0, not args.json)
     run_id = runner.start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)
+
+
+def _budget(args: argparse.Namespace) -> int:
+    """Candidates after the first answer, from --budget (candidates in all) or --max-retries."""
+    if args.budget is None:
+        return args.max_retries
+    if args.budget < 1:
+        raise ValueError(f"--budget is the number of candidates per task, 1 or more; got {args.budget}")
+    return args.budget - 1
 
 
 def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
@@ -124,6 +140,11 @@ def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
+    try:
+        defaults = load_settings().search  # STRATEGY, MAX_RETRIES, PROMPT_VERSION ... set the defaults
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
     parser = _Parser(prog="python -m bench", description="HumanEval runs of the self-healing agent.")
     parser.add_argument("--db", type=Path, help="bench database (default: bench.sqlite under DATA_DIR)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -131,7 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--tasks", default="all", help="all, 0-19, HumanEval/3,17 or sample:N")
     run.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
     run.add_argument("--model")
-    run.add_argument("--max-retries", type=int, default=3)
+    run.add_argument("--strategy", choices=STRATEGIES, default=defaults.strategy,
+                     help=f"after a failing first answer: repair it, draw fresh samples, or both "
+                          f"(default {defaults.strategy})")
+    run.add_argument("--budget", type=int, help="candidates per task, the first answer included "
+                                                f"(default {defaults.max_retries + 1})")
+    run.add_argument("--max-retries", type=int, default=defaults.max_retries,
+                     help="candidates after the first answer (--budget minus one)")
+    run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
+                     help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
     run.add_argument("--workers", type=int, default=2)
     run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")

@@ -21,7 +21,7 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
     answers = {}
     for result in store.results(db, run_id):
         rows = by_task[result["task_id"]]
-        answers[result["task_id"]] = rows[answer_at_cap(result["visible_by_attempt"], cap)]["code"]
+        answers[result["task_id"]] = rows[answer_at_cap(result, cap)]["code"]
     return answers
 
 

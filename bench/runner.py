@@ -17,8 +17,8 @@ import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agent import ModelChoice, RunFinished, Solver, load_settings, make_solver
-from agent.prompts import PROMPT_VERSION
+from agent import ModelChoice, RunFinished, Search, Solver, load_settings, make_solver
+from agent.choice import answers_by_budget
 from bench import store
 from bench.humaneval import Problem
 from bench.tasks import select_tasks
@@ -41,10 +41,12 @@ class RunConfig:
     tasks: str = "all"
     provider: str | None = None
     model: str | None = None
-    max_retries: int = 3
+    max_retries: int = Search.max_retries  # the budget: candidates after the first answer
     feedback: str = "visible"
     workers: int = 2
     max_tokens: int | None = None
+    strategy: str = Search.strategy
+    prompt_version: str = Search.prompt_version
 
 
 class ModelOutage(Exception):
@@ -76,17 +78,22 @@ def visible_tests_for(problem: Problem) -> tuple[str, int]:
     return (source if count else f"assert callable({problem['entry_point']})\n"), count
 
 
-def answer_at_cap(visible: list[bool], k: int) -> int | None:
-    """Index of the answer the loop gives with at most k repairs: the first attempt that passed the
-    visible tests within k+1 attempts, else attempt k+1 (or the last one made); None if none was made."""
+def answer_at_cap(result: dict, k: int) -> int | None:
+    """Index of the answer the loop gives with a budget of k candidates after the first: the chooser's
+    pick among the first k + 1 (agent.choice, stored per result); None if no attempt was made.
+    Results stored before the chooser existed: the first visible pass within k + 1, else attempt k + 1."""
+    by_cap = result.get("answer_by_cap")
+    if by_cap:
+        return by_cap[min(k, len(by_cap) - 1)]
+    visible = result["visible_by_attempt"]
     limit = min(k + 1, len(visible))
     return next((i for i in range(limit) if visible[i]), limit - 1) if limit else None
 
 
-def hidden_at_cap(visible: list[bool], hidden: list[bool], k: int) -> bool:
+def hidden_at_cap(result: dict, k: int) -> bool:
     """Hidden verdict of the answer at cap k (see answer_at_cap)."""
-    index = answer_at_cap(visible, k)
-    return hidden[index] if index is not None else False
+    index = answer_at_cap(result, k)
+    return bool(result["hidden_by_attempt"][index]) if index is not None else False
 
 
 def solve_task(solver: Solver, problem: Problem, run: dict) -> tuple[dict, list[dict]]:
@@ -96,35 +103,40 @@ def solve_task(solver: Solver, problem: Problem, run: dict) -> tuple[dict, list[
     executed, shown = (problem["test"], visible) if feedback == "oracle" else (visible, None)
     started = time.perf_counter()
     events = list(solver.start(problem["prompt"], executed, entry_point=problem["entry_point"],
-                               max_retries=retries, shown_tests=shown))
+                               max_retries=retries, strategy=run["strategy"] or None,
+                               prompt_version=run["prompt_version"], shown_tests=shown))
     final = events[-1]
     assert isinstance(final, RunFinished)
-    state = solver.state_at(final.thread_id)
-    made = [a for a in state.get("attempts", []) if a.get("report") is not None]
+    made = [c for c in solver.candidates(final.thread_id) if c.ran]
     if final.status == "error" or not made:
         raise ModelOutage(final.error or "the model gave no answer")
     rows, vis, hid = [], [], []
-    for attempt in made:
-        hidden = run_tests(attempt["code"], problem["test"], entry_point=problem["entry_point"], limits=HIDDEN_LIMITS)
+    for candidate in made:
+        hidden = run_tests(candidate.code, problem["test"], entry_point=problem["entry_point"], limits=HIDDEN_LIMITS)
         if feedback == "oracle":
-            visible_ok = run_tests(attempt["code"], visible, entry_point=problem["entry_point"]).passed
+            visible_ok = run_tests(candidate.code, visible, entry_point=problem["entry_point"]).passed
         else:
-            visible_ok = attempt["report"]["status"] == "passed"
+            visible_ok = candidate.passed
         vis.append(visible_ok)
         hid.append(hidden.passed)
         rows.append({
-            "run_id": run["id"], "task_id": problem["task_id"], "iteration": attempt["iteration"],
-            "code": attempt["code"], "answer": attempt.get("answer", ""), "visible_status": attempt["report"]["status"],
-            "visible_report": json.dumps(attempt["report"]), "hidden_passed": int(hidden.passed),
+            "run_id": run["id"], "task_id": problem["task_id"], "iteration": candidate.number,
+            "code": candidate.code, "answer": candidate.answer, "visible_status": candidate.report.status,
+            "visible_report": json.dumps(candidate.report.to_dict()), "hidden_passed": int(hidden.passed),
             "hidden_status": hidden.status, "hidden_report": json.dumps(hidden.to_dict()),
-            "messages": json.dumps(attempt.get("messages", [])), "tokens_in": attempt.get("tokens_in", 0),
-            "tokens_out": attempt.get("tokens_out", 0), "prompt_tokens_reused": attempt.get("prompt_tokens_reused"),
-            "seconds_model": attempt.get("seconds_model", 0.0), "seconds_tests": attempt.get("seconds_tests", 0.0),
+            "messages": json.dumps(candidate.messages), "tokens_in": candidate.tokens_in,
+            "tokens_out": candidate.tokens_out, "prompt_tokens_reused": candidate.prompt_tokens_reused,
+            "seconds_model": candidate.seconds_model, "seconds_tests": candidate.seconds_tests,
+            "kind": candidate.kind, "signature": candidate.signature, "temperature": candidate.temperature,
+            "seed": candidate.seed,
         })
+    by_cap = answers_by_budget(made)
+    picked = solver.chosen(final.thread_id)
     result = {
         "run_id": run["id"], "task_id": problem["task_id"], "task_index": int(problem["task_id"].split("/")[1]),
         "final_status": final.status, "visible_passed": int(any(vis)),
-        "hidden_passed": int(hidden_at_cap(vis, hid, retries)),
+        "hidden_passed": int(hid[by_cap[-1]]), "answer_by_cap": json.dumps(by_cap),
+        "choice": picked.reason if picked else "",
         "iterations": len(made), "tokens_in": sum(r["tokens_in"] for r in rows),
         "tokens_out": sum(r["tokens_out"] for r in rows), "seconds": round(time.perf_counter() - started, 3),
         "model_seconds": round(sum(r["seconds_model"] for r in rows), 3), "hidden_by_attempt": json.dumps(hid),
@@ -227,8 +239,12 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
     """Validate a configuration and store it as a new run (not started yet)."""
     if config.feedback not in FEEDBACK_MODES:
         raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {config.feedback!r}")
-    if config.max_retries < 0 or config.workers < 1:
-        raise ValueError("max retries must be 0 or more and workers 1 or more")
+    if config.workers < 1:
+        raise ValueError(f"workers must be 1 or more, got {config.workers}")
+    problem = Search(max_retries=config.max_retries, strategy=config.strategy,
+                     prompt_version=config.prompt_version).problem()
+    if problem:
+        raise ValueError(problem)
     problems = select_tasks(config.tasks)
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
@@ -238,7 +254,7 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
         "protocol": protocol_label(config.feedback),
         "provider": choice.provider if choice else (config.provider or ""),
         "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
-        "max_tokens": config.max_tokens, "prompt_version": PROMPT_VERSION,
+        "max_tokens": config.max_tokens, "prompt_version": config.prompt_version, "strategy": config.strategy,
         "max_retries": 0 if config.feedback == "none" else config.max_retries, "feedback": config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": config.workers, "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),

@@ -21,19 +21,19 @@ RUN_COLUMNS = {
     "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
     "provider": str, "model": str, "prompt_version": str, "max_retries": int, "feedback": str, "tasks_spec": str,
     "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
-    "elapsed": float, "model_arg": str, "max_tokens": int,
+    "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str,
 }
 RESULT_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,
     "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
-    "visible_tests": int, "finished": float,
+    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str,
 }
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
     "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
-    "seconds_tests": float,
+    "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int,
 }
 
 
@@ -75,13 +75,29 @@ class StoreError(Exception):
     """The database file is unreadable, not SQLite, or a run id is unknown."""
 
 
+_TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
+           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration"))}
+
+
+def _missing_columns(db: Database) -> dict[str, dict]:
+    names = set(db.table_names())
+    return {table: {c: t for c, t in columns.items() if table not in names or c not in db[table].columns_dict}
+            for table, (columns, _) in _TABLES.items()}
+
+
 def _ensure_schema(db: Database) -> None:
-    if {"runs", "results", "attempts"} <= set(db.table_names()):
+    """Create the tables, or add the columns a newer version stores to a database made by an older one."""
+    if not any(_missing_columns(db).values()):
         return  # readers (the UI polls every 2 s) need no write lock
     with _writing(db):
-        db["runs"].create(RUN_COLUMNS, pk="id", if_not_exists=True)
-        db["results"].create(RESULT_COLUMNS, pk=("run_id", "task_id"), if_not_exists=True)
-        db["attempts"].create(ATTEMPT_COLUMNS, pk=("run_id", "task_id", "iteration"), if_not_exists=True)
+        names = set(db.table_names())
+        for table, missing in _missing_columns(db).items():
+            columns, pk = _TABLES[table]
+            if table not in names:
+                db[table].create(columns, pk=pk)
+                continue
+            for column, kind in missing.items():
+                db[table].add_column(column, kind)
 
 
 def create_run(db: Database, run: dict) -> None:
@@ -126,8 +142,8 @@ def results(db: Database, run_id: str) -> list[dict]:
     """Per-task results of a run in task order, JSON columns decoded."""
     rows = list(db.query("SELECT * FROM results WHERE run_id = ? ORDER BY task_index", [run_id]))
     for row in rows:
-        row["hidden_by_attempt"] = json.loads(row["hidden_by_attempt"] or "[]")
-        row["visible_by_attempt"] = json.loads(row["visible_by_attempt"] or "[]")
+        for column in ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap"):
+            row[column] = json.loads(row[column] or "[]")
     return rows
 
 

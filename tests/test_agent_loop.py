@@ -6,8 +6,8 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from agent import BadInput, NodeFinished, NodeStarted, RunFinished, Solver, Token
-from agent.prompts import PROMPT_VERSION
+from agent import BadInput, NodeFinished, NodeStarted, RunFinished, Search, Solver, Token
+from agent.prompts import DEFAULT_PROMPT_VERSION
 
 TASK = "Write a function add(a, b) that returns the sum of a and b."
 TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
@@ -20,7 +20,8 @@ def scripted(*answers: str) -> GenericFakeChatModel:
 
 
 def solver_for(tmp_path, *answers: str, max_retries: int = 3) -> Solver:
-    return Solver(scripted(*answers), tmp_path / "solves.sqlite", default_max_retries=max_retries)
+    return Solver(scripted(*answers), tmp_path / "solves.sqlite", search=Search(max_retries=max_retries,
+                                                                                strategy="repair"))
 
 
 def run(events) -> tuple[list, RunFinished]:
@@ -52,7 +53,7 @@ def test_repairs_after_failure_with_report_in_prompt(tmp_path):
     assert "assert add(1, 2) == 3" in repair[3]["content"]
     assert "left side:  -1" in repair[3]["content"] and "right side: 3" in repair[3]["content"]
     assert TASK in repair[1]["content"] and TESTS.strip() in repair[1]["content"]
-    assert state["prompt_version"] == PROMPT_VERSION
+    assert state["prompt_version"] == DEFAULT_PROMPT_VERSION
 
 
 def test_retry_cap_means_max_retries_plus_one_attempts(tmp_path):
@@ -104,7 +105,7 @@ def test_history_lists_every_step_and_forks_branch(tmp_path):
     _, final = run(solver.start(TASK, TESTS))
     steps = solver.steps(final.thread_id)
     assert [s.next_node for s in steps] == ["__start__", "coder", "executor", "coder", "executor", "coder",
-                                            "executor", None]
+                                            "executor", "chooser", None]
     # Fork the first attempt with hand-fixed code: the tests run next, on the edited code.
     after_first_coder = steps[2]
     assert after_first_coder.next_node == "executor" and after_first_coder.iteration == 1
@@ -138,7 +139,7 @@ def test_step_mode_runs_one_node_at_a_time(tmp_path):
     while paused.paused:
         events, paused = run(solver.resume(paused.thread_id, step_mode=True))
         nodes += [e.node for e in events if isinstance(e, NodeFinished)]
-    assert nodes == ["coder", "executor", "coder", "executor"]
+    assert nodes == ["coder", "executor", "coder", "executor", "chooser"]
     assert paused.status == "passed"
 
 
@@ -168,7 +169,7 @@ def test_a_repeated_answer_is_sampled_again_warmer(tmp_path):
             text = WRONG if self.temperature == 0 else RIGHT
             return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
-    solver = Solver(Stubborn(), tmp_path / "s.sqlite")
+    solver = Solver(Stubborn(), tmp_path / "s.sqlite", search=Search(strategy="repair"))
     _, final = run(solver.start(TASK, TESTS))
     assert final.status == "passed" and final.iterations == 2
     first, second = solver.state_at(final.thread_id)["attempts"]

@@ -8,7 +8,7 @@ import pytest
 
 from bench.humaneval import load_problems
 from bench.metrics import compare_runs, run_metrics
-from bench.runner import hidden_at_cap, visible_tests_for
+from bench.runner import answer_at_cap, hidden_at_cap, visible_tests_for
 from bench.tasks import TaskSpecError, select_tasks
 from sandbox import Limits, run_tests
 
@@ -62,11 +62,18 @@ def test_tasks_without_docstring_examples_get_only_an_existence_check():
 
 
 def test_answer_at_cap_k():
-    # visible verdicts of attempts 1..3 and their hidden verdicts
-    assert [hidden_at_cap([False, False, True], [False, True, True], k) for k in range(4)] == [False, True, True, True]
+    # Results stored before the chooser: the first visible pass within k + 1 attempts, else attempt k + 1.
+    legacy = {"visible_by_attempt": [False, False, True], "hidden_by_attempt": [False, True, True]}
+    assert [hidden_at_cap(legacy, k) for k in range(4)] == [False, True, True, True]
     # a visible pass that is a hidden failure stops the loop there
-    assert [hidden_at_cap([True], [False], k) for k in range(3)] == [False, False, False]
-    assert hidden_at_cap([], [], 2) is False
+    assert [hidden_at_cap({"visible_by_attempt": [True], "hidden_by_attempt": [False]}, k) for k in range(3)] == [
+        False, False, False]
+    assert hidden_at_cap({"visible_by_attempt": [], "hidden_by_attempt": []}, 2) is False
+    # With the chooser's picks stored per budget, those are the answers; a larger k keeps the last pick.
+    chosen = {"visible_by_attempt": [False, True, True], "hidden_by_attempt": [False, False, True],
+              "answer_by_cap": [0, 1, 2]}
+    assert [answer_at_cap(chosen, k) for k in range(5)] == [0, 1, 2, 2, 2]
+    assert [hidden_at_cap(chosen, k) for k in range(4)] == [False, False, True, True]
 
 
 def test_metrics_and_compare():

@@ -6,7 +6,7 @@ import threading
 import time
 from functools import partial
 
-from agent import NodeStarted, RunFinished, Solver, Token, start_job
+from agent import NodeStarted, RunFinished, Search, Solver, Token, start_job
 from fakes import PromptKeyedModel
 from test_agent_loop import RIGHT, TASK, TESTS, WRONG, solver_for
 
@@ -39,7 +39,7 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
             gate.wait(30)
         return WRONG
 
-    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite", default_max_retries=3)
+    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite", search=Search(max_retries=3))
     job = start_job(partial(solver.start, TASK, TESTS, thread_id="stopped"))
     deadline = time.time() + 30
     while not any(isinstance(e, NodeStarted) and e.step == 3 for e in job.snapshot()) and time.time() < deadline:

@@ -1,0 +1,114 @@
+"""Typed views of a solve's candidates and choice, for the UI, the CLIs and the bench.
+
+The graph keeps plain dicts in its checkpoints (they serialise as they are); readers get these
+dataclasses instead of digging in the dicts, so the state's layout can change in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sandbox import TestReport
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate answer: how it was drawn, its code, and its verdict on the visible tests."""
+
+    number: int  # from 1, in the order drawn
+    kind: str  # first | repair | sample
+    code: str
+    answer: str
+    messages: list[dict]
+    extract_error: str | None
+    report: TestReport | None  # None until the executor has run it
+    feedback: str
+    signature: str
+    tokens_in: int
+    tokens_out: int
+    prompt_tokens_reused: int | None
+    seconds_model: float
+    seconds_tests: float
+    temperature: float | None
+    seed: int | None
+    resampled: bool
+    forked: bool
+    note: str | None
+
+    @property
+    def ran(self) -> bool:
+        return self.report is not None
+
+    @property
+    def passed(self) -> bool:
+        """Passed every visible test."""
+        return self.report is not None and self.report.passed
+
+    @property
+    def tests_passed(self) -> int:
+        return self.report.n_passed if self.report else 0
+
+    @property
+    def tests_total(self) -> int:
+        return len(self.report.tests) if self.report else 0
+
+    def headline(self) -> str:
+        """One line: k of n visible tests pass, or the first failure with its two values, or why nothing ran."""
+        if self.report is None:
+            return "not run yet"
+        report = self.report
+        if report.passed:
+            return f"{report.n_passed} of {len(report.tests)} visible tests pass"
+        failing = next((t for t in report.tests if not t.passed), None)
+        head = f"{report.n_passed} of {len(report.tests)} visible tests pass"
+        if failing is not None:
+            where = failing.line or failing.name
+            if failing.op is not None:
+                return f"{head}; first failure {where}: got {failing.left}, expected {failing.right}"
+            if failing.error_type:
+                return f"{head}; first failure {where}: {failing.error_type}: {failing.message or ''}".rstrip(": ")
+        first_line = (report.error or "").splitlines()[0] if report.error else ""
+        return f"{head}; {report.status}: {first_line}".rstrip(": ")
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    """The chooser's pick among several candidates, and why."""
+
+    number: int
+    index: int
+    reason: str
+    agreeing: int
+    eligible: int
+
+
+def _candidate(raw: dict, index: int) -> Candidate:
+    report = raw.get("report")
+    return Candidate(
+        number=raw.get("iteration", index + 1), kind=raw.get("kind") or ("first" if index == 0 else "repair"),
+        code=raw.get("code", ""), answer=raw.get("answer", ""), messages=list(raw.get("messages") or []),
+        extract_error=raw.get("extract_error"), report=TestReport.from_dict(report) if report else None,
+        feedback=raw.get("feedback", ""), signature=raw.get("signature", ""), tokens_in=raw.get("tokens_in", 0),
+        tokens_out=raw.get("tokens_out", 0), prompt_tokens_reused=raw.get("prompt_tokens_reused"),
+        seconds_model=raw.get("seconds_model", 0.0), seconds_tests=raw.get("seconds_tests", 0.0),
+        temperature=raw.get("temperature"), seed=raw.get("seed"), resampled=bool(raw.get("resampled")),
+        forked=bool(raw.get("forked")), note=raw.get("note"))
+
+
+def candidates(values: dict) -> list[Candidate]:
+    """The candidates in a solve's state, or in a node's partial update (a NodeFinished event's update)."""
+    return [_candidate(raw, i) for i, raw in enumerate(values.get("attempts") or [])]
+
+
+def choice(values: dict) -> ChoiceView | None:
+    """The chooser's pick in a state or update, or None when there was nothing to choose."""
+    raw = values.get("choice")
+    if not raw:
+        return None
+    return ChoiceView(number=raw.get("iteration", raw["index"] + 1), index=raw["index"], reason=raw.get("reason", ""),
+                      agreeing=raw.get("agreeing", 1), eligible=raw.get("eligible", 1))
+
+
+def judged_now(update: dict) -> list[int]:
+    """Numbers of the candidates an executor step ran (from its update); [] for other nodes."""
+    return list(update.get("judged") or [])

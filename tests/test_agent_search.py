@@ -1,0 +1,135 @@
+"""Search strategies with a scripted model: fresh samples, the hybrid order, budgets, and the chooser's rule."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from agent import BadInput, NodeFinished, RunFinished, Search, Solver
+from agent.candidates import candidates
+from agent.choice import answers_by_budget, choose
+from agent.probes import behaviour, probe_calls, signature
+
+TASK = "Write a function absolute(x) that returns the absolute value of x."
+TESTS = "assert absolute(3) == 3\n"
+WRONG = "```python\ndef absolute(x):\n    return -x\n```"
+RIGHT = "```python\ndef absolute(x):\n    return abs(x)\n```"
+# Passes the visible test but not the idea: negative inputs stay negative.
+LUCKY = "```python\ndef absolute(x):\n    return x\n```"
+
+
+class Scripted(BaseChatModel):
+    """Answers from a list in call order; records the temperature, seed and messages of every call."""
+
+    answers: list[str]
+    temperature: float = 0.0
+    seed: int = 0
+    log: list = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-sampler"
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        self.log.append({"temperature": self.temperature, "seed": self.seed, "messages": messages, "stop": stop})
+        text = self.answers[min(len(self.log) - 1, len(self.answers) - 1)]
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+def solve(tmp_path, answers, **search):
+    model = Scripted(answers=answers, log=[])
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(**search))
+    events = list(solver.start(TASK, TESTS))
+    assert isinstance(events[-1], RunFinished)
+    return solver, events, model
+
+
+def test_sample_strategy_draws_fresh_samples_of_the_first_prompt_with_their_own_seeds(tmp_path):
+    solver, events, model = solve(tmp_path, [WRONG, WRONG, RIGHT], strategy="sample", max_retries=3,
+                                  samples_per_round=2, sample_temperature=0.9)
+    final = events[-1]
+    assert final.status == "passed" and final.iterations == 3
+    drawn = solver.candidates(final.thread_id)
+    assert [c.kind for c in drawn] == ["first", "sample", "sample"]
+    # Samples are asked exactly what the first answer was asked, warmer and each with a seed of its own.
+    assert model.log[1]["messages"] == model.log[0]["messages"] == model.log[2]["messages"]
+    assert [c["temperature"] for c in model.log] == [0.0, 0.9, 0.9]
+    assert len({c["seed"] for c in model.log[1:]}) == 2
+    # One coder step drew both samples; the executor judged both.
+    coder_steps = [e for e in events if isinstance(e, NodeFinished) and e.node == "coder"]
+    assert len(coder_steps) == 2 and len(candidates(coder_steps[1].update)) == 3
+    picked = solver.chosen(final.thread_id)
+    assert picked.number == 3 and "only candidate that passes" in picked.reason
+    assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
+
+
+def test_hybrid_repairs_once_then_samples(tmp_path):
+    solver, events, model = solve(tmp_path, [WRONG, WRONG, WRONG, WRONG], strategy="hybrid", max_retries=3,
+                                  samples_per_round=2)
+    final = events[-1]
+    assert final.status == "gave_up" and final.iterations == 4
+    assert [c.kind for c in solver.candidates(final.thread_id)] == ["first", "repair", "sample", "sample"]
+    assert "failed" in model.log[1]["messages"][-1].content  # the repair reads the failure report
+    assert [e.node for e in events if isinstance(e, NodeFinished)][-1] == "chooser"
+
+
+def test_repair_strategy_never_samples(tmp_path):
+    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="repair", max_retries=2)
+    assert [c.kind for c in solver.candidates(events[-1].thread_id)] == ["first", "repair", "repair"]
+
+
+def test_the_token_budget_stops_the_search(tmp_path):
+    # Each scripted answer counts no tokens, so a budget of 1 token is never spent: the candidate cap rules.
+    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="sample", max_retries=4, token_budget=1)
+    assert events[-1].iterations == 5
+
+
+@pytest.mark.parametrize("search, message", [
+    ({"strategy": "guess"}, "strategy must be one of repair, sample, hybrid"),
+    ({"max_retries": -1}, "0 or more"),
+    ({"samples_per_round": 0}, "samples per round"),
+    ({"prompt_version": "v9"}, "prompt version"),
+])
+def test_bad_search_settings_are_refused_with_a_clear_message(tmp_path, search, message):
+    solver = Solver(Scripted(answers=[RIGHT], log=[]), tmp_path / "s.sqlite", search=Search(**search))
+    with pytest.raises(BadInput, match=message):
+        solver.start(TASK, TESTS)
+
+
+def test_the_chooser_takes_the_largest_group_that_behaves_alike(tmp_path):
+    # Two passing candidates return abs(x); one passing candidate returns x: on the mutated input -3 they differ.
+    answers = [WRONG, LUCKY, RIGHT, RIGHT]
+    solver, events, _ = solve(tmp_path, answers, strategy="sample", max_retries=3, samples_per_round=3)
+    final = events[-1]
+    picked = solver.chosen(final.thread_id)
+    assert picked.number == 3 and picked.agreeing == 2 and picked.eligible == 3
+    assert "2 of them return the same values" in picked.reason
+    assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
+
+
+def test_answers_by_budget_apply_the_same_rule_to_every_prefix(tmp_path):
+    solver, events, _ = solve(tmp_path, [WRONG, LUCKY, RIGHT, RIGHT], strategy="sample", max_retries=3,
+                              samples_per_round=3)
+    drawn = solver.candidates(events[-1].thread_id)
+    # k=0: the failing first answer; k=1: the lucky one (the only passer); k>=2: the agreeing pair's first.
+    assert answers_by_budget(drawn) == [0, 1, 1, 2]
+    assert choose(drawn).index == 2
+
+
+def test_probe_calls_keep_the_visible_calls_and_add_mutated_inputs():
+    calls = probe_calls("assert f([1, 2], 'ab') == 3\nassert f([], '') == 0\n", "f")
+    assert calls[:2] == ["f([1, 2], 'ab')", "f([], '')"]
+    assert "f([2, 1], 'ab')" in calls and "f([1, 2], 'ba')" in calls
+    assert len(calls) == len(set(calls)) <= 16
+    # A check(candidate) calls the function by that name.
+    assert probe_calls("def check(candidate):\n    assert candidate(2) == 4\n", "sq")[0] == "sq(2)"
+    assert probe_calls("assert callable(f)\n", "f") == []
+
+
+def test_behaviour_records_values_and_exceptions_in_the_sandbox():
+    code = "def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x * 2\n"
+    outcomes = behaviour(code, ["f(2)", "f(-1)"], "f")
+    assert outcomes == ["= 4", "! ValueError"]
+    assert signature(outcomes) == signature(list(outcomes)) != signature(["= 4", "= -2"])
