@@ -5,28 +5,31 @@ from __future__ import annotations
 import streamlit as st
 
 from agent import SolveJob
+from agent.candidates import Candidate
 from ui.timeline import Timeline
 
 REFRESH_SECONDS = 0.5
 
 
-def show_job(job: SolveJob, max_retries: int) -> None:
-    """Draw the job's timeline where this is called; when a running job ends, rerun the page."""
+def show_job(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None = None) -> None:
+    """Draw the job's timeline where this is called; when a running job ends, rerun the page.
+
+    max_retries and strategy are the solve's own; known are its candidates from before the job began."""
     if job.running:
-        _live(job, max_retries)
+        _live(job, max_retries, strategy, known)
     else:
-        _draw(job, max_retries, tokens=False)
+        _draw(job, max_retries, strategy, known, tokens=False)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live(job: SolveJob, max_retries: int) -> None:
+def _live(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None) -> None:
     if not job.running:
         st.rerun()  # the whole page: what it offers next (download, debugger) depends on the outcome
-    _draw(job, max_retries, tokens=True)
+    _draw(job, max_retries, strategy, known, tokens=True)
 
 
-def _draw(job: SolveJob, max_retries: int, *, tokens: bool) -> None:
-    timeline = Timeline(st.container(), max_retries)
+def _draw(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None, *, tokens: bool) -> None:
+    timeline = Timeline(st.container(), max_retries, strategy, known)
     for event in job.snapshot(tokens=tokens):
         timeline.handle(event)
     timeline.flush()

@@ -1,16 +1,22 @@
-"""The sidebar's model settings and the solver they make, shared by every page."""
+"""The sidebar's model and search settings and the solver they make, shared by every page."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
+from agent.config import STRATEGIES
 
 PROVIDERS = ["auto", "llamacpp", "ollama", "openai"]
 MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF", "llamacpp": "qwen2.5-coder-0.5b or a .gguf path",
               "ollama": "qwen2.5-coder:1.5b", "openai": "the model name the server serves"}
+STRATEGY_HELP = ("repair: each new candidate repairs the last one from its failure report. sample: fresh answers to "
+                 "the first prompt, warmer, drawn a round at a time. hybrid: one repair, then fresh samples. When "
+                 "several candidates were drawn, a chooser picks the answer by the visible tests and by agreement.")
+MAX_BUDGET = 12  # candidates per task; more is hours of model time on a laptop
 
 # Tests replace this to drive the pages with a scripted model; the app uses the real factory.
 SOLVER_FACTORY: Callable[[Settings], Solver] = make_solver
@@ -18,11 +24,22 @@ SOLVER_FACTORY: Callable[[Settings], Solver] = make_solver
 
 @st.cache_resource(show_spinner="Loading the model...")
 def cached_solver(settings: Settings) -> Solver:
+    """The solver for these settings, made once per distinct settings (use model_solver: it keys on the model)."""
     return SOLVER_FACTORY(settings)
 
 
+def model_solver(settings: Settings) -> Solver:
+    """The solver for these settings' model. The strategy and budget go to each solve (Solver.start, RunConfig)
+    instead of keying the cache: a new key would load the model again for every change of budget."""
+    return cached_solver(replace(settings, search=load_settings().search))
+
+
+def _budget_default(max_retries: int) -> int:
+    return min(MAX_BUDGET, max(1, max_retries + 1))
+
+
 def sidebar_settings() -> Settings:
-    """Provider, model, max retries and temperature from the sidebar (defaults from the environment).
+    """Provider, model, strategy, budget and temperature from the sidebar (defaults from the environment).
 
     Every page draws this sidebar itself (AppTest drops an entry script's sidebar on reruns), and the
     values live under keys of their own so they survive switching pages.
@@ -30,7 +47,8 @@ def sidebar_settings() -> Settings:
     base, state = load_settings(), st.session_state
     state.setdefault("cfg_provider", base.provider or "auto")
     state.setdefault("cfg_model", base.model or "")
-    state.setdefault("cfg_max_retries", base.max_retries)
+    state.setdefault("cfg_strategy", base.search.strategy)
+    state.setdefault("cfg_budget", _budget_default(base.max_retries))
     state.setdefault("cfg_temperature", float(base.temperature))
     with st.sidebar:
         st.subheader("Model")
@@ -38,18 +56,22 @@ def sidebar_settings() -> Settings:
                                           key="provider")
         state.cfg_model = st.text_input("Model", value=state.cfg_model, placeholder=MODEL_HINT[state.cfg_provider],
                                         key="model")
-        state.cfg_max_retries = st.number_input("Max retries", 0, 10, int(state.cfg_max_retries), key="max_retries")
         state.cfg_temperature = st.slider("Temperature", 0.0, 1.0, float(state.cfg_temperature), 0.05,
-                                          key="temperature")
+                                          key="temperature", help="of the first answer and of repairs")
+        st.subheader("Search")
+        state.cfg_strategy = st.selectbox("Strategy", STRATEGIES, index=STRATEGIES.index(state.cfg_strategy),
+                                          key="strategy", help=STRATEGY_HELP)
+        state.cfg_budget = st.number_input("Budget (candidates per task)", 1, MAX_BUDGET, int(state.cfg_budget),
+                                           key="budget", help="the first answer included: 1 means one shot")
     return base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
-                               model=state.cfg_model.strip() or None, max_retries=int(state.cfg_max_retries),
-                               temperature=float(state.cfg_temperature))
+                               model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
+                               max_retries=int(state.cfg_budget) - 1, temperature=float(state.cfg_temperature))
 
 
 def solver_or_error(settings: Settings) -> Solver | None:
     """The solver for these settings, or None after showing what to fix (server down, model missing)."""
     try:
-        solver = cached_solver(settings)
+        solver = model_solver(settings)
     except ModelUnavailable as exc:
         st.error(f"**The model is not available.** {exc}")
         return None

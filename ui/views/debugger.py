@@ -9,9 +9,10 @@ from functools import partial
 import streamlit as st
 
 from agent import BadInput, Event, start_job
+from agent.nodes import next_kind
 from ui.job_view import show_job
 from ui.session import sidebar_settings, solver_or_error
-from ui.timeline import render_report
+from ui.timeline import candidate_caption, render_report, verdict_line
 
 settings = sidebar_settings()
 st.title("Debugger")
@@ -34,7 +35,8 @@ with st.expander("New step-mode solve: pause before every node", expanded=not so
         tests = st.text_area("Tests", value="assert add(1, 2) == 3\n")
         if st.form_submit_button("Start in step mode"):
             try:
-                events = list(solver.start(task, tests, max_retries=settings.max_retries, step_mode=True))
+                events = list(solver.start(task, tests, max_retries=settings.max_retries,
+                                           strategy=settings.search.strategy, step_mode=True))
             except BadInput as exc:
                 st.error(f"**Cannot start:** {exc}")
             else:
@@ -53,6 +55,11 @@ ids = list(labels)
 thread = st.selectbox("Solve", ids, index=ids.index(wanted) if wanted in ids else 0, format_func=labels.get)
 state.debug_thread = thread
 
+latest = solver.state_at(thread)
+# The solve's own budget and strategy, not the sidebar's: a fork with a report may have raised the budget by one.
+# Solves stored before strategies existed only repaired.
+solve_retries, solve_strategy = latest.get("max_retries", settings.max_retries), latest.get("strategy") or "repair"
+st.caption(f"Strategy **{solve_strategy}** · budget {solve_retries + 1} candidates")
 job = state.get("debug_job") if state.get("debug_job_thread") == thread else None
 busy = job is not None and job.running
 if job is not None:
@@ -61,7 +68,7 @@ if job is not None:
         label.markdown(f"**{state.debug_job_label}**" + (" · running" if busy else ""))
         if busy:
             stop.button("Stop", on_click=job.cancel)
-        show_job(job, settings.max_retries)
+        show_job(job, solve_retries, solve_strategy, known=solver.candidates(thread))
 
 paused = solver.paused_before(thread)
 if paused:
@@ -77,7 +84,7 @@ if len(steps) < 2:
     st.stop()
 parents = {s.checkpoint_id: s.parent_id for s in steps}
 graph = "digraph { rankdir=LR; node [shape=box, fontsize=10];\n" + "".join(
-    f'"{s.checkpoint_id}" [label="{s.step}: {s.next_node or "end"}\\niter {s.iteration} {s.status or ""}"];\n'
+    f'"{s.checkpoint_id}" [label="{s.step}: {s.next_node or "end"}\\n{s.iteration} cand. {s.status or ""}"];\n'
     + (f'"{s.parent_id}" -> "{s.checkpoint_id}";\n' if s.parent_id in parents else "") for s in steps) + "}"
 with st.expander("Checkpoint tree (forks branch off the step they came from)"):
     st.graphviz_chart(graph)
@@ -86,34 +93,52 @@ choice = st.select_slider("Step", options=range(len(steps)), value=len(steps) - 
                           format_func=lambda i: f"{steps[i].step}: next {steps[i].next_node or 'end'}")
 step = steps[choice]
 values = solver.state_at(thread, step.checkpoint_id)
-st.markdown(f"**Checkpoint** `{step.checkpoint_id}` · iteration {values.get('iteration', 0)} · status "
+drawn = solver.candidates(thread, step.checkpoint_id)
+picked = solver.chosen(thread, step.checkpoint_id)
+st.markdown(f"**Checkpoint** `{step.checkpoint_id}` · {len(drawn)} candidate(s) · status "
             f"{values.get('status')} · next **{step.next_node or 'end'}**")
-tab_code, tab_report, tab_messages, tab_fork = st.tabs(["Code", "Report", "Messages sent to the model", "Fork"])
+tab_code, tab_report, tab_messages, tab_fork = st.tabs(["Candidates", "Report", "Messages sent to the model", "Fork"])
 with tab_code:
-    st.code(values.get("code") or "(no code yet)", language="python")
+    if picked is not None:
+        st.markdown(f"**chooser** — chose #{picked.number}: {picked.reason}")
+    if not drawn:
+        st.write("No candidate yet at this step.")
+    for candidate in drawn:
+        is_chosen = picked is not None and picked.number == candidate.number
+        chosen = " :blue-badge[:material/star: chosen]" if is_chosen else ""
+        st.markdown((verdict_line(candidate) if candidate.ran else f"**#{candidate.number}** — not run yet") + chosen)
+        with st.expander(candidate_caption(candidate), expanded=candidate is drawn[-1]):
+            st.code(candidate.code or "(no code)", language="python")
 with tab_report:
     if values.get("report"):
+        st.caption("the current answer's report: the last candidate's, or after the chooser the chosen one's")
         render_report(values["report"])
         st.code(values.get("feedback", ""), language="text")
     else:
         st.write("No report yet at this step.")
 with tab_messages:
-    attempts = values.get("attempts") or []
-    if attempts:
-        for message in attempts[-1].get("messages", []):
+    if drawn:
+        st.caption(f"for the last candidate, #{drawn[-1].number} ({drawn[-1].kind})")
+        for message in drawn[-1].messages:
             st.markdown(f"**{message['role']}**")
             st.code(message["content"], language="markdown")
     else:
         st.write("The model has not been called yet at this step.")
 with tab_fork:
-    st.caption("Edit the code (the tests run next) or the failure report (the model repairs next). The fork "
-               "continues from this step; the original branch stays in the history.")
-    if attempts:
-        new_code = st.text_area("Code", value=values.get("code", ""), height=200, key=f"fork-code-{step.checkpoint_id}")
+    st.caption("Edit the last candidate's code (the tests run next) or the failure report (the model draws next). "
+               "The fork continues from this step; the original branch stays in the history.")
+    if drawn:
+        # A fork's edited code replaces the last candidate's (agent.nodes.executor), which after the chooser
+        # need not be the chosen answer that the state's code holds: edit that one.
+        new_code = st.text_area(f"Code of #{drawn[-1].number}, the last candidate", value=drawn[-1].code, height=200,
+                                key=f"fork-code-{step.checkpoint_id}")
         if st.button("Run the tests on this code", disabled=busy):
             _start(f"Fork from step {step.step} with edited code", thread,
                    partial(solver.fork, thread, step.checkpoint_id, code=new_code))
     if values.get("report"):
+        if next_kind(values) != "repair":
+            st.caption(f"With this solve's strategy ({solve_strategy}) the next candidates are fresh samples of the "
+                       "first prompt: they do not read the failure report.")
         new_feedback = st.text_area("Failure report", value=values.get("feedback", ""), height=200,
                                     key=f"fork-feedback-{step.checkpoint_id}")
         if st.button("Ask the model to repair with this report", disabled=busy):

@@ -1,4 +1,4 @@
-"""Playground: a task and its tests in, a live repair timeline out."""
+"""Playground: a task and its tests in, a live timeline of candidates, their verdicts and the choice out."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ except ImportError:  # the editor is a nicety; a text area does the same job
 
 settings = sidebar_settings()
 st.title("Playground")
-st.caption("The model writes Python, the sandbox runs your tests, failures go back to the model until they pass.")
+st.caption("The model writes Python, the sandbox runs your tests; while none passes, the model repairs its "
+           "code or draws fresh samples (the sidebar's strategy), within the budget.")
 
 state = st.session_state
 state.setdefault("task", EXAMPLES["Add two numbers"]["task"])
@@ -80,13 +81,14 @@ if state.get("solve_requested") and not running:
     if solver is None:
         st.stop()
     state.solve_job = start_job(partial(solver.start, task, state.tests, entry_point=entry_point.strip() or None,
-                                        max_retries=settings.max_retries))
-    state.solve_retries = settings.max_retries
+                                        max_retries=settings.max_retries, strategy=settings.search.strategy))
+    # The timeline shows this solve's budget and strategy, even after the sidebar changes.
+    state.solve_search = (settings.max_retries, settings.search.strategy)
     st.rerun()  # redraw with Run disabled and Stop offered
 state.solve_requested = False
 
 if job is not None:
-    show_job(job, state.get("solve_retries", settings.max_retries))
+    show_job(job, *state.get("solve_search", (settings.max_retries, settings.search.strategy)))
     final = None if job.running else job.final
     if final is not None:
         left, right = st.columns(2)
