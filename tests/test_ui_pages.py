@@ -293,6 +293,9 @@ def test_bench_form_starts_a_background_run_and_progress_moves(app):
     app.switch_page("views/bench.py").run()
     assert not app.exception, app.exception
     next(t for t in app.text_input if t.label == "Tasks").set_value("0-1")
+    app.selectbox(key="bench_strategy").set_value("repair")
+    app.number_input(key="bench_budget").set_value(2)
+    app.selectbox(key="bench_prompt_version").set_value("v3")
     next(b for b in app.button if b.label == "Start").click().run()
     assert not app.exception, app.exception
     deadline = time.time() + 60
@@ -304,3 +307,7 @@ def test_bench_form_starts_a_background_run_and_progress_moves(app):
         time.sleep(0.5)
     assert "2/2 tasks done" in bars[0].proto.text and "2 passing" in bars[0].proto.text
     assert any("honest protocol" in s.value for s in app.success)
+    assert any(c.value.startswith("strategy repair · budget 2 candidates · prompt v3 · 2 tasks") for c in app.caption)
+    assert any(m.value.startswith("**Diagnostics** — measured with the hidden tests after the run, never used to "
+                                  "choose") for m in app.markdown)
+    assert {m.label: m.value for m in app.metric}["oracle ceiling"] == "100.0%"

@@ -10,15 +10,17 @@ import pandas as pd
 import streamlit as st
 
 from agent import ModelUnavailable
+from agent.config import STRATEGIES
+from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.metrics import compare_runs, run_metrics
 from bench.tasks import TaskSpecError
-from ui.session import cached_solver, sidebar_settings
+from ui.session import MAX_BUDGET, STRATEGY_HELP, model_solver, sidebar_settings
 
 settings = sidebar_settings()
 st.title("Bench")
-st.caption("HumanEval with the loop repairing against the docstring's examples only; hidden tests score every "
-           "attempt afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in.")
+st.caption("HumanEval with the loop judging its candidates by the docstring's examples only; hidden tests score "
+           "every candidate afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in.")
 db_path = runner.default_db_path()
 db = store.open_store(db_path)
 state = st.session_state
@@ -27,17 +29,26 @@ with st.form("new-run"):
     left, mid, right = st.columns(3)
     tasks = left.text_input("Tasks", value="sample:41", help="all, 0-19, HumanEval/3,17 or sample:N")
     workers = mid.number_input("Workers", 1, 16, 2)
-    retries = right.number_input("Max retries", 0, 10, settings.max_retries)
+    versions = list(VERSIONS)
+    prompt_version = right.selectbox("Prompt version", versions, key="bench_prompt_version",
+                                     index=versions.index(settings.search.prompt_version)
+                                     if settings.search.prompt_version in versions else 0)
+    left, mid, _ = st.columns(3)
+    strategy = left.selectbox("Strategy", STRATEGIES, index=STRATEGIES.index(settings.search.strategy),
+                              key="bench_strategy", help=STRATEGY_HELP)
+    budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.max_retries + 1),
+                              key="bench_budget", help="per task, the first answer included; 1 means one shot")
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True,
                         format_func={"visible": "visible tests (honest)", "none": "none (one shot, honest)",
                                      "oracle": "oracle: hidden failures fed back (LEAKY)"}.get)
     st.caption(f"Model from the sidebar: {settings.provider or 'auto'} · {settings.model or 'default'}")
     if st.form_submit_button("Start", type="primary"):
         try:
-            solver = cached_solver(settings)
+            solver = model_solver(settings)
             state.bench_run = runner.start_run(
                 runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
-                                 max_retries=int(retries), feedback=feedback, workers=int(workers)),
+                                 max_retries=int(budget) - 1, feedback=feedback, workers=int(workers),
+                                 strategy=strategy, prompt_version=prompt_version),
                 db_path, solver=solver)
         except (TaskSpecError, ValueError, ModelUnavailable) as exc:
             st.error(f"**Cannot start:** {exc}")
@@ -49,9 +60,14 @@ if not runs:
 by_id = {r["id"]: r for r in runs}
 
 
+def _strategy(run: dict) -> str:
+    return run.get("strategy") or "repair"  # runs stored before strategies existed only repaired
+
+
 def _label(run_id: str) -> str:
     r = by_id[run_id]
-    return f"{run_id} · {r['protocol']} · {r['feedback']} · {r['model']} · {r['done']}/{len(json.loads(r['task_ids']))}"
+    return (f"{run_id} · {r['protocol']} · {r['feedback']} · {_strategy(r)} ×{r['max_retries'] + 1} · {r['model']} · "
+            f"{r['done']}/{len(json.loads(r['task_ids']))}")
 
 
 selected = st.selectbox("Run", list(by_id), index=list(by_id).index(state.get("bench_run", runs[0]["id"]))
@@ -82,7 +98,7 @@ def progress(run_id: str) -> None:
         runner.stop_run(run_id, db_path)
     if phase in ("stopped", "failed", "interrupted") and done < total and resume_col.button("Resume",
                                                                                              key=f"resume-{run_id}"):
-        runner.resume_run(run_id, db_path, solver=cached_solver(settings))
+        runner.resume_run(run_id, db_path, solver=model_solver(settings))
 
 
 progress(selected)
@@ -95,34 +111,45 @@ cols = st.columns(4)
 cols[0].metric("pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
 cols[1].metric("first attempt", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%")
 cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
-cols[3].metric("mean attempts", f"{metrics['mean_attempts']:.2f}")
+cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
 (st.error if leaky else st.success)(label)
-st.caption(f"{metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
+st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt {run['prompt_version']} · "
+           f"{metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
            f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
-           f"{metrics['tokens_in']}/{metrics['tokens_out']} · prompt {run['prompt_version']} · "
-           f"code {run['code_version']}")
+           f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']}")
+st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
+diag = st.columns(4)
+diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
+               help="tasks where some candidate passes the hidden tests: what a perfect chooser would reach")
+diag[1].metric("visible precision", f"{100 * metrics['visible_precision']:.1f}%",
+               help="of the answers that pass their visible tests, the share that pass the hidden tests too")
 if results:
-    curve = pd.DataFrame({"repairs": range(len(metrics["pass_after_k_repairs"])),
+    curve = pd.DataFrame({"more candidates": range(len(metrics["pass_after_k_repairs"])),
                           "pass rate": metrics["pass_after_k_repairs"]})
-    st.altair_chart(alt.Chart(curve, title="Pass rate after k repairs").mark_line(point=True).encode(
-        x=alt.X("repairs:O", title="repairs allowed"), y=alt.Y("pass rate:Q", scale=alt.Scale(domain=[0, 1]))),
-        use_container_width=True)
+    st.altair_chart(alt.Chart(curve, title="Pass rate with k candidates after the first").mark_line(point=True).encode(
+        x=alt.X("more candidates:O", title="candidates after the first allowed"),
+        y=alt.Y("pass rate:Q", scale=alt.Scale(domain=[0, 1]))), use_container_width=True)
     table = pd.DataFrame([{"task": r["task_id"], "hidden": bool(r["hidden_passed"]),
                            "visible": bool(r["visible_passed"]),
-                           "attempts": r["iterations"], "visible tests": r["visible_tests"], "seconds": r["seconds"],
+                           "candidates": r["iterations"], "visible tests": r["visible_tests"], "seconds": r["seconds"],
                            "thread": r["thread_id"]} for r in results])
-    only = st.radio("Show", ["all", "passing", "failing", "repaired"], horizontal=True)
+    only = st.radio("Show", ["all", "passing", "failing", "passing after more than one candidate"], horizontal=True)
     if only == "passing":
         table = table[table.hidden]
     elif only == "failing":
         table = table[~table.hidden]
-    elif only == "repaired":
-        table = table[table.hidden & (table.attempts > 1)]
+    elif only == "passing after more than one candidate":
+        table = table[table.hidden & (table.candidates > 1)]
     st.dataframe(table.drop(columns=["thread"]), hide_index=True, use_container_width=True)
-    task = st.selectbox("Task attempts", list(table.task))
+    task = st.selectbox("Task candidates", list(table.task))
     if task:
+        reason = next((r.get("choice") for r in results if r["task_id"] == task), None)
+        if reason:
+            st.markdown(f"**chooser**: {reason}")
         for attempt in store.attempts(db, selected, task):
-            with st.expander(f"attempt {attempt['iteration']}: visible {attempt['visible_status']}, hidden "
+            kind = f" · {attempt['kind']}" if attempt.get("kind") else ""  # older runs did not store it
+            with st.expander(f"#{attempt['iteration']}{kind}: visible "
+                             f"{attempt['visible_status']}, hidden "
                              f"{'passed' if attempt['hidden_passed'] else attempt['hidden_status']}"):
                 st.code(attempt["code"], language="python")
         if st.button("Open this task in the debugger"):
@@ -131,7 +158,8 @@ if results:
 
 st.subheader("Runs")
 st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "protocol": r["protocol"],
-                            "feedback": r["feedback"], "model": r["model"], "done": r["done"],
+                            "feedback": r["feedback"], "strategy": _strategy(r), "budget": r["max_retries"] + 1,
+                            "prompt": r["prompt_version"], "model": r["model"], "done": r["done"],
                             "passing": r["passing"], "created": datetime.datetime.fromtimestamp(r["created"])}
                            for r in runs]), hide_index=True, use_container_width=True)
 st.subheader("Compare two runs")
