@@ -63,13 +63,14 @@ def _configured(model: BaseChatModel, *, temperature: float | None = None, seed:
     return model.model_copy(update=update) if update else model
 
 
-def _prefill(model: BaseChatModel, version: prompts.PromptVersion) -> str:
-    return version.prefill if getattr(model, "supports_prefill", False) else ""
+def _prefill(model: BaseChatModel, version: prompts.PromptVersion, task: str) -> str:
+    return version.prefill(task) if getattr(model, "supports_prefill", False) else ""
 
 
-def _ask(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion) -> tuple[str, dict, dict]:
+def _ask(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion,
+         task: str) -> tuple[str, dict, dict]:
     """One model call: (the whole answer, the pre-fill included; usage; response metadata)."""
-    prefill = _prefill(model, version)
+    prefill = _prefill(model, version, task)
     sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
     # Stops that end at a closing fence only make sense when the fence was opened for the model.
     response = model.invoke(sent, stop=list(version.stops) if prefill else None)
@@ -77,16 +78,17 @@ def _ask(model: BaseChatModel, messages: list[dict], version: prompts.PromptVers
     return prefill + text, dict(getattr(response, "usage_metadata", None) or {}), dict(response.response_metadata or {})
 
 
-def _samples(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion, n: int, temperature: float,
-             seed: int) -> list[tuple[str, dict, dict]]:
+def _samples(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion, task: str, n: int,
+             temperature: float, seed: int) -> list[tuple[str, dict, dict]]:
     """n fresh answers to the same messages: decoded together where the provider can, else one by one."""
-    prefill = _prefill(model, version)
+    prefill = _prefill(model, version, task)
     if hasattr(model, "sample_many"):
         sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
         return [(prefill + text, usage, meta) for text, usage, meta in
                 model.sample_many(sent, n, temperature=temperature, seed=seed,
                                   stop=list(version.stops) if prefill else None)]
-    return [_ask(_configured(model, temperature=temperature, seed=seed + i), messages, version) for i in range(n)]
+    return [_ask(_configured(model, temperature=temperature, seed=seed + i), messages, version, task)
+            for i in range(n)]
 
 
 def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: dict, meta: dict, seconds: float,
@@ -119,7 +121,7 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
     earlier = {a.get("code") for a in state.get("attempts") or []}
     started = time.perf_counter()
     capped = _configured(model, cap=cap)
-    answer, usage, meta = _ask(capped, history, version)
+    answer, usage, meta = _ask(capped, history, version, state["task"])
     attempt = _attempt(iteration, "repair", history, answer, usage, meta, time.perf_counter() - started, state)
     if attempt["code"] and attempt["code"] in earlier and "temperature" in _fields(model):
         # At temperature 0 small models hand back their previous code verbatim (20 of 21 repairs of the
@@ -129,7 +131,7 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
         warmer = _configured(capped, temperature=REPEAT_TEMPERATURE, seed=(getattr(model, "seed", 0) or 0) + iteration)
         fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
             history[1]["content"], state.get("feedback", ""))}]
-        answer, usage, meta = _ask(warmer, fresh, version)
+        answer, usage, meta = _ask(warmer, fresh, version, state["task"])
         attempt = _attempt(iteration, "repair", fresh, answer, usage, meta, time.perf_counter() - started, state,
                            resampled=True, temperature=REPEAT_TEMPERATURE)
     return [attempt], history + [{"role": "assistant", "content": attempt["answer"]}]
@@ -150,7 +152,7 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
                         {"role": "user", "content": version.first_message(state["task"], shown,
                                                                           state.get("entry_point"))}]
             started = time.perf_counter()
-            answer, usage, meta = _ask(_configured(model, cap=cap), messages, version)
+            answer, usage, meta = _ask(_configured(model, cap=cap), messages, version, state["task"])
             new = [_attempt(iteration, "first", messages, answer, usage, meta, time.perf_counter() - started, state)]
             messages = messages + [{"role": "assistant", "content": answer}]
         elif kind == "repair":
@@ -162,7 +164,7 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
             seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
             first = messages[:2]
             started = time.perf_counter()
-            drawn = _samples(_configured(model, cap=cap), first, version, n, temperature, seed)
+            drawn = _samples(_configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
             each = (time.perf_counter() - started) / len(drawn)
             note = None if "seed" in _fields(model) or hasattr(model, "sample_many") else \
                 "this provider takes no seed, so samples may repeat"

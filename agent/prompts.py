@@ -36,12 +36,19 @@ class PromptVersion:
 
     version: str
     system: str
-    prefill: str  # the start of the assistant's answer, where the provider can continue one ("" for none)
+    fence: bool  # pre-fill the answer with an open code fence, where the provider can continue an answer
     stops: tuple[str, ...]  # generation ends at these (only with a pre-fill: a fence stop needs an open fence)
+    body_only: bool = False  # a task written as Python is pre-filled too: the model writes only the body
+
+    def prefill(self, task: str) -> str:
+        """The start of the assistant's answer ("" for none)."""
+        if not self.fence:
+            return ""
+        return FENCE + (task.strip("\n") + "\n" if self.body_only and is_python_code(task) else "")
 
     def first_message(self, task: str, tests: str, entry_point: str | None) -> str:
         """The opening request: the task and the visible tests the code must pass."""
-        if self.version == "v3":
+        if not self.fence:
             name = f"\nThe function must be named `{entry_point}`.\n" if entry_point else "\n"
             return f"Task:\n{task.strip()}\n{name}\nYour code must pass these tests:\n```python\n{tests.strip()}\n```"
         tests_part = f"\n\nIt must pass these tests:\n```python\n{tests.strip()}\n```"
@@ -52,8 +59,9 @@ class PromptVersion:
 
 
 VERSIONS = {
-    "v3": PromptVersion("v3", _SYSTEM_V3, prefill="", stops=()),
-    "v4": PromptVersion("v4", _SYSTEM_V4, prefill=FENCE, stops=_STOPS_V4),
+    "v3": PromptVersion("v3", _SYSTEM_V3, fence=False, stops=()),
+    "v4": PromptVersion("v4", _SYSTEM_V4, fence=True, stops=_STOPS_V4),
+    "v4-body": PromptVersion("v4-body", _SYSTEM_V4, fence=True, stops=_STOPS_V4, body_only=True),
 }
 
 

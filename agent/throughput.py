@@ -55,7 +55,7 @@ def batched_vs_sequential(path: str, ns: list[int], max_tokens: int, rounds: int
     version = prompts.prompt_version("v4")
     messages = [{"role": "system", "content": version.system},
                 {"role": "user", "content": version.first_message(TASK, TESTS, "running_max")}]
-    prompt = _prompt_tokens(llm, formatter, messages, version.prefill)
+    prompt = _prompt_tokens(llm, formatter, messages, version.prefill(TASK))
     stops = list(version.stops)
     # No stop string: every sample runs to max_tokens, so both ways decode the same number of tokens.
     for n in ns:
@@ -91,7 +91,7 @@ def prompt_lookup(path: str, max_tokens: int, rounds: int) -> None:
               "  ValueError: max() arg is an empty sequence")
     repair = first + [{"role": "assistant", "content": wrong},
                       {"role": "user", "content": prompts.repair_message(report)}]
-    prompt = _prompt_tokens(plain, formatter, repair, version.prefill)
+    prompt = _prompt_tokens(plain, formatter, repair, version.prefill(TASK))
     timings: dict[str, list[float]] = {"plain": [], "lookup": []}
     counts: dict[str, int] = {}
     for _ in range(rounds):

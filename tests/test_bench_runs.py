@@ -38,7 +38,8 @@ def wait_for(predicate, timeout=60.0):
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
-    run_id = runner.start_run(runner.RunConfig(tasks="0-3", max_retries=3, workers=2, strategy="repair"), db_path, solver=solver)
+    config = runner.RunConfig(tasks="0-3", max_retries=3, workers=2, strategy="repair")
+    run_id = runner.start_run(config, db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
     run = store.get_run(db, run_id)
