@@ -78,8 +78,8 @@ class ChoiceView:
     number: int
     index: int
     reason: str
-    agreeing: int
-    eligible: int
+    agreeing: int  # candidates that behave like the chosen one (itself included)
+    eligible: list[int]  # numbers of the candidates it was chosen among
 
 
 def _candidate(raw: dict, index: int) -> Candidate:
@@ -106,7 +106,7 @@ def choice(values: dict) -> ChoiceView | None:
     if not raw:
         return None
     return ChoiceView(number=raw.get("iteration", raw["index"] + 1), index=raw["index"], reason=raw.get("reason", ""),
-                      agreeing=raw.get("agreeing", 1), eligible=raw.get("eligible", 1))
+                      agreeing=raw.get("agreeing", 1), eligible=list(raw.get("eligible") or [raw["index"] + 1]))
 
 
 def judged_now(update: dict) -> list[int]:

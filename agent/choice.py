@@ -23,7 +23,7 @@ class Choice:
     index: int
     reason: str
     agreeing: int  # candidates that behave like the chosen one (itself included)
-    eligible: int  # candidates it was chosen among
+    eligible: list[int]  # numbers of the candidates it was chosen among
 
 
 def choose(attempts: list[Candidate]) -> Choice | None:
@@ -54,7 +54,7 @@ def choose(attempts: list[Candidate]) -> Choice | None:
                   f"inputs, and #{number} is the {which} of those")
     else:
         reason = f"{len(eligible)} candidates {how} and no two agree on the probe inputs; #{number} is the {which}"
-    return Choice(index, reason, largest, len(eligible))
+    return Choice(index, reason, largest, [attempts[i].number for i in eligible])
 
 
 def answers_by_budget(attempts: list[Candidate]) -> list[int]:

@@ -5,6 +5,7 @@ its KV cells are shared with sequences 1..n-1 (a unified KV buffer makes the cop
 decodes one token of each unfinished sequence in a single batch: the weights are read once per step for
 all of them. Each sequence has its own sampler chain and seed. The prompt stays cached on sequence 0, so
 the next call with the same prompt (another round of samples) evaluates only its last token.
+A seed does not pin a sample exactly: which sequences share a batch changes the rounding of the logits.
 """
 
 from __future__ import annotations

@@ -220,6 +220,13 @@ class Solver:
         """The chooser's pick and its reason, when the solve chose among several candidates."""
         return choice(self.state_at(thread_id, checkpoint_id))
 
+    def search_of(self, thread_id: str) -> Search:
+        """The strategy, budget and prompt version a stored solve runs with."""
+        values = self.state_at(thread_id)
+        known = {k: values[k] for k in Search.__dataclass_fields__ if values.get(k) is not None}
+        # Solves stored before strategies existed only repaired, with prompt v3.
+        return replace(self.search, **{"strategy": "repair", "prompt_version": "v3", **known})
+
     def solves(self, limit: int = 200) -> list[dict]:
         """Past solves, newest first."""
         with self._db() as db:

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps([{**r, "state": runner.run_state(r)} for r in rows]))
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:6s} {r['feedback']:7s} "
-                      f"{r['provider']}:{r['model']}  {r['done']}/{len(json.loads(r['task_ids']))} done, "
+                      f"{r['provider']}:{r['model']}  {r['done']}/{len(r['task_ids'])} done, "
                       f"{r['passing']} passing")
             return 0
         if args.command == "show":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from sqlite_utils import Database
 
 from bench import store
@@ -20,10 +18,11 @@ def _published(model: str) -> str:
 
 
 def latest_finished_runs(db: Database) -> list[dict]:
-    """The newest finished run per (model, tasks, feedback, max retries, protocol)."""
+    """The newest finished run per (model, tasks, feedback, strategy, budget, prompt version, protocol)."""
     seen, chosen = set(), []
     for run in store.list_runs(db):  # newest first
-        key = (run["provider"], run["model"], run["tasks_spec"], run["feedback"], run["max_retries"], run["protocol"])
+        key = (run["provider"], run["model"], run["tasks_spec"], run["feedback"], run.get("strategy"),
+               run["max_retries"], run["prompt_version"], run["protocol"])
         if run["status"] == "finished" and key not in seen:
             seen.add(key)
             chosen.append(run)
@@ -40,16 +39,21 @@ def markdown_report(db: Database) -> str:
         title = "Honest protocol (repairs see visible tests only)" if protocol == "honest" else \
             "LEAKY protocol (hidden-test failures fed back; reproduces older agents; not comparable)"
         lines += [f"**{title}**", "",
-                  "| model | tasks | feedback | max repairs | pass@1 | first attempt | after k repairs (k=0..) | "
-                  "published one-shot (164 tasks) | wall | run |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "| model | tasks | prompt | feedback | strategy | budget | pass@1 | first answer | "
+                  "after k more candidates (k=0..) | published one-shot (164 tasks) | oracle ceiling | "
+                  "visible precision | tokens/task | wall | model share | run |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for run in runs:
-            run["task_ids"] = json.loads(run["task_ids"])
             m = run_metrics(run, store.results(db, run["id"]))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
+            strategy = run.get("strategy") or "repair"
             lines.append(
-                f"| {run['provider']}: {run['model']} | {run['tasks_spec']} ({m['tasks']}) | {run['feedback']} | "
-                f"{run['max_retries']} | {100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | "
-                f"{curve} | {_published(run['model'])} | {m['wall_seconds'] / 60:.0f} min | `{run['id']}` |")
+                f"| {run['provider']}: {run['model']} | {run['tasks_spec']} ({m['tasks']}) | {run['prompt_version']} | "
+                f"{run['feedback']} | {strategy if run['max_retries'] else '-'} | {run['max_retries'] + 1} | "
+                f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | {curve} | "
+                f"{_published(run['model'])} | {100 * m['oracle_ceiling']:.1f}% | "
+                f"{100 * m['visible_precision']:.1f}% | "
+                f"{m['tokens_out'] / max(1, m['tasks']):.0f} | {m['wall_seconds'] / 60:.0f} min | "
+                f"{100 * m['model_time_share']:.1f}% | `{run['id']}` |")
         lines.append("")
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."

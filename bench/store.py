@@ -123,10 +123,14 @@ def get_run(db: Database, run_id: str) -> dict:
 
 
 def list_runs(db: Database) -> list[dict]:
-    """Every run, newest first, with how many tasks are done and passing (hidden tests)."""
-    return list(db.query(
+    """Every run, newest first, in get_run's shape (task_ids decoded), with how many tasks are done and
+    passing (hidden tests)."""
+    rows = list(db.query(
         "SELECT runs.*, COUNT(results.task_id) AS done, COALESCE(SUM(results.hidden_passed), 0) AS passing "
         "FROM runs LEFT JOIN results ON results.run_id = runs.id GROUP BY runs.id ORDER BY runs.created DESC"))
+    for row in rows:
+        row["task_ids"] = json.loads(row["task_ids"] or "[]")
+    return rows
 
 
 def record_task(db: Database, result: dict, attempts: list[dict]) -> None:

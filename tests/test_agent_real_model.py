@@ -54,3 +54,23 @@ def test_repair_from_a_buggy_first_attempt_and_history(solver):
     steps = solver.steps(thread)
     assert any(s.parent_id == first_answer.checkpoint_id for s in steps[steps.index(first_answer) + 1:])
     assert len([s for s in steps if s.next_node == "executor"]) >= 3
+
+
+def test_samples_are_decoded_together_each_with_its_seed(solver):
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from agent.prompts import FENCE
+
+    model = solver.model.model_copy(update={"max_tokens": 48})
+    asked = [HumanMessage(content="Write a Python function that returns a random greeting."), AIMessage(content=FENCE)]
+    first = model.sample_many(asked, 3, temperature=1.0, seed=7, stop=["\n```"])
+    again = model.sample_many(asked, 3, temperature=1.0, seed=7, stop=["\n```"])
+    # Different seeds, different samples. (The same seed need not give the same text twice: a batch's
+    # make-up changes the float rounding of its logits, as llama.cpp says of batch sizes.)
+    assert len({text for text, _, _ in first}) > 1
+    assert all(0 < usage["output_tokens"] <= 48 and "```" not in text for text, usage, _ in first)
+    # The second call found the prompt cached: only its last token was evaluated again.
+    assert again[0][2]["prompt_tokens_reused"] == again[0][1]["input_tokens"] - 1
+    # The pre-fill is continued, not closed as a turn: the answer is code at once.
+    plain = model.invoke(asked, stop=["\n```"])
+    assert not plain.content.lstrip().startswith("```")

@@ -134,6 +134,8 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     (["run", "--tasks", "9-3"], "start is after the end"),
     (["show", "nope"], "no run 'nope'"),
     (["resume", "nope"], "no run 'nope'"),
+    (["run", "--tasks", "0", "--budget", "0"], "--budget is the number of candidates per task, 1 or more"),
+    (["run", "--tasks", "0", "--strategy", "guess"], "invalid choice: 'guess'"),
 ])
 def test_cli_bad_input_exits_2(tmp_path, args, message):
     done = _cli("--db", str(tmp_path / "b.sqlite"), *args)
@@ -165,3 +167,41 @@ def test_cli_list_show_compare_export(tmp_path):
     out = tmp_path / "samples.jsonl"
     assert _cli("--db", str(db_path), "export", a, "--jsonl", str(out)).returncode == 0
     assert [json.loads(line)["task_id"] for line in out.read_text().splitlines()] == ["HumanEval/0", "HumanEval/1"]
+
+
+def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    # HumanEval/2 is right only on the first try's conversation (attempt 1), so the samples of its first
+    # prompt are right too; HumanEval/3 is never right.
+    solver = fake_solver(tmp_path, right={"HumanEval/2"})
+    config = runner.RunConfig(tasks="2-3", max_retries=4, workers=1, strategy="sample")
+    run_id = runner.start_run(config, db_path, solver=solver, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert run["strategy"] == "sample" and run["status"] == "finished"
+    attempts = store.attempts(db, run_id, "HumanEval/3")
+    assert [a["kind"] for a in attempts] == ["first", "sample", "sample", "sample", "sample"]
+    metrics = run_metrics(run, store.results(db, run_id))
+    assert metrics["oracle_ceiling"] == 0.5 and metrics["visible_precision"] == 1.0
+    assert metrics["candidates_per_task"] == 3.0
+    shown = _cli("--db", str(db_path), "show", run_id)
+    assert "oracle ceiling  50.0%" in shown.stdout and "never used to choose" in shown.stdout
+    # list_runs hands back get_run's row shape.
+    assert store.list_runs(db)[0]["task_ids"] == run["task_ids"] == ["HumanEval/2", "HumanEval/3"]
+
+
+def test_a_database_from_before_strategies_gains_the_new_columns(tmp_path):
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE runs (id TEXT PRIMARY KEY, status TEXT, task_ids TEXT)")
+    conn.execute("CREATE TABLE results (run_id TEXT, task_id TEXT, hidden_passed INTEGER, "
+                 "PRIMARY KEY (run_id, task_id))")
+    conn.execute("CREATE TABLE attempts (run_id TEXT, task_id TEXT, iteration INTEGER, "
+                 "PRIMARY KEY (run_id, task_id, iteration))")
+    conn.execute("INSERT INTO runs VALUES ('r1', 'finished', '[]')")
+    conn.commit()
+    conn.close()
+    db = store.open_store(old)
+    assert {"strategy"} <= set(db["runs"].columns_dict) and {"answer_by_cap", "choice"} <= set(
+        db["results"].columns_dict) and {"kind", "signature"} <= set(db["attempts"].columns_dict)
+    assert store.get_run(db, "r1")["status"] == "finished"

@@ -213,10 +213,7 @@ class Timeline:
         chosen = next((c for c in self.known if c.number == picked.number), None)
         if chosen is None:
             return
-        # The chooser picks among the candidates with the chosen one's visible result (all passing, else the
-        # most passing tests: agent.choice); its update names only the pick, so show those beside it.
-        eligible = [c for c in self.known
-                    if c.ran and (c.passed, c.tests_passed) == (chosen.passed, chosen.tests_passed)]
+        eligible = [c for c in self.known if c.number in picked.eligible]
 
         def draw(candidate: Candidate) -> None:
             badge = " :blue-badge[:material/star: chosen]" if candidate.number == picked.number else ""

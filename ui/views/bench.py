@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 
 import altair as alt
 import pandas as pd
@@ -67,7 +66,7 @@ def _strategy(run: dict) -> str:
 def _label(run_id: str) -> str:
     r = by_id[run_id]
     return (f"{run_id} · {r['protocol']} · {r['feedback']} · {_strategy(r)} ×{r['max_retries'] + 1} · {r['model']} · "
-            f"{r['done']}/{len(json.loads(r['task_ids']))}")
+            f"{r['done']}/{len(r['task_ids'])}")
 
 
 selected = st.selectbox("Run", list(by_id), index=list(by_id).index(state.get("bench_run", runs[0]["id"]))

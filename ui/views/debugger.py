@@ -55,10 +55,9 @@ ids = list(labels)
 thread = st.selectbox("Solve", ids, index=ids.index(wanted) if wanted in ids else 0, format_func=labels.get)
 state.debug_thread = thread
 
-latest = solver.state_at(thread)
 # The solve's own budget and strategy, not the sidebar's: a fork with a report may have raised the budget by one.
-# Solves stored before strategies existed only repaired.
-solve_retries, solve_strategy = latest.get("max_retries", settings.max_retries), latest.get("strategy") or "repair"
+solve_search = solver.search_of(thread)
+solve_retries, solve_strategy = solve_search.max_retries, solve_search.strategy
 st.caption(f"Strategy **{solve_strategy}** · budget {solve_retries + 1} candidates")
 job = state.get("debug_job") if state.get("debug_job_thread") == thread else None
 busy = job is not None and job.running
