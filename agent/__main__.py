@@ -47,7 +47,8 @@ def _line(event: NodeFinished, started: float) -> str:
     if event.node == "coder":
         new = [c for c in drawn if not c.ran]
         what = ", ".join(f"#{c.number} {c.kind} {c.tokens_out} tokens" for c in new)
-        return f"[coder]     {what}  ({seconds:.1f}s)"
+        notes = sorted({c.note for c in new if c.note})
+        return f"[coder]     {what}  ({seconds:.1f}s)" + "".join(f"\n            note: {n}" for n in notes)
     judged = [c for c in drawn if c.number in judged_now(update)]
     verdicts = "; ".join(f"#{c.number} {c.report.status} {c.tests_passed}/{c.tests_total}" for c in judged)
     return f"[executor]  {verdicts} -> {update.get('status')}  ({seconds:.1f}s)"

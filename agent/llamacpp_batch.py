@@ -108,8 +108,7 @@ class BatchDecoder:
         for step in range(max_tokens):
             chosen = {}
             for seq, idx in index.items():
-                token = samplers[seq].sample(self.ctx, idx)
-                samplers[seq].accept(token)
+                token = samplers[seq].sample(self.ctx, idx)  # llama_sampler_sample also accepts the token
                 if self._lib.llama_vocab_is_eog(self.vocab, token):
                     stopped[seq] = True
                     continue

@@ -28,7 +28,7 @@ def killed_and_resumed(tmp_path_factory):
     db_path = tmp / "bench.sqlite"
     env = {**os.environ, "DATA_DIR": str(tmp)}
     cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--workers", "1",
-           "--max-retries", "1", "--max-tokens", "384", "--json"]
+           "--budget", "3", "--max-tokens", "384", "--json"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 600
     run_id = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from agent import RunFinished, Solver
+from agent import RunFinished, Search, Solver
 from bench.humaneval import load_problems
 from bench.visible_tests import visible_test_source
 
@@ -30,15 +30,17 @@ def _wrong_answers(n: int) -> GenericFakeChatModel:
 
 
 def _solve_all(tmp_path, problems, tests_for) -> list[tuple[dict, list[dict]]]:
-    solver = Solver(_wrong_answers(len(problems) * 2), tmp_path / "s.sqlite")
+    # hybrid with 3 candidates: the first answer, a repair and a fresh sample, so every kind is audited.
+    solver = Solver(_wrong_answers(len(problems) * 3), tmp_path / "s.sqlite",
+                    search=Search(strategy="hybrid", max_retries=2))
     out = []
     for problem in problems:
-        events = list(solver.start(problem["prompt"], tests_for(problem), entry_point=problem["entry_point"],
-                                   max_retries=1))
+        events = list(solver.start(problem["prompt"], tests_for(problem), entry_point=problem["entry_point"]))
         final = events[-1]
-        assert isinstance(final, RunFinished) and final.iterations == 2
-        attempts = solver.state_at(final.thread_id)["attempts"]
-        out.append((problem, [m for a in attempts for m in a["messages"]]))
+        assert isinstance(final, RunFinished) and final.iterations == 3
+        drawn = solver.candidates(final.thread_id)
+        assert [c.kind for c in drawn] == ["first", "repair", "sample"]
+        out.append((problem, [m for c in drawn for m in c.messages] + [{"content": c.feedback} for c in drawn]))
     return out
 
 
