@@ -19,9 +19,9 @@ STRATEGIES = ("repair", "sample", "hybrid")
 class Search:
     """How a solve spends its budget when the first answer fails the visible tests (see agent.nodes)."""
 
-    max_retries: int = 3  # the budget: candidates after the first answer
-    strategy: str = "hybrid"  # repair | sample | hybrid
-    samples_per_round: int = 2  # fresh samples drawn together in one round (decoded as one batch in-process)
+    max_retries: int = 8  # the budget: candidates after the first answer
+    strategy: str = "sample"  # repair | sample | hybrid
+    samples_per_round: int = 4  # fresh samples drawn together in one round (decoded as one batch in-process)
     sample_temperature: float = 0.8
     token_budget: int = 3000  # generated tokens per solve; 0: no limit beyond the candidates
     prompt_version: str = DEFAULT_PROMPT_VERSION

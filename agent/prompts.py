@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sandbox import TestReport
 from sandbox.syntax import parse
 
-DEFAULT_PROMPT_VERSION = "v4"
+DEFAULT_PROMPT_VERSION = "v4-body"
 
 _SYSTEM_V3 = (
     "You are an expert Python programmer. Write correct, self-contained Python 3 code that uses only "

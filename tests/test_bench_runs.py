@@ -56,7 +56,8 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 2})
     one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none"), db_path, solver=solver, background=False)
-    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle"), db_path, solver=solver, background=False)
+    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", strategy="repair"), db_path,
+                              solver=solver, background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, one_shot)["protocol"] == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
     assert store.get_run(db, oracle)["protocol"] == "leaky"

@@ -106,12 +106,13 @@ def test_playground_renders_with_examples(app):
 
 
 def test_playground_run_shows_cards_in_order_and_a_verdict(app):
+    set_search(app, "hybrid", 4)
     app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
     app.session_state["tests"] = "assert add(1, 2) == 3\n"
     click(app, "Run")
     assert not app.exception, app.exception
     headings, kinds = card_kinds(app)
-    # The default strategy, hybrid, repairs first: the repair passes, and with two candidates the chooser picks.
+    # hybrid repairs first: the repair passes, and with two candidates the chooser picks.
     assert kinds == ["coder", "executor", "route", "coder", "executor", "route", "chooser"]
     assert "1 of 4 candidates used — next: a repair" in headings[2]
     assert "stop" in headings[5] and "#2" in headings[5]
@@ -213,7 +214,7 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
     session.cached_solver.clear()
-    app.run()
+    set_search(app, "repair", 4)  # a repair's conversation holds an answer, which is what the gate waits on
     assert "2 asserts, each reported on its own" in [c.value for c in app.caption]
     next(b for b in app.button if b.label == "Run").click().run()
     job = app.session_state["solve_job"]
@@ -257,6 +258,7 @@ def test_debugger_step_mode_runs_one_node_per_click(app):
 
 
 def test_debugger_steps_through_to_the_chooser(app):
+    set_search(app, "hybrid", 4)  # one repair, which the scripted model gets right
     app.switch_page("views/debugger.py").run()
     next(b for b in app.button if b.label == "Start in step mode").click().run()
     for node in ("coder", "executor", "coder", "executor", "chooser"):
