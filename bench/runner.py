@@ -7,6 +7,7 @@ One run therefore gives the pass rate the loop would have had after 0, 1, 2 ... 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import queue
@@ -24,6 +25,7 @@ from bench.humaneval import Problem
 from bench.tasks import select_tasks
 from bench.visible_tests import visible_test_source
 from sandbox import Limits, run_tests
+from sandbox.syntax import parse
 
 FEEDBACK_MODES = ("visible", "none", "oracle")
 HIDDEN_LIMITS = Limits(timeout_s=10)
@@ -74,7 +76,7 @@ def code_version() -> str:
 def visible_tests_for(problem: Problem) -> tuple[str, int]:
     """The docstring's examples as asserts; where there are none, only that the function exists."""
     source = visible_test_source(problem)
-    count = source.count("\n") + 1 if source.strip() else 0
+    count = sum(isinstance(node, ast.Assert) for node in parse(source).body) if source.strip() else 0
     return (source if count else f"assert callable({problem['entry_point']})\n"), count
 
 

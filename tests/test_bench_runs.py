@@ -158,6 +158,7 @@ def test_cli_list_show_compare_export(tmp_path):
                          solver=fake_solver(tmp_path / "b", right={"HumanEval/1"}), background=False)
     listed = _cli("--db", str(db_path), "list")
     assert listed.returncode == 0 and a in listed.stdout and b in listed.stdout
+    assert _cli("list", "--db", str(db_path)).stdout == listed.stdout  # --db after the subcommand works too
     shown = _cli("--db", str(db_path), "show", a, "--json")
     assert json.loads(shown.stdout)["metrics"]["pass_at_1"] == 0.5
     compared = json.loads(_cli("--db", str(db_path), "compare", a, b, "--json").stdout)

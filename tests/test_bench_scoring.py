@@ -94,3 +94,9 @@ def test_metrics_and_compare():
     diff = compare_runs(other, results)
     assert diff["fixed"] == ["HumanEval/0"] and diff["regressed"] == [] and diff["both"] == ["HumanEval/1"]
     assert compare_runs(results, other)["regressed"] == ["HumanEval/0"]
+
+
+def test_the_visible_test_count_is_the_number_of_asserts():
+    problem = next(p for p in load_problems() if p["task_id"] == "HumanEval/0")
+    source, count = visible_tests_for(problem)
+    assert count == source.count("assert ") == 2
