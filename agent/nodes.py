@@ -212,7 +212,7 @@ def executor(state: SolveState) -> dict:
     budget = state.get("token_budget") or 0
     if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
-    elif len(attempts) > state.get("max_retries", 3) or (budget and spent >= budget):
+    elif len(attempts) > state.get("max_retries", 0) or (budget and spent >= budget):
         status = "gave_up"
     else:
         status = "running"
