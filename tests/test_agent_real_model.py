@@ -35,7 +35,7 @@ def test_small_task_solved_end_to_end_with_streamed_tokens(solver):
 
 
 def test_repair_from_a_buggy_first_attempt_and_history(solver):
-    events = list(solver.start(TASK, TESTS, max_retries=2))
+    events = list(solver.start(TASK, TESTS, max_retries=2, strategy="repair"))
     thread = events[-1].thread_id
     first_answer = next(s for s in solver.steps(thread) if s.next_node == "executor" and s.iteration == 1)
     buggy = "def add(a, b):\n    return a * b\n"

@@ -101,7 +101,7 @@ def screenshot_on_failure(request, page):
 
 def test_playground_solves_a_typed_task_with_the_real_model(page):
     page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    task = page.get_by_label("Task")
+    task = page.get_by_label("Task", exact=True)
     task.fill("Write a function multiply(a, b) that returns the product of a and b.")
     editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']")
     editor.locator(".ace_content").click()
