@@ -33,8 +33,9 @@ TASKS = [
 def _direct_tokens_per_second(path: str, n_ctx: int, task: str, tests: str, max_tokens: int) -> float:
     """llama-cpp-python alone: the same rendered prompt, a cold cache, streamed like the agent does."""
     llm, formatter, lock = load_llama(path, n_ctx)
-    chat = [{"role": "system", "content": prompts.SYSTEM},
-            {"role": "user", "content": prompts.first_message(task, tests, None)}]
+    version = prompts.prompt_version(None)
+    chat = [{"role": "system", "content": version.system},
+            {"role": "user", "content": version.first_message(task, tests, None)}]
     rendered = formatter(messages=chat)
     tokens = llm.tokenize(rendered.prompt.encode(), add_bos=not rendered.added_special, special=True)
     with lock:
@@ -60,7 +61,8 @@ def _agent_tokens_per_second(solver: Solver, model: LlamaCppChat, task: str, tes
 def _repair_prompt_cost(model: LlamaCppChat, reuse: bool) -> tuple[int, int, float]:
     """(prompt tokens, tokens evaluated, seconds) of one repair call after a first answer."""
     task, tests = TASKS[2]
-    first = [SystemMessage(content=prompts.SYSTEM), HumanMessage(content=prompts.first_message(task, tests, None))]
+    version = prompts.prompt_version(None)
+    first = [SystemMessage(content=version.system), HumanMessage(content=version.first_message(task, tests, None))]
     llm, _, lock = load_llama(model.model_path, model.n_ctx)
     with lock:
         llm.reset()
