@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from agent.llamacpp_chat import common_prefix
+
 _decoders: dict[tuple[int, int, int], BatchDecoder] = {}
 _decoders_lock = threading.Lock()
 
@@ -25,15 +27,6 @@ class Sample:
     text: str
     tokens: int
     stopped: bool  # ended at a stop string or end-of-generation token (not at the token cap)
-
-
-def _common_prefix(cached: list[int], prompt: list[int]) -> int:
-    count = 0
-    for a, b in zip(cached, prompt[:-1]):  # the last prompt token is always evaluated: its logits start sampling
-        if a != b:
-            break
-        count += 1
-    return count
 
 
 class BatchDecoder:
@@ -70,7 +63,7 @@ class BatchDecoder:
 
     def _eval_prompt(self, prompt: list[int]) -> int:
         """Evaluate what sequence 0 lacks of the prompt; returns the batch index of the last token's logits."""
-        keep = _common_prefix(self.cached, prompt)
+        keep = common_prefix(self.cached, prompt)
         for seq in range(1, self.n_seq):
             self.ctx.kv_cache_seq_rm(seq, -1, -1)
         self.ctx.kv_cache_seq_rm(0, keep, -1)

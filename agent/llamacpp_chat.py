@@ -49,8 +49,9 @@ def load_llama(model_path: str, n_ctx: int) -> tuple[Any, Any, threading.Lock]:
         return _loaded[key]
 
 
-def _common_prefix(cached: list[int], prompt: list[int]) -> int:
-    # llama-cpp-python re-evaluates at least the last prompt token, hence prompt[:-1].
+def common_prefix(cached: list[int], prompt: list[int]) -> int:
+    """How many leading prompt tokens a KV cache holding `cached` can keep. The last prompt token is
+    always evaluated again: its logits start the answer (llama-cpp-python does the same)."""
     count = 0
     for a, b in zip(cached, prompt[:-1]):
         if a != b:
@@ -59,7 +60,7 @@ def _common_prefix(cached: list[int], prompt: list[int]) -> int:
     return count
 
 
-def _render(llm: Any, formatter: Any, messages: list[BaseMessage]) -> tuple[list[int], list[str]]:
+def render_prompt(llm: Any, formatter: Any, messages: list[BaseMessage]) -> tuple[list[int], list[str]]:
     """Prompt tokens and the template's stop strings. A trailing assistant message is a pre-fill: the
     answer continues it, so it goes after the generation prompt instead of being closed as a turn."""
     prefill = ""
@@ -104,7 +105,7 @@ class LlamaCppChat(BaseChatModel):
     def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
                 run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
-        prompt, template_stops = _render(llm, formatter, messages)
+        prompt, template_stops = render_prompt(llm, formatter, messages)
         stops = list(stop or []) + template_stops
         with lock:
             if len(prompt) + self.max_tokens > llm.n_ctx():
@@ -112,7 +113,7 @@ class LlamaCppChat(BaseChatModel):
                                  f"context of {llm.n_ctx()} tokens (raise LLM_NUM_CTX)")
             if not self.prefix_reuse:
                 llm.reset()
-            reused = _common_prefix(llm._input_ids.tolist(), prompt) if self.prefix_reuse else 0
+            reused = common_prefix(llm._input_ids.tolist(), prompt) if self.prefix_reuse else 0
             started, generated = time.perf_counter(), 0
             for part in llm.create_completion(prompt=prompt, max_tokens=self.max_tokens, temperature=self.temperature,
                                               seed=self.seed, stop=stops, stream=True):
@@ -137,10 +138,10 @@ class LlamaCppChat(BaseChatModel):
         from agent.llamacpp_batch import batch_decoder
 
         llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
-        prompt, template_stops = _render(llm, formatter, messages)
+        prompt, template_stops = render_prompt(llm, formatter, messages)
         with lock:
             decoder = batch_decoder(llm, max(n, BATCH_SEQUENCES), self.n_ctx)
-            reused = len(prompt) - 1 if decoder.cached[:len(prompt) - 1] == prompt[:-1] else 0
+            reused = common_prefix(decoder.cached, prompt)  # what the decoder keeps of its cached prompt
             started = time.perf_counter()
             samples = decoder.sample(prompt, n, max_tokens=self.max_tokens, temperature=temperature, seed=seed,
                                      stops=list(stop or []) + template_stops)

@@ -18,9 +18,11 @@ import statistics
 import time
 from pathlib import Path
 
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
 from agent import prompts
 from agent.llamacpp_batch import BatchDecoder
-from agent.llamacpp_chat import load_llama
+from agent.llamacpp_chat import load_llama, render_prompt
 from agent.models import find_model
 
 N_CTX = 4096
@@ -30,8 +32,10 @@ TESTS = "assert running_max([1, 3, 2, 5]) == [1, 3, 3, 5]\nassert running_max([]
 
 
 def _prompt_tokens(llm, formatter, messages: list[dict], prefill: str) -> list[int]:
-    rendered = formatter(messages=messages)
-    return llm.tokenize((rendered.prompt + prefill).encode(), add_bos=not rendered.added_special, special=True)
+    """The tokens the chat model itself would send: the same rendering, the pre-fill continued."""
+    roles = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
+    chat = [roles[m["role"]](content=m["content"]) for m in messages] + [AIMessage(content=prefill)]
+    return render_prompt(llm, formatter, chat)[0]
 
 
 def _sequential(llm, prompt: list[int], n: int, max_tokens: int, stops: list[str]) -> tuple[int, float]:
