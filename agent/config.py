@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 
 from agent.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
 
@@ -76,6 +76,19 @@ class Settings:
     def checkpoint_db(self) -> Path:
         """SQLite file holding every solve's LangGraph checkpoints."""
         return self.data_dir / "solves.sqlite"
+
+
+def models_dir() -> Path:
+    """Where GGUF model files live: MODELS_DIR, or the user cache dir (~/.cache/self-healing-agent/models)."""
+    value = os.environ.get("MODELS_DIR")
+    if value and value.strip():
+        return Path(value).expanduser()
+    return Path(user_cache_dir("self-healing-agent", appauthor=False)) / "models"
+
+
+def mlflow_tracking_uri() -> str | None:
+    """MLFLOW_TRACKING_URI: when set, every finished bench run is also logged to MLflow there."""
+    return os.environ.get("MLFLOW_TRACKING_URI") or None
 
 
 def _number(name: str, default: int | float, kind: type = int) -> int | float:

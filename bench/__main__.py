@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES
+from agent.config import STRATEGIES, mlflow_tracking_uri
 from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.export import export_samples
 from bench.metrics import compare_runs, run_metrics
-from bench.report import markdown_report
+from bench.results_table import markdown_report
 from bench.tasks import TaskSpecError
 
 
@@ -124,9 +124,7 @@ def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
 
 
 def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
-    import os
-
-    if not (getattr(args, "mlflow", False) or os.environ.get("MLFLOW_TRACKING_URI")):
+    if not (getattr(args, "mlflow", False) or mlflow_tracking_uri()):
         return
     try:
         import mlflow

@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from sandbox.report import Limits
 from sandbox.run import run_tests
+from sandbox.verdict import Limits
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,8 +8,8 @@ from dataclasses import fields
 
 from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.pool import RawRun, WorkerBroken, default_pool, isolation_level
-from sandbox.report import Limits, TestReport, TestResult
 from sandbox.syntax import parse
+from sandbox.verdict import Limits, TestReport, TestResult
 
 KEEP_OUTPUT = 64 * 1024
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}

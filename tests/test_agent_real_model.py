@@ -6,7 +6,7 @@ import pytest
 
 from agent import NodeFinished, RunFinished, Settings, Solver, Token, make_chat_model
 from agent.models import find_model, pull
-from agent.models.store import ModelNotPulledError
+from agent.models.weights import ModelNotPulledError
 
 pytestmark = pytest.mark.model
 

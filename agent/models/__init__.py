@@ -1,7 +1,7 @@
 """Local GGUF model files: pull from the catalog, verify, and locate."""
 
 from .catalog import CATALOG, DEFAULT_MODEL, ModelSpec
-from .store import (
+from .weights import (
     InvalidModelFileError,
     ModelDownloadError,
     ModelError,

