@@ -23,6 +23,7 @@ from agent.candidates import Candidate, ChoiceView, candidates, choice
 from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
+from agent.liveness import keep_alive, owner_alive
 from agent.llm import ModelChoice, make_chat_model
 from sandbox import check_tests
 
@@ -82,7 +83,11 @@ class Solver:
         self.checkpointer.setup()
         with self._db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
-                       "created REAL, updated REAL, status TEXT)")
+                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL)")
+            columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
+            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL")):  # tables made by older versions
+                if column not in columns:
+                    db.execute(f"ALTER TABLE solves ADD COLUMN {column} {kind}")
         self.graph = build_graph(self.model, self.checkpointer)
 
     @contextlib.contextmanager
@@ -118,7 +123,8 @@ class Solver:
             raise BadInput(search.problem())
         thread_id = thread_id or uuid.uuid4().hex
         with self._db() as db:
-            db.execute("INSERT OR REPLACE INTO solves VALUES (?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
                        (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
                         "running"))
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
@@ -162,6 +168,17 @@ class Solver:
                 stop: threading.Event | None = None) -> Iterator[Event]:
         """Stream the graph as events. When stop is set, end at the next checkpoint, paused before the next
         node: a stream closed inside a node leaves that node's writes pending and no next node on record."""
+        thread_id = config["configurable"]["thread_id"]
+        # This process owns the solve while it streams; if the process dies, the Debugger lists it as
+        # interrupted (see solves) and offers to carry it on from its last checkpoint.
+        with keep_alive(self.db_path, "solves", "thread_id", thread_id):
+            with self._db() as db:
+                db.execute("UPDATE solves SET status = 'running', updated = ? WHERE thread_id = ?",
+                           (time.time(), thread_id))
+            yield from self._stream_owned(state, config, step_mode, stop)
+
+    def _stream_owned(self, state: dict | None, config: dict, step_mode: bool,
+                      stop: threading.Event | None) -> Iterator[Event]:
         thread_id = config["configurable"]["thread_id"]
         step = 0
         stream = self.graph.stream(state, config, stream_mode=["debug", "messages"],
@@ -228,12 +245,27 @@ class Solver:
         return replace(self.search, **{"strategy": "repair", "prompt_version": "v3", **known})
 
     def solves(self, limit: int = 200) -> list[dict]:
-        """Past solves, newest first."""
+        """Past solves, newest first. A solve stored as running whose owning process is gone (killed,
+        restarted) has status ``interrupted``: resume carries it on from its last checkpoint."""
         with self._db() as db:
-            rows = db.execute("SELECT thread_id, task, model, created, updated, status FROM solves "
+            rows = db.execute("SELECT thread_id, task, model, created, updated, status, owner, heartbeat FROM solves "
                               "ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
         keys = ("thread_id", "task", "model", "created", "updated", "status")
-        return [dict(zip(keys, row)) for row in rows]
+        found = []
+        for row in rows:
+            solve = dict(zip(keys, row))
+            if solve["status"] == "running" and not owner_alive(solve["thread_id"], row[6], row[7]):
+                solve["status"] = "interrupted"
+            found.append(solve)
+        return found
+
+    def solve_status(self, thread_id: str) -> str | None:
+        """One solve's status as solves() reports it (interrupted when its owner died), None if unknown."""
+        with self._db() as db:
+            row = db.execute("SELECT status, owner, heartbeat FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
+        if row is None:
+            return None
+        return "interrupted" if row[0] == "running" and not owner_alive(thread_id, row[1], row[2]) else row[0]
 
 
 def make_solver(settings: Settings | None = None) -> Solver:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from agent import ModelChoice, RunFinished, Search, Solver, load_settings, make_solver
 from agent.choice import answers_by_budget
+from agent.liveness import keep_alive, owner_alive
 from bench import store
 from bench.humaneval import Problem
 from bench.tasks import select_tasks
@@ -219,7 +220,10 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, background: bool,
             raise RuntimeError(f"run {run_id} is already going in this process")
         _active[run_id] = stop
     db = store.open_store(db_path)
-    store.update_run(db, run_id, status="starting", pid=os.getpid(), heartbeat=time.time())
+    # Claimed before the status says starting, so no reader sees a starting run without a live owner.
+    owner = keep_alive(db_path, "runs", "id", run_id)
+    owner.__enter__()
+    store.update_run(db, run_id, status="starting", pid=os.getpid())
 
     def go() -> None:
         try:
@@ -227,6 +231,7 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, background: bool,
         except Exception as exc:  # model unavailable at start, unreadable store...
             store.update_run(store.open_store(db_path), run_id, status="failed", error=str(exc), finished=time.time())
         finally:
+            owner.__exit__(None, None, None)
             with _active_lock:
                 _active.pop(run_id, None)
 
@@ -260,7 +265,7 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
         "max_retries": 0 if config.feedback == "none" else config.max_retries, "feedback": config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": config.workers, "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
-        "error": None, "elapsed": 0.0,
+        "owner": None, "error": None, "elapsed": 0.0,
     })
     return db_path, run_id
 
@@ -294,30 +299,18 @@ def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | Non
     db_path = Path(db_path or default_db_path())
     run = store.get_run(store.open_store(db_path), run_id)
     if run_state(run) == "running":
-        raise RuntimeError(f"run {run_id} is still running (pid {run['pid']})")
+        raise RuntimeError(f"run {run_id} is still running (owner {run['owner']})")
     return _launch(db_path, run_id, solver, background, progress)
 
 
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def run_state(run: dict) -> str:
-    """The stored status, except that a running run whose process is gone shows as 'interrupted'."""
+    """The stored status, except that a running run whose owner stopped beating shows as 'interrupted'.
+
+    The owner is a per-process token with a heartbeat (agent.liveness), not a process id, which
+    a restart or another machine may reuse."""
     status = run["status"]
     if status in ("running", "starting", "stopping"):
-        if run["pid"] == os.getpid():
-            with _active_lock:
-                return status if run["id"] in _active else "interrupted"
-        return status if _alive(run["pid"]) else "interrupted"
+        return status if owner_alive(run["id"], run.get("owner"), run.get("heartbeat")) else "interrupted"
     return status
 
 

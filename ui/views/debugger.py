@@ -70,7 +70,12 @@ if job is not None:
         show_job(job, solve_retries, solve_strategy, known=solver.candidates(thread))
 
 paused = solver.paused_before(thread)
-if paused:
+if paused and solver.solve_status(thread) == "interrupted" and not busy:
+    st.warning(f"**Interrupted:** the process running this solve stopped (killed or restarted) before "
+               f"**{paused}** finished. Its checkpoints are kept.")
+    if st.button("Carry on from the last checkpoint", type="primary"):
+        _start("Carry on", thread, partial(solver.resume, thread))
+elif paused:
     st.info(f"This solve is paused before **{paused}**.")
     one, rest = st.columns([1, 4])
     if one.button("Next step", type="primary", disabled=busy):
