@@ -58,6 +58,7 @@ def _summary(run: dict, metrics: dict) -> str:
         f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
         f"strategy={run.get('strategy') or 'repair'}  budget={run['max_retries'] + 1} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
+        f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
         f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
         "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in

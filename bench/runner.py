@@ -18,7 +18,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agent import ModelChoice, RunFinished, Search, Solver, load_settings, make_solver
+from agent import ModelChoice, RunFinished, Search, Solver, load_settings, make_solver, sandbox_status
 from agent.choice import answers_by_budget
 from agent.liveness import keep_alive, owner_alive
 from bench import store
@@ -262,6 +262,7 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
         "provider": choice.provider if choice else (config.provider or ""),
         "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
         "max_tokens": config.max_tokens, "prompt_version": config.prompt_version, "strategy": config.strategy,
+        "isolation": sandbox_status().description,
         "max_retries": 0 if config.feedback == "none" else config.max_retries, "feedback": config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": config.workers, "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),

@@ -21,7 +21,7 @@ RUN_COLUMNS = {
     "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
     "provider": str, "model": str, "prompt_version": str, "max_retries": int, "feedback": str, "tasks_spec": str,
     "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
-    "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str,
+    "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
 }
 RESULT_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,

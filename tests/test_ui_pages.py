@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -313,3 +317,32 @@ def test_bench_form_starts_a_background_run_and_progress_moves(app):
     assert any(m.value.startswith("**Diagnostics** — measured with the hidden tests after the run, never used to "
                                   "choose") for m in app.markdown)
     assert {m.label: m.value for m in app.metric}["oracle ceiling"] == "100.0%"
+
+
+@pytest.mark.parametrize("status, banner, words", [
+    (("rlimits", "rlimits", "Code can read every file", None), "error", "Weak sandbox"),
+    (("landlock", "landlock7+seccomp+rlimits", "No namespaces here", None), "warning", "Reduced sandbox"),
+    (("rlimits", "rlimits", "weak", "SANDBOX_REQUIRE=bwrap, but"), "error", "Sandbox refused"),
+])
+def test_weak_isolation_is_a_banner_on_every_page(tmp_path, monkeypatch, status, banner, words):
+    import agent
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
+    monkeypatch.setattr(agent, "sandbox_status", lambda: agent.SandboxStatus(*status))
+    at = AppTest.from_file("../ui/app.py", default_timeout=60).run()
+    assert not at.exception, at.exception
+    shown = [e.value for e in getattr(at, banner)]
+    assert any(words in text and (status[3] or status[2]) in text for text in shown), shown
+
+
+def test_full_isolation_shows_no_banner(app):
+    assert not [e.value for e in app.error] and not [w.value for w in app.warning if "sandbox" in w.value.lower()]
+
+
+def test_sandbox_status_is_real_and_names_the_level(monkeypatch):
+    probe = subprocess.run([sys.executable, "-c", "from agent import sandbox_status; s = sandbox_status(); "
+                            "print(s.level, bool(s.warning), bool(s.refused))"],
+                           env={**os.environ, "SANDBOX_ISOLATION": "rlimits", "SANDBOX_REQUIRE": "landlock"},
+                           capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert probe.stdout.split() == ["rlimits", "True", "True"], probe.stderr

@@ -115,7 +115,8 @@ cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
 st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt {run['prompt_version']} · "
            f"{metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
            f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
-           f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']}")
+           f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
+           f"sandbox {run.get('isolation') or 'not recorded'}")
 st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
 diag = st.columns(4)
 diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
