@@ -91,3 +91,17 @@ def test_ci_workflow_runs_the_readme_test_command_and_an_honest_gate():
     args = shlex.split(gate.replace("\\\n", " "))
     assert args[args.index("--feedback") + 1] == "visible" and "--fail-under" in args
     assert 0 < float(args[args.index("--fail-under") + 1]) < 100
+
+
+def test_compose_gives_the_app_a_seccomp_profile_that_lets_the_sandbox_isolate():
+    app = _load("docker-compose.yml")["services"]["app"]
+    options = dict(opt.split("=", 1) for opt in app["security_opt"])
+    profile = json.loads((ROOT / options["seccomp"]).read_text())
+    assert profile["defaultAction"] == "SCMP_ACT_ALLOW"
+    denied = {name for rule in profile["syscalls"] if rule["action"] == "SCMP_ACT_ERRNO" for name in rule["names"]}
+    # What bubblewrap needs for a user namespace, and what the sandbox's Landlock and seccomp layers call.
+    needed = {"clone", "clone3", "unshare", "setns", "mount", "umount2", "pivot_root", "landlock_create_ruleset",
+              "landlock_add_rule", "landlock_restrict_self", "seccomp", "prctl", "setresuid"}
+    assert not needed & denied
+    assert {"init_module", "kexec_load", "bpf", "userfaultfd", "keyctl", "open_by_handle_at"} <= denied
+    assert options["apparmor"] == "unconfined"  # docker-default denies mount, which bubblewrap needs
