@@ -52,6 +52,16 @@ class Candidate:
     def tests_total(self) -> int:
         return len(self.report.tests) if self.report else 0
 
+    @property
+    def tokens_per_second(self) -> float | None:
+        """Generated tokens per second of model time; None when the time is unknown (a fork's edited code)."""
+        return self.tokens_out / self.seconds_model if self.seconds_model > 0 and self.tokens_out else None
+
+    @property
+    def repairs(self) -> int | None:
+        """The number of the candidate this one repairs (the one drawn just before it); None for others."""
+        return self.number - 1 if self.kind == "repair" and self.number > 1 else None
+
     def headline(self) -> str:
         """One line: k of n visible tests pass, or the first failure with its two values, or why nothing ran."""
         if self.report is None:
