@@ -105,6 +105,13 @@ def _candidate(raw: dict, index: int) -> Candidate:
         forked=bool(raw.get("forked")), note=raw.get("note"))
 
 
+def drawing_speed(drawn: list[Candidate]) -> tuple[int, float, float | None]:
+    """Tokens generated, model seconds and tokens per second of candidates drawn together (a round of samples
+    shares one batch, so its rate is the round's, not a sum of each sample's)."""
+    tokens, seconds = sum(c.tokens_out for c in drawn), sum(c.seconds_model for c in drawn)
+    return tokens, seconds, (tokens / seconds if seconds > 0 and tokens else None)
+
+
 def candidates(values: dict) -> list[Candidate]:
     """The candidates in a solve's state, or in a node's partial update (a NodeFinished event's update)."""
     return [_candidate(raw, i) for i, raw in enumerate(values.get("attempts") or [])]

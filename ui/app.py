@@ -1,4 +1,9 @@
-"""Entry point: `streamlit run ui/app.py`. Three pages; each draws the shared model settings in the sidebar."""
+"""Entry point: `streamlit run ui/app.py`. Draws the shared sidebar once, then runs the chosen page.
+
+Pages read the sidebar's settings with ui.session.current_settings(). (AppTest runs this script on every rerun
+too, as long as no `pages/` folder sits beside it: that would switch Streamlit to its older multipage mode,
+which runs a page's file alone. The pages live in `views/` for that reason.)
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,13 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from ui.session import draw_sidebar  # noqa: E402  (needs the root on sys.path)
+
 st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
 page = st.navigation([
     st.Page("views/playground.py", title="Playground", icon=":material/edit:", default=True),
     st.Page("views/debugger.py", title="Debugger", icon=":material/bug_report:"),
     st.Page("views/bench.py", title="Bench", icon=":material/leaderboard:"),
 ])
+draw_sidebar()
 page.run()
