@@ -19,7 +19,7 @@ class CostEstimate:
     """Seconds of wall time per task, and where the figure comes from."""
 
     seconds_per_task: float
-    source: str  # e.g. "run 20261130-110503-2f694d (164 tasks in 56 min; sample, budget 9)"
+    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample, budget 9, 2 workers)"
 
     def for_tasks(self, tasks: int) -> float:
         """Expected wall seconds for this many tasks."""
@@ -27,7 +27,9 @@ class CostEstimate:
 
 
 def duration(seconds: float) -> str:
-    """'45 s', '14 min', '2 h 05 min'."""
+    """'0.4 s', '45 s', '14 min', '2 h 05 min'."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     minutes = round(seconds / 60)
@@ -45,8 +47,8 @@ def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstim
     for run in runs:
         if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
             per_task = run["elapsed"] / run["done"]
-            return CostEstimate(per_task, f"run {run['id']} ({run['done']} tasks in {duration(run['elapsed'])}; "
-                                          f"{_search(run)}, {run['workers']} workers)")
+            return CostEstimate(per_task, f"run {run['id']}: {run['done']} tasks in {duration(run['elapsed'])} "
+                                          f"({_search(run)}, {run['workers']} workers)")
     return None
 
 
@@ -61,5 +63,5 @@ def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     seconds = time.perf_counter() - started
     verdict = "passed" if result["hidden_passed"] else "failed"
     return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "
-                                 f"candidate(s) of a budget of {config.max_retries + 1} ({verdict}); tasks that need "
-                                 "more candidates take longer")
+                                 f"candidate(s) of a budget of {config.max_retries + 1} ({verdict}); a task that needs "
+                                 "more candidates takes longer")

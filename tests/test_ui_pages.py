@@ -182,7 +182,7 @@ def test_the_first_screen_holds_the_repair_example_in_a_code_editor(app):
     assert not any(t.label == "Task" for t in app.text_area)
     editors = [e for e in app.get("component_instance") if str(e.key).startswith(("task-editor", "tests-editor"))]
     assert [str(e.key).split("-editor")[0] for e in editors] == ["task", "tests"]
-    assert {"**Task**", "**Unit tests (asserts, test_* functions, or check(candidate))**"} <= set(texts(app))
+    assert {"**Task**", "**Unit tests (asserts, `test_*` functions, or `check(candidate)`)**"} <= set(texts(app))
 
 
 def test_a_prose_task_is_a_text_box_and_plain_editors_are_labelled_text_boxes(app):
@@ -192,7 +192,7 @@ def test_a_prose_task_is_a_text_box_and_plain_editors_are_labelled_text_boxes(ap
     app.selectbox(key="example").set_value(DEFAULT_EXAMPLE).run()
     click(app, "Load this example")
     labels = [t.label for t in app.text_area]
-    assert labels == ["Task", "Unit tests (asserts, test_* functions, or check(candidate))"]
+    assert labels == ["Task", "Unit tests (asserts, `test_*` functions, or `check(candidate)`)"]
     assert app.text_area[0].value.startswith("def pluck(arr):")
     assert not [e for e in app.get("component_instance") if str(e.key).startswith("task-editor")]
 
@@ -413,8 +413,8 @@ def test_debugger_step_mode_runs_one_node_per_click(app):
     click(app, "Next step")
     assert not app.exception, app.exception
     assert any("paused before **executor**" in i.value for i in app.info)
-    assert any(m.value.startswith("**Original** — the solve as run") and "paused before executor" in m.value
-               for m in app.markdown)
+    assert branch_lines(app) == ["**Original** — :material/pause_circle: the solve as run · 3 checkpoints · "
+                                 "1 candidate(s) · paused before executor"]
 
 
 def test_debugger_steps_through_to_the_chooser(app):
@@ -441,8 +441,7 @@ def test_debugger_fork_shows_as_a_branch_with_its_outcome(app, monkeypatch):
     assert not app.exception, app.exception
     assert any(m.value.startswith("**chooser** — chose #2") for m in app.markdown)
     assert branch_lines(app) == [
-        "**Original** — the solve as run · 7 checkpoints · 3 candidate(s) · passed :green[:material/check_circle:] "
-        "passed"]
+        "**Original** — :green[:material/check_circle:] the solve as run · 7 checkpoints · 3 candidate(s) · passed"]
     # After the chooser the answer is #2, but a fork's code replaces the last candidate's: the editor holds #3.
     editor = next(e for e in app.get("component_instance") if str(e.key).startswith("fork-code-"))
     assert any(m.value == "**Code of #3, the last candidate**" for m in app.markdown)
@@ -454,8 +453,8 @@ def test_debugger_fork_shows_as_a_branch_with_its_outcome(app, monkeypatch):
     assert step_kinds(labels)[:3] == ["candidate", "stop", "chooser"] and "chose #2" in labels[2], labels
     # The fork is in the tree now, a branch of its own with its outcome, without reloading the page.
     branches = branch_lines(app)
-    assert len(branches) == 2 and branches[1].startswith("**Fork 1** — fork 1 from step 5, edited code")
-    assert branches[1].endswith("passed :green[:material/check_circle:] passed")  # the chooser still picks #2
+    assert branches[1] == ("**Fork 1** — :green[:material/check_circle:] fork 1 from step 5, edited code · "
+                           "3 checkpoints · 3 candidate(s) · passed")  # the chooser still picks #2 over the edited #3
     dot = app.get("graphviz_chart")[0].proto.spec
     assert dot.count("->") == 9 and 'label="edited code"' in dot and "fork 1: passed" in dot
 
@@ -471,7 +470,8 @@ def test_debugger_fork_with_plain_editors_and_an_edited_report(app):
     click(app, "Ask the model to repair with this report")
     assert not app.exception, app.exception
     branches = branch_lines(app)
-    assert branches[1].startswith("**Fork 1** — fork 1 from step 2, edited failure report")
+    assert branches[1].startswith("**Fork 1** — :green[:material/check_circle:] fork 1 from step 2, edited failure "
+                                  "report")
 
 
 # --- bench ---------------------------------------------------------------------------------------------------
@@ -495,7 +495,7 @@ def test_bench_first_visit_measures_what_a_run_costs(app):
     button(app, "Estimate the cost: time the first task").click().run()
     assert not app.exception, app.exception
     note = next(i.value for i in app.info if "Cost on this machine" in i.value)
-    assert "from a probe: HumanEval/3 took" in note and "all 164 ≈" in note
+    assert "measured by a probe: HumanEval/3 took" in note and "all 164 about" in note
     assert any("No runs yet" in i.value for i in app.info)  # a probe is not a run
 
 

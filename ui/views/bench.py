@@ -109,8 +109,8 @@ def cost_note(settings: Settings, runs: list[dict]) -> None:
                 "task once and times it.", icon=":material/timer:")
         return
     per = duration(estimate.seconds_per_task)
-    st.info(f"**Cost on this machine:** about {per} a task with {provider} · {model} (from {estimate.source}): "
-            f"41 tasks ≈ {duration(estimate.for_tasks(41))}, all {ALL_TASKS} ≈ "
+    st.info(f"**Cost on this machine:** about {per} a task with {provider} · {model}, measured by {estimate.source}. "
+            f"So 41 tasks take about {duration(estimate.for_tasks(41))}, all {ALL_TASKS} about "
             f"{duration(estimate.for_tasks(ALL_TASKS))}.", icon=":material/timer:")
 
 

@@ -16,12 +16,13 @@ from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
 from ui.timeline import attempt_step, plain, render_report
 
-# How a solve or a branch ended, in words (a mark alone would carry it by colour only). Unknown statuses show as
-# they are stored, so a new one (a solve whose process died is "interrupted") needs no change here.
-STATUS_WORDS = {"passed": ":green[:material/check_circle:] passed", "gave_up": ":red[:material/cancel:] not solved",
-                "error": ":red[:material/error:] error", "running": ":material/pending: running",
-                "paused": ":material/pause_circle: paused", "interrupted": ":orange[:material/warning:] interrupted"}
+# How a solve or a branch ended: always in words, with a mark beside some (never the mark alone: it would carry the
+# outcome by colour). Unknown statuses show as stored, so a new one (a solve whose process died is "interrupted")
+# needs no change here.
 PLAIN_STATUS = {"passed": "passed", "gave_up": "not solved", "paused": "paused"}
+STATUS_MARKS = {"passed": ":green[:material/check_circle:] ", "gave_up": ":red[:material/cancel:] ",
+                "error": ":red[:material/error:] ", "paused": ":material/pause_circle: ",
+                "interrupted": ":orange[:material/warning:] "}
 BRANCH_COLOURS = ["#0f766e", "#b45309", "#7c3aed", "#be123c", "#1d4ed8", "#4d7c0f"]
 state = st.session_state
 
@@ -93,13 +94,23 @@ def run_controls(solver, thread: str, busy: bool) -> None:
             _start("Run to the end", thread, partial(solver.resume, thread))
 
 
+def outcome_words(branch: Branch) -> str:
+    """'passed', 'not solved', 'paused before executor' ..."""
+    if branch.outcome == "paused":
+        return f"paused before {branch.next_node}"
+    return PLAIN_STATUS.get(branch.outcome, branch.outcome)
+
+
 def branch_words(branch: Branch) -> str:
-    """'fork 1 from step 2, edited code · 3 checkpoints · 1 candidate · passed'."""
+    """'fork 1 from step 2, edited code · 3 checkpoints · 1 candidate(s) · passed'."""
     where = "the solve as run" if branch.fork_of is None else \
         f"fork {branch.number} from step {branch.fork_step}, {branch.how}"
-    outcome = f"paused before {branch.next_node}" if branch.outcome == "paused" else \
-        PLAIN_STATUS.get(branch.outcome, branch.outcome)
-    return f"{where} · {len(branch.checkpoints)} checkpoints · {branch.candidates} candidate(s) · {outcome}"
+    return f"{where} · {len(branch.checkpoints)} checkpoints · {branch.candidates} candidate(s) · " \
+           f"{outcome_words(branch)}"
+
+
+def _node_name(step: Step) -> str:
+    return {"__start__": "input", None: "end"}.get(step.next_node, step.next_node)
 
 
 def tree_dot(steps: list[Step], found: list[Branch]) -> str:
@@ -110,11 +121,9 @@ def tree_dot(steps: list[Step], found: list[Branch]) -> str:
         colour = BRANCH_COLOURS[branch.number % len(BRANCH_COLOURS)]
         for checkpoint in branch.checkpoints:
             s = by_id[checkpoint]
-            label = f"{s.step}: {s.next_node or 'end'}\\n{s.iteration} cand."
+            label = f"{s.step}: {_node_name(s)}\\n{s.iteration} cand."
             if checkpoint == branch.head:
-                outcome = f"paused before {branch.next_node}" if branch.outcome == "paused" else \
-                    PLAIN_STATUS.get(branch.outcome, branch.outcome)
-                label += f"\\n{'fork ' + str(branch.number) if branch.number else 'original'}: {outcome}"
+                label += f"\\n{'fork ' + str(branch.number) if branch.number else 'original'}: {outcome_words(branch)}"
             pen = ", penwidth=2" if checkpoint == branch.head else ""
             lines.append(f'"{checkpoint}" [label="{label}", color="{colour}"{pen}];')
             if s.parent_id in by_id:
@@ -129,9 +138,9 @@ def checkpoint_tree(steps: list[Step], found: list[Branch]) -> None:
     st.graphviz_chart(tree_dot(steps, found), alt="Checkpoint tree: " + "; ".join(
         f"branch {b.number}: {branch_words(b)}" for b in found))
     for branch in found:
-        outcome = STATUS_WORDS.get(branch.outcome, branch.outcome)
-        st.markdown(f"**{'Original' if branch.fork_of is None else f'Fork {branch.number}'}** — "
-                    f"{branch_words(branch)} {outcome if branch.outcome != 'paused' else ''}".rstrip())
+        mark = STATUS_MARKS.get(branch.outcome, "")
+        st.markdown(f"**{'Original' if branch.fork_of is None else f'Fork {branch.number}'}** — {mark}"
+                    f"{branch_words(branch)}")
 
 
 def checkpoint_options(found: list[Branch]) -> list[str]:
@@ -141,8 +150,7 @@ def checkpoint_options(found: list[Branch]) -> list[str]:
 
 def checkpoint_label(step: Step, branch: Branch) -> str:
     where = "" if branch.fork_of is None else f"fork {branch.number} · "
-    upcoming = {"__start__": "the input", None: "end"}.get(step.next_node, step.next_node)
-    return f"{where}step {step.step}: next {upcoming}"
+    return f"{where}step {step.step}: next {_node_name(step)}"
 
 
 def compare_checkpoints(solver, thread: str, options: list[str], labels: dict[str, str], first_failing: int) -> None:

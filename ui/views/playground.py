@@ -57,7 +57,7 @@ def task_input() -> str:
 
 def tests_input() -> str:
     """The unit tests, in the code editor, with what the sandbox will make of them."""
-    state.tests = code_editor("Unit tests (asserts, test_* functions, or check(candidate))", state.tests,
+    state.tests = code_editor("Unit tests (asserts, `test_*` functions, or `check(candidate)`)", state.tests,
                               key=f"tests-editor-{state.editor_version}", minimum_lines=6)
     st.caption(describe_tests(state.tests))
     return state.tests
