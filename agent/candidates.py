@@ -52,6 +52,16 @@ class Candidate:
     def tests_total(self) -> int:
         return len(self.report.tests) if self.report else 0
 
+    @property
+    def tokens_per_second(self) -> float | None:
+        """Generated tokens per second of model time; None when the time is unknown (a fork's edited code)."""
+        return self.tokens_out / self.seconds_model if self.seconds_model > 0 and self.tokens_out else None
+
+    @property
+    def repairs(self) -> int | None:
+        """The number of the candidate this one repairs (the one drawn just before it); None for others."""
+        return self.number - 1 if self.kind == "repair" and self.number > 1 else None
+
     def headline(self) -> str:
         """One line: k of n visible tests pass, or the first failure with its two values, or why nothing ran."""
         if self.report is None:
@@ -93,6 +103,13 @@ def _candidate(raw: dict, index: int) -> Candidate:
         seconds_model=raw.get("seconds_model", 0.0), seconds_tests=raw.get("seconds_tests", 0.0),
         temperature=raw.get("temperature"), seed=raw.get("seed"), resampled=bool(raw.get("resampled")),
         forked=bool(raw.get("forked")), note=raw.get("note"))
+
+
+def drawing_speed(drawn: list[Candidate]) -> tuple[int, float, float | None]:
+    """Tokens generated, model seconds and tokens per second of candidates drawn together (a round of samples
+    shares one batch, so its rate is the round's, not a sum of each sample's)."""
+    tokens, seconds = sum(c.tokens_out for c in drawn), sum(c.seconds_model for c in drawn)
+    return tokens, seconds, (tokens / seconds if seconds > 0 and tokens else None)
 
 
 def candidates(values: dict) -> list[Candidate]:

@@ -63,6 +63,7 @@ class Step:
     iteration: int
     status: str | None
     created_at: str
+    source: str = ""  # LangGraph's: input, loop (a node ran) or update (a fork's edit)
 
 
 @dataclass
@@ -217,8 +218,15 @@ class Solver:
             parent = (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id")
             history.append(Step(snap.config["configurable"]["checkpoint_id"], parent, snap.metadata.get("step", -1),
                                 snap.next[0] if snap.next else None, snap.values.get("iteration", 0),
-                                snap.values.get("status"), snap.created_at or ""))
+                                snap.values.get("status"), snap.created_at or "", snap.metadata.get("source", "")))
         return list(reversed(history))
+
+    def first_failing_step(self, thread_id: str) -> Step | None:
+        """The earliest checkpoint at which a candidate has run and failed its visible tests (None if none did)."""
+        for step in self.steps(thread_id):
+            if any(c.ran and not c.passed for c in self.candidates(thread_id, step.checkpoint_id)):
+                return step
+        return None
 
     def paused_before(self, thread_id: str) -> str | None:
         """The node a paused (step mode) solve will run next, or None when it is not paused."""

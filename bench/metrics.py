@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bench.runner import answer_at_cap, hidden_at_cap
 
 
@@ -55,3 +57,72 @@ def compare_runs(a: list[dict], b: list[dict]) -> dict:
         "both": [t for t in common if a_pass[t] and b_pass[t]],
         "neither": [t for t in common if not a_pass[t] and not b_pass[t]],
     }
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """How far a run is: tasks done of its total, how many pass, and an ETA while it runs."""
+
+    done: int
+    total: int
+    passing: int
+    phase: str  # the run's state (bench.runner.run_state): running, finished, stopped, interrupted ...
+    eta_seconds: float | None
+
+    @property
+    def fraction(self) -> float:
+        """Share of the bar to fill: full for a finished run, whatever its count says."""
+        if self.phase == "finished" or not self.total:
+            return 1.0 if self.phase == "finished" else 0.0
+        return min(1.0, self.done / self.total)
+
+    def text(self) -> str:
+        """'3/41 tasks done · 2 passing · running · ETA 4m05s'."""
+        eta = (f" · ETA {int(self.eta_seconds // 60)}m{int(self.eta_seconds % 60):02d}s"
+               if self.eta_seconds is not None else "")
+        return f"{self.done}/{self.total} tasks done · {self.passing} passing · {self.phase}{eta}"
+
+
+def run_progress(run: dict, results: list[dict], phase: str) -> RunProgress:
+    """Progress of a run from its stored results; phase is its state as bench.runner.run_state gives it."""
+    total, done = len(run["task_ids"]), len(results)
+    spent = sum(r["seconds"] for r in results) / max(1, run.get("workers") or 1)
+    eta = spent / done * (total - done) if phase == "running" and done else None
+    return RunProgress(done=done, total=total, passing=sum(bool(r["hidden_passed"]) for r in results), phase=phase,
+                       eta_seconds=eta)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two runs on the tasks both finished: each one's pass rate after k more candidates, and the tasks that
+    changed verdict (fixed: fails in A, passes in B; regressed: the other way)."""
+
+    common: int
+    curves: dict[str, list[float]]  # "A" / "B" -> pass rate with k more candidates, on the common tasks
+    fixed: list[str]
+    regressed: list[str]
+    both: list[str]
+    neither: list[str]
+
+    def curve_rows(self, labels: dict[str, str]) -> list[dict]:
+        """Long-form rows for a chart: run, candidates after the first, pass rate."""
+        return [{"run": labels[key], "more candidates": k, "pass rate": value}
+                for key, curve in self.curves.items() for k, value in enumerate(curve)]
+
+    def outcome_rows(self) -> list[dict]:
+        """Rows for a bar chart of how the common tasks fared: fixed, regressed, passing in both, in neither."""
+        return [{"outcome": name, "tasks": len(tasks)} for name, tasks in
+                (("fixed in B", self.fixed), ("regressed in B", self.regressed), ("passing in both", self.both),
+                 ("failing in both", self.neither))]
+
+
+def compare_run_curves(run_a: dict, results_a: list[dict], run_b: dict, results_b: list[dict]) -> Comparison:
+    """compare_runs plus both pass-rate curves, measured on the same tasks so the lines can be read together."""
+    diff = compare_runs(results_a, results_b)
+    common = set(diff["both"] + diff["neither"] + diff["fixed"] + diff["regressed"])
+    curves = {}
+    for key, run, results in (("A", run_a, results_a), ("B", run_b, results_b)):
+        shared = [r for r in results if r["task_id"] in common]
+        curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(run["max_retries"] + 1)]
+    return Comparison(common=diff["common"], curves=curves, fixed=diff["fixed"], regressed=diff["regressed"],
+                      both=diff["both"], neither=diff["neither"])

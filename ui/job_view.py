@@ -6,33 +6,32 @@ import streamlit as st
 
 from agent import SolveJob
 from agent.candidates import Candidate
-from ui.timeline import Timeline
+from ui.timeline import draw_timeline
 
 REFRESH_SECONDS = 0.5
 
 
-def show_job(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None = None) -> None:
+def show_job(job: SolveJob, max_retries: int, strategy: str, *, key: str, known: list[Candidate] | None = None) -> None:
     """Draw the job's timeline where this is called; when a running job ends, rerun the page.
 
-    max_retries and strategy are the solve's own; known are its candidates from before the job began."""
+    max_retries and strategy are the solve's own; known are its candidates from before the job began; key
+    prefixes the timeline's widget keys (unique on the page)."""
     if job.running:
-        _live(job, max_retries, strategy, known)
+        _live(job, max_retries, strategy, key, known)
     else:
-        _draw(job, max_retries, strategy, known, tokens=False)
+        _draw(job, max_retries, strategy, key, known, tokens=False)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None) -> None:
+def _live(job: SolveJob, max_retries: int, strategy: str, key: str, known: list[Candidate] | None) -> None:
     if not job.running:
-        st.rerun()  # the whole page: what it offers next (download, debugger) depends on the outcome
-    _draw(job, max_retries, strategy, known, tokens=True)
+        st.rerun()  # the whole page: what it offers next (download, debugger, the checkpoint tree) depends on it
+    _draw(job, max_retries, strategy, key, known, tokens=True)
 
 
-def _draw(job: SolveJob, max_retries: int, strategy: str, known: list[Candidate] | None, *, tokens: bool) -> None:
-    timeline = Timeline(st.container(), max_retries, strategy, known)
-    for event in job.snapshot(tokens=tokens):
-        timeline.handle(event)
-    timeline.flush()
+def _draw(job: SolveJob, max_retries: int, strategy: str, key: str, known: list[Candidate] | None, *,
+          tokens: bool) -> None:
+    draw_timeline(job.snapshot(tokens=tokens), max_retries=max_retries, strategy=strategy, key=key, known=known)
     if job.error:
         st.error(f"**The solve stopped with an error:** {job.error}", icon=":material/error:")
     elif job.cancelled:

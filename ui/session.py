@@ -38,18 +38,17 @@ def _budget_default(max_retries: int) -> int:
     return min(MAX_BUDGET, max(1, max_retries + 1))
 
 
-def sidebar_settings() -> Settings:
-    """Provider, model, strategy, budget and temperature from the sidebar (defaults from the environment).
-
-    Every page draws this sidebar itself (AppTest drops an entry script's sidebar on reruns), and the
-    values live under keys of their own so they survive switching pages.
-    """
+def draw_sidebar() -> Settings:
+    """Provider, model, strategy, budget and temperature from the sidebar (defaults from the environment), and
+    whether code is edited in plain text areas. Drawn once per run, by the entry script (ui/app.py); pages read
+    the result with current_settings(). The values live under keys of their own so they survive page switches."""
     base, state = load_settings(), st.session_state
     state.setdefault("cfg_provider", base.provider or "auto")
     state.setdefault("cfg_model", base.model or "")
     state.setdefault("cfg_strategy", base.search.strategy)
     state.setdefault("cfg_budget", _budget_default(base.max_retries))
     state.setdefault("cfg_temperature", float(base.temperature))
+    state.setdefault("cfg_plain_editors", False)
     with st.sidebar:
         st.subheader("Model")
         state.cfg_provider = st.selectbox("Provider", PROVIDERS, index=PROVIDERS.index(state.cfg_provider),
@@ -63,9 +62,26 @@ def sidebar_settings() -> Settings:
                                           key="strategy", help=STRATEGY_HELP)
         state.cfg_budget = st.number_input("Budget (candidates per task)", 1, MAX_BUDGET, int(state.cfg_budget),
                                            key="budget", help="the first answer included: 1 means one shot")
-    return base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
-                               model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
-                               max_retries=int(state.cfg_budget) - 1, temperature=float(state.cfg_temperature))
+        st.subheader("Display")
+        state.cfg_plain_editors = st.toggle("Edit code in plain text boxes", value=bool(state.cfg_plain_editors),
+                                            key="plain_editors",
+                                            help="instead of the highlighting editor: for screen readers and "
+                                                 "keyboard-only use")
+    settings = base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
+                                   model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
+                                   max_retries=int(state.cfg_budget) - 1, temperature=float(state.cfg_temperature))
+    state.settings = settings
+    return settings
+
+
+def current_settings() -> Settings:
+    """The settings the sidebar holds on this run (drawn by the entry script before the page runs)."""
+    return st.session_state.settings
+
+
+def plain_editors() -> bool:
+    """Whether the user asked for plain text boxes instead of the code editor."""
+    return bool(st.session_state.get("cfg_plain_editors"))
 
 
 def solver_or_error(settings: Settings) -> Solver | None:

@@ -1,72 +1,143 @@
-"""Render a solve's events as a timeline of cards: coder, executor, route and chooser, one per node transition."""
+"""Render a solve's events as a timeline of steps: each candidate (or round of samples) with its verdict in one
+line, what the route decides next, and the chooser's pick. A pure function of the events so far, redrawn live.
+
+Each candidate is a step that opens on its details (code, or for a repair the diff against the candidate it
+repairs); a step the user closes stays closed where it is, across redraws (its open state is a widget's).
+"""
 
 from __future__ import annotations
 
-import difflib
-import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import streamlit as st
 
 from agent import NodeFinished, NodeStarted, RunFinished, Token
-from agent.candidates import Candidate, ChoiceView, candidates, choice, judged_now
+from agent.candidates import Candidate, ChoiceView, candidates, choice, drawing_speed, judged_now
 from agent.events import Event
+from agent.history import code_diff
 from agent.nodes import next_kind
 from sandbox import TestReport
 
-ICONS = {"coder": ":material/psychology:", "executor": ":material/science:", "chooser": ":material/how_to_vote:"}
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code
-PASS_MARK = ":green[:material/check_circle:]"
-FAIL_MARK = ":red[:material/cancel:]"
+PASS_ICON, FAIL_ICON, WAIT_ICON = ":material/check_circle:", ":material/cancel:", ":material/hourglass_top:"
+PASS_MARK, FAIL_MARK = f":green[{PASS_ICON}]", f":red[{FAIL_ICON}]"
 NEXT_WORDS = {"repair": "a repair of the last candidate from its failure report",
               "sample": "fresh samples of the first prompt"}
+WRITING_WORDS = {"first": "the first answer", "repair": "a repair", "sample": "fresh samples"}
+_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 
 
-def code_diff(previous: str, current: str) -> str:
-    """Unified diff between two candidates (difflib)."""
-    return "".join(difflib.unified_diff(previous.splitlines(True), current.splitlines(True),
-                                        "previous candidate", "this candidate"))
+def plain(text: str) -> str:
+    """Text shown as it is inside Markdown (labels and lines): values like a_b or $5 must not turn into markup."""
+    return text.translate(_MARKDOWN_SPECIALS)
+
+
+def kind_words(candidate: Candidate) -> str:
+    """'first answer', 'repair of #1', 'sample', with 'code edited in the debugger' when a fork changed it."""
+    words = {"first": "first answer", "sample": "sample"}.get(candidate.kind, candidate.kind)
+    if candidate.repairs is not None:
+        words = f"repair of #{candidate.repairs}"
+    return words + (" (code edited in the debugger)" if candidate.forked else "")
+
+
+def verdict_line(candidate: Candidate) -> str:
+    """'#2 passes — 3 of 3 visible tests pass': a word for pass or fail besides the mark (colour alone would not
+    carry it) and, for a failure, the first failing test with the two values it compared."""
+    if not candidate.ran:
+        return f"**#{candidate.number}** — not run yet"
+    mark, word = (PASS_MARK, "passes") if candidate.passed else (FAIL_MARK, "fails")
+    return f"{mark} **#{candidate.number} {word}** — {plain(candidate.headline())}"
+
+
+def attempt_label(candidate: Candidate) -> str:
+    """The one line a candidate's step shows closed: number, how it was drawn, verdict and first failure."""
+    if not candidate.ran:
+        return f"**#{candidate.number} · {kind_words(candidate)}** — running the visible tests"
+    word = "passes" if candidate.passed else "fails"
+    return f"**#{candidate.number} · {kind_words(candidate)} · {word}** — {plain(candidate.headline())}"
+
+
+def step_icon(candidate: Candidate) -> str:
+    return WAIT_ICON if not candidate.ran else PASS_ICON if candidate.passed else FAIL_ICON
+
+
+def speed_caption(candidate: Candidate, *, alone: bool = True) -> str:
+    """'41 tokens in 2.6 s · 15.8 tokens/s · 212 of 400 prompt tokens from the cache', and how it was drawn when
+    that matters (temperature, seed, a warmer retry). alone is False inside a round, which shows its own speed."""
+    parts = [f"{candidate.tokens_out} tokens"]
+    if alone:
+        parts[0] += f" in {candidate.seconds_model:.1f} s"
+        if candidate.tokens_per_second:
+            parts.append(f"{candidate.tokens_per_second:.1f} tokens/s")
+    if candidate.prompt_tokens_reused is not None and candidate.tokens_in:
+        parts.append(f"{candidate.prompt_tokens_reused} of {candidate.tokens_in} prompt tokens from the cache")
+    if candidate.temperature is not None:
+        parts.append(f"temperature {candidate.temperature:g}")
+    if candidate.seed is not None and candidate.kind == "sample":
+        parts.append(f"seed {candidate.seed}")
+    if candidate.resampled:
+        parts.append("the model repeated earlier code, so it was asked again, warmer")
+    return " · ".join(parts)
 
 
 def render_report(report: TestReport | dict) -> None:
     """Each visible test, and for failures the line, the compared values, the error and the traceback."""
     parsed = report if isinstance(report, TestReport) else TestReport.from_dict(report)
+    st.caption(f"sandbox: {parsed.status} · isolation {parsed.isolation or '?'}")
     if parsed.error:
         st.warning(parsed.error)
     for test in parsed.tests:
         if test.passed:
-            st.markdown(f"{PASS_MARK} `{test.name}`")
+            st.markdown(f"{PASS_MARK} passes: `{test.name}`")
             continue
-        st.markdown(f"{FAIL_MARK} `{test.name}`")
+        st.markdown(f"{FAIL_MARK} fails: `{test.name}`")
         st.code(test.describe(), language="text")
     for name, text, cut in (("stdout", parsed.stdout, parsed.stdout_truncated),
                             ("stderr", parsed.stderr, parsed.stderr_truncated)):
         if text.strip():
-            with st.expander(f"{name}{' (truncated)' if cut else ''}"):
-                st.code(text[-5000:], language="text")
+            st.markdown(f"**{name}**{' (truncated)' if cut else ''}")
+            st.code(text[-5000:], language="text")
 
 
-def verdict_line(candidate: Candidate) -> str:
-    """The candidate's headline with a mark and a word for pass or fail (colour alone would not carry it)."""
-    mark, word = (PASS_MARK, "passes") if candidate.passed else (FAIL_MARK, "fails")
-    return f"{mark} **#{candidate.number} {word}** — {candidate.headline()}"
+def attempt_details(candidate: Candidate, previous: Candidate | None, *, speed: bool = True) -> None:
+    """A candidate's caption, then tabs: for a repair its diff against the candidate it repairs (shown first),
+    its code, and each visible test's verdict."""
+    if speed:
+        st.caption(speed_caption(candidate))
+    if candidate.note:
+        st.caption(candidate.note)
+    if candidate.extract_error:
+        st.warning(f"No usable code: {candidate.extract_error}")
+        st.code(candidate.answer, language="markdown")
+        return
+    names = []
+    repaired = previous if candidate.repairs is not None and previous is not None and previous.code else None
+    if repaired is not None:
+        names.append(f"Diff against #{repaired.number}")
+    names.append("Code")
+    if candidate.ran:
+        names.append("Visible tests")
+    tabs = dict(zip(names, st.tabs(names)))
+    if repaired is not None:
+        with tabs[names[0]]:
+            st.code(code_diff(repaired.code, candidate.code, f"#{repaired.number}", f"#{candidate.number}")
+                    or "(no change)", language="diff")
+    with tabs["Code"]:
+        st.code(candidate.code or "(no code)", language="python")
+    if candidate.ran:
+        with tabs["Visible tests"]:
+            render_report(candidate.report)
 
 
-def candidate_caption(candidate: Candidate) -> str:
-    """'#n · kind · tokens · seconds', and how it was drawn when that matters (sampling, cache, a warmer retry)."""
-    parts = [f"#{candidate.number}", candidate.kind, f"{candidate.tokens_out} tokens",
-             f"{candidate.seconds_model:.1f}s"]
-    if candidate.temperature is not None:
-        parts.append(f"temperature {candidate.temperature:g}")
-    if candidate.seed is not None and candidate.kind == "sample":
-        parts.append(f"seed {candidate.seed}")
-    if candidate.prompt_tokens_reused:
-        parts.append(f"{candidate.prompt_tokens_reused} prompt tokens reused from cache")
-    if candidate.resampled:
-        parts.append("the model repeated earlier code, so it was asked again, warmer")
-    if candidate.forked:
-        parts.append("code edited in the debugger")
-    return " · ".join(parts)
+def attempt_step(candidate: Candidate, previous: Candidate | None, *, key: str, extra: str = "",
+                 expanded: bool = True) -> None:
+    """One candidate as a timeline step: its one-line verdict, opening on its details. The step's open state is
+    kept under key, so a step the user closes stays closed on every redraw."""
+    with st.expander(attempt_label(candidate) + extra, expanded=expanded, key=key, on_change="rerun", type="step",
+                     icon=step_icon(candidate)) as step:
+        if step.open is not False:  # closed steps draw nothing: a long solve stays light
+            attempt_details(candidate, previous)
 
 
 def side_by_side(items: Sequence[Candidate], draw: Callable[[Candidate], None]) -> None:
@@ -78,161 +149,218 @@ def side_by_side(items: Sequence[Candidate], draw: Callable[[Candidate], None]) 
                 draw(item)
 
 
-def show_candidate(candidate: Candidate, previous: Candidate | None) -> None:
-    """A candidate's caption and code; for a repair, its diff against the candidate it repaired."""
-    st.caption(candidate_caption(candidate))
-    if candidate.note:
-        st.caption(candidate.note)
-    if candidate.extract_error:
-        st.warning(f"No usable code: {candidate.extract_error}")
-        with st.expander("the model's answer"):
-            st.code(candidate.answer, language="markdown")
-        return
-    st.code(candidate.code, language="python")
-    if candidate.kind == "repair" and previous is not None and previous.code:
-        with st.expander("diff against the previous candidate"):
-            st.code(code_diff(previous.code, candidate.code) or "(no change)", language="diff")
+# --- from events to entries --------------------------------------------------------------------------------
 
 
-class Timeline:
-    """Feeds events into cards inside a container; works live (tokens) and on replay (stored events).
+@dataclass
+class _Drawn:
+    """Candidates one coder step drew (one, or a round of samples), with their verdicts once the executor ran."""
 
-    max_retries and strategy are the solve's own (its budget is max_retries + 1 candidates). known seeds the
-    candidates drawn before the first event, for a job that starts mid-solve (a debugger step to the chooser).
-    """
+    numbers: list[int]
+    by_number: dict[int, Candidate]
+    previous: dict[int, Candidate]
 
-    def __init__(self, container, max_retries: int, strategy: str, known: list[Candidate] | None = None) -> None:
-        self.container, self.budget, self.strategy = container, max_retries + 1, strategy
-        self.known: list[Candidate] = list(known or [])
-        self.card = None
-        self.heading = None
-        self.stream = None
-        self.streamed = ""
-        self.last_paint = 0.0
 
-    def handle(self, event: Event) -> None:
-        """Draw one event: a node's card opens on NodeStarted and fills on NodeFinished."""
+@dataclass
+class _Route:
+    status: str | None
+    update: dict
+    used: int
+
+
+@dataclass
+class _Chooser:
+    picked: ChoiceView | None
+    step: int
+    known: list[Candidate]
+
+
+@dataclass
+class _Writing:
+    number: int
+    kind: str
+    text: str
+
+
+@dataclass
+class _Failure:
+    text: str
+
+
+@dataclass
+class _Story:
+    entries: list = field(default_factory=list)
+    final: RunFinished | None = None
+
+
+def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story:
+    story, open_coder, streamed = _Story(), None, ""
+    drawn_of: dict[int, _Drawn] = {}
+    latest = list(known)
+    for event in events:
         if isinstance(event, NodeStarted):
-            self.card = self.container.container(border=True)
-            self.heading = self.card.empty()  # the chooser rewrites it with its pick
-            self.heading.markdown(f"**{ICONS.get(event.node, '')} {event.node}** · step {event.step}")
-            self.stream, self.streamed = (self.card.empty(), "") if event.node == "coder" else (None, "")
-        elif isinstance(event, Token) and self.stream is not None:
-            self.streamed += event.text
-            if time.monotonic() - self.last_paint > 0.15:  # repainting on every token would flood the browser
-                self.stream.code(self.streamed, language="markdown")
-                self.last_paint = time.monotonic()
+            if event.node == "coder":
+                open_coder, streamed = event, ""
+        elif isinstance(event, Token) and open_coder is not None:
+            streamed += event.text
         elif isinstance(event, NodeFinished):
-            if self.card is None:  # a job that started inside this node: its NodeStarted came before the job
-                self.card = self.container.container(border=True)
-                self.heading = self.card.empty()
-                self.heading.markdown(f"**{ICONS.get(event.node, '')} {event.node}** · step {event.step}")
-            with self.card:
-                self._finished(event)
-            self.card = self.heading = None
+            if event.node == "coder":
+                open_coder = None
+            if event.error:
+                story.entries.append(_Failure(f"The {event.node} node failed: {event.error}"))
+                continue
+            update = event.update
+            if event.node == "coder":
+                if update.get("status") == "error":
+                    story.entries.append(_Failure(update.get("error") or "the model call failed"))
+                    continue
+                everyone = candidates(update) or latest
+                latest = everyone
+                new = [c for c in everyone if not c.ran] or everyone[-1:]
+                entry = _Drawn([c.number for c in new], {c.number: c for c in new},
+                               {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
+                story.entries.append(entry)
+                for number in entry.numbers:
+                    drawn_of[number] = entry
+            elif event.node == "executor":
+                everyone = candidates(update) or latest
+                latest = everyone
+                for candidate in everyone:
+                    if candidate.number not in judged_now(update):
+                        continue
+                    entry = drawn_of.get(candidate.number)
+                    if entry is None:  # drawn before this job began (a fork with edited code runs the tests first)
+                        entry = _Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
+                        story.entries.append(entry)
+                        drawn_of[candidate.number] = entry
+                    if candidate.number not in entry.numbers:
+                        entry.numbers.append(candidate.number)
+                    entry.by_number[candidate.number] = candidate
+                story.entries.append(_Route(update.get("status"), update, len(everyone)))
+            elif event.node == "chooser":
+                story.entries.append(_Chooser(choice(update), event.step, latest))
         elif isinstance(event, RunFinished):
-            self._verdict(event)
+            story.final = event
+    if open_coder is not None:
+        upcoming = next_kind({"attempts": [{"kind": c.kind} for c in latest], "strategy": strategy})
+        story.entries.append(_Writing(len(latest) + 1, upcoming, streamed))
+    return story
 
-    def flush(self) -> None:
-        """Paint the tokens the throttle held back (after replaying a list of events in one go)."""
-        if self.stream is not None and self.streamed:
-            self.stream.code(self.streamed, language="markdown")
 
-    def _finished(self, event: NodeFinished) -> None:
-        update = event.update
-        if event.error:
-            st.error(f"The {event.node} node failed: {event.error}")
+# --- drawing -------------------------------------------------------------------------------------------------
+
+
+def _draw_drawn(entry: _Drawn, key: str) -> None:
+    drawn = [entry.by_number[n] for n in entry.numbers]
+    if len(drawn) == 1:
+        candidate = drawn[0]
+        attempt_step(candidate, entry.previous.get(candidate.number), key=f"{key}-{candidate.number}")
+        return
+    tokens, seconds, rate = drawing_speed(drawn)
+    passing = [c for c in drawn if c.passed]
+    verdict = ("running the visible tests" if not all(c.ran for c in drawn) else
+               f"{len(passing)} of {len(drawn)} pass every visible test")
+    label = f"**#{drawn[0].number}–#{drawn[-1].number} · a round of {len(drawn)} fresh samples** — {verdict}"
+    icon = WAIT_ICON if not all(c.ran for c in drawn) else PASS_ICON if passing else FAIL_ICON
+    with st.expander(label, expanded=True, key=f"{key}-{drawn[0].number}-{drawn[-1].number}", on_change="rerun",
+                     type="step", icon=icon) as step:
+        if step.open is False:
             return
-        if event.node == "coder":
-            self._coder(update)
-        elif event.node == "executor":
-            self._executor(update)
-        elif event.node == "chooser":
-            self._chooser(choice(update), event.step)
+        st.caption(f"decoded together: {tokens} tokens in {seconds:.1f} s"
+                   + (f" · {rate:.1f} tokens/s" if rate else "") + "; each runs against the visible tests")
 
-    def _coder(self, update: dict) -> None:
-        if self.stream is not None:
-            self.stream.empty()
-        if update.get("status") == "error":
-            st.error(update.get("error"))
-            return
-        drawn = candidates(update)
-        if drawn:
-            self.known = drawn
-        # The coder's update lists every candidate so far; this step's are the ones not run yet.
-        new = [c for c in drawn if not c.ran] or drawn[-1:]
-        previous = {c.number: drawn[i - 1] for i, c in enumerate(drawn) if i > 0}
-        if len(new) > 1:
-            st.caption(f"a round of {len(new)} fresh samples, drawn together; each runs against the visible tests next")
-            side_by_side(new, lambda c: show_candidate(c, previous.get(c.number)))
-        elif new:
-            show_candidate(new[0], previous.get(new[0].number))
-
-    def _executor(self, update: dict) -> None:
-        everyone = candidates(update)
-        if everyone:
-            self.known = everyone
-        numbers = judged_now(update)
-        judged = [c for c in everyone if c.number in numbers]
-        for candidate in judged:
-            report = candidate.report
+        def draw(candidate: Candidate) -> None:
             st.markdown(verdict_line(candidate))
-            where = f"sandbox: {report.status} · {candidate.seconds_tests:.2f}s · isolation {report.isolation or '?'}"
-            # One candidate's report is the card's content; with a round of several, the headlines come first.
-            with st.expander(f"#{candidate.number}: every visible test · {where}",
-                             expanded=len(judged) == 1):
-                render_report(report)
-        self._route(update.get("status"), update)
+            st.caption(speed_caption(candidate, alone=False))
+            st.code(candidate.code or "(no code)", language="python")
 
-    def _route(self, status: str | None, update: dict) -> None:
-        used = len(self.known)
-        with self.container.container(border=True):
-            if status == "running":
-                upcoming = next_kind({"attempts": update.get("attempts") or [], "strategy": self.strategy})
-                st.markdown(f"**:material/replay: route: draw more** — no candidate passes the visible tests yet; "
-                            f"{used} of {self.budget} candidates used — next: {NEXT_WORDS.get(upcoming, upcoming)}")
-            elif status == "passed":
-                passing = ", ".join(f"#{c.number}" for c in self.known if c.passed)
-                then = " — the chooser picks the answer next" if used > 1 else ""
-                st.markdown(f"**:material/stop_circle: route: stop** — every visible test passes ({passing}){then}")
-            else:
-                spent = (f"the budget is spent: {used} of {self.budget} candidates used" if used >= self.budget else
-                         f"the token budget is spent after {used} of {self.budget} candidates")
-                then = "; the chooser picks the answer next" if used > 1 else ""
-                st.markdown(f"**:material/stop_circle: route: stop** — {spent}, and none passes every visible "
-                            f"test{then}")
+        side_by_side(drawn, draw)
 
-    def _chooser(self, picked: ChoiceView | None, step: int) -> None:
-        icon = ICONS["chooser"]
-        if picked is None:
-            self.heading.markdown(f"**{icon} chooser** · step {step} — nothing to choose")
-            return
-        self.heading.markdown(f"**{icon} chooser** — chose #{picked.number}: {picked.reason}")
-        st.caption(f"step {step} · chosen by the visible tests and by what the candidates return on probe "
+
+def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
+    used = entry.used
+    if entry.status == "running":
+        upcoming = next_kind({"attempts": entry.update.get("attempts") or [], "strategy": strategy})
+        label = (f"**route: draw more** — no candidate passes the visible tests yet; {used} of {budget} candidates "
+                 f"used — next: {NEXT_WORDS.get(upcoming, upcoming)}")
+        icon = ":material/replay:"
+    elif entry.status == "passed":
+        passing = ", ".join(f"#{c.number}" for c in candidates(entry.update) if c.passed)
+        label = f"**route: stop** — every visible test passes ({passing})" + (
+            " — the chooser picks the answer next" if used > 1 else "")
+        icon = ":material/stop_circle:"
+    else:
+        spent = (f"the budget is spent: {used} of {budget} candidates used" if used >= budget else
+                 f"the token budget is spent after {used} of {budget} candidates")
+        label = (f"**route: stop** — {spent}, and none passes every visible test"
+                 + ("; the chooser picks the answer next" if used > 1 else ""))
+        icon = ":material/stop_circle:"
+    with st.expander(label, type="step", icon=icon):
+        st.caption("The route reads the visible tests' verdicts and the budget; the hidden tests play no part.")
+
+
+def _draw_chooser(entry: _Chooser) -> None:
+    picked = entry.picked
+    if picked is None:
+        with st.expander("**chooser** — nothing to choose", type="step", icon=":material/how_to_vote:"):
+            st.caption(f"step {entry.step}")
+        return
+    label = f"**chooser** — chose #{picked.number}: {plain(picked.reason)}"
+    with st.expander(label, expanded=True, type="step", icon=":material/how_to_vote:"):
+        st.caption(f"step {entry.step} · chosen by the visible tests and by what the candidates return on probe "
                    "inputs; the hidden tests play no part")
-        chosen = next((c for c in self.known if c.number == picked.number), None)
+        chosen = next((c for c in entry.known if c.number == picked.number), None)
         if chosen is None:
             return
-        eligible = [c for c in self.known if c.number in picked.eligible]
+        eligible = [c for c in entry.known if c.number in picked.eligible]
 
         def draw(candidate: Candidate) -> None:
             badge = " :blue-badge[:material/star: chosen]" if candidate.number == picked.number else ""
-            st.markdown(f"**#{candidate.number} · {candidate.kind}**{badge}")
+            st.markdown(f"**#{candidate.number} · {kind_words(candidate)}**{badge}")
             st.markdown(verdict_line(candidate))
             if candidate.number != picked.number and candidate.signature and candidate.signature == chosen.signature:
                 st.caption(f"returns the same values as #{picked.number} on the probe inputs")
-            with st.expander("code"):
-                st.code(candidate.code, language="python")
+            st.code(candidate.code, language="python")
 
         side_by_side(eligible, draw)
 
-    def _verdict(self, event: RunFinished) -> None:
-        if event.paused:
-            self.container.info(f"Paused before **{event.next_node}**.")
-        elif event.status == "passed":
-            self.container.success(f"**Passed** after {event.iterations} candidate(s).", icon=":material/check_circle:")
-        elif event.status == "gave_up":
-            self.container.error(f"**Not solved**: no candidate passes every visible test after {event.iterations} "
-                                 "candidates.", icon=":material/cancel:")
-        else:
-            self.container.error(f"**Stopped with an error**: {event.error}", icon=":material/error:")
+
+def _draw_final(final: RunFinished) -> None:
+    if final.paused:
+        st.info(f"Paused before **{final.next_node}**.")
+    elif final.status == "passed":
+        st.success(f"**Passed** after {final.iterations} candidate(s).", icon=":material/check_circle:")
+    elif final.status == "gave_up":
+        st.error(f"**Not solved**: no candidate passes every visible test after {final.iterations} candidates.",
+                 icon=":material/cancel:")
+    else:
+        st.error(f"**Stopped with an error**: {final.error}", icon=":material/error:")
+
+
+def draw_timeline(events: list[Event], *, max_retries: int, strategy: str, key: str,
+                  known: list[Candidate] | None = None) -> None:
+    """Draw the events of one solve (or of a step, fork or resume of it) as timeline steps where this is called.
+
+    max_retries and strategy are the solve's own (its budget is max_retries + 1 candidates); known are its
+    candidates from before the first event, for a job that starts mid-solve. key prefixes the steps' widget keys
+    and must be unique on the page."""
+    known = list(known or [])
+    story = _story(events, strategy, known)
+    thread = events[0].thread_id if events else "none"
+    prefix = f"{key}-{thread}"
+    for entry in story.entries:
+        if isinstance(entry, _Drawn):
+            _draw_drawn(entry, prefix)
+        elif isinstance(entry, _Route):
+            _draw_route(entry, max_retries + 1, strategy)
+        elif isinstance(entry, _Chooser):
+            _draw_chooser(entry)
+        elif isinstance(entry, _Writing):
+            what = WRITING_WORDS.get(entry.kind, "an answer")
+            with st.expander(f"**#{entry.number} · the model is writing {what}**", expanded=True, type="step",
+                             icon=":material/edit_note:"):
+                st.code(entry.text or "…", language="markdown")
+        elif isinstance(entry, _Failure):
+            st.error(entry.text)
+    if story.final is not None:
+        _draw_final(story.final)

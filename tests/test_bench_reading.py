@@ -1,0 +1,133 @@
+"""Reading stored runs: the committed fixture of real runs, comparisons, progress, exports, baselines, cost."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from agent import Solver
+from bench import runner, store
+from bench.cost import duration, estimate_from_runs, probe
+from bench.export import RESULT_CSV_COLUMNS, results_csv, samples_jsonl
+from bench.humaneval import load_problems
+from bench.metrics import compare_run_curves, run_metrics, run_progress
+from bench.results_table import published_baseline
+from bench.transfer import dump_runs, load_file, load_runs, write_file
+from fakes import PromptKeyedModel, humaneval_answers
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+ALL_164 = "20261130-110503-2f694d"  # the 0.5B on all 164 tasks, default search (README's Results)
+ONE_FIVE = "20261130-121225-5bbb24"  # the 1.5B on sample:41
+
+
+@pytest.fixture
+def real_runs(tmp_path):
+    db = store.open_store(tmp_path / "bench.sqlite")
+    assert load_file(db, FIXTURE) == [ALL_164, ONE_FIVE]
+    return db
+
+
+def test_the_fixture_holds_the_readmes_measured_runs(real_runs):
+    m = run_metrics(store.get_run(real_runs, ALL_164), store.results(real_runs, ALL_164))
+    assert m["tasks"] == 164 and round(100 * m["pass_at_1"], 1) == 71.3
+    assert [round(100 * v, 1) for v in m["pass_after_k_repairs"]] == [54.9, 62.8, 67.7, 68.9, 70.1, 70.1, 70.7, 71.3,
+                                                                      71.3]
+    m = run_metrics(store.get_run(real_runs, ONE_FIVE), store.results(real_runs, ONE_FIVE))
+    assert m["tasks"] == 41 and round(100 * m["pass_at_1"], 1) == 82.9
+    # Every candidate's code is kept (slim drops prompts, raw answers and reports only).
+    attempts = store.attempts(real_runs, ALL_164)
+    assert len(attempts) == sum(r["iterations"] for r in store.results(real_runs, ALL_164))
+    assert all(a["code"] for a in attempts) and not any(a["messages"] for a in attempts)
+
+
+def test_dump_and_load_round_trip_and_refuse_a_second_copy(real_runs, tmp_path):
+    data = dump_runs(real_runs, [ONE_FIVE])
+    write_file(data, tmp_path / "one.json.gz")
+    assert json.loads(gzip.decompress((tmp_path / "one.json.gz").read_bytes())) == data
+    other = store.open_store(tmp_path / "other.sqlite")
+    assert load_file(other, tmp_path / "one.json.gz") == [ONE_FIVE]
+    assert store.results(other, ONE_FIVE) == store.results(real_runs, ONE_FIVE)
+    with pytest.raises(ValueError, match="already in this database"):
+        load_runs(other, data)
+    with pytest.raises(ValueError, match="not a dump"):
+        load_runs(other, {"runs": []})
+    with pytest.raises(store.StoreError):
+        dump_runs(real_runs, ["no-such-run"])
+
+
+def test_comparison_of_two_real_runs_reads_both_curves_on_the_shared_tasks(real_runs):
+    a, b = store.get_run(real_runs, ALL_164), store.get_run(real_runs, ONE_FIVE)
+    cmp = compare_run_curves(a, store.results(real_runs, ALL_164), b, store.results(real_runs, ONE_FIVE))
+    assert cmp.common == 41
+    assert (len(cmp.fixed), len(cmp.regressed)) == (5, 1)
+    assert cmp.regressed == ["HumanEval/68"]
+    # On the 41 shared tasks the 0.5B's loop reads 73.2% (README), the 1.5B's 82.9%.
+    assert round(100 * cmp.curves["A"][-1], 1) == 73.2 and round(100 * cmp.curves["B"][-1], 1) == 82.9
+    rows = cmp.curve_rows({"A": "0.5B", "B": "1.5B"})
+    assert len(rows) == 18 and rows[0] == {"run": "0.5B", "more candidates": 0, "pass rate": cmp.curves["A"][0]}
+    assert sum(r["tasks"] for r in cmp.outcome_rows()) == 41
+
+
+def test_a_finished_run_fills_its_bar_and_a_running_one_has_an_eta(real_runs):
+    run, results = store.get_run(real_runs, ONE_FIVE), store.results(real_runs, ONE_FIVE)
+    done = run_progress(run, results, "finished")
+    assert done.fraction == 1.0 and done.text() == "41/41 tasks done · 34 passing · finished"
+    partial = run_progress(run, results[:10], "running")
+    assert partial.fraction == pytest.approx(10 / 41) and partial.eta_seconds > 0 and "ETA" in partial.text()
+    assert run_progress(run, results[:10], "stopped").eta_seconds is None
+
+
+def test_exports_are_human_eval_samples_and_a_csv_of_every_task(real_runs):
+    lines = samples_jsonl(real_runs, ONE_FIVE).splitlines()
+    assert len(lines) == 41 and set(json.loads(lines[0])) == {"task_id", "completion"}
+    rows = list(csv.DictReader(io.StringIO(results_csv(real_runs, ONE_FIVE))))
+    assert len(rows) == 41 and tuple(rows[0]) == RESULT_CSV_COLUMNS
+    assert sum(int(r["hidden_passed"]) for r in rows) == 34
+    assert all(len(r["hidden_by_candidate"]) == int(r["candidates"]) for r in rows)
+
+
+@pytest.mark.parametrize("model, expected", [
+    ("qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", 0.616), ("qwen2.5-coder:1.5b", 0.707), ("qwen2.5-coder:7b", 0.884),
+    ("qwen2.5-coder-17b", None), ("llama3:8b", None), ("scripted", None)])
+def test_published_baselines_are_found_by_model_name(model, expected):
+    baseline = published_baseline(model)
+    assert (baseline.pass_at_1 if baseline else None) == (pytest.approx(expected) if expected else None)
+
+
+def test_cost_comes_from_the_last_run_of_the_same_model(real_runs):
+    runs = store.list_runs(real_runs)
+    estimate = estimate_from_runs(runs, "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+    assert estimate.seconds_per_task == pytest.approx(3335.7379727 / 164)
+    assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min (sample, budget 9, 2 workers)"
+    assert duration(estimate.for_tasks(164)) == "56 min"
+    assert [duration(s) for s in (0.42, 45, 7200 + 5 * 60)] == ["0.4 s", "45 s", "2 h 05 min"]
+    assert estimate_from_runs(runs, "ollama", "qwen2.5-coder:1.5b") is None
+
+
+def test_a_probe_times_one_task_as_a_run_would_and_stores_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    problems = load_problems()
+    solver = Solver(PromptKeyedModel(answer=humaneval_answers(problems, right={"HumanEval/3"})),
+                    tmp_path / "solves.sqlite")
+    estimate = probe(solver, runner.RunConfig(tasks="3-5", max_retries=2))
+    assert estimate.seconds_per_task > 0
+    assert estimate.source.startswith("a probe: HumanEval/3 took") and "1 candidate(s) of a budget of 3 (passed)" in \
+        estimate.source
+    assert store.list_runs(store.open_store(runner.default_db_path())) == []
+
+
+def test_the_cli_dumps_and_loads_runs(real_runs, tmp_path, capsys):
+    from bench.__main__ import main
+
+    source = tmp_path / "bench.sqlite"
+    assert main(["--db", str(source), "dump", ONE_FIVE, "--slim", "--json", str(tmp_path / "d.json")]) == 0
+    assert main(["load", str(tmp_path / "d.json"), "--db", str(tmp_path / "copy.sqlite")]) == 0
+    assert f"loaded runs: {ONE_FIVE}" in capsys.readouterr().out
+    assert main(["--db", str(tmp_path / "copy.sqlite"), "load", str(tmp_path / "d.json")]) == 2
+    assert "already in this database" in capsys.readouterr().err
+    assert main(["--db", str(tmp_path / "copy.sqlite"), "load", str(tmp_path / "missing.json")]) == 2
