@@ -133,9 +133,24 @@ def sidebar_select(page, label: str, option: str) -> None:
 
 
 def select(page, label: str, option_text: str) -> None:
-    """Pick the option holding this text in the select box with this label."""
-    page.locator("[data-testid='stMain']").get_by_role("combobox", name=label, exact=True).click()
-    page.get_by_role("option").filter(has_text=option_text).first.click()
+    """Pick the option holding this text in the select box with this label (a second try if the list did not
+    open: a click that lands while the page redraws is lost)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = page.locator("[data-testid='stMain']").get_by_role("combobox", name=label, exact=True)
+    option = page.get_by_role("option").filter(has_text=option_text).first
+    for attempt in range(2):
+        settle(page)
+        box.scroll_into_view_if_needed()
+        box.click()
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            if attempt:
+                raise
+    option.click()
     settle(page)
 
 
@@ -166,7 +181,7 @@ def test_a_click_right_after_typing_runs_the_typed_tests(page):
     page.get_by_role("button", name="Load this example").click()
     settle(page)
     # A task in words is a labelled text box; its tests are in the code editor.
-    assert "returns the sum of a and b" in page.get_by_label("Task", exact=True).input_value()
+    assert "returns the sum of a and b" in page.get_by_role("textbox", name="Task", exact=True).input_value()
     editor = page.frame_locator(ACE)
     editor.locator(".ace_content").click()
     page.keyboard.press("Control+A")
@@ -206,7 +221,7 @@ def test_the_first_example_fails_and_is_repaired(page):
     # A closed step stays closed, in its place, when the page redraws.
     first.locator("summary").click()
     settle(page)
-    page.get_by_label("Entry point (optional)").press("Tab")  # any rerun
+    page.get_by_role("textbox", name="Entry point (optional)").press("Tab")  # any rerun
     settle(page)
     assert step(page, "#1 · first answer").locator("details").get_attribute("open") is None
     first.locator("summary").click()  # open again for the picture
@@ -217,8 +232,8 @@ def test_the_first_example_fails_and_is_repaired(page):
 def test_plain_editors_are_labelled_text_boxes(page):
     page.locator("[data-testid='stSidebar']").get_by_text("Edit code in plain text boxes").click()
     settle(page)
-    assert page.get_by_label("Task", exact=True).input_value().startswith("def solve(N):")
-    assert "assert solve(1000) == '1'" in page.get_by_label("Unit tests").input_value()
+    assert page.get_by_role("textbox", name="Task", exact=True).input_value().startswith("def solve(N):")
+    assert "assert solve(1000) == '1'" in page.get_by_role("textbox", name="Unit tests").input_value()
     page.locator("[data-testid='stSidebar']").get_by_text("Edit code in plain text boxes").click()
     settle(page)
     assert page.frame_locator(ACE).first.locator(".ace_content").count() == 1
@@ -262,7 +277,7 @@ def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir)
     page.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
     # First visit: no runs, so the page measures what a task costs before anyone starts 164 of them.
     wait_or_explain(page, page.get_by_text("What a run costs here is not measured yet"), 60_000, "the cost note")
-    page.get_by_label("Tasks", exact=True).fill("0-1")
+    page.get_by_role("textbox", name="Tasks", exact=True).fill("0-1")
     page.get_by_role("button", name="Estimate the cost: time the first task").click()
     wait_or_explain(page, page.get_by_text("measured by a probe: HumanEval/0 took"), 300_000, "the probe")
     page.get_by_role("button", name="Start the run").click()

@@ -319,7 +319,7 @@ def _draw_chooser(entry: _Chooser) -> None:
             st.markdown(verdict_line(candidate))
             if candidate.number != picked.number and candidate.signature and candidate.signature == chosen.signature:
                 st.caption(f"returns the same values as #{picked.number} on the probe inputs")
-            st.code(candidate.code, language="python")
+            # No code here: each candidate's own step holds it, and a long solve should not list it twice.
 
         side_by_side(eligible, draw)
 
