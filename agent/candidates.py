@@ -54,8 +54,11 @@ class Candidate:
 
     @property
     def tokens_per_second(self) -> float | None:
-        """Generated tokens per second of model time; None when the time is unknown (a fork's edited code)."""
-        return self.tokens_out / self.seconds_model if self.seconds_model > 0 and self.tokens_out else None
+        """Generated tokens per second of model time; None when the time is unknown (a fork's edited code) or
+        covers more than these tokens (a resampled repair's time includes the repeated answer it replaced)."""
+        if self.resampled or self.seconds_model <= 0 or not self.tokens_out:
+            return None
+        return self.tokens_out / self.seconds_model
 
     @property
     def repairs(self) -> int | None:

@@ -25,6 +25,12 @@ class Baseline:
     def label(self) -> str:
         return f"published: {self.model}, one shot, 164 tasks ({100 * self.pass_at_1:.1f}%)"
 
+    @property
+    def short_label(self) -> str:
+        """For a chart: 'published one shot, 0.5B: 61.6%'."""
+        size = self.model.removeprefix("Qwen2.5-Coder-").removesuffix("-Instruct")
+        return f"published one shot, {size}: {100 * self.pass_at_1:.1f}%"
+
 
 def published_baseline(model: str) -> Baseline | None:
     """The published one-shot figure for a stored run's model name (a GGUF file or an Ollama tag), if known."""

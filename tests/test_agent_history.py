@@ -87,3 +87,12 @@ def test_a_paused_step_mode_solve_is_one_paused_branch(tmp_path):
     run(solver.resume(final.thread_id, step_mode=True))
     (branch,) = branches(solver.steps(final.thread_id))
     assert (branch.outcome, branch.next_node) == ("paused", "executor")
+
+
+def test_tokens_per_second_only_where_the_time_is_the_tokens_own():
+    raw = {"iteration": 2, "kind": "repair", "tokens_out": 40, "seconds_model": 4.0}
+    assert candidates({"attempts": [{"iteration": 1}, raw]})[1].tokens_per_second == 10.0
+    # A resampled repair's seconds include the repeated answer it replaced; an edited fork has no model time.
+    assert candidates({"attempts": [{"iteration": 1}, {**raw, "resampled": True}]})[1].tokens_per_second is None
+    assert candidates({"attempts": [{"iteration": 1}, {**raw, "seconds_model": 0.0}]})[1].tokens_per_second is None
+    assert candidates({"attempts": [{"iteration": 1}, raw]})[1].repairs == 1

@@ -1,11 +1,18 @@
 """End to end: a real `streamlit run`, headless Chromium through Playwright, the real embedded model.
 
-Screenshots land in test-artifacts/ (the README's pictures are copied from there).
+The tests run in order, as one visitor would: a quick solve typed by hand, the first example failing and being
+repaired, the same solve in the Debugger (compared, stepped, forked), then the Bench (its cost measured on the
+first visit, a two-task run, and two real runs from tests/fixtures compared). Screenshots land in test-artifacts/;
+the README's pictures are copied from there.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -19,9 +26,14 @@ import pytest
 pytestmark = pytest.mark.model
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
+FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WIDTH = 1400
+ACE = "iframe[title='streamlit_ace.streamlit_ace']"
+OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
+            "The model is not available"]
 
 
 def _free_port() -> int:
@@ -31,10 +43,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("data")
+
+
+@pytest.fixture(scope="module")
+def server(data_dir):
     port = _free_port()
-    env = {**os.environ, "DATA_DIR": str(tmp_path_factory.mktemp("data")), "LLM_PROVIDER": "llamacpp",
-           "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096"}
+    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256",
+           "LLM_NUM_CTX": "4096"}
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "streamlit.log", "w")  # a file, not a pipe nobody reads (it would fill and block)
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
@@ -69,10 +86,17 @@ def page(server):
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 2000})
+        page = browser.new_page(viewport={"width": WIDTH, "height": 2000}, accept_downloads=True)
         page.goto(server)
         yield page
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def screenshot_on_failure(request, page):
+    yield
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        page.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"), full_page=True)
 
 
 def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:
@@ -88,80 +112,204 @@ def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:
                     f"--- streamlit log ---\n{log}", pytrace=False)
 
 
-OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
-            "The model is not available"]
-
-
-@pytest.fixture(autouse=True)
-def screenshot_on_failure(request, page):
-    yield
-    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-        page.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"), full_page=True)
-
-
-def test_playground_solves_a_typed_task_with_the_real_model(page):
-    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    task = page.get_by_label("Task", exact=True)
-    task.fill("Write a function multiply(a, b) that returns the product of a and b.")
-    editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']")
-    editor.locator(".ace_content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    # insert_text, not type: typed keys would trigger the editor's autocompletion on Enter.
-    page.keyboard.insert_text("assert multiply(3, 4) == 12\nassert multiply(-2, 5) == -10\n"
-                              "assert multiply(0, 7) == 0\n")
-    # The editor sends its text after a short pause; the caption under it shows when the app has it
-    # (three asserts: the example loaded at start has two).
-    wait_or_explain(page, page.get_by_text("3 asserts, each reported on its own"), 30_000, "the typed tests")
-    page.get_by_label("Entry point (optional)").fill("multiply")
-    page.get_by_label("Entry point (optional)").press("Tab")
-    page.get_by_role("button", name="Run", exact=True).click()
+def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
     outcome = page.get_by_text(OUTCOMES[0])
     for text in OUTCOMES[1:]:
         outcome = outcome.or_(page.get_by_text(text))
-    wait_or_explain(page, outcome, 300_000, "an outcome of the solve")
-    verdict = page.locator("body").inner_text()
-    assert "Passed after" in verdict, verdict[-3000:]
-    assert page.get_by_text("route: stop").count() >= 1
-    assert "multiply(3, 4)" in page.content()
-    page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
+    wait_or_explain(page, outcome, timeout_ms, "an outcome of the solve")
+    return page.locator("[data-testid='stMain']").inner_text()
+
+
+def settle(page, seconds: float = 1.0) -> None:
+    """Let a rerun that a change started finish (Streamlit greys the page while it runs)."""
+    time.sleep(seconds)
+    page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden", timeout=60_000)
+
+
+def sidebar_select(page, label: str, option: str) -> None:
+    page.locator("[data-testid='stSidebar']").get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    settle(page)
+
+
+def select(page, label: str, option_text: str) -> None:
+    """Pick the option holding this text in the select box with this label (a second try if the list did not
+    open: a click that lands while the page redraws is lost)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = page.locator("[data-testid='stMain']").get_by_role("combobox", name=label, exact=True)
+    option = page.get_by_role("option").filter(has_text=option_text).first
+    for attempt in range(2):
+        settle(page)
+        box.scroll_into_view_if_needed()
+        box.click()
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            if attempt:
+                raise
+    option.click()
+    settle(page)
+
+
+def snap(page, name: str, top, bottom) -> None:
+    """A README picture: the page grown to its full height (so every chart is drawn), cut from the top of one
+    element to the bottom of another."""
+    content = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": WIDTH, "height": max(1200, content + 40)})
+    settle(page, 2.5)
+    first, last = top.first.bounding_box(), bottom.first.bounding_box()
+    clip = {"x": 0, "y": max(0, first["y"] - 24), "width": WIDTH,
+            "height": last["y"] + last["height"] + 24 - max(0, first["y"] - 24)}
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), clip=clip, full_page=True)
+    page.set_viewport_size({"width": WIDTH, "height": 2000})
+
+
+def step(page, starts: str):
+    """A timeline step (an expander) whose one-line label starts with this text."""
+    return page.locator("[data-testid='stExpander']").filter(
+        has=page.locator("summary").filter(has_text=starts)).first
 
 
 def test_a_click_right_after_typing_runs_the_typed_tests(page):
     # The editor sends its text 200 ms after the last key, so this click reaches the app first. It once cut
     # the solve short (no verdict in 5 of 5 tries); the app now waits for the text and runs it.
-    editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']")
+    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    select(page, "Example", "Add two numbers")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    # A task in words is a labelled text box; its tests are in the code editor.
+    assert "returns the sum of a and b" in page.get_by_role("textbox", name="Task", exact=True).input_value()
+    editor = page.frame_locator(ACE)
     editor.locator(".ace_content").click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
-    page.keyboard.insert_text("assert multiply(6, 7) == 42\n")
+    page.keyboard.insert_text("assert add(6, 7) == 13\n")
     page.get_by_role("button", name="Run", exact=True).click()
-    # The executor card names each test it ran (the editor is an iframe: its text is not the page's).
-    wait_or_explain(page, page.get_by_text("line 1: assert multiply(6, 7) == 42"), 180_000, "the typed test's result")
-    outcome = page.get_by_text(OUTCOMES[0])
-    for text in OUTCOMES[1:]:
-        outcome = outcome.or_(page.get_by_text(text))
-    wait_or_explain(page, outcome, 300_000, "an outcome of the solve")
-    assert "multiply(3, 4)" not in page.locator("body").inner_text()
+    # The verdict names the test it ran (the editor is an iframe: its text is not the page's).
+    wait_or_explain(page, page.get_by_text("1 of 1 visible tests pass"), 180_000, "the typed test's verdict")
+    wait_for_outcome(page)
+    step(page, "#1 · first answer").locator("summary").click()  # open it if it is closed, close it if open
+    settle(page)
+    body = page.locator("[data-testid='stMain']").inner_text()
+    assert "add(1, 2)" not in body and "Passed after 1 candidate(s)" in body
 
 
-def test_debugger_shows_the_solve(page):
-    page.get_by_role("link", name="Debugger").click()
+def test_the_first_example_fails_and_is_repaired(page):
+    select(page, "Example", "HumanEval/84")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    # A task written as Python is in the code editor, without HumanEval's leading blank lines.
+    task_editor = page.frame_locator(ACE).first
+    assert task_editor.locator(".ace_line").first.inner_text().startswith("def solve(N):")
+    sidebar_select(page, "Strategy", "repair")
+    page.get_by_role("button", name="Run", exact=True).click()
+    body = wait_for_outcome(page)
+    # The story in one line per candidate: the first answer fails, with the failing assert's two values;
+    # the repair passes; the repair opens on its diff; speed and cache per candidate.
+    first = step(page, "#1 · first answer")
+    first_label = first.locator("summary").inner_text()
+    assert "fails" in first_label and "got " in first_label and "expected " in first_label, body[-3000:]
+    repair = step(page, "#2 · repair of #1")
+    assert "passes" in repair.locator("summary").inner_text(), body[-3000:]
+    assert repair.get_by_role("tab", name="Diff against #1", selected=True).count() == 1
+    assert repair.locator("code").filter(has_text="+++ #2").count() >= 1
+    assert "tokens/s" in body and "prompt tokens from the cache" in body
+    assert "Passed after 2 candidate(s)" in body
+    # A closed step stays closed, in its place, when the page redraws.
+    first.locator("summary").click()
+    settle(page)
+    page.get_by_role("textbox", name="Entry point (optional)").press("Tab")  # any rerun
+    settle(page)
+    assert step(page, "#1 · first answer").locator("details").get_attribute("open") is None
+    first.locator("summary").click()  # open again for the picture
+    settle(page)
+    snap(page, "playground", page.get_by_text("Unit tests", exact=False), page.get_by_text("Passed after 2"))
+
+
+def test_plain_editors_are_labelled_text_boxes(page):
+    page.locator("[data-testid='stSidebar']").get_by_text("Edit code in plain text boxes").click()
+    settle(page)
+    assert page.get_by_role("textbox", name="Task", exact=True).input_value().startswith("def solve(N):")
+    assert "assert solve(1000) == '1'" in page.get_by_role("textbox", name="Unit tests").input_value()
+    page.locator("[data-testid='stSidebar']").get_by_text("Edit code in plain text boxes").click()
+    settle(page)
+    assert page.frame_locator(ACE).first.locator(".ace_content").count() == 1
+
+
+def test_the_debugger_compares_steps_and_forks_the_same_solve(page):
+    page.get_by_role("button", name="Open this solve in the debugger").click()
     page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
-    wait_or_explain(page, page.get_by_text("Checkpoint", exact=False), 60_000, "the solve's checkpoint")
-    page.get_by_role("tab", name="Messages sent to the model").click()
-    wait_or_explain(page, page.get_by_text("system", exact=True), 60_000, "the messages sent to the model")
-    page.screenshot(path=str(ARTIFACTS / "debugger.png"), full_page=True)
+    wait_or_explain(page, page.get_by_text("Original —"), 60_000, "the checkpoint tree")
+    assert "def solve(N):" in page.get_by_role("combobox", name="Solve").input_value()
+    # Compare: from the first failing step to the end, the repair's code diff.
+    wait_or_explain(page, page.get_by_role("tab", name="Code diff"), 30_000, "the comparison")
+    compare = page.locator("[data-testid='stCode']").filter(has_text="+++ step").first
+    assert "\n-" in compare.inner_text() and "\n+" in compare.inner_text()
+    page.get_by_role("tab", name="Messages added").click()
+    assert page.get_by_text("Your code was run against the tests and failed.").count() >= 1
+    page.get_by_role("tab", name="Code diff").click()
+    # Fork from the end: the chosen code with a line added runs the tests again and shows in the tree.
+    page.get_by_role("tab", name="Fork").click()
+    fork_editor = page.frame_locator(ACE).first
+    fork_editor.locator(".ace_content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("\n# checked in the debugger\n")
+    time.sleep(1.5)  # the editor sends its text 200 ms after the last key
+    settle(page)
+    page.get_by_role("button", name="Run the tests on this code").click()
+    # The fork shows in the tree at once (paused before the tests), then with its outcome when it ends, without
+    # reloading the page.
+    wait_or_explain(page, page.get_by_text(re.compile(r"Fork 1 — .*edited code .* passed")), 120_000,
+                    "the finished fork in the checkpoint tree")
+    # Step: jump to the first failing iteration.
+    page.get_by_role("button", name="Jump to the first failing iteration").click()
+    settle(page)
+    wait_or_explain(page, page.get_by_text("step 2: next coder").first, 30_000, "the first failing step")
+    snap(page, "debugger", page.get_by_role("heading", name="Checkpoint tree"),
+         page.locator("[data-testid='stTabs']").last)
 
 
-def test_bench_run_starts_and_progress_moves(page):
+def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir):
     page.get_by_role("link", name="Bench").click()
     page.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
-    tasks = page.get_by_label("Tasks", exact=True)
-    tasks.fill("0-1")
-    page.get_by_role("button", name="Start").click()
+    # First visit: no runs, so the page measures what a task costs before anyone starts 164 of them.
+    wait_or_explain(page, page.get_by_text("What a run costs here is not measured yet"), 60_000, "the cost note")
+    page.get_by_role("textbox", name="Tasks", exact=True).fill("0-1")
+    page.get_by_role("button", name="Estimate the cost: time the first task").click()
+    wait_or_explain(page, page.get_by_text("measured by a probe: HumanEval/0 took"), 300_000, "the probe")
+    page.get_by_role("button", name="Start the run").click()
     wait_or_explain(page, page.get_by_text("0/2 tasks done").or_(page.get_by_text("1/2 tasks done")), 60_000,
                     "the run's progress")
     wait_or_explain(page, page.get_by_text("2/2 tasks done"), 400_000, "the finished run")
     wait_or_explain(page, page.get_by_text("2 tasks · wall"), 60_000, "the refreshed metrics")
-    page.screenshot(path=str(ARTIFACTS / "bench.png"), full_page=True)
+    assert page.get_by_role("progressbar").first.get_attribute("aria-valuenow") == "100"
+    # Exports of the run.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the results (CSV)").click()
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+    assert [r["task_id"] for r in rows] == ["HumanEval/0", "HumanEval/1"]
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download human-eval samples (JSONL)").click()
+    samples = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+    assert [s["task_id"] for s in samples] == ["HumanEval/0", "HumanEval/1"]
+    # Two real runs measured on this machine (the README's Results), loaded as `python -m bench load` does.
+    subprocess.run([sys.executable, "-m", "bench", "--db", str(data_dir / "bench.sqlite"), "load", str(FIXTURE)],
+                   cwd=ROOT, check=True, capture_output=True)
+    page.get_by_role("link", name="Bench").click()
+    settle(page)
+    select(page, "Run", "20261130-110503-2f694d")
+    wait_or_explain(page, page.get_by_text("164/164 tasks done · 117 passing · finished"), 60_000, "the real run")
+    assert "Qwen2.5-Coder-0.5B-Instruct, one shot, 164 tasks (61.6%)" in page.locator("[data-testid='stMain']") \
+        .inner_text()
+    run_picker = page.get_by_role("combobox", name="Run", exact=True)
+    snap(page, "bench", run_picker, page.get_by_text("Pass rate after k = 0, 1"))
+    select(page, "Run A", "20261130-110503-2f694d")
+    select(page, "Run B", "20261130-121225-5bbb24")
+    wait_or_explain(page, page.get_by_text("Fixed in B (5)"), 60_000, "the comparison")
+    body = page.locator("[data-testid='stMain']").inner_text()
+    assert "on the 41 tasks both finished" in body and "Regressed in B (1)" in body
+    snap(page, "bench-compare", page.get_by_role("heading", name="Compare two runs"),
+         page.get_by_text("Regressed in B (1)"))

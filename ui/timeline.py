@@ -2,7 +2,8 @@
 line, what the route decides next, and the chooser's pick. A pure function of the events so far, redrawn live.
 
 Each candidate is a step that opens on its details (code, or for a repair the diff against the candidate it
-repairs); a step the user closes stays closed where it is, across redraws (its open state is a widget's).
+repairs); a step the user closes stays closed where it is, across redraws: its open state is a widget's, kept
+under a key, so the live redraws and the final one agree.
 """
 
 from __future__ import annotations
@@ -135,9 +136,9 @@ def attempt_step(candidate: Candidate, previous: Candidate | None, *, key: str, 
     """One candidate as a timeline step: its one-line verdict, opening on its details. The step's open state is
     kept under key, so a step the user closes stays closed on every redraw."""
     with st.expander(attempt_label(candidate) + extra, expanded=expanded, key=key, on_change="rerun", type="step",
-                     icon=step_icon(candidate)) as step:
-        if step.open is not False:  # closed steps draw nothing: a long solve stays light
-            attempt_details(candidate, previous)
+                     icon=step_icon(candidate)):
+        # Drawn closed too: a step with no content is drawn as the timeline's end, which cannot be opened again.
+        attempt_details(candidate, previous)
 
 
 def side_by_side(items: Sequence[Candidate], draw: Callable[[Candidate], None]) -> None:
@@ -263,9 +264,7 @@ def _draw_drawn(entry: _Drawn, key: str) -> None:
     label = f"**#{drawn[0].number}–#{drawn[-1].number} · a round of {len(drawn)} fresh samples** — {verdict}"
     icon = WAIT_ICON if not all(c.ran for c in drawn) else PASS_ICON if passing else FAIL_ICON
     with st.expander(label, expanded=True, key=f"{key}-{drawn[0].number}-{drawn[-1].number}", on_change="rerun",
-                     type="step", icon=icon) as step:
-        if step.open is False:
-            return
+                     type="step", icon=icon):
         st.caption(f"decoded together: {tokens} tokens in {seconds:.1f} s"
                    + (f" · {rate:.1f} tokens/s" if rate else "") + "; each runs against the visible tests")
 
@@ -320,7 +319,7 @@ def _draw_chooser(entry: _Chooser) -> None:
             st.markdown(verdict_line(candidate))
             if candidate.number != picked.number and candidate.signature and candidate.signature == chosen.signature:
                 st.caption(f"returns the same values as #{picked.number} on the probe inputs")
-            st.code(candidate.code, language="python")
+            # No code here: each candidate's own step holds it, and a long solve should not list it twice.
 
         side_by_side(eligible, draw)
 

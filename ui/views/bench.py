@@ -24,6 +24,7 @@ from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
 FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
                   "oracle": "oracle: hidden failures fed back (LEAKY)"}
+RUN_COLOURS = ["#b45309", "#0f766e"]  # A, B: apart for colour-blind readers too (orange, teal)
 RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one candidate"]
 ALL_TASKS = 164
 state = st.session_state
@@ -190,8 +191,8 @@ def _baseline_rules(models: list[str]) -> pd.DataFrame:
     for model in dict.fromkeys(models):
         baseline = published_baseline(model)
         if baseline is not None:
-            rows.append({"reference": baseline.label, "pass rate": baseline.pass_at_1})
-    return pd.DataFrame(rows, columns=["reference", "pass rate"])
+            rows.append({"reference": baseline.label, "short": baseline.short_label, "pass rate": baseline.pass_at_1})
+    return pd.DataFrame(rows, columns=["reference", "short", "pass rate"])
 
 
 def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str) -> alt.LayerChart:
@@ -199,13 +200,15 @@ def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str) -> al
     lines = alt.Chart(curves).mark_line(point=True).encode(
         x=alt.X("more candidates:O", title="candidates after the first allowed (k)"),
         y=alt.Y("pass rate:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-        color=alt.Color("run:N", legend=alt.Legend(orient="bottom", labelLimit=600)),
+        color=alt.Color("run:N", legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
+                        scale=alt.Scale(range=RUN_COLOURS)),
+        shape=alt.Shape("run:N"),  # a second cue besides colour
         tooltip=["run", "more candidates", alt.Tooltip("pass rate:Q", format=".1%")])
     layers = [lines]
     if not rules.empty:
         layers.append(alt.Chart(rules).mark_rule(strokeDash=[6, 4], color="#6b7280").encode(y="pass rate:Q"))
         layers.append(alt.Chart(rules).mark_text(align="left", dx=4, dy=-6, color="#374151", fontSize=11).encode(
-            y="pass rate:Q", x=alt.value(4), text="reference:N"))
+            y="pass rate:Q", x=alt.value(4), text="short:N"))
     return alt.layer(*layers, title=title).properties(height=320)
 
 
@@ -303,8 +306,10 @@ def compare_two(db, runs: list[dict]) -> None:
     if not cmp.common:
         st.info("These runs have no finished task in common.")
         return
-    names = {"A": f"A: {_short_model(run_a['model'])} ×{run_a['max_retries'] + 1} ({a})",
-             "B": f"B: {_short_model(run_b['model'])} ×{run_b['max_retries'] + 1} ({b})"}
+    names = {"A": f"A: {_short_model(run_a['model'])}, budget {run_a['max_retries'] + 1}",
+             "B": f"B: {_short_model(run_b['model'])}, budget {run_b['max_retries'] + 1}"}
+    if names["A"] == names["B"]:
+        names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}
     curves, outcomes = st.columns([3, 2])
     rules = _baseline_rules([run_a["model"], run_b["model"]])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,

@@ -53,7 +53,7 @@ def step_mode_form(solver, settings) -> None:
 def pick_solve(solves: list[dict]) -> str:
     """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest."""
     labels = {s["thread_id"]: f"{datetime.datetime.fromtimestamp(s['created']):%Y-%m-%d %H:%M} · "
-              f"{PLAIN_STATUS.get(s['status'], s['status'])} · {s['task'].strip()[:70]}" for s in solves}
+              f"{PLAIN_STATUS.get(s['status'], s['status'])} · {' '.join(s['task'].split())[:70]}" for s in solves}
     wanted = state.get("debug_thread") or st.query_params.get("thread")
     if wanted and wanted not in labels:
         labels[wanted] = f"{wanted} (from the bench)"
@@ -102,11 +102,15 @@ def outcome_words(branch: Branch) -> str:
 
 
 def branch_words(branch: Branch) -> str:
-    """'fork 1 from step 2, edited code · 3 checkpoints · 1 candidate(s) · passed'."""
+    """'fork 1 from step 2, edited code · 3 checkpoints · 1 candidate · passed'."""
     where = "the solve as run" if branch.fork_of is None else \
         f"fork {branch.number} from step {branch.fork_step}, {branch.how}"
-    return f"{where} · {len(branch.checkpoints)} checkpoints · {branch.candidates} candidate(s) · " \
+    return f"{where} · {_count(len(branch.checkpoints), 'checkpoint')} · {_count(branch.candidates, 'candidate')} · " \
            f"{outcome_words(branch)}"
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _node_name(step: Step) -> str:
@@ -208,8 +212,8 @@ def step_view(solver, thread: str, steps: list[Step], options: list[str], labels
     values = solver.state_at(thread, step.checkpoint_id)
     drawn = solver.candidates(thread, step.checkpoint_id)
     picked = solver.chosen(thread, step.checkpoint_id)
-    st.markdown(f"**Checkpoint** `{step.checkpoint_id}` · {labels[step.checkpoint_id]} · {len(drawn)} candidate(s) "
-                f"· status {values.get('status')}")
+    st.markdown(f"**Checkpoint** `{step.checkpoint_id}` · {labels[step.checkpoint_id]} · "
+                f"{_count(len(drawn), 'candidate')} · status {values.get('status')}")
     tab_code, tab_report, tab_messages, tab_fork = st.tabs(["Candidates", "Report", "Messages sent to the model",
                                                             "Fork"])
     with tab_code:
