@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.runner import answer_at_cap
+from bench.protocol import answer_at_cap
 
 
 def final_answers(db: Database, run_id: str) -> dict[str, str]:
