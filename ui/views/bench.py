@@ -12,8 +12,10 @@ from agent import ModelUnavailable
 from agent.config import STRATEGIES
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.executors import ModelRecipe
 from bench.metrics import compare_runs, run_metrics
 from bench.tasks import TaskSpecError
+from ui.bench_executor import executor_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, model_solver, sidebar_settings
 
 settings = sidebar_settings()
@@ -40,15 +42,16 @@ with st.form("new-run"):
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True,
                         format_func={"visible": "visible tests (honest)", "none": "none (one shot, honest)",
                                      "oracle": "oracle: hidden failures fed back (LEAKY)"}.get)
+    executor = executor_options()
     st.caption(f"Model from the sidebar: {settings.provider or 'auto'} · {settings.model or 'default'}")
     if st.form_submit_button("Start", type="primary"):
         try:
-            solver = model_solver(settings)
+            solver = model_solver(settings) if needs_app_model(executor) else None
             state.bench_run = runner.start_run(
                 runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
                                  max_retries=int(budget) - 1, feedback=feedback, workers=int(workers),
-                                 strategy=strategy, prompt_version=prompt_version),
-                db_path, solver=solver)
+                                 strategy=strategy, prompt_version=prompt_version, **executor),
+                db_path, solver=solver, recipe=ModelRecipe(settings))
         except (TaskSpecError, ValueError, ModelUnavailable) as exc:
             st.error(f"**Cannot start:** {exc}")
 
@@ -92,12 +95,13 @@ def progress(run_id: str) -> None:
                      + (f" · ETA {int(eta // 60)}m{int(eta % 60):02d}s" if phase == "running" and done else ""))
     if run.get("error"):
         st.warning(run["error"])
+    worker_progress(run, rows)
     stop_col, resume_col = st.columns(2)
     if phase in ("running", "starting") and stop_col.button("Stop", key=f"stop-{run_id}"):
         runner.stop_run(run_id, db_path)
     if phase in ("stopped", "failed", "interrupted") and done < total and resume_col.button("Resume",
                                                                                              key=f"resume-{run_id}"):
-        runner.resume_run(run_id, db_path, solver=model_solver(settings))
+        runner.resume_run(run_id, db_path, solver=model_solver(settings) if needs_app_model(run) else None)
 
 
 progress(selected)
