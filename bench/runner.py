@@ -84,6 +84,9 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
               halt: threading.Event) -> Outcomes:
     """The run's executor, started on the tasks still to do."""
     if run["executor"] == "ray":
+        from bench.executors.ray_cluster import prepare
+
+        prepare(run["ray_address"] or None)  # before Ray is imported: it may switch on token authentication
         from bench.executors.ray_actors import run_on_ray  # imports Ray (a second or two): only for Ray runs
 
         yield from run_on_ray(problems, run, recipe, halt.is_set,
@@ -244,10 +247,10 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
     if config.executor == "ray":
         address = config.ray_address or ray_address()
         if address:
-            from bench.executors.ray_cluster import ClusterError, probe
+            from bench.executors.ray_cluster import ClusterError, prepare
 
             try:
-                probe(address)
+                prepare(address)
             except ClusterError as exc:
                 raise ValueError(str(exc)) from None
         choice = None

@@ -14,6 +14,7 @@ each task once.
 from __future__ import annotations
 
 import collections
+import re
 import socket
 import time
 from collections.abc import Callable
@@ -180,5 +181,8 @@ def _retire(pool: ActorPool, handle) -> None:
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    """The gist of a Ray error: the exception a traceback in it ends with (e.g. an actor that cannot import
+    the recipe's module), else its first line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b", line)]
+    return raised[-1] if raised else (lines[0] if lines else type(exc).__name__)

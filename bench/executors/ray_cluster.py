@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,10 +40,11 @@ def _split(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def probe(address: str) -> None:
-    """Raise ClusterError unless a Ray head answers at host:port (ray:// and auto are left to Ray)."""
+def probe(address: str) -> bool:
+    """Raise ClusterError unless a Ray head answers at host:port (ray:// and auto are left to Ray);
+    returns whether it asks for a token (Ray's token authentication)."""
     if address == "auto" or address.startswith("ray://"):
-        return
+        return False
     host, port = _split(address)
     try:
         with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S):
@@ -66,8 +68,34 @@ def probe(address: str) -> None:
         if exc.code() in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.NOT_FOUND):
             raise ClusterError(f"{address} answers but is not a Ray cluster's head ({exc.code().name}): give the "
                                "head's GCS address, usually port 6379") from None
+        return exc.code() == grpc.StatusCode.UNAUTHENTICATED
     finally:
         channel.close()
+    return False
+
+
+def _token_available() -> bool:
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    return bool(os.environ.get("RAY_AUTH_TOKEN")) or (Path(path).is_file() and Path(path).stat().st_size > 0)
+
+
+def prepare(address: str | None) -> None:
+    """Check the address (see probe) and switch on Ray's token authentication for this process when the
+    cluster asks for it, or, through Ray Client where nothing can be asked first, when this machine has a
+    token: a Ray driver given an address never does so alone. Call it before Ray is imported: Ray reads
+    RAY_AUTH_MODE once."""
+    if not address:
+        return
+    wanted = probe(address)
+    if os.environ.get("RAY_AUTH_MODE") or not (wanted or (address.startswith("ray://") and _token_available())):
+        return
+    if not _token_available():
+        raise ClusterError(f"the Ray cluster at {address} asks for its token: set RAY_AUTH_TOKEN to it (the head "
+                           "keeps it in ~/.ray/auth_token, or it is the RAY_AUTH_TOKEN the head was started with)")
+    if "ray" in sys.modules:
+        raise ClusterError(f"the Ray cluster at {address} asks for its token, and this process loaded Ray without "
+                           "token authentication: start it with RAY_AUTH_MODE=token (and RAY_AUTH_TOKEN)")
+    os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def shipped_code() -> dict:
@@ -98,7 +126,6 @@ def connected(address: str | None) -> Iterator[None]:
         else:
             quiet = {"log_to_driver": False, "logging_level": logging.WARNING, "runtime_env": shipped_code()}
             if address:
-                probe(address)
                 try:
                     ray.init(address=address, **quiet)
                 except (ConnectionError, RuntimeError, ValueError) as exc:
