@@ -102,9 +102,13 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
 
 
 def _record_model(db_path: Path, run_id: str, report: dict) -> None:
-    """The model the workers resolved (a Ray actor's, an endpoint's), for runs whose driver made none."""
-    if report.get("model"):
-        store.update_run(store.open_store(db_path), run_id, provider=report["provider"], model=report["model"])
+    """The model the workers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
+    how many actors a run that fills its cluster got."""
+    changes = {"provider": report["provider"], "model": report["model"]} if report.get("model") else {}
+    if report.get("actors"):
+        changes |= {"actors": report["actors"], "workers": report["actors"]}
+    if changes:
+        store.update_run(store.open_store(db_path), run_id, **changes)
 
 
 def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, stop: threading.Event,

@@ -72,7 +72,8 @@ def run_on_ray(problems: list[Problem], run: dict, recipe: SolverRecipe, should_
     actors are ended at once; their tasks are redone on resume), or no actor is left.
 
     run gives ray_address, actors (0: as many as fit), cpus_per_actor and endpoints (one actor each).
-    on_ready gets the first live actor's ready() report (its model, for the run's row)."""
+    on_ready gets the first live actor's ready() report (its model, for the run's row) and how many
+    actors started."""
     cpus, endpoints = float(run["cpus_per_actor"] or 1.0), list(run["endpoints"])
     with connected(run["ray_address"] or None):
         count = len(endpoints) or run["actors"] or max(1, actors_that_fit(cpus))
@@ -94,7 +95,7 @@ def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[st
            should_stop: Callable[[], bool], on_ready: Callable[[dict], None] | None) -> Outcomes:
     labels = {handle: endpoints[i] if endpoints else f"actor-{i + 1}" for i, handle in enumerate(handles)}
     pending = {handle.ready.remote(): handle for handle in handles}
-    live, names, by_actor_id = [], {}, {}
+    live, names, by_actor_id, first = [], {}, {}, None
     deadline = time.time() + READY_TIMEOUT_S
     digest = source_digest()
     while pending and time.time() < deadline:
@@ -115,8 +116,7 @@ def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[st
             ray.kill(handle, no_restart=True)
             yield WorkerLost(report["worker"], why)
             continue
-        if on_ready and not live:
-            on_ready(report)
+        first = first or report
         live.append(handle)
         names[report["worker"]], by_actor_id[report["actor_id"]] = handle, handle
         labels[handle] = report["worker"]
@@ -126,6 +126,8 @@ def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[st
                                          "taken by another run?)")
     if not live:
         return
+    if on_ready:
+        on_ready({**first, "actors": len(live)})
     pool = ActorPool(live)
     todo = collections.deque(problems)
     in_flight: dict = {}  # actor handle -> the problem it holds
