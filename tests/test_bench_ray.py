@@ -22,6 +22,7 @@ from bench.__main__ import main as bench_cli
 from bench.code_version import code_version
 from bench.humaneval import load_problems
 from fakes import ScriptedRecipe
+from test_bench_runs import wait_for
 from test_honest_prompts import leaks
 
 ray = pytest.importorskip("ray")
@@ -37,15 +38,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def wait_for(predicate, timeout=120.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting")
 
 
 def _ray_config(address: str, **changes) -> runner.RunConfig:
@@ -121,6 +113,7 @@ def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cl
     driver = textwrap.dedent(f"""
         from bench import runner
         from fakes import ScriptedRecipe
+from test_bench_runs import wait_for
         config = runner.RunConfig(tasks="0-5", executor="ray", ray_address={ray_cluster!r}, actors=2)
         runner.start_run(config, {str(db_path)!r}, recipe=ScriptedRecipe(delay=0.4), background=False)
     """)
