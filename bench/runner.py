@@ -90,25 +90,25 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
         from bench.executors.ray_actors import run_on_ray  # imports Ray (a second or two): only for Ray runs
 
         yield from run_on_ray(problems, run, recipe, halt.is_set,
-                              on_ready=lambda report: _record_model(db_path, run["id"], report))
+                              on_ready=lambda report: _record_model(db_path, run, report))
         return
     workers, lost = thread_workers(recipe, run["workers"], run["endpoints"], solver)
     yield from lost
     if workers and run["endpoints"] and workers[0][1].choice:
         choice = workers[0][1].choice
-        _record_model(db_path, run["id"], {"provider": choice.provider, "model": choice.model})
+        _record_model(db_path, run, {"provider": choice.provider, "model": choice.model})
     if workers:
         yield from run_threads(problems, run, workers, halt.is_set)
 
 
-def _record_model(db_path: Path, run_id: str, report: dict) -> None:
+def _record_model(db_path: Path, run: dict, report: dict) -> None:
     """The model the workers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
-    how many actors a run that fills its cluster got."""
+    how many actors a run that asked to fill its cluster got."""
     changes = {"provider": report["provider"], "model": report["model"]} if report.get("model") else {}
-    if report.get("actors"):
+    if report.get("actors") and not run["actors"]:
         changes |= {"actors": report["actors"], "workers": report["actors"]}
     if changes:
-        store.update_run(store.open_store(db_path), run_id, **changes)
+        store.update_run(store.open_store(db_path), run["id"], **changes)
 
 
 def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, stop: threading.Event,

@@ -113,7 +113,6 @@ def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cl
     driver = textwrap.dedent(f"""
         from bench import runner
         from fakes import ScriptedRecipe
-from test_bench_runs import wait_for
         config = runner.RunConfig(tasks="0-5", executor="ray", ray_address={ray_cluster!r}, actors=2)
         runner.start_run(config, {str(db_path)!r}, recipe=ScriptedRecipe(delay=0.4), background=False)
     """)
