@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.runner import answer_at_cap
+from bench.protocol import answer_at_cap
 from sandbox import Limits, run_tests
 
 

@@ -33,8 +33,9 @@ TASKS = {
 
 def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
     port = _free_port()
+    # A budget of two candidates keeps three solves at once on two cores within minutes.
     env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128",
-           "LLM_NUM_CTX": "4096"}
+           "LLM_NUM_CTX": "4096", "MAX_RETRIES": "1"}
     log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
                              "--server.port", str(port), "--server.headless", "true",
@@ -89,6 +90,7 @@ def browser():
         chromium.close()
 
 
+@pytest.mark.timeout(1800)  # three model workloads share two cores, then a restart and a carried-on solve
 def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
     data = tmp_path / "data"
     proc, url = _start_app(data, "streamlit-concurrency.log")
@@ -107,7 +109,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
             pages[name].get_by_role("button", name="Run", exact=True).click()
         for name in ("A", "B"):
             wait_or_explain(pages[name], _outcome(pages[name]), 600_000, f"session {name}'s outcome")
-        wait_or_explain(bench, bench.get_by_text("2/2 tasks done"), 900_000, "the finished bench run")
+        wait_or_explain(bench, bench.get_by_text("1/1 tasks done"), 900_000, "the finished bench run")
         texts = {name: pages[name].locator("body").inner_text() for name in ("A", "B")}
         assert "triple" in texts["A"] and "shout" not in texts["A"]
         assert "shout" in texts["B"] and "triple" not in texts["B"]
