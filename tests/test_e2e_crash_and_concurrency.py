@@ -17,7 +17,18 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_e2e_browser import ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, _free_port, wait_or_explain
+from test_e2e_browser import (
+    ACE,
+    ARTIFACTS,
+    CHROMIUM,
+    FLAGS,
+    OUTCOMES,
+    ROOT,
+    _free_port,
+    select,
+    settle,
+    wait_or_explain,
+)
 
 from agent import Solver
 from bench import runner, store
@@ -54,16 +65,17 @@ def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
 
 
 def _type_task(page, task: str, tests: str) -> None:
+    """Load the words example, then type this task (a text box) and its tests (the code editor)."""
     page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    page.get_by_label("Task", exact=True).fill(task)
-    editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']").last
-    editor.locator(".ace_content").click()
+    select(page, "Example", "Add two numbers")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    page.get_by_role("textbox", name="Task", exact=True).fill(task)
+    page.frame_locator(ACE).locator(".ace_content").click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
     page.keyboard.insert_text(tests)
-    count = tests.count("assert")
-    wait_or_explain(page, page.get_by_text(f"{count} assert{'s' if count != 1 else ''}, each reported on its own"),
-                    30_000, "the typed tests")
+    settle(page, 1.5)
 
 
 def _outcome(page):
@@ -101,12 +113,13 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         bench = pages["bench"]
         bench.get_by_role("link", name="Bench").click()
         bench.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
-        bench.get_by_label("Tasks", exact=True).fill("0-1")
-        bench.get_by_role("button", name="Start").click()
+        bench.get_by_role("textbox", name="Tasks", exact=True).fill("0")
+        bench.get_by_role("button", name="Start the run").click()
         for name in ("A", "B"):
             _type_task(pages[name], *TASKS[name])
         for name in ("A", "B"):
             pages[name].get_by_role("button", name="Run", exact=True).click()
+            settle(pages[name])
         for name in ("A", "B"):
             wait_or_explain(pages[name], _outcome(pages[name]), 600_000, f"session {name}'s outcome")
         wait_or_explain(bench, bench.get_by_text("1/1 tasks done"), 900_000, "the finished bench run")
@@ -127,8 +140,8 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
             time.sleep(0.2)
         assert solves_db.solves()[0]["status"] == "running"
         time.sleep(2)  # inside the first node: the model writes for longer than this
-        bench.get_by_label("Tasks", exact=True).fill("2-9")
-        bench.get_by_role("button", name="Start").click()
+        bench.get_by_role("textbox", name="Tasks", exact=True).fill("2-9")
+        bench.get_by_role("button", name="Start the run").click()
         wait_or_explain(bench, bench.get_by_text("0/8 tasks done").or_(bench.get_by_text("1/8 tasks done")),
                         60_000, "the second run's progress")
     finally:
