@@ -15,6 +15,8 @@ RUN CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DG
     pip install --no-cache-dir -r requirements.txt
 
 COPY . .
+# The project as a package, like run.sh: the CLIs on the PATH, the same code on every Ray node of a Compose cluster.
+RUN pip install --no-cache-dir --no-deps .
 RUN useradd --create-home --uid 10001 app && mkdir -p /data && chown app:app /data
 USER app
 ENV DATA_DIR=/data MODELS_DIR=/data/models

@@ -37,12 +37,14 @@ fi
 # Dependencies; a stamp of the requirement files skips pip when nothing changed.
 REQS=requirements.txt
 [ "$MODE" = test ] && REQS=requirements-dev.txt
-stamp=".venv/.installed-$(cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-16)-$MODE"
+stamp=".venv/.installed-$(cat requirements.txt requirements-dev.txt pyproject.toml | sha256sum | cut -c1-16)-$MODE"
 if [ ! -f "$stamp" ]; then
   echo "== installing Python packages from $REQS (llama-cpp-python compiles once, ~10 min)"
   # A native build enables AMX on some hosts and dies with SIGILL on others: pin the CPU features.
   export CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
   .venv/bin/pip install --disable-pip-version-check -q -r "$REQS"
+  # The project itself, as a package (editable: this checkout), with its console scripts (self-healing-bench ...).
+  .venv/bin/pip install --disable-pip-version-check -q --no-deps -e .
   touch "$stamp"
 fi
 

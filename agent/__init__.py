@@ -3,11 +3,12 @@
 from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
 from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
+from agent.sandbox_status import SandboxStatus, sandbox_status
 from agent.solve import BadInput, Solver, Step, make_solver, validate_input
 from agent.solve_job import SolveJob, start_job
 
 __all__ = [
     "BadInput", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished", "NodeStarted", "RunFinished",
-    "Search", "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings", "make_chat_model",
-    "make_solver", "start_job", "validate_input",
+    "SandboxStatus", "Search", "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings",
+    "make_chat_model", "make_solver", "sandbox_status", "start_job", "validate_input",
 ]

@@ -59,6 +59,7 @@ class Settings:
     max_tokens: int = 1024
     num_ctx: int = 8192
     prefix_reuse: bool = True
+    n_threads: int | None = None  # cores the embedded model decodes on; None: every core
     data_dir: Path = Path(user_data_dir("self-healing-agent"))
 
     def with_overrides(self, **changes: object) -> Settings:
@@ -84,6 +85,12 @@ def models_dir() -> Path:
     if value and value.strip():
         return Path(value).expanduser()
     return Path(user_cache_dir("self-healing-agent", appauthor=False)) / "models"
+
+
+def ray_address() -> str | None:
+    """RAY_ADDRESS: the Ray cluster a bench run with the ray executor joins (host:port of its head, or
+    ray://host:10001 through Ray Client); unset: the run starts a Ray of its own on this machine."""
+    return (os.environ.get("RAY_ADDRESS") or "").strip() or None
 
 
 def mlflow_tracking_uri() -> str | None:
@@ -134,5 +141,6 @@ def load_settings() -> Settings:
         max_tokens=_number("LLM_MAX_TOKENS", defaults.max_tokens),
         num_ctx=_number("LLM_NUM_CTX", defaults.num_ctx),
         prefix_reuse=env("LLAMACPP_PREFIX_REUSE", "1") not in ("0", "false", "no"),
+        n_threads=_number("LLAMACPP_THREADS", 0) or None,
         data_dir=Path(env("DATA_DIR") or defaults.data_dir),
     )

@@ -21,21 +21,23 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
-_loaded: dict[tuple[str, int], tuple[Any, Any, threading.Lock]] = {}
+_loaded: dict[tuple[str, int, int], tuple[Any, Any, threading.Lock]] = {}
 _load_lock = threading.Lock()
 BATCH_SEQUENCES = 4  # the batch decoder's context holds this many sequences (more if a call asks for more)
 
 
-def load_llama(model_path: str, n_ctx: int) -> tuple[Any, Any, threading.Lock]:
-    """The process-wide Llama for this file (loaded once), its chat formatter and its lock."""
-    key = (model_path, n_ctx)
+def load_llama(model_path: str, n_ctx: int, n_threads: int | None = None) -> tuple[Any, Any, threading.Lock]:
+    """The process-wide Llama for this file (loaded once), its chat formatter and its lock.
+
+    n_threads: the cores it decodes on; None means every core of the machine (a Ray actor passes the CPUs it holds)."""
+    # llama-cpp-python's default is half the cores; generation here is compute-bound on all of them.
+    threads = n_threads or os.cpu_count() or 1
+    key = (model_path, n_ctx, threads)
     with _load_lock:
         if key not in _loaded:
             from llama_cpp import Llama
             from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-            # llama-cpp-python's default is half the cores; generation here is compute-bound on all of them.
-            threads = os.cpu_count() or 1
             llm = Llama(model_path=model_path, n_ctx=n_ctx, verbose=False, seed=0, n_threads=threads,
                         n_threads_batch=threads)
             eos, bos = llm.token_eos(), llm.token_bos()
@@ -87,6 +89,7 @@ class LlamaCppChat(BaseChatModel):
     temperature: float = 0.0
     seed: int = 0
     prefix_reuse: bool = True
+    n_threads: int | None = None  # None: every core
 
     @property
     def _llm_type(self) -> str:
@@ -104,7 +107,7 @@ class LlamaCppChat(BaseChatModel):
 
     def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
                 run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
-        llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
+        llm, formatter, lock = load_llama(self.model_path, self.n_ctx, self.n_threads)
         prompt, template_stops = render_prompt(llm, formatter, messages)
         stops = list(stop or []) + template_stops
         with lock:
@@ -137,7 +140,7 @@ class LlamaCppChat(BaseChatModel):
         Returns (text, usage, metadata) per sample; the time is shared, so each gets an equal part."""
         from agent.llamacpp_batch import batch_decoder
 
-        llm, formatter, lock = load_llama(self.model_path, self.n_ctx)
+        llm, formatter, lock = load_llama(self.model_path, self.n_ctx, self.n_threads)
         prompt, template_stops = render_prompt(llm, formatter, messages)
         with lock:
             decoder = batch_decoder(llm, max(n, BATCH_SEQUENCES), self.n_ctx)

@@ -102,7 +102,8 @@ def _llamacpp(settings: Settings) -> tuple[BaseChatModel, str]:
 
     path = gguf_path(settings)
     model = LlamaCppChat(model_path=str(path), n_ctx=settings.num_ctx, max_tokens=settings.max_tokens,
-                         temperature=settings.temperature, seed=settings.seed, prefix_reuse=settings.prefix_reuse)
+                         temperature=settings.temperature, seed=settings.seed, prefix_reuse=settings.prefix_reuse,
+                         n_threads=settings.n_threads)
     return model, path.name
 
 

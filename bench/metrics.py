@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.runner import answer_at_cap, hidden_at_cap
+from bench.protocol import answer_at_cap, hidden_at_cap
 
 
 def _mean(values: list[float]) -> float:
@@ -25,7 +25,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
     elapsed = run.get("elapsed") or 0.0
     return {
         "tasks": len(results),
-        "total_tasks": len(run["task_ids"]) if isinstance(run["task_ids"], list) else None,
+        "total_tasks": len(run["task_ids"]),
         "protocol": run["protocol"],
         "pass_at_1": after_k[-1] if results else 0.0,
         "first_attempt_pass_at_1": after_k[0] if results else 0.0,

@@ -1,59 +1,63 @@
-"""Run the agent over HumanEval: honest by construction, in background threads, resumable.
+"""Bench runs: create, start, stop, resume; the driver that hands tasks to an executor and writes the store.
 
-The loop repairs against visible tests only (the docstring's examples). The hidden tests run
-afterwards, on every attempt's code, in the sandbox: their text and verdicts never reach the model.
-One run therefore gives the pass rate the loop would have had after 0, 1, 2 ... repairs.
+The honest protocol of one task is bench.protocol; where tasks run is an executor (bench.executors:
+threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
+agent.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
+lost worker or a SIGKILL leaves whole tasks, and resume skips them.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
-import queue
-import subprocess
 import threading
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from agent import ModelChoice, RunFinished, Search, Solver, load_settings, make_solver
-from agent.choice import answers_by_budget
+from agent import ModelChoice, Search, Solver, load_settings, sandbox_status
+from agent.config import ray_address
 from agent.liveness import keep_alive, owner_alive
 from bench import store
-from bench.humaneval import Problem
+from bench.code_version import code_version
+from bench.executors import (
+    EXECUTORS,
+    ModelRecipe,
+    Outcomes,
+    SolverRecipe,
+    TaskDone,
+    WorkerLost,
+    check_endpoints_provider,
+    parse_endpoints,
+)
+from bench.executors.threads import run_threads, thread_workers
+from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
 from bench.tasks import select_tasks
-from bench.visible_tests import visible_test_source
-from sandbox import Limits, run_tests
-from sandbox.syntax import parse
 
-FEEDBACK_MODES = ("visible", "none", "oracle")
-HIDDEN_LIMITS = Limits(timeout_s=10)
-
-
-def protocol_label(feedback: str) -> str:
-    """'leaky' when hidden-test failures reach the model (oracle), else 'honest'."""
-    return "leaky" if feedback == "oracle" else "honest"
+__all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",
+           "default_db_path", "resume_run", "run_state", "select_tasks", "start_run", "stop_run"]
+STOP_POLL_S = 1.0  # how often the driver reads the store for a stop asked from another process
 
 
 @dataclass
 class RunConfig:
-    """What a run is: the model, the protocol and the tasks."""
+    """What a run is: the model, the protocol, the tasks, and where they run."""
 
     tasks: str = "all"
     provider: str | None = None
     model: str | None = None
     max_retries: int = Search.max_retries  # the budget: candidates after the first answer
     feedback: str = "visible"
-    workers: int = 2
+    workers: int = 2  # threads executor: worker threads sharing one model
     max_tokens: int | None = None
     strategy: str = Search.strategy
     prompt_version: str = Search.prompt_version
-
-
-class ModelOutage(Exception):
-    """The model stopped answering: the run stops, keeps what it finished, and can be resumed."""
+    executor: str = "threads"  # threads | ray
+    ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
+    actors: int | None = None  # ray: None fills the cluster
+    cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
+    endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either executor
 
 
 def default_db_path() -> Path:
@@ -61,95 +65,7 @@ def default_db_path() -> Path:
     return load_settings().data_dir / "bench.sqlite"
 
 
-def code_version() -> str:
-    """The git commit of this checkout (with -dirty for local changes), or 'unknown'."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
-                              timeout=5).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return (head + ("-dirty" if dirty else "")) if head else "unknown"
-
-
-def visible_tests_for(problem: Problem) -> tuple[str, int]:
-    """The docstring's examples as asserts; where there are none, only that the function exists."""
-    source = visible_test_source(problem)
-    count = sum(isinstance(node, ast.Assert) for node in parse(source).body) if source.strip() else 0
-    return (source if count else f"assert callable({problem['entry_point']})\n"), count
-
-
-def answer_at_cap(result: dict, k: int) -> int | None:
-    """Index of the answer the loop gives with a budget of k candidates after the first: the chooser's
-    pick among the first k + 1 (agent.choice, stored per result); None if no attempt was made.
-    Results stored before the chooser existed: the first visible pass within k + 1, else attempt k + 1."""
-    by_cap = result.get("answer_by_cap")
-    if by_cap:
-        return by_cap[min(k, len(by_cap) - 1)]
-    visible = result["visible_by_attempt"]
-    limit = min(k + 1, len(visible))
-    return next((i for i in range(limit) if visible[i]), limit - 1) if limit else None
-
-
-def hidden_at_cap(result: dict, k: int) -> bool:
-    """Hidden verdict of the answer at cap k (see answer_at_cap)."""
-    index = answer_at_cap(result, k)
-    return bool(result["hidden_by_attempt"][index]) if index is not None else False
-
-
-def solve_task(solver: Solver, problem: Problem, run: dict) -> tuple[dict, list[dict]]:
-    """One agent solve on one problem, then every attempt scored on the hidden tests."""
-    visible, count = visible_tests_for(problem)
-    feedback, retries = run["feedback"], (0 if run["feedback"] == "none" else run["max_retries"])
-    executed, shown = (problem["test"], visible) if feedback == "oracle" else (visible, None)
-    started = time.perf_counter()
-    events = list(solver.start(problem["prompt"], executed, entry_point=problem["entry_point"],
-                               max_retries=retries, strategy=run["strategy"] or None,
-                               prompt_version=run["prompt_version"], shown_tests=shown))
-    final = events[-1]
-    assert isinstance(final, RunFinished)
-    made = [c for c in solver.candidates(final.thread_id) if c.ran]
-    if final.status == "error" or not made:
-        raise ModelOutage(final.error or "the model gave no answer")
-    rows, vis, hid = [], [], []
-    for candidate in made:
-        hidden = run_tests(candidate.code, problem["test"], entry_point=problem["entry_point"], limits=HIDDEN_LIMITS)
-        if feedback == "oracle":
-            visible_ok = run_tests(candidate.code, visible, entry_point=problem["entry_point"]).passed
-        else:
-            visible_ok = candidate.passed
-        vis.append(visible_ok)
-        hid.append(hidden.passed)
-        rows.append({
-            "run_id": run["id"], "task_id": problem["task_id"], "iteration": candidate.number,
-            "code": candidate.code, "answer": candidate.answer, "visible_status": candidate.report.status,
-            "visible_report": json.dumps(candidate.report.to_dict()), "hidden_passed": int(hidden.passed),
-            "hidden_status": hidden.status, "hidden_report": json.dumps(hidden.to_dict()),
-            "messages": json.dumps(candidate.messages), "tokens_in": candidate.tokens_in,
-            "tokens_out": candidate.tokens_out, "prompt_tokens_reused": candidate.prompt_tokens_reused,
-            "seconds_model": candidate.seconds_model, "seconds_tests": candidate.seconds_tests,
-            "kind": candidate.kind, "signature": candidate.signature, "temperature": candidate.temperature,
-            "seed": candidate.seed,
-        })
-    by_cap = answers_by_budget(made)
-    picked = solver.chosen(final.thread_id)
-    result = {
-        "run_id": run["id"], "task_id": problem["task_id"], "task_index": int(problem["task_id"].split("/")[1]),
-        "final_status": final.status, "visible_passed": int(any(vis)),
-        "hidden_passed": int(hid[by_cap[-1]]), "answer_by_cap": json.dumps(by_cap),
-        "choice": picked.reason if picked else "",
-        "iterations": len(made), "tokens_in": sum(r["tokens_in"] for r in rows),
-        "tokens_out": sum(r["tokens_out"] for r in rows), "seconds": round(time.perf_counter() - started, 3),
-        "model_seconds": round(sum(r["seconds_model"] for r in rows), 3), "hidden_by_attempt": json.dumps(hid),
-        "visible_by_attempt": json.dumps(vis), "thread_id": final.thread_id, "error": None, "visible_tests": count,
-        "finished": time.time(),
-    }
-    return result, rows
-
-
-# --- background execution -----------------------------------------------------------------
+# --- the driver ---------------------------------------------------------------------------
 
 _active: dict[str, threading.Event] = {}
 _active_lock = threading.Lock()
@@ -160,60 +76,90 @@ def _settings(provider: str | None, model: str | None, max_tokens: int | None):
     return settings.with_overrides(max_tokens=max_tokens) if max_tokens else settings
 
 
-def _solver_for(run: dict) -> Solver:
-    return make_solver(_settings(run["provider"], run["model_arg"], run["max_tokens"]))
+def _recipe_for(run: dict) -> SolverRecipe:
+    return ModelRecipe(_settings(run["provider"], run["model_arg"], run["max_tokens"]))
 
 
-def _execute(db_path: Path, run_id: str, solver: Solver, stop: threading.Event, progress=None) -> None:
+def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, recipe: SolverRecipe,
+              halt: threading.Event) -> Outcomes:
+    """The run's executor, started on the tasks still to do."""
+    if run["executor"] == "ray":
+        from bench.executors.ray_cluster import prepare
+
+        prepare(run["ray_address"] or None)  # before Ray is imported: it may switch on token authentication
+        from bench.executors.ray_actors import run_on_ray  # imports Ray (a second or two): only for Ray runs
+
+        yield from run_on_ray(problems, run, recipe, halt.is_set,
+                              on_ready=lambda report: _record_model(db_path, run, report))
+        return
+    workers, lost = thread_workers(recipe, run["workers"], run["endpoints"], solver)
+    yield from lost
+    if workers and run["endpoints"] and workers[0][1].choice:
+        choice = workers[0][1].choice
+        _record_model(db_path, run, {"provider": choice.provider, "model": choice.model})
+    if workers:
+        yield from run_threads(problems, run, workers, halt.is_set)
+
+
+def _record_model(db_path: Path, run: dict, report: dict) -> None:
+    """The model the workers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
+    how many actors a run that asked to fill its cluster got."""
+    changes = {"provider": report["provider"], "model": report["model"]} if report.get("model") else {}
+    if report.get("actors") and not run["actors"]:
+        changes |= {"actors": report["actors"], "workers": report["actors"]}
+    if changes:
+        store.update_run(store.open_store(db_path), run["id"], **changes)
+
+
+def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, stop: threading.Event,
+             progress=None) -> None:
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
     problems = {p["task_id"]: p for p in select_tasks("all")}
-    todo: queue.Queue[Problem] = queue.Queue()
     done = store.finished_task_ids(db, run_id)
-    for task_id in run["task_ids"]:
-        if task_id not in done:
-            todo.put(problems[task_id])
+    todo = [problems[task_id] for task_id in run["task_ids"] if task_id not in done]
     segment_start = time.time()
     store.update_run(db, run_id, status="running", pid=os.getpid(), heartbeat=segment_start, error=None,
-                     started=run["started"] or segment_start)
+                     notes=None, started=run["started"] or segment_start)
+    halt = threading.Event()  # tells the executor to hand out no more tasks
+    lost: list[str] = []
     failure: list[str] = []
-
-    def worker() -> None:
-        local = store.open_store(db_path)
-        while not stop.is_set() and not failure:
-            if store.get_run(local, run_id)["status"] == "stopping":  # a stop asked from another process
-                stop.set()
-                break
-            try:
-                problem = todo.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                result, rows = solve_task(solver, problem, run)
-                store.record_task(local, result, rows)
-            except ModelOutage as exc:
-                failure.append(f"{problem['task_id']}: {exc}")
-                return
-            except Exception as exc:  # a bug or a full disk must not lose the run: stop it, keep what is stored
-                failure.append(f"{problem['task_id']}: {type(exc).__name__}: {exc}")
-                return
-            if progress:
-                progress(result)
-
-    # Daemon threads: an app shutting down must not wait for a run; the store keeps it resumable.
-    threads = [threading.Thread(target=worker, name=f"bench-{run_id}-{i}", daemon=True)
-               for i in range(max(1, run["workers"]))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    polled = time.time()
+    outcomes = _outcomes(db_path, run, todo, solver, recipe or _recipe_for(run), halt)
+    try:
+        for outcome in outcomes:
+            if isinstance(outcome, TaskDone):
+                try:
+                    store.record_task(db, {**outcome.result, "worker": outcome.worker}, outcome.rows)
+                except Exception as exc:  # a full disk must not lose the run: stop it, keep what is stored
+                    failure.append(f"{outcome.result['task_id']}: cannot store it: {type(exc).__name__}: {exc}")
+                    halt.set()
+                    continue
+                if progress:
+                    progress(outcome.result)
+            elif isinstance(outcome, WorkerLost):
+                lost.append(f"{outcome.worker}: {outcome.reason}")
+                store.update_run(db, run_id, notes="\n".join(lost))
+            if stop.is_set():
+                halt.set()
+            elif time.time() - polled > STOP_POLL_S:  # a stop asked from another process, through the store
+                polled = time.time()
+                if store.get_run(db, run_id)["status"] == "stopping":
+                    stop.set()
+                    halt.set()
+    finally:
+        outcomes.close()
     remaining = len(run["task_ids"]) - len(store.finished_task_ids(db, run_id))
-    status = "failed" if failure else ("finished" if remaining == 0 else "stopped")
+    if remaining and not stop.is_set() and not failure:
+        failure.append("no worker is left to run the remaining tasks: " + "; ".join(lost) if lost
+                       else f"{remaining} tasks were not done")
+    status = "finished" if remaining == 0 else ("failed" if failure else "stopped")
     store.update_run(db, run_id, status=status, error="; ".join(failure) or None, finished=time.time(),
                      elapsed=(run["elapsed"] or 0.0) + time.time() - segment_start)
 
 
-def _launch(db_path: Path, run_id: str, solver: Solver | None, background: bool, progress=None) -> str:
+def _launch(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, background: bool,
+            progress=None) -> str:
     stop = threading.Event()
     with _active_lock:
         if run_id in _active:
@@ -227,8 +173,8 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, background: bool,
 
     def go() -> None:
         try:
-            _execute(db_path, run_id, solver or _solver_for(store.get_run(db, run_id)), stop, progress)
-        except Exception as exc:  # model unavailable at start, unreadable store...
+            _execute(db_path, run_id, solver, recipe, stop, progress)
+        except Exception as exc:  # model unavailable at start, no cluster, unreadable store...
             store.update_run(store.open_store(db_path), run_id, status="failed", error=str(exc), finished=time.time())
         finally:
             owner.__exit__(None, None, None)
@@ -242,48 +188,89 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, background: bool,
     return run_id
 
 
-def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
-    """Validate a configuration and store it as a new run (not started yet)."""
+def check_config(config: RunConfig) -> list[str]:
+    """Raise ValueError for a configuration that cannot run; returns its endpoints, parsed."""
     if config.feedback not in FEEDBACK_MODES:
         raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {config.feedback!r}")
     if config.workers < 1:
         raise ValueError(f"workers must be 1 or more, got {config.workers}")
+    if config.executor not in EXECUTORS:
+        raise ValueError(f"the executor must be one of {', '.join(EXECUTORS)}, got {config.executor!r}")
+    if config.actors is not None and config.actors < 1:
+        raise ValueError(f"actors must be 1 or more, got {config.actors}")
+    if not config.cpus_per_actor > 0:
+        raise ValueError(f"CPUs per actor must be above 0, got {config.cpus_per_actor}")
+    endpoints = parse_endpoints(config.endpoints)
+    check_endpoints_provider(config.provider, endpoints)
     problem = Search(max_retries=config.max_retries, strategy=config.strategy,
                      prompt_version=config.prompt_version).problem()
     if problem:
         raise ValueError(problem)
+    return endpoints
+
+
+def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
+    """Validate a configuration and store it as a new run (not started yet)."""
+    endpoints = check_config(config)
     problems = select_tasks(config.tasks)
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
     run_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    on_ray = config.executor == "ray"
     store.create_run(db, {
         "id": run_id, "created": time.time(), "started": None, "finished": None, "status": "created",
         "protocol": protocol_label(config.feedback),
         "provider": choice.provider if choice else (config.provider or ""),
         "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
         "max_tokens": config.max_tokens, "prompt_version": config.prompt_version, "strategy": config.strategy,
+        "isolation": sandbox_status().description,
         "max_retries": 0 if config.feedback == "none" else config.max_retries, "feedback": config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
-        "workers": config.workers, "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
-        "owner": None, "error": None, "elapsed": 0.0,
+        "workers": len(endpoints) or (config.actors or 0 if on_ray else config.workers),
+        "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
+        "owner": None, "error": None, "elapsed": 0.0, "executor": config.executor,
+        "ray_address": (config.ray_address or ray_address() or "") if on_ray else "",
+        "actors": (len(endpoints) or config.actors or 0) if on_ray else None,
+        "cpus_per_actor": config.cpus_per_actor if on_ray else None, "endpoints": json.dumps(endpoints),
+        "notes": None,
     })
     return db_path, run_id
 
 
 def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver | None = None,
-              background: bool = True, progress=None) -> str:
+              recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
     """Store a new run and start it; returns its id at once (background) or when it ends.
 
-    The model is made first, so an unusable one (Ollama down, model not pulled) is reported before
-    anything is stored."""
+    solver: the model for a threads run (made here from the config when None). recipe: how each worker
+    makes its solver where it runs (Ray actors, endpoints); by default the config's model and this
+    process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
+    model of a threads run (Ollama down, model not pulled), the Ray address."""
+    check_config(config)
     select_tasks(config.tasks)  # a bad selection fails before a model is loaded
-    solver = solver or make_solver(_settings(config.provider, config.model, config.max_tokens))
-    db_path, run_id = create_run(config, db_path, solver.choice)
-    return _launch(db_path, run_id, solver, background, progress)
+    settings = _settings(config.provider, config.model, config.max_tokens)
+    recipe = recipe or ModelRecipe(settings)
+    if config.executor == "ray":
+        address = config.ray_address or ray_address()
+        if address:
+            from bench.executors.ray_cluster import ClusterError, prepare
+
+            try:
+                prepare(address)
+            except ClusterError as exc:
+                raise ValueError(str(exc)) from None
+        choice = None
+    elif not config.endpoints:
+        solver = solver or recipe(None, None)
+        choice = solver.choice
+    else:
+        choice = None
+    db_path, run_id = create_run(config, db_path, choice)
+    return _launch(db_path, run_id, solver, recipe, background, progress)
 
 
 def stop_run(run_id: str, db_path: Path | None = None) -> None:
-    """Ask a run to stop at the next task boundary (works across processes through the store)."""
+    """Ask a run to stop (works across processes through the store). Threads finish the task they are on;
+    Ray actors are ended at once, and the tasks they held are done again on resume."""
     db = store.open_store(Path(db_path or default_db_path()))
     if store.get_run(db, run_id)["status"] in ("running", "starting"):
         store.update_run(db, run_id, status="stopping")
@@ -293,14 +280,15 @@ def stop_run(run_id: str, db_path: Path | None = None) -> None:
         event.set()
 
 
-def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | None = None, background: bool = True,
-               progress=None) -> str:
-    """Continue a stopped, failed or killed run: finished tasks are skipped, nothing is duplicated."""
+def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | None = None,
+               recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
+    """Continue a stopped, failed or killed run on its own executor: finished tasks are skipped, nothing is
+    duplicated."""
     db_path = Path(db_path or default_db_path())
     run = store.get_run(store.open_store(db_path), run_id)
     if run_state(run) == "running":
         raise RuntimeError(f"run {run_id} is still running (owner {run['owner']})")
-    return _launch(db_path, run_id, solver, background, progress)
+    return _launch(db_path, run_id, solver, recipe, background, progress)
 
 
 def run_state(run: dict) -> str:
@@ -318,3 +306,13 @@ def config_of(run: dict) -> dict:
     """The run's configuration as stored (for display and MLflow)."""
     keys = asdict(RunConfig()).keys() | {"prompt_version", "code_version", "protocol"}
     return {k: run.get(k) for k in keys if k in run} | {"tasks": run["tasks_spec"]}
+
+
+def executor_label(run: dict) -> str:
+    """Where a run's tasks ran, in a few words: 'threads x2', 'ray 2 actors x 1 CPU at 10.0.0.5:6379'..."""
+    endpoints = f" on {len(run['endpoints'])} endpoints" if run["endpoints"] else ""
+    if run["executor"] != "ray":
+        return f"threads x{run['workers']}{endpoints}"
+    actors = f"{run['actors']} actors" if run["actors"] else "actors filling the cluster"
+    where = f" at {run['ray_address']}" if run["ray_address"] else " (local Ray)"
+    return f"ray {actors} x {run['cpus_per_actor'] or 1:g} CPU{where}{endpoints}"

@@ -21,13 +21,15 @@ RUN_COLUMNS = {
     "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
     "provider": str, "model": str, "prompt_version": str, "max_retries": int, "feedback": str, "tasks_spec": str,
     "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
-    "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str,
+    "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
+    "executor": str, "ray_address": str, "actors": int, "cpus_per_actor": float, "endpoints": str, "notes": str,
 }
+JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, handed to every caller decoded
 RESULT_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,
     "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
-    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str,
+    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str,
 }
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
@@ -112,25 +114,31 @@ def update_run(db: Database, run_id: str, **fields: object) -> None:
         db["runs"].update(run_id, fields)
 
 
+_RUNS_WITH_COUNTS = (
+    "SELECT runs.*, COUNT(results.task_id) AS done, COALESCE(SUM(results.hidden_passed), 0) AS passing "
+    "FROM runs LEFT JOIN results ON results.run_id = runs.id {where} GROUP BY runs.id ORDER BY runs.created DESC")
+
+
+def _decoded(row: dict) -> dict:
+    """The one row shape of a run: JSON list columns decoded, executor defaulted for runs stored before it."""
+    for column in JSON_RUN_COLUMNS:
+        row[column] = json.loads(row.get(column) or "[]")
+    row["executor"] = row.get("executor") or "threads"
+    return row
+
+
 def get_run(db: Database, run_id: str) -> dict:
-    """One run's row (task_ids decoded), or StoreError naming the id."""
-    rows = list(db.query("SELECT * FROM runs WHERE id = ?", [run_id]))
+    """One run's row in list_runs' shape (lists decoded, with done and passing), or StoreError naming the id."""
+    rows = list(db.query(_RUNS_WITH_COUNTS.format(where="WHERE runs.id = ?"), [run_id]))
     if not rows:
         raise StoreError(f"no run {run_id!r} in this database (see `python -m bench list`)")
-    run = rows[0]
-    run["task_ids"] = json.loads(run["task_ids"] or "[]")
-    return run
+    return _decoded(rows[0])
 
 
 def list_runs(db: Database) -> list[dict]:
-    """Every run, newest first, in get_run's shape (task_ids decoded), with how many tasks are done and
-    passing (hidden tests)."""
-    rows = list(db.query(
-        "SELECT runs.*, COUNT(results.task_id) AS done, COALESCE(SUM(results.hidden_passed), 0) AS passing "
-        "FROM runs LEFT JOIN results ON results.run_id = runs.id GROUP BY runs.id ORDER BY runs.created DESC"))
-    for row in rows:
-        row["task_ids"] = json.loads(row["task_ids"] or "[]")
-    return rows
+    """Every run, newest first, in get_run's shape: task_ids and endpoints decoded, with how many tasks are
+    done and passing (hidden tests)."""
+    return [_decoded(row) for row in db.query(_RUNS_WITH_COUNTS.format(where=""))]
 
 
 def record_task(db: Database, result: dict, attempts: list[dict]) -> None:

@@ -1,8 +1,8 @@
 """Runs untrusted Python code against unit tests, isolated and with limits. Knows nothing of LLMs."""
 
-from sandbox.pool import isolation_level
+from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level
 from sandbox.run import check_tests, describe_tests, run_tests
 from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 
-__all__ = ["STATUSES", "Limits", "TestReport", "TestResult", "check_tests", "describe_tests", "isolation_level",
-           "run_tests"]
+__all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "TestReport", "TestResult", "check_tests",
+           "describe_tests", "isolation", "isolation_level", "require_level", "run_tests"]

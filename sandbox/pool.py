@@ -1,4 +1,4 @@
-"""Host side of the sandbox: starts pre-forked workers inside bubblewrap and talks to them.
+"""Host side of the sandbox: starts pre-forked workers (in the isolation sandbox.isolation chose) and talks to them.
 
 A worker serves one run at a time; the pool keeps up to ``SANDBOX_WORKERS`` of them so that
 many threads can run code at once. Workers start once (about 100 ms inside bwrap) and then cost
@@ -8,24 +8,19 @@ a couple of forks per run.
 from __future__ import annotations
 
 import atexit
-import functools
 import json
 import os
 import queue
 import selectors
 import shutil
-import stat
 import struct
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-INSIDE = Path(__file__).resolve().parent / "inside"
-_SLOT_UIDS = 2  # one uid for the code, one for the tests
+from sandbox.isolation import worker_command
+from sandbox.settings import sandbox_settings
 
 
 class WorkerBroken(Exception):
@@ -44,80 +39,13 @@ class RawRun:
     summary: dict = field(default_factory=dict)
 
 
-def _base_python() -> tuple[Path, Path]:
-    """The real interpreter binary (not the pyenv shim or venv link) and its installation prefix."""
-    exe = Path(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))
-    return exe, Path(os.path.realpath(sys.base_prefix))
-
-
-def _world_readable(path: Path) -> bool:
-    """Can an unprivileged uid reach this file (every parent directory searchable by others)?"""
-    for part in [path, *path.parents]:
-        mode = part.stat().st_mode
-        if not mode & (stat.S_IXOTH if part != path else stat.S_IROTH):
-            return False
-    return True
-
-
-@functools.lru_cache(maxsize=1)
-def isolation_level() -> str:
-    """The strongest isolation this machine allows, probed once per process."""
-    if os.environ.get("SANDBOX_ISOLATION") == "rlimits":
-        return "rlimits"
-    bwrap = shutil.which("bwrap")
-    if bwrap and os.geteuid() == 0:
-        probe = subprocess.run([*_bwrap_prefix(bwrap), "/opt/python/bin/" + _base_python()[0].name,
-                                "-I", "-S", "-c", "import os; os.setresuid(65534, 65534, 65534)"],
-                               env={}, capture_output=True, timeout=30)
-        if probe.returncode == 0:
-            return "bwrap(mount,net,pid,ipc)+uid+rlimits"
-    if os.geteuid() == 0 and _world_readable(_base_python()[0]):
-        return "uid+rlimits"
-    return "rlimits"
-
-
-def _bwrap_prefix(bwrap: str) -> list[str]:
-    exe, prefix = _base_python()
-    # No --die-with-parent: it fires when the *thread* that started bwrap ends, and pools are shared
-    # across threads. A worker ends instead when its stdin closes, which the host's death also does.
-    args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc",
-            "--unshare-uts", "--unshare-cgroup-try", "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
-        path = Path("/") / name
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), str(path)]
-    return args + [
-        "--perms", "0755", "--dir", "/opt", "--ro-bind", str(prefix), "/opt/python",
-        "--ro-bind", str(INSIDE), "/opt/sandbox",
-        "--proc", "/proc", "--dev", "/dev",
-        "--perms", "0755", "--size", str(256 << 20), "--tmpfs", "/tmp",
-        "--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
-        "--chdir", "/tmp",
-    ]
-
-
 class Worker:
     """One pre-forked worker process and its pipes."""
 
     def __init__(self, slot: int) -> None:
-        level = isolation_level()
-        uid_base = 100_000 + (os.getpid() % 60_000) * 32 + slot * _SLOT_UIDS
-        uids = [str(uid_base), str(uid_base + 1)] if "uid" in level else ["-", "-"]
-        exe, prefix = _base_python()
-        self._scratch = None
-        if level.startswith("bwrap"):
-            py = "/opt/python/" + str(exe.relative_to(prefix))
-            cmd = [*_bwrap_prefix(shutil.which("bwrap") or "bwrap"), py, "-I", "-S", "-B",
-                   "/opt/sandbox/worker.py", *uids, "/tmp/runs"]
-        else:
-            self._scratch = tempfile.mkdtemp(prefix="sandbox-")
-            os.chmod(self._scratch, 0o755)
-            cmd = [str(exe), "-I", "-S", "-B", str(INSIDE / "worker.py"), *uids, self._scratch + "/runs"]
-        debug = os.environ.get("SANDBOX_DEBUG")
+        cmd, self._scratch = worker_command(slot)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=None if debug else subprocess.DEVNULL, env={},
+                                     stderr=None if sandbox_settings().debug else subprocess.DEVNULL, env={},
                                      start_new_session=True)
 
     def run(self, header: dict, code: bytes, tests: bytes, keep_output: int) -> RawRun:
@@ -252,6 +180,6 @@ def default_pool() -> WorkerPool:
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = WorkerPool(int(os.environ.get("SANDBOX_WORKERS", "8")))
+            _pool = WorkerPool(sandbox_settings().workers)
             atexit.register(_pool.close)
         return _pool

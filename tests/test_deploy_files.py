@@ -6,9 +6,14 @@ docker-compose 1.29.2 wheel on PyPI (Apache-2.0).
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import jsonschema
@@ -42,7 +47,7 @@ def test_the_schema_check_catches_mistakes():
 def test_compose_wiring():
     compose = _load("docker-compose.yml")
     services, volumes = compose["services"], compose["volumes"]
-    assert set(services) == {"ollama", "model-pull", "app"}
+    assert {name for name, service in services.items() if "profiles" not in service} == {"ollama", "model-pull", "app"}
     app, ollama, pull = services["app"], services["ollama"], services["model-pull"]
     host = re.match(r"https?://([^:/]+):(\d+)", app["environment"]["OLLAMA_BASE_URL"])
     assert host and host.group(1) in services and host.group(2) == "11434"
@@ -60,6 +65,59 @@ def test_compose_wiring():
     assert "/_stcore/health" in " ".join(app["healthcheck"]["test"]) and ollama["healthcheck"]["test"]
     gpu = _load("docker-compose.gpu.yml")["services"]["ollama"]["deploy"]["resources"]["reservations"]["devices"]
     assert gpu[0]["capabilities"] == ["gpu"]
+
+
+def _flag(command: list[str], name: str) -> str:
+    return next(part.split("=", 1)[1] for part in command if part.startswith(f"--{name}="))
+
+
+def test_compose_ray_profile_is_a_head_and_scalable_workers_from_the_apps_image():
+    services = _load("docker-compose.yml")["services"]
+    ray = {name: s for name, s in services.items() if "ray" in s.get("profiles", [])}
+    assert set(ray) == {"ray-head", "ray-worker", "ray-model-pull"}
+    head, worker, pull, app = ray["ray-head"], ray["ray-worker"], ray["ray-model-pull"], services["app"]
+    assert head["image"] == worker["image"] == pull["image"] == app["image"] and app["build"] == "."
+    assert head["command"][:3] == ["ray", "start", "--head"] and "--block" in head["command"]
+    assert "--include-dashboard=false" in head["command"]
+    host, port = _flag(worker["command"], "address").split(":")
+    assert host == "ray-head" and port == _flag(head["command"], "port") and f"{port}:{port}" in head["ports"]
+    client = _flag(head["command"], "ray-client-server-port")
+    assert f"{client}:{client}" in head["ports"] and "ray://ray-head:" + client in (ROOT / "README.md").read_text()
+    assert worker["depends_on"]["ray-head"]["condition"] == "service_healthy"
+    assert worker["depends_on"]["ray-model-pull"]["condition"] == "service_completed_successfully"
+    assert "ports" not in worker and "container_name" not in worker  # so --scale ray-worker=N works
+    for service in (head, worker, app):  # one token for every node and the driver
+        assert service["environment"]["RAY_AUTH_MODE"] == "token"
+        assert service["environment"]["RAY_AUTH_TOKEN"] == "${RAY_AUTH_TOKEN:-}"
+    models = pull["volumes"][0].split(":")
+    assert models[1] == pull["environment"]["MODELS_DIR"]
+    assert any(v.split(":")[:2] == [models[0], worker["environment"]["MODELS_DIR"]] for v in worker["volumes"])
+    assert app["environment"]["RAY_ADDRESS"] == "${RAY_ADDRESS:-}"
+
+
+def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["tool"]["setuptools"]["dynamic"]["dependencies"]["file"] == ["requirements.txt"]
+    for target in project["project"]["scripts"].values():
+        module, _, function = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), function))
+    assert re.search(r"pip install .*-e \.$", (ROOT / "run.sh").read_text(), re.MULTILINE)
+    assert re.search(r"pip install .*--no-deps \.$", (ROOT / "Dockerfile").read_text(), re.MULTILINE)
+    # A real build and install of the package, from a copy (a build leaves build/ behind), apart from the venv.
+    source, target = tmp_path / "source", tmp_path / "site"
+    source.mkdir()
+    for name in ("pyproject.toml", "requirements.txt"):
+        shutil.copy(ROOT / name, source / name)
+    for package in ("agent", "bench", "sandbox"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                           str(source)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    scripts = {path.name for path in (target / "bin").iterdir()}
+    assert scripts == set(project["project"]["scripts"])
+    assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "executors").is_dir()
+    metadata = next(target.glob("self_healing_agent-*.dist-info")).joinpath("METADATA").read_text()
+    assert "Requires-Dist: ray[default]==" in metadata
 
 
 def _cmake_args(text: str) -> str:
@@ -91,3 +149,17 @@ def test_ci_workflow_runs_the_readme_test_command_and_an_honest_gate():
     args = shlex.split(gate.replace("\\\n", " "))
     assert args[args.index("--feedback") + 1] == "visible" and "--fail-under" in args
     assert 0 < float(args[args.index("--fail-under") + 1]) < 100
+
+
+def test_compose_gives_the_app_a_seccomp_profile_that_lets_the_sandbox_isolate():
+    app = _load("docker-compose.yml")["services"]["app"]
+    options = dict(opt.split("=", 1) for opt in app["security_opt"])
+    profile = json.loads((ROOT / options["seccomp"]).read_text())
+    assert profile["defaultAction"] == "SCMP_ACT_ALLOW"
+    denied = {name for rule in profile["syscalls"] if rule["action"] == "SCMP_ACT_ERRNO" for name in rule["names"]}
+    # What bubblewrap needs for a user namespace, and what the sandbox's Landlock and seccomp layers call.
+    needed = {"clone", "clone3", "unshare", "setns", "mount", "umount2", "pivot_root", "landlock_create_ruleset",
+              "landlock_add_rule", "landlock_restrict_self", "seccomp", "prctl", "setresuid"}
+    assert not needed & denied
+    assert {"init_module", "kexec_load", "bpf", "userfaultfd", "keyctl", "open_by_handle_at"} <= denied
+    assert options["apparmor"] == "unconfined"  # docker-default denies mount, which bubblewrap needs

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import ast
-import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
-from sandbox import run_tests
+from sandbox import run_tests, syntax
 from sandbox.pool import default_pool
-from sandbox.syntax import parse
 
 
 def _job(i: int) -> tuple[int, str, int]:
@@ -44,36 +43,39 @@ def test_workers_outlive_the_threads_that_started_them():
         assert _job(i)[1] == ("passed" if i % 2 == 0 else "failed")
 
 
-class _Finalized:
-    def __del__(self) -> None:
-        time.sleep(0)  # Python code inside a GC pass: the GIL may move to another thread mid-parse
+def _most_parses_at_once(parse_source: Callable[[str], object], monkeypatch) -> int:
+    """Parse from 6 threads with a slow stand-in for ast.parse; how many parses overlapped at most."""
+    inside, most, count = 0, 0, threading.Lock()
 
+    def slow_parse(source: str, mode: str = "exec") -> ast.AST:
+        nonlocal inside, most
+        with count:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.02)  # a parse long enough that unserialized threads surely overlap
+        with count:
+            inside -= 1
+        return ast.Module(body=[], type_ignores=[])
 
-def _parse_under_gc_pressure(parse_source: Callable[[str], object]) -> list[str]:
-    source = (Path(__file__).resolve().parent.parent / "bench" / "runner.py").read_text()
-    errors: list[str] = []
-
-    def work() -> None:
-        for _ in range(300):
-            for _ in range(50):
-                cycle = _Finalized()
-                cycle.self = cycle  # freed by the GC, which runs while parse allocates
-            try:
-                parse_source(source)
-            except SystemError as exc:
-                errors.append(str(exc))
-                return
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
+    monkeypatch.setattr(syntax, "ast", SimpleNamespace(parse=slow_parse, AST=ast.AST))
+    threads = [threading.Thread(target=lambda: [parse_source("x = 1") for _ in range(5)]) for _ in range(6)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return errors
+    return most
 
 
-def test_parsing_in_many_threads_never_trips_the_python_311_ast_bug():
-    # CI saw "SystemError: AST constructor recursion depth mismatch" in a two-worker bench run (gh-106905).
-    if sys.version_info < (3, 12):
-        assert _parse_under_gc_pressure(ast.parse), "this load no longer shows the bug, so it proves nothing"
-    assert _parse_under_gc_pressure(parse) == []
+def test_parses_on_the_host_never_overlap(monkeypatch):
+    # CPython 3.11 keeps the AST conversion's recursion depth in one global (gh-106905): two threads parsing at
+    # once can fail with "SystemError: AST constructor recursion depth mismatch". The lock's contract: one at a time.
+    assert _most_parses_at_once(lambda source: syntax.ast.parse(source), monkeypatch) > 1  # unlocked: they overlap
+    assert _most_parses_at_once(syntax.parse, monkeypatch) == 1
+
+
+def test_every_host_parse_goes_through_the_lock():
+    root = Path(__file__).resolve().parent.parent
+    unlocked = [f"{path.relative_to(root)}:{n}" for folder in ("agent", "bench", "sandbox", "ui")
+                for path in (root / folder).rglob("*.py") if "inside" not in path.parts and path.name != "syntax.py"
+                for n, line in enumerate(path.read_text().splitlines(), 1) if "ast.parse(" in line]
+    assert unlocked == [], "parse through sandbox.syntax.parse (see its docstring)"

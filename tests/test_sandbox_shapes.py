@@ -179,3 +179,37 @@ def test_exit_during_a_call_fails(exit_call):
 ])
 def test_describe_tests_says_what_will_run(tests, says):
     assert says in describe_tests(tests)
+
+
+# --- tests that never ran, or checked nothing, are never reported as passed -------------------
+
+ONE = "def f(x):\n    return x + 1\n"
+
+
+@pytest.mark.parametrize("tests, status, message", [
+    ("async def test_a():\n    assert f(1) == 3\n", "failed", None),  # run to the end, like pytest-asyncio
+    ("def test_a():\n    yield\n    assert f(1) == 2\n", "failed", "yields"),
+    ("def test_a():\n    return f(1) == 3\n", "failed", "instead of asserting"),
+    ("def check(candidate):\n    candidate(1) == 3\n", "failed", "no assert ran"),
+    ("for x in []:\n    assert f(x) == 0\n", "failed", "no assert ran"),
+    ("import pytest\n@pytest.mark.parametrize('x', [])\ndef test_a(x):\n    assert f(x) == 0\n", "error", None),
+    ("import pytest\ndef test_a():\n    pytest.skip('later')\n", "error", None),
+])
+def test_an_unexecuted_or_empty_test_is_never_a_pass(tests, status, message):
+    report = run_tests(ONE, tests, entry_point="f")
+    assert report.status == status, report.summary()
+    if message:
+        assert message in report.tests[0].message, report.summary()
+
+
+def test_async_tests_run_and_pass_when_right():
+    report = run_tests(ONE, "async def test_a():\n    assert f(1) == 2\n")
+    assert report.status == "passed", report.summary()
+
+
+def test_an_empty_parametrize_is_reported_as_skipped_beside_tests_that_ran():
+    tests = ("import pytest\n@pytest.mark.parametrize('x', [])\ndef test_a(x):\n    assert f(x) == 0\n"
+             "def test_b():\n    assert f(1) == 2\n")
+    report = run_tests(ONE, tests)
+    assert report.status == "passed"
+    assert [t.describe().split(":")[0] for t in report.tests] == ["SKIPPED test_a[]", "PASSED test_b"]

@@ -39,7 +39,9 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
             gate.wait(30)
         return WRONG
 
-    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite", search=Search(max_retries=3))
+    # repair: every later answer reads the earlier one (attempt >= 2), so the gate holds the second coder
+    solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite",
+                    search=Search(max_retries=3, strategy="repair"))
     job = start_job(partial(solver.start, TASK, TESTS, thread_id="stopped"))
     deadline = time.time() + 30
     while not any(isinstance(e, NodeStarted) and e.step == 3 for e in job.snapshot()) and time.time() < deadline:

@@ -20,6 +20,17 @@ if ROOT not in sys.path:
 from ui.session import draw_sidebar  # noqa: E402  (needs the root on sys.path)
 
 st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
+from agent import sandbox_status  # noqa: E402  (after the path fix above)
+
+# Weak isolation is said loudly on every page: a banner, not a caption.
+status = sandbox_status()
+if status.refused:
+    st.error(f"**Sandbox refused:** {status.refused}", icon=":material/gpp_bad:")
+elif status.level == "rlimits":
+    st.error(f"**Weak sandbox ({status.description}).** {status.warning}", icon=":material/gpp_bad:")
+elif status.warning:
+    st.warning(f"**Reduced sandbox ({status.description}).** {status.warning}", icon=":material/shield:")
+
 page = st.navigation([
     st.Page("views/playground.py", title="Playground", icon=":material/edit:", default=True),
     st.Page("views/debugger.py", title="Debugger", icon=":material/bug_report:"),

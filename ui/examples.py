@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.humaneval import load_problems
-from bench.runner import visible_tests_for
+from bench.protocol import visible_tests_for
 
 
 def _humaneval(task_id: str) -> dict[str, str]:

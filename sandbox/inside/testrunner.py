@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 import json
 import operator
 import os
@@ -60,12 +61,23 @@ _OP_TEXT = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE":
             "Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in"}
 
 
+class TestNotRun(Exception):
+    """A test whose body never ran (a generator function) or that checked nothing."""
+
+
+_asserts_run = 0  # asserts evaluated so far: a check() or assert line that ran none checked nothing
+
+
 def _sbx_compare(lineno: int, op: str, left: object, right: object, msg: object) -> None:
+    global _asserts_run
+    _asserts_run += 1
     if not _OPS[op](left, right):
         raise TestAssertion(lineno, _OP_TEXT[op], left, right, msg() if msg else None)
 
 
 def _sbx_truth(lineno: int, value: object, msg: object) -> None:
+    global _asserts_run
+    _asserts_run += 1
     if not value:
         raise TestAssertion(lineno, None, value, None, msg() if msg else None)
 
@@ -124,12 +136,29 @@ class Reporter:
             detail.update(op=exc.op, left=exc.left, right=exc.right)
         return detail
 
-    def run(self, name: str, fn: object, *args: object, **kwargs: object) -> None:
+    def run(self, name: str, fn: object, *args: object, must_assert: bool = False, **kwargs: object) -> None:
+        """Run one test and report it. A coroutine it returns is run to the end (as pytest-asyncio does); a
+        generator, a returned value, or (with must_assert) no assert evaluated is a failure: none of them
+        checked anything."""
         self.emit(ev="start", name=name)
         started = time.perf_counter()
         result: dict = {"name": name, "passed": True}
+        asserts_before = _asserts_run
         try:
-            fn(*args, **kwargs)
+            value = fn(*args, **kwargs)
+            if inspect.iscoroutine(value):
+                import asyncio
+
+                value = asyncio.run(value)
+            if inspect.isgenerator(value):
+                value.close()
+                raise TestNotRun("the test function yields, so its body never ran (pytest does not run "
+                                 "yield tests either); write it as a plain function or use parametrize")
+            if value is not None:
+                raise TestNotRun(f"the test returned {_safe_repr(value)} instead of asserting it; a returned "
+                                 "value checks nothing")
+            if must_assert and _asserts_run == asserts_before:
+                raise TestNotRun("no assert ran, so nothing was checked")
         except pytest_shim.Skipped as exc:
             result.update(skipped=True, message=str(exc))
         except Exception as exc:
@@ -150,13 +179,19 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
             except Exception:
                 pass  # a failing setup line is reported like a test, so it is never silent
         first = (ast.get_source_segment(source, stmt) or "").splitlines()[0] if source else ""
-        reporter.run(f"line {stmt.lineno}: {_short(first, 120)}", exec, code, ns)
+        # A definition holding an assert is not a check by itself; any other line must evaluate one.
+        definition = isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        reporter.run(f"line {stmt.lineno}: {_short(first, 120)}", exec, code, ns, must_assert=not definition)
 
 
 def _run_pytest(ns: dict, reporter: Reporter) -> None:
     for name, obj in list(ns.items()):
         if name.startswith("test") and isinstance(obj, types.FunctionType):
-            for label, kwargs in pytest_shim.param_cases(obj):
+            cases = pytest_shim.param_cases(obj)
+            if not cases:
+                reporter.emit(ev="test", name=name + "[]", passed=True, skipped=True, duration_ms=0,
+                              message="parametrize gave no cases, so this test never ran (pytest skips it too)")
+            for label, kwargs in cases:
                 reporter.run(name + label, obj, **kwargs)
         elif name.startswith("Test") and isinstance(obj, type):
             for attr in [a for a in vars(obj) if a.startswith("test")]:
@@ -230,6 +265,6 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
         reporter.emit(ev="test", name="load tests.py", passed=False, duration_ms=0, **reporter.failure(exc))
         return
     if shape == "check":
-        reporter.run(f"check({entry_point or 'candidate'})", ns["check"], ns.get("candidate"))
+        reporter.run(f"check({entry_point or 'candidate'})", ns["check"], ns.get("candidate"), must_assert=True)
     else:
         _run_pytest(ns, reporter)

@@ -32,6 +32,7 @@ import wire  # noqa: E402
 
 # Imported once here so that every fork starts with them loaded (each import costs a run ms).
 import candidate  # noqa: E402
+import confine  # noqa: E402
 import pytest_shim  # noqa: E402,F401
 import remote  # noqa: E402,F401
 import testrunner  # noqa: E402
@@ -41,6 +42,9 @@ import heapq, itertools, math, random, re, statistics, string, typing, unittest 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
 RUN_ROOT = "/tmp/runs"
+# Set by main from the host's plan (sandbox.isolation): what confines each child beyond its rlimits.
+PLAN: dict = {"landlock": False, "seccomp": False, "read_only": []}
+CONFINE_FAILED = 71  # a child whose confinement the kernel refused exits with this before running anything
 
 
 def _set_limits(limits: dict) -> None:
@@ -78,6 +82,16 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
     sys.stdin = open(os.devnull)
+    try:
+        if PLAN["landlock"]:
+            confine.landlock(PLAN["read_only"], [home, *DEVICES])
+        if PLAN["seccomp"]:
+            confine.seccomp()
+    except (confine.ConfineError, OSError):
+        os._exit(CONFINE_FAILED)
+
+
+DEVICES = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
 
 
 def _fork(target, *args: object) -> int:
@@ -98,14 +112,40 @@ def _fork(target, *args: object) -> int:
     return pid
 
 
+def _descendants() -> list[int]:
+    """Every process below this worker. As a child subreaper it inherits all orphans of its runs, so
+    daemons and setsid escapers stay its descendants."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = [], [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
+
+
 def _kill_uid(uid: int | None, pids: list[int]) -> None:
-    """SIGKILL every process of uid (daemons, grandchildren, setsid escapers) or, without uids, the groups."""
+    """SIGKILL every process of uid (daemons, grandchildren, setsid escapers) or, without uids, every
+    descendant of this worker."""
     for pid in pids:
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
     if uid is None:
+        for pid in _descendants():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         return
     pid = os.fork()
     if pid == 0:
@@ -182,12 +222,18 @@ class Run:
         for fd, kind in kinds.items():
             selector.register(fd, selectors.EVENT_READ, kind)
         view = memoryview(_BUFFER)
+        next_disk_check = 0.0
         while any(k.data == b"R" for k in selector.get_map().values()):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.flags.add("timeout")
                 break
-            for key, _ in selector.select(remaining):
+            if time.monotonic() >= next_disk_check:
+                next_disk_check = time.monotonic() + 0.2
+                if _disk_used(RUN_ROOT) > DISK_LIMIT:
+                    self.flags.add("disk_limit")
+                    break
+            for key, _ in selector.select(min(remaining, 0.2)):
                 size = os.readv(key.fd, [_BUFFER])
                 if not size:
                     selector.unregister(key.fd)
@@ -220,6 +266,20 @@ class Run:
 
 
 _BUFFER = bytearray(65536)
+# Inside bubblewrap the run dir is a tmpfs of this size; outside it is the host's disk, watched instead.
+DISK_LIMIT = 256 << 20
+
+
+def _disk_used(root: str) -> int:
+    """Bytes in files under root (a run's two homes); cheap enough to check five times a second."""
+    total = 0
+    for folder, _, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_blocks * 512
+            except OSError:
+                pass
+    return total
 
 
 def _frame(fd: int, kind: bytes, payload: bytes | memoryview) -> None:
@@ -237,10 +297,15 @@ def _frame(fd: int, kind: bytes, payload: bytes | memoryview) -> None:
 
 
 def main() -> None:
-    """Serve runs until stdin closes or goes out of step. argv: code uid, tests uid ('-': none), run dir."""
+    """Serve runs until stdin closes or goes out of step.
+
+    argv: code uid, tests uid ('-': none), run dir, then optionally the confinement plan as JSON
+    ({"landlock": bool, "seccomp": bool, "read_only": [paths]})."""
     global RUN_ROOT
     uids = tuple(None if a == "-" else int(a) for a in sys.argv[1:3])
     RUN_ROOT = sys.argv[3]
+    if len(sys.argv) > 4:
+        PLAN.update(json.loads(sys.argv[4]))
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     os.makedirs(RUN_ROOT, exist_ok=True)
     while True:

@@ -16,10 +16,12 @@ from agent.config import STRATEGIES
 from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.cost import CostEstimate, duration, estimate_from_runs, probe
+from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
 from bench.metrics import compare_run_curves, run_metrics, run_progress
 from bench.results_table import published_baseline
 from bench.tasks import TaskSpecError, select_tasks
+from ui.bench_executor import executor_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
 FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
@@ -61,9 +63,10 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.max_retries + 1),
                               key="bench_budget", help="per task, the first answer included; 1 means one shot")
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True, format_func=FEEDBACK_WORDS.get)
+    executor = executor_options()
     return runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
                             max_retries=int(budget) - 1, feedback=feedback, workers=int(workers), strategy=strategy,
-                            prompt_version=prompt_version)
+                            prompt_version=prompt_version, **executor)
 
 
 def start_form(settings: Settings, db_path) -> None:
@@ -80,10 +83,12 @@ def start_form(settings: Settings, db_path) -> None:
         return
     try:
         select_tasks(config.tasks)  # a bad selection is said before a model is loaded
-        solver = model_solver(settings)
         if start:
-            state.bench_run = runner.start_run(config, db_path, solver=solver)
+            # Ray actors and endpoint workers make their own solvers where they run; threads share this app's.
+            solver = model_solver(settings) if needs_app_model(vars(config)) else None
+            state.bench_run = runner.start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings))
         else:
+            solver = model_solver(settings)
             with st.spinner(f"Solving the first task of {config.tasks} to time it..."):
                 state.setdefault("bench_probes", {})[_model_key(solver)] = probe(solver, config)
             st.rerun()  # the cost note above the form shows the measurement
@@ -155,12 +160,14 @@ def _progress(db_path, run_id: str) -> None:
     st.progress(progress.fraction, text=progress.text())
     if run.get("error"):
         st.warning(run["error"])
+    worker_progress(run, rows)
     stop_col, resume_col = st.columns(2)
     if progress.phase in ("running", "starting") and stop_col.button("Stop the run", key=f"stop-{run_id}"):
         runner.stop_run(run_id, db_path)
     if progress.phase in ("stopped", "failed", "interrupted") and progress.done < progress.total and \
             resume_col.button("Resume the run", key=f"resume-{run_id}"):
-        runner.resume_run(run_id, db_path, solver=model_solver(current_settings()))
+        runner.resume_run(run_id, db_path,
+                          solver=model_solver(current_settings()) if needs_app_model(run) else None)
 
 
 def run_summary(run: dict, metrics: dict) -> None:
@@ -176,7 +183,8 @@ def run_summary(run: dict, metrics: dict) -> None:
     st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt "
                f"{run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
                f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
-               f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']}")
+               f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
+               f"sandbox {run.get('isolation') or 'not recorded'}")
     st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
     diag = st.columns(4)
     diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",

@@ -1,0 +1,190 @@
+"""The Ray executor: one solver per actor, tasks handed to actors as they free up by Ray's ActorPool.
+
+Each actor makes its own solver once (the embedded model loaded with as many threads as the actor holds
+CPUs, or a client of one endpoint) and has its own sandbox pool (the sandbox is per process). The code
+travels with the driver's job (bench.executors.ray_cluster.shipped_code), and every actor reports the
+digest of what it imported: one that differs is not given tasks.
+
+Faults are Ray's to handle first: an actor that dies is restarted (max_restarts) and the task it was on is
+sent again (max_task_retries), on the restarted actor wherever Ray places it. An actor that stays dead
+loses its task back to the queue for the others. A result arrives once per task, so the driver writes
+each task once.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import socket
+import time
+from collections.abc import Callable
+
+import ray
+from ray.util.actor_pool import ActorPool
+
+from agent import ModelUnavailable
+from bench.code_version import source_digest
+from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.executors.ray_cluster import actors_that_fit, check_fits, connected
+from bench.humaneval import Problem
+from bench.protocol import ModelOutage, solve_task
+
+NAMESPACE = "self-healing-agent"
+MAX_RESTARTS = 2  # an actor process that dies is started again this many times
+MAX_TASK_RETRIES = 2  # and the task it was on is sent again
+MAX_REQUEUES = 3  # a task whose actors die for good this many times is left for a resume
+READY_TIMEOUT_S = 600.0  # loading a large GGUF from a slow disk
+TICK_S = 1.0
+
+
+@ray.remote
+class TaskSolver:
+    """A Ray actor holding one solver; solve() runs the honest protocol on one task."""
+
+    def __init__(self, recipe: SolverRecipe, endpoint: str | None, n_threads: int, label: str) -> None:
+        self.name = f"{label}@{socket.gethostname()}"
+        self.solver, self.problem = None, None
+        try:
+            self.solver = recipe(endpoint, n_threads)
+        except Exception as exc:  # reported by ready(): the driver says which worker and why
+            self.problem = str(exc) if isinstance(exc, ModelUnavailable) else f"{type(exc).__name__}: {exc}"
+
+    def ready(self) -> dict:
+        """Who this actor is, the code it runs, and its model (or why it has none)."""
+        choice = self.solver.choice if self.solver else None
+        return {"worker": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
+                "code": source_digest(), "provider": choice.provider if choice else "",
+                "model": choice.model if choice else ""}
+
+    def solve(self, problem: Problem, run: dict) -> TaskDone | WorkerLost:
+        """Solve and score one task; a model that stops answering retires this actor (the task goes back)."""
+        try:
+            result, rows = solve_task(self.solver, problem, run)
+        except Exception as exc:
+            why = str(exc) if isinstance(exc, ModelOutage) else f"{type(exc).__name__}: {exc}"
+            return WorkerLost(self.name, f"{problem['task_id']}: {why}")
+        return TaskDone(self.name, result, rows)
+
+
+def run_on_ray(problems: list[Problem], run: dict, recipe: SolverRecipe, should_stop: Callable[[], bool],
+               on_ready: Callable[[dict], None] | None = None) -> Outcomes:
+    """Solve the problems on Ray actors; yields outcomes until all are done, should_stop() says so (the
+    actors are ended at once; their tasks are redone on resume), or no actor is left.
+
+    run gives ray_address, actors (0: as many as fit), cpus_per_actor and endpoints (one actor each).
+    on_ready gets the first live actor's ready() report (its model, for the run's row) and how many
+    actors started."""
+    cpus, endpoints = float(run["cpus_per_actor"] or 1.0), list(run["endpoints"])
+    with connected(run["ray_address"] or None):
+        count = len(endpoints) or run["actors"] or max(1, actors_that_fit(cpus))
+        check_fits(count, cpus)
+        segment = f"{run['id']}-{int(time.time() * 1000) % 100000:05d}"  # a resume's actors get new names
+        handles = [TaskSolver.options(
+            name=f"bench-{segment}-{i + 1}", namespace=NAMESPACE, num_cpus=cpus, max_restarts=MAX_RESTARTS,
+            max_task_retries=MAX_TASK_RETRIES, scheduling_strategy="SPREAD",
+        ).remote(recipe, endpoints[i] if endpoints else None, max(1, int(cpus)),
+                 endpoints[i] if endpoints else f"actor-{i + 1}") for i in range(count)]
+        try:
+            yield from _drive(problems, run, handles, endpoints, should_stop, on_ready)
+        finally:
+            for handle in handles:
+                ray.kill(handle, no_restart=True)
+
+
+def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[str],
+           should_stop: Callable[[], bool], on_ready: Callable[[dict], None] | None) -> Outcomes:
+    labels = {handle: endpoints[i] if endpoints else f"actor-{i + 1}" for i, handle in enumerate(handles)}
+    pending = {handle.ready.remote(): handle for handle in handles}
+    live, names, by_actor_id, first = [], {}, {}, None
+    deadline = time.time() + READY_TIMEOUT_S
+    digest = source_digest()
+    while pending and time.time() < deadline:
+        if should_stop():
+            return
+        done, _ = ray.wait(list(pending), num_returns=1, timeout=TICK_S)
+        if not done:
+            yield None
+            continue
+        handle = pending.pop(done[0])
+        try:
+            report = ray.get(done[0])
+        except ray.exceptions.RayError as exc:
+            yield WorkerLost(labels[handle], f"the actor did not start: {_first_line(exc)}")
+            continue
+        if report["problem"] or report["code"] != digest:
+            why = report["problem"] or f"it runs other code (sources {report['code']}, the driver's {digest})"
+            ray.kill(handle, no_restart=True)
+            yield WorkerLost(report["worker"], why)
+            continue
+        first = first or report
+        live.append(handle)
+        names[report["worker"]], by_actor_id[report["actor_id"]] = handle, handle
+        labels[handle] = report["worker"]
+    for handle in pending.values():
+        ray.kill(handle, no_restart=True)
+        yield WorkerLost(labels[handle], f"did not start within {READY_TIMEOUT_S:.0f} s (are the cluster's CPUs "
+                                         "taken by another run?)")
+    if not live:
+        return
+    if on_ready:
+        on_ready({**first, "actors": len(live)})
+    pool = ActorPool(live)
+    todo = collections.deque(problems)
+    in_flight: dict = {}  # actor handle -> the problem it holds
+    requeues: collections.Counter = collections.Counter()
+
+    def submit(handle, problem: Problem):
+        in_flight[handle] = problem
+        return handle.solve.remote(problem, run)
+
+    while not should_stop():
+        while todo and pool.has_free():
+            pool.submit(submit, todo.popleft())
+        if not pool.has_next():
+            todo.extend(in_flight.values())  # lost without a word (should not happen): not lost for good
+            in_flight.clear()
+            if not todo or not live:
+                return
+            continue
+        try:
+            outcome = pool.get_next_unordered(timeout=TICK_S)
+        except TimeoutError:
+            yield None
+            continue
+        except ray.exceptions.RayActorError as exc:  # dead for good: Ray's restarts and retries are spent
+            handle = by_actor_id.get(exc.actor_id)
+            if handle in live:
+                live.remove(handle)
+            problem = in_flight.pop(handle, None)
+            yield WorkerLost(labels.get(handle, "an actor"), f"the actor died: {_first_line(exc)}")
+            if problem is not None:
+                requeues[problem["task_id"]] += 1
+                if requeues[problem["task_id"]] < MAX_REQUEUES:
+                    todo.append(problem)
+            continue
+        handle = names[outcome.worker]
+        problem = in_flight.pop(handle)
+        if isinstance(outcome, WorkerLost):
+            _retire(pool, handle)
+            live.remove(handle)
+            todo.append(problem)
+        yield outcome
+
+
+def _retire(pool: ActorPool, handle) -> None:
+    """Take an idle actor out of the pool and end it."""
+    idle = []
+    while (actor := pool.pop_idle()) is not None:
+        idle.append(actor)
+    for actor in idle:
+        if actor != handle:
+            pool.push(actor)
+    ray.kill(handle, no_restart=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The gist of a Ray error: the exception a traceback in it ends with (e.g. an actor that cannot import
+    the recipe's module), else its first line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b", line)]
+    return raised[-1] if raised else (lines[0] if lines else type(exc).__name__)

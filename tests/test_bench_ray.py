@@ -1,0 +1,242 @@
+"""Bench runs on a real local Ray cluster (one per test session): the same rows as threads, an actor killed
+mid-run, a driver killed with SIGKILL, bad addresses and endpoints, the honest-prompt audit, a real model."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bench import runner, store
+from bench.__main__ import main as bench_cli
+from bench.code_version import code_version
+from bench.humaneval import load_problems
+from fakes import ScriptedRecipe
+from test_bench_runs import wait_for
+from test_honest_prompts import leaks
+
+ray = pytest.importorskip("ray")
+PROBLEMS = {p["task_id"]: p for p in load_problems()}
+EIGHT = ScriptedRecipe(right=frozenset({"HumanEval/0", "HumanEval/2", "HumanEval/5"}),
+                       fix_on_attempt=(("HumanEval/1", 2), ("HumanEval/3", 3)))
+SAME = ("final_status", "visible_passed", "hidden_passed", "iterations", "answer_by_cap", "hidden_by_attempt",
+        "visible_by_attempt", "visible_tests")
+ATTEMPT = ("iteration", "code", "kind", "visible_status", "hidden_passed", "hidden_status")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _ray_config(address: str, **changes) -> runner.RunConfig:
+    base = {"tasks": "0-7", "max_retries": 2, "strategy": "repair", "executor": "ray", "ray_address": address,
+            "actors": 2, "cpus_per_actor": 1.0}
+    return runner.RunConfig(**{**base, **changes})
+
+
+def _audit(db_path: Path, run_id: str) -> list[str]:
+    rows = store.attempts(store.open_store(db_path), run_id)
+    assert rows
+    return [row["task_id"] for row in rows if leaks(PROBLEMS[row["task_id"]], json.loads(row["messages"]))]
+
+
+def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path, ray_cluster):
+    db_path = tmp_path / "bench.sqlite"
+    threads = runner.start_run(runner.RunConfig(tasks="0-7", max_retries=2, strategy="repair", workers=2), db_path,
+                               solver=EIGHT(), background=False)
+    on_ray = runner.start_run(_ray_config(ray_cluster), db_path, recipe=EIGHT, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, on_ray)
+    assert run["status"] == "finished", run["error"]
+    assert (run["executor"], run["actors"], run["cpus_per_actor"], run["ray_address"]) == ("ray", 2, 1.0, ray_cluster)
+    assert run["model"] == "scripted" and run["code_version"] == code_version()
+    ours, theirs = store.results(db, on_ray), store.results(db, threads)
+    assert [r["task_id"] for r in ours] == [r["task_id"] for r in theirs] == [f"HumanEval/{i}" for i in range(8)]
+    for a, b in zip(ours, theirs):
+        assert {k: a[k] for k in SAME} == {k: b[k] for k in SAME}, a["task_id"]
+        assert [{k: x[k] for k in ATTEMPT} for x in store.attempts(db, on_ray, a["task_id"])] == \
+               [{k: x[k] for k in ATTEMPT} for x in store.attempts(db, threads, a["task_id"])]
+    host = socket.gethostname()
+    assert {r["worker"] for r in ours} == {f"actor-1@{host}", f"actor-2@{host}"}  # both actors took tasks
+    assert {r["worker"] for r in theirs} <= {"thread-1", "thread-2"}
+    assert _audit(db_path, on_ray) == []
+
+
+def test_the_prompt_audit_catches_a_leak_on_ray_too(tmp_path, ray_cluster):
+    # Oracle feedback puts hidden-test failures in the repair prompt: the audit must see them, or it proves nothing.
+    db_path = tmp_path / "bench.sqlite"
+    run_id = runner.start_run(_ray_config(ray_cluster, tasks="1", feedback="oracle", actors=None), db_path,
+                              recipe=ScriptedRecipe(), background=False)
+    run = store.get_run(store.open_store(db_path), run_id)
+    assert run["status"] == "finished" and run["actors"] == 2  # no count given: as many as the 2 CPUs hold
+    assert _audit(db_path, run_id) == ["HumanEval/1", "HumanEval/1"]  # both repairs read the hidden check
+
+
+def _actors_of(run_id: str) -> list[str]:
+    named = ray.util.list_named_actors(all_namespaces=True)
+    return [a["name"] for a in named if a["name"].startswith(f"bench-{run_id}")]
+
+
+@pytest.mark.parametrize("restart", [True, False], ids=["ray-restarts-it", "dead-for-good"])
+def test_an_actor_killed_mid_run_leaves_the_run_complete_with_each_task_once(tmp_path, ray_cluster, restart):
+    db_path = tmp_path / "bench.sqlite"
+    recipe = ScriptedRecipe(right=frozenset(PROBLEMS), delay=0.4)
+    run_id = runner.start_run(_ray_config(ray_cluster, tasks="0-5"), db_path, recipe=recipe)
+    db = store.open_store(db_path)
+    wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 1 and len(_actors_of(run_id)) == 2)
+    victim = ray.get_actor(_actors_of(run_id)[0], namespace="self-healing-agent")
+    ray.kill(victim, no_restart=not restart)  # in the middle of a task: each takes at least 0.4 s
+    wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed", "stopped"))
+    run = store.get_run(db, run_id)
+    assert run["status"] == "finished", run["error"]
+    assert sorted(r["task_id"] for r in store.results(db, run_id)) == [f"HumanEval/{i}" for i in range(6)]
+    pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
+    assert len(pairs) == len(set(pairs)) == 6  # each task once, one right answer each
+    if not restart:
+        assert "the actor died" in (run["notes"] or "")
+
+
+def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cluster):
+    db_path = tmp_path / "bench.sqlite"
+    driver = textwrap.dedent(f"""
+        from bench import runner
+        from fakes import ScriptedRecipe
+        config = runner.RunConfig(tasks="0-5", executor="ray", ray_address={ray_cluster!r}, actors=2)
+        runner.start_run(config, {str(db_path)!r}, recipe=ScriptedRecipe(delay=0.4), background=False)
+    """)
+    tests_dir = str(Path(__file__).resolve().parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests_dir, str(Path(tests_dir).parent)])}
+    proc = subprocess.Popen([sys.executable, "-c", driver], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    run_id = None
+    deadline = time.time() + 180
+    while time.time() < deadline and proc.poll() is None and run_id is None:
+        time.sleep(0.2)
+        runs = store.list_runs(store.open_store(db_path)) if db_path.exists() else []
+        run_id = runs[0]["id"] if runs and runs[0]["done"] >= 1 else None
+    assert run_id, proc.stderr.read().decode() if proc.poll() is not None else "no task finished"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    db = store.open_store(db_path)
+    assert runner.run_state(store.get_run(db, run_id)) == "interrupted"
+    before = store.finished_task_ids(db, run_id)
+    assert 1 <= len(before) < 6
+    runner.resume_run(run_id, db_path, recipe=ScriptedRecipe(), background=False)
+    run = store.get_run(db, run_id)
+    assert run["status"] == "finished", run["error"]
+    results = store.results(db, run_id)
+    assert sorted(r["task_id"] for r in results) == [f"HumanEval/{i}" for i in range(6)]
+    assert before <= {r["task_id"] for r in results}
+    pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
+    assert len(pairs) == len(set(pairs)) == sum(r["iterations"] for r in results)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def not_ray():
+    """A plain HTTP server on a loopback port: something answers there, and it is not Ray."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_no_ray_at_the_address_and_an_address_that_is_not_ray_say_so(tmp_path, not_ray, capsys):
+    nothing = f"127.0.0.1:{_free_port()}"
+    with pytest.raises(ValueError, match=f"no Ray cluster at {nothing}"):
+        runner.start_run(_ray_config(nothing), tmp_path / "b.sqlite", recipe=ScriptedRecipe())
+    with pytest.raises(ValueError, match=f"{not_ray} answers but is not a Ray cluster"):
+        runner.start_run(_ray_config(not_ray), tmp_path / "b.sqlite", recipe=ScriptedRecipe())
+    assert not (tmp_path / "b.sqlite").exists() or not store.list_runs(store.open_store(tmp_path / "b.sqlite"))
+    code = bench_cli(["--db", str(tmp_path / "c.sqlite"), "run", "--tasks", "0", "--executor", "ray",
+                      "--ray-address", nothing])
+    err = capsys.readouterr().err
+    assert code == 2 and f"no Ray cluster at {nothing}" in err and len(err.strip().splitlines()) == 1
+
+
+def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, ray_cluster):
+    db_path = tmp_path / "bench.sqlite"
+    run_id = runner.start_run(_ray_config(ray_cluster, tasks="0", actors=1, cpus_per_actor=4), db_path,
+                              recipe=ScriptedRecipe(), background=False)
+    run = store.get_run(store.open_store(db_path), run_id)
+    assert run["status"] == "failed"
+    assert "each actor asks for 4 CPUs, but the largest node of the cluster has 2" in run["error"]
+    run_id = runner.start_run(_ray_config(ray_cluster, tasks="0", actors=3, cpus_per_actor=1), db_path,
+                              recipe=ScriptedRecipe(), background=False)
+    assert "3 actors of 1 CPUs do not fit: the cluster holds 2" in store.get_run(store.open_store(db_path),
+                                                                                   run_id)["error"]
+
+
+@pytest.mark.parametrize("executor", ["threads", "ray"])
+def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, executor):
+    db_path = tmp_path / "bench.sqlite"
+    dead, live = f"http://127.0.0.1:{_free_port()}", "http://127.0.0.1:1/scripted"
+    config = runner.RunConfig(tasks="0-3", provider="ollama", executor=executor, endpoints=[dead, live],
+                              ray_address=ray_cluster if executor == "ray" else None)
+    run_id = runner.start_run(config, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS), dead=(dead,)),
+                              background=False)
+    run = store.get_run(store.open_store(db_path), run_id)
+    assert run["status"] == "finished", run["error"]
+    assert run["endpoints"] == [dead, live] and run["workers"] == 2
+    assert run["notes"].startswith(dead) and f"Ollama is not reachable at {dead}" in run["notes"]
+    assert {r["worker"].split("@")[0] for r in store.results(store.open_store(db_path), run_id)} == {live}
+
+
+def test_bad_executor_options_exit_2_with_one_line(tmp_path, capsys):
+    for args, message in ((["--executor", "ray", "--cpus-per-actor", "0"], "CPUs per actor must be above 0"),
+                          (["--actors", "0", "--executor", "ray"], "actors must be 1 or more"),
+                          (["--endpoints", "localhost:11434"], "is not a URL"),
+                          (["--provider", "llamacpp", "--endpoints", "http://a:1"], "endpoints are model servers"),
+                          (["--executor", "dask"], "invalid choice: 'dask'")):
+        try:
+            code = bench_cli(["--db", str(tmp_path / "b.sqlite"), "run", "--tasks", "0", *args])
+        except SystemExit as exc:  # argparse's own refusals
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
+
+
+def test_executor_labels():
+    base = {"executor": "threads", "workers": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
+            "ray_address": ""}
+    assert runner.executor_label(base) == "threads x2"
+    assert runner.executor_label({**base, "executor": "ray", "actors": 2, "cpus_per_actor": 1.0}) == \
+        "ray 2 actors x 1 CPU (local Ray)"
+    assert runner.executor_label({**base, "executor": "ray", "actors": 0, "cpus_per_actor": 2.0,
+                                  "ray_address": "10.0.0.5:6379", "endpoints": ["http://a:1", "http://b:1"]}) == \
+        "ray actors filling the cluster x 2 CPU at 10.0.0.5:6379 on 2 endpoints"
+
+
+@pytest.mark.model
+def test_a_real_model_ray_run_of_two_tasks(tmp_path, ray_cluster):
+    db_path = tmp_path / "bench.sqlite"
+    config = runner.RunConfig(tasks="0,2", provider="llamacpp", max_retries=1, max_tokens=256, executor="ray",
+                              ray_address=ray_cluster, actors=1, cpus_per_actor=2)
+    run_id = runner.start_run(config, db_path, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert run["status"] == "finished", run["error"]
+    assert run["provider"] == "llamacpp" and "0.5b" in run["model"]
+    results = store.results(db, run_id)
+    assert [r["task_id"] for r in results] == ["HumanEval/0", "HumanEval/2"]
+    assert {r["worker"] for r in results} == {f"actor-1@{socket.gethostname()}"}
+    assert all(r["tokens_out"] > 0 for r in results)
+    assert _audit(db_path, run_id) == []

@@ -1,0 +1,159 @@
+"""A real `streamlit run` on the embedded model, two browser sessions and a bench run at once, then SIGKILL.
+
+Concurrency: two Playground sessions solve different tasks while a bench run goes on in the same app; all
+finish, no "database is locked", each page shows its own task only, and the model is mapped once.
+Crash: the app is killed mid-solve and mid-run; both show as interrupted (their owner's token is dead), and
+after a restart the Debugger carries the solve on from its last checkpoint with one click.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_e2e_browser import ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, _free_port, wait_or_explain
+
+from agent import Solver
+from bench import runner, store
+from fakes import PromptKeyedModel
+
+pytestmark = pytest.mark.model
+
+TASKS = {
+    "A": ("Write a function triple(n) that returns n times 3.", "assert triple(2) == 6\nassert triple(0) == 0\n"),
+    "B": ("Write a function shout(s) that returns s in upper case.", "assert shout('ab') == 'AB'\n"),
+}
+
+
+def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    # A budget of two candidates keeps three solves at once on two cores within minutes.
+    env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128",
+           "LLM_NUM_CTX": "4096", "MAX_RETRIES": "1"}
+    log = open(ARTIFACTS / log_name, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
+                             "--server.port", str(port), "--server.headless", "true",
+                             "--browser.gatherUsageStats", "false"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.5)
+    proc.kill()
+    pytest.fail("streamlit did not start: " + (ARTIFACTS / log_name).read_text()[-2000:])
+
+
+def _type_task(page, task: str, tests: str) -> None:
+    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    page.get_by_label("Task", exact=True).fill(task)
+    editor = page.frame_locator("iframe[title='streamlit_ace.streamlit_ace']").last
+    editor.locator(".ace_content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(tests)
+    count = tests.count("assert")
+    wait_or_explain(page, page.get_by_text(f"{count} assert{'s' if count != 1 else ''}, each reported on its own"),
+                    30_000, "the typed tests")
+
+
+def _outcome(page):
+    found = page.get_by_text(OUTCOMES[0])
+    for text in OUTCOMES[1:]:
+        found = found.or_(page.get_by_text(text))
+    return found
+
+
+def _model_mappings(pid: int) -> int:
+    """How many times a GGUF file is mapped from its start in the process: one per loaded model copy."""
+    lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    return sum(1 for line in lines if line.endswith(".gguf") and line.split()[2] == "00000000")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.timeout(1800)  # three model workloads share two cores, then a restart and a carried-on solve
+def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
+    data = tmp_path / "data"
+    proc, url = _start_app(data, "streamlit-concurrency.log")
+    try:
+        pages = {name: browser.new_page(viewport={"width": 1400, "height": 1600}) for name in ("A", "B", "bench")}
+        for page in pages.values():
+            page.goto(url)
+        bench = pages["bench"]
+        bench.get_by_role("link", name="Bench").click()
+        bench.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
+        bench.get_by_label("Tasks", exact=True).fill("0-1")
+        bench.get_by_role("button", name="Start").click()
+        for name in ("A", "B"):
+            _type_task(pages[name], *TASKS[name])
+        for name in ("A", "B"):
+            pages[name].get_by_role("button", name="Run", exact=True).click()
+        for name in ("A", "B"):
+            wait_or_explain(pages[name], _outcome(pages[name]), 600_000, f"session {name}'s outcome")
+        wait_or_explain(bench, bench.get_by_text("1/1 tasks done"), 900_000, "the finished bench run")
+        texts = {name: pages[name].locator("body").inner_text() for name in ("A", "B")}
+        assert "triple" in texts["A"] and "shout" not in texts["A"]
+        assert "shout" in texts["B"] and "triple" not in texts["B"]
+        log = (ARTIFACTS / "streamlit-concurrency.log").read_text(errors="replace")
+        assert "database is locked" not in log, log[-3000:]
+        assert _model_mappings(proc.pid) == 1  # one model in memory, shared by both sessions and the run
+
+        # Now a solve and a run that are still going when the app is killed.
+        page = pages["A"]
+        solves_db = Solver(PromptKeyedModel(answer=lambda p, a: ""), data / "solves.sqlite")
+        before = len(solves_db.solves())
+        page.get_by_role("button", name="Run", exact=True).click()
+        deadline = time.time() + 60
+        while len(solves_db.solves()) == before and time.time() < deadline:
+            time.sleep(0.2)
+        assert solves_db.solves()[0]["status"] == "running"
+        time.sleep(2)  # inside the first node: the model writes for longer than this
+        bench.get_by_label("Tasks", exact=True).fill("2-9")
+        bench.get_by_role("button", name="Start").click()
+        wait_or_explain(bench, bench.get_by_text("0/8 tasks done").or_(bench.get_by_text("1/8 tasks done")),
+                        60_000, "the second run's progress")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    solves = Solver(PromptKeyedModel(answer=lambda p, a: ""), data / "solves.sqlite").solves()
+    assert solves[0]["status"] == "interrupted", solves[:3]
+    db = store.open_store(data / "bench.sqlite")
+    newest = store.list_runs(db)[0]
+    assert runner.run_state(newest) == "interrupted"
+
+    proc, url = _start_app(data, "streamlit-restarted.log")
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1600})
+        page.goto(url + "/debugger")
+        page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
+        wait_or_explain(page, page.get_by_text("Interrupted:"), 60_000, "the interrupted solve's notice")
+        page.get_by_role("button", name="Carry on from the last checkpoint").click()
+        wait_or_explain(page, _outcome(page), 600_000, "the carried-on solve's outcome")
+        after = Solver(PromptKeyedModel(answer=lambda p, a: ""), data / "solves.sqlite").solves()
+        assert after[0]["thread_id"] == solves[0]["thread_id"] and after[0]["status"] != "interrupted"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)

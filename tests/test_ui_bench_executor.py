@@ -1,0 +1,44 @@
+"""The Bench page's executor options and per-worker progress, under streamlit's AppTest with a scripted model."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+from test_ui_pages import app  # noqa: F401 (the page fixture: a scripted model, a temporary DATA_DIR)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(app, **fields) -> None:  # noqa: F811
+    app.switch_page("views/bench.py").run()
+    assert not app.exception, app.exception
+    next(t for t in app.text_input if t.label == "Tasks").set_value("0-3")
+    for key, value in fields.items():
+        widget = next(w for w in (*app.selectbox, *app.text_input, *app.number_input) if w.key == key)
+        widget.set_value(value)
+    next(b for b in app.button if b.label == "Start").click().run()
+    assert not app.exception, app.exception
+
+
+def test_the_progress_shows_which_worker_did_what(app):  # noqa: F811
+    _start(app, bench_executor="threads")
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        app.run()
+        if any("4/4 tasks done" in p.proto.text for p in app.get("progress")):
+            break
+        time.sleep(0.5)
+    assert any(c.value == "executor: threads x2" for c in app.caption)
+    workers = next(d.value for d in app.dataframe if "worker" in d.value.columns)
+    assert set(workers.worker) <= {"thread-1", "thread-2"} and workers.tasks.sum() == 4
+
+
+def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):  # noqa: F811
+    nothing = f"127.0.0.1:{_free_port()}"
+    _start(app, bench_executor="ray", bench_ray_address=nothing, bench_actors=2)
+    assert any(f"no Ray cluster at {nothing}" in e.value for e in app.error), [e.value for e in app.error]

@@ -1,0 +1,53 @@
+"""The Bench page's executor: where a run's tasks go (threads here, or a Ray cluster), and who did what."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agent.config import ray_address
+from bench.executors import EXECUTORS, parse_endpoints
+from bench.runner import executor_label
+
+EXECUTOR_HELP = ("threads: worker threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
+                 "on this machine (a Ray started for the run) or on the cluster at the Ray address.")
+
+
+def executor_options() -> dict:
+    """The executor fields of the start form, as RunConfig keyword arguments (draw inside the form)."""
+    with st.expander("Where tasks run", expanded=False):
+        left, mid, right = st.columns(3)
+        executor = left.selectbox("Executor", EXECUTORS, key="bench_executor", help=EXECUTOR_HELP)
+        address = mid.text_input("Ray address", value=ray_address() or "", key="bench_ray_address",
+                                 placeholder="empty: start Ray on this machine",
+                                 help="ray: the head of a running cluster, host:port (default RAY_ADDRESS)")
+        actors = right.number_input("Actors", 0, 1024, 0, key="bench_actors",
+                                    help="ray: actors, each with its own solver; 0 fills the cluster")
+        left, mid = st.columns([1, 2])
+        cpus = left.number_input("CPUs per actor", 0.25, 256.0, 1.0, 0.25, key="bench_cpus_per_actor",
+                                 help="ray: the embedded model decodes on as many threads")
+        endpoints = mid.text_input("Endpoints", key="bench_endpoints", placeholder="http://gpu1:11434,http://gpu2:11434",
+                                   help="model servers (Ollama, or OpenAI-compatible with the openai provider): one "
+                                        "worker each, in either executor")
+    return {"executor": executor, "ray_address": address.strip() or None, "actors": int(actors) or None,
+            "cpus_per_actor": float(cpus), "endpoints": endpoints}
+
+
+def needs_app_model(options_or_run: dict) -> bool:
+    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its workers
+    make their own, where they run."""
+    return options_or_run["executor"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
+
+
+def worker_progress(run: dict, rows: list[dict]) -> None:
+    """Where the run's tasks run, the workers it lost, and what each worker did."""
+    st.caption(f"executor: {executor_label(run)}")
+    for note in (run.get("notes") or "").splitlines():
+        st.warning(f"worker lost: {note}")
+    if not rows:
+        return
+    table = pd.DataFrame([{"worker": r.get("worker") or "-", "hidden": r["hidden_passed"], "seconds": r["seconds"]}
+                          for r in rows])
+    summary = table.groupby("worker").agg(tasks=("hidden", "size"), passing=("hidden", "sum"),
+                                          seconds_per_task=("seconds", "mean")).reset_index()
+    st.dataframe(summary.round({"seconds_per_task": 1}), hide_index=True, use_container_width=True)
