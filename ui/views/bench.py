@@ -28,7 +28,6 @@ FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, 
                   "oracle": "oracle: hidden failures fed back (LEAKY)"}
 RUN_COLOURS = ["#b45309", "#0f766e"]  # A, B: apart for colour-blind readers too (orange, teal)
 RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one candidate"]
-ALL_TASKS = 164
 state = st.session_state
 
 
@@ -110,14 +109,15 @@ def cost_note(settings: Settings, runs: list[dict]) -> None:
     estimate: CostEstimate | None = estimate_from_runs(runs, provider, model) or \
         state.get("bench_probes", {}).get((provider, model))
     if estimate is None:
-        st.info(f"**What a run costs here is not measured yet for {provider} · {model}.** A run of all {ALL_TASKS} "
-                "tasks can take an hour or more on a laptop: **Estimate the cost** below solves the first selected "
-                "task once and times it.", icon=":material/timer:")
+        st.info(f"**What a run costs here is not measured yet for {provider} · {model}.** A run of all "
+                f"{len(select_tasks('all'))} tasks can take an hour or more on a laptop: **Estimate the cost** below "
+                "solves the first selected task once and times it.", icon=":material/timer:")
         return
     per = duration(estimate.seconds_per_task)
+    sample, every = len(select_tasks("sample:41")), len(select_tasks("all"))
     st.info(f"**Cost on this machine:** about {per} a task with {provider} · {model}, measured by {estimate.source}. "
-            f"So 41 tasks take about {duration(estimate.for_tasks(41))}, all {ALL_TASKS} about "
-            f"{duration(estimate.for_tasks(ALL_TASKS))}.", icon=":material/timer:")
+            f"So sample:41 takes about {duration(estimate.for_tasks(sample))}, all {every} tasks about "
+            f"{duration(estimate.for_tasks(every))}.", icon=":material/timer:")
 
 
 # --- one run ---------------------------------------------------------------------------------------------------
