@@ -226,7 +226,7 @@ def test_the_first_example_fails_and_is_repaired(page):
     assert step(page, "#1 · first answer").locator("details").get_attribute("open") is None
     first.locator("summary").click()  # open again for the picture
     settle(page)
-    snap(page, "playground", page.get_by_text("Unit tests", exact=False), page.get_by_text("Passed after 2"))
+    snap(page, "playground", page.get_by_role("heading", name="Playground"), page.get_by_text("Passed after 2"))
 
 
 def test_plain_editors_are_labelled_text_boxes(page):

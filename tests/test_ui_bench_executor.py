@@ -21,7 +21,7 @@ def _start(app, **fields) -> None:  # noqa: F811
     for key, value in fields.items():
         widget = next(w for w in (*app.selectbox, *app.text_input, *app.number_input) if w.key == key)
         widget.set_value(value)
-    next(b for b in app.button if b.label == "Start").click().run()
+    next(b for b in app.button if b.label == "Start the run").click().run()
     assert not app.exception, app.exception
 
 

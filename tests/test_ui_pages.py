@@ -498,7 +498,7 @@ def test_bench_first_visit_measures_what_a_run_costs(app):
     button(app, "Estimate the cost: time the first task").click().run()
     assert not app.exception, app.exception
     note = next(i.value for i in app.info if "Cost on this machine" in i.value)
-    assert "measured by a probe: HumanEval/3 took" in note and "all 164 about" in note
+    assert "measured by a probe: HumanEval/3 took" in note and "all 164 tasks about" in note
     assert any("No runs yet" in i.value for i in app.info)  # a probe is not a run
 
 

@@ -68,7 +68,7 @@ def speed_caption(candidate: Candidate, *, alone: bool = True) -> str:
     that matters (temperature, seed, a warmer retry). alone is False inside a round, which shows its own speed."""
     parts = [f"{candidate.tokens_out} tokens"]
     if alone:
-        parts[0] += f" in {candidate.seconds_model:.1f} s"
+        parts[0] += f" in {candidate.seconds_model:.1f} s (reading the prompt included)"
         if candidate.tokens_per_second:
             parts.append(f"{candidate.tokens_per_second:.1f} tokens/s")
     if candidate.prompt_tokens_reused is not None and candidate.tokens_in:

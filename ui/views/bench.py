@@ -28,7 +28,6 @@ FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, 
                   "oracle": "oracle: hidden failures fed back (LEAKY)"}
 RUN_COLOURS = ["#b45309", "#0f766e"]  # A, B: apart for colour-blind readers too (orange, teal)
 RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one candidate"]
-ALL_TASKS = 164
 state = st.session_state
 
 
@@ -110,14 +109,15 @@ def cost_note(settings: Settings, runs: list[dict]) -> None:
     estimate: CostEstimate | None = estimate_from_runs(runs, provider, model) or \
         state.get("bench_probes", {}).get((provider, model))
     if estimate is None:
-        st.info(f"**What a run costs here is not measured yet for {provider} · {model}.** A run of all {ALL_TASKS} "
-                "tasks can take an hour or more on a laptop: **Estimate the cost** below solves the first selected "
-                "task once and times it.", icon=":material/timer:")
+        st.info(f"**What a run costs here is not measured yet for {provider} · {model}.** A run of all "
+                f"{len(select_tasks('all'))} tasks can take an hour or more on a laptop: **Estimate the cost** below "
+                "solves the first selected task once and times it.", icon=":material/timer:")
         return
     per = duration(estimate.seconds_per_task)
+    sample, every = len(select_tasks("sample:41")), len(select_tasks("all"))
     st.info(f"**Cost on this machine:** about {per} a task with {provider} · {model}, measured by {estimate.source}. "
-            f"So 41 tasks take about {duration(estimate.for_tasks(41))}, all {ALL_TASKS} about "
-            f"{duration(estimate.for_tasks(ALL_TASKS))}.", icon=":material/timer:")
+            f"So sample:41 takes about {duration(estimate.for_tasks(sample))}, all {every} tasks about "
+            f"{duration(estimate.for_tasks(every))}.", icon=":material/timer:")
 
 
 # --- one run ---------------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def _baseline_rules(models: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["reference", "short", "pass rate"])
 
 
-def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str) -> alt.LayerChart:
+def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str, height: int = 320) -> alt.LayerChart:
     """Pass rate against candidates after the first, one line per run, and reference rules (dashed, labelled)."""
     lines = alt.Chart(curves).mark_line(point=True).encode(
         x=alt.X("more candidates:O", title="candidates after the first allowed (k)"),
@@ -214,9 +214,10 @@ def pass_rate_chart(curves: pd.DataFrame, rules: pd.DataFrame, title: str) -> al
     layers = [lines]
     if not rules.empty:
         layers.append(alt.Chart(rules).mark_rule(strokeDash=[6, 4], color="#6b7280").encode(y="pass rate:Q"))
-        layers.append(alt.Chart(rules).mark_text(align="left", dx=4, dy=-6, color="#374151", fontSize=11).encode(
-            y="pass rate:Q", x=alt.value(4), text="short:N"))
-    return alt.layer(*layers, title=title).properties(height=320)
+        # Labels at the right end, under their rule: curves that beat a baseline run above it.
+        layers.append(alt.Chart(rules).mark_text(align="right", dx=-2, dy=9, color="#374151", fontSize=11).encode(
+            y="pass rate:Q", x=alt.value({"expr": "width"}), text="short:N"))
+    return alt.layer(*layers, title=title).properties(height=height)
 
 
 def references_caption(rules: pd.DataFrame) -> str:
@@ -321,14 +322,14 @@ def compare_two(db, runs: list[dict]) -> None:
     rules = _baseline_rules([run_a["model"], run_b["model"]])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
                                         f"Pass rate with k candidates after the first, on the {cmp.common} tasks "
-                                        "both finished"), width="stretch")
+                                        "both finished", height=440), width="stretch")
     bars = alt.Chart(pd.DataFrame(cmp.outcome_rows()), title=f"The {cmp.common} shared tasks, from A to B").mark_bar(
     ).encode(x=alt.X("tasks:Q", title="tasks"), y=alt.Y("outcome:N", sort=None, title=None),
              color=alt.Color("outcome:N", sort=None, legend=None,
                              scale=alt.Scale(range=["#15803d", "#b91c1c", "#86efac", "#fca5a5"])),
              tooltip=["outcome", "tasks"])
     text = bars.mark_text(align="left", dx=3).encode(text="tasks:Q", color=alt.value("#111827"))
-    outcomes.altair_chart((bars + text).properties(height=320), width="stretch")
+    outcomes.altair_chart((bars + text).properties(height=440), width="stretch")
     st.caption(" · ".join(f"{names[k]}: {' / '.join(f'{100 * v:.1f}' for v in curve)}%"
                           for k, curve in cmp.curves.items()) + ". " + references_caption(rules))
     st.markdown(f"**Fixed in B** ({len(cmp.fixed)}): {', '.join(cmp.fixed) or '-'}  \n"

@@ -104,7 +104,7 @@ settings = current_settings()
 st.title("Playground")
 st.caption("The model writes Python, the sandbox runs your tests; while none passes, the model repairs its "
            "code or draws fresh samples (the sidebar's strategy), within the budget. The first example fails at "
-           "its first answer: run it to watch a repair.")
+           "its first answer: run it to watch the loop fix it (with the repair strategy, as a diff).")
 if "task" not in state:
     load_example(DEFAULT_EXAMPLE)
 job = state.get("solve_job")
