@@ -78,9 +78,10 @@ def _outcome(page):
 
 
 def _model_mappings(pid: int) -> int:
-    """How many times a GGUF file is mapped from its start in the process: one per loaded model copy."""
+    """How many times a GGUF file is mapped in the process: one per loaded model copy. llama.cpp maps the file
+    once per copy, from the page where the tensor data starts (not from offset 0: 0x5ac000 for the 0.5B)."""
     lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
-    return sum(1 for line in lines if line.endswith(".gguf") and line.split()[2] == "00000000")
+    return sum(1 for line in lines if line.endswith(".gguf"))
 
 
 @pytest.fixture(scope="module")
