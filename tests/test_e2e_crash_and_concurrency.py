@@ -128,7 +128,10 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         before = len(solves_db.solves())
         page.get_by_role("button", name="Run", exact=True).click()
         deadline = time.time() + 60
-        while len(solves_db.solves()) == before and time.time() < deadline:
+        # The solve's row is written before its thread stamps the owner, and a row without a live owner reads
+        # as interrupted: wait for the stamp (a second at most), then it must read running.
+        while (len(solves_db.solves()) == before or solves_db.solves()[0]["status"] != "running") and \
+                time.time() < deadline:
             time.sleep(0.2)
         assert solves_db.solves()[0]["status"] == "running"
         time.sleep(2)  # inside the first node: the model writes for longer than this
