@@ -63,16 +63,16 @@ def process_token() -> str:
 def owner_alive(key: str, owner: str | None, heartbeat: float | None, *, now: float | None = None) -> bool:
     """Is the process that stamped this row (key, owner, heartbeat) still working on it?
 
-    This process's own rows are alive while it keeps them (see ``keep_alive``). A process of this
+    This process's own rows are alive while it keeps them (see ``keep_alive``) or was just stamped. A process of this
     machine is alive while that very process exists (pid and start time match), which shows a
     kill at once; and while it beats, which catches an owner that lost the row without saying so.
     Owners on other machines are alive while their heartbeat is fresh.
     """
     if not owner:
         return False
-    if owner == process_token():
-        return holds(key)
     fresh = heartbeat is not None and (now or time.time()) - heartbeat < STALE_AFTER_S
+    if owner == process_token():
+        return holds(key) or fresh  # fresh: claimed a moment ago, its stream not started yet
     parts = owner.split("|")
     if len(parts) == 5 and parts[1] == _machine():
         return fresh and parts[2].isdigit() and _started(int(parts[2])) == parts[3]

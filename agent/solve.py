@@ -23,7 +23,7 @@ from agent.candidates import Candidate, ChoiceView, candidates, choice
 from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
-from agent.liveness import keep_alive, owner_alive
+from agent.liveness import keep_alive, owner_alive, process_token
 from agent.llm import ModelChoice, make_chat_model
 from sandbox import check_tests
 
@@ -124,10 +124,11 @@ class Solver:
             raise BadInput(search.problem())
         thread_id = thread_id or uuid.uuid4().hex
         with self._db() as db:
-            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status) "
-                       "VALUES (?, ?, ?, ?, ?, ?)",
+            # Owned from the first moment it says running: no reader may see a new solve as interrupted.
+            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
+                       "heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
-                        "running"))
+                        "running", process_token(), time.time()))
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
                  "max_retries": search.max_retries, "strategy": search.strategy,
                  "samples_per_round": search.samples_per_round, "sample_temperature": search.sample_temperature,
