@@ -10,12 +10,14 @@ marked running whose heartbeat has gone stale belongs to a dead process: callers
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import sqlite3
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,6 +34,7 @@ def _read(path: str) -> str:
         return "?"
 
 
+@functools.lru_cache(maxsize=1)
 def _machine() -> str:
     """This kernel boot and pid namespace: where a process id means the same process."""
     return _read("/proc/sys/kernel/random/boot_id")[:8] + "/" + os.readlink("/proc/self/ns/pid").strip("pid:[]")
@@ -79,7 +82,7 @@ def owner_alive(key: str, owner: str | None, heartbeat: float | None, *, now: fl
     return fresh
 
 
-_held: set[tuple[str, str, str, str, str]] = set()
+_held: Counter[str] = Counter()  # keys of the rows this process keeps alive now (a key may be kept twice)
 _held_lock = threading.Lock()
 
 
@@ -90,7 +93,6 @@ def keep_alive(db_path: Path, table: str, key_column: str, key: str) -> Iterator
     The table must have ``owner TEXT`` and ``heartbeat REAL`` columns. Yields the token.
     """
     token = process_token()
-    entry = (str(db_path), table, key_column, key, token)
     _beat(db_path, table, key_column, key, token, claim=True)
     done = threading.Event()
 
@@ -103,20 +105,22 @@ def keep_alive(db_path: Path, table: str, key_column: str, key: str) -> Iterator
 
     thread = threading.Thread(target=beat, name=f"heartbeat-{key}", daemon=True)
     with _held_lock:
-        _held.add(entry)
+        _held[key] += 1
     thread.start()
     try:
         yield token
     finally:
         done.set()
         with _held_lock:
-            _held.discard(entry)
+            _held[key] -= 1
+            if not _held[key]:
+                del _held[key]
 
 
 def holds(key: str) -> bool:
     """Does this process hold a row with this key (of any table) right now?"""
     with _held_lock:
-        return any(entry[3] == key for entry in _held)
+        return key in _held
 
 
 def _beat(db_path: Path, table: str, key_column: str, key: str, token: str, claim: bool = False) -> None:

@@ -200,15 +200,15 @@ def worker_command(slot: int) -> tuple[list[str], str | None]:
     else:
         uids = ["-", "-"]
     exe, prefix = base_python()
+    # Inside bwrap the Python install and the harness are mounted at /opt, and the run dir is a capped tmpfs;
+    # outside, they are where they are, and the worker watches the run dir's size on the host's disk instead.
+    python, harness = ("/opt/python", "/opt/sandbox") if level.bwrap else (str(prefix), str(INSIDE))
+    plan = json.dumps({"landlock": bool(level.landlock_abi), "seccomp": level.seccomp, "watch_disk": not level.bwrap,
+                       "read_only": ["/usr", "/lib", "/lib64", "/lib32", "/bin", python, harness]})
     if level.bwrap:
-        plan = {"landlock": bool(level.landlock_abi), "seccomp": level.seccomp,
-                "read_only": ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/opt/python", "/opt/sandbox"]}
         cmd = [*_bwrap_prefix(shutil.which("bwrap") or "bwrap", level.user_namespace), _python_in_bwrap(),
-               "-I", "-S", "-B", "/opt/sandbox/worker.py", *uids, "/tmp/runs", json.dumps(plan)]
+               "-I", "-S", "-B", f"{harness}/worker.py", *uids, "/tmp/runs", plan]
         return cmd, None
     scratch = tempfile.mkdtemp(prefix="sandbox-")
     os.chmod(scratch, 0o755)
-    plan = {"landlock": bool(level.landlock_abi), "seccomp": level.seccomp,
-            "read_only": ["/usr", "/lib", "/lib64", "/lib32", "/bin", str(prefix), str(INSIDE)]}
-    cmd = [str(exe), "-I", "-S", "-B", str(INSIDE / "worker.py"), *uids, scratch + "/runs", json.dumps(plan)]
-    return cmd, scratch
+    return [str(exe), "-I", "-S", "-B", f"{harness}/worker.py", *uids, scratch + "/runs", plan], scratch

@@ -6,6 +6,7 @@ import signal
 import time
 from dataclasses import fields
 
+from sandbox.inside.confine import CONFINE_FAILED
 from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
 from sandbox.pool import RawRun, WorkerBroken, default_pool
@@ -13,7 +14,6 @@ from sandbox.syntax import parse
 from sandbox.verdict import Limits, TestReport, TestResult
 
 KEEP_OUTPUT = 64 * 1024
-CONFINE_FAILED = 71  # sandbox/inside/worker.py: a child the kernel would not confine exits with this
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}
 
 

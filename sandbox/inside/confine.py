@@ -36,6 +36,9 @@ _NET_TCP = 1 | 2  # bind, connect
 _SCOPE_ALL = 1 | 2  # abstract unix sockets, signals
 
 
+CONFINE_FAILED = 71  # the exit code of a child whose confinement the kernel refused, before it ran anything
+
+
 class ConfineError(Exception):
     """The kernel refused a confinement the worker was told to apply: the run must not go on."""
 

@@ -43,8 +43,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
 RUN_ROOT = "/tmp/runs"
 # Set by main from the host's plan (sandbox.isolation): what confines each child beyond its rlimits.
-PLAN: dict = {"landlock": False, "seccomp": False, "read_only": []}
-CONFINE_FAILED = 71  # a child whose confinement the kernel refused exits with this before running anything
+PLAN: dict = {"landlock": False, "seccomp": False, "watch_disk": True, "read_only": []}
 
 
 def _set_limits(limits: dict) -> None:
@@ -88,7 +87,7 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
         if PLAN["seccomp"]:
             confine.seccomp()
     except (confine.ConfineError, OSError):
-        os._exit(CONFINE_FAILED)
+        os._exit(confine.CONFINE_FAILED)
 
 
 DEVICES = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
@@ -228,12 +227,12 @@ class Run:
             if remaining <= 0:
                 self.flags.add("timeout")
                 break
-            if time.monotonic() >= next_disk_check:
+            if PLAN["watch_disk"] and time.monotonic() >= next_disk_check:
                 next_disk_check = time.monotonic() + 0.2
                 if _disk_used(RUN_ROOT) > DISK_LIMIT:
                     self.flags.add("disk_limit")
                     break
-            for key, _ in selector.select(min(remaining, 0.2)):
+            for key, _ in selector.select(min(remaining, 0.2) if PLAN["watch_disk"] else remaining):
                 size = os.readv(key.fd, [_BUFFER])
                 if not size:
                     selector.unregister(key.fd)
@@ -266,7 +265,7 @@ class Run:
 
 
 _BUFFER = bytearray(65536)
-# Inside bubblewrap the run dir is a tmpfs of this size; outside it is the host's disk, watched instead.
+# Inside bubblewrap the run dir is a tmpfs of this size; outside it is the host's disk, watched (PLAN) instead.
 DISK_LIMIT = 256 << 20
 
 
