@@ -7,6 +7,7 @@ A small ``solves`` table beside the checkpoints lists past solves for reopening 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import sqlite3
 import threading
@@ -84,9 +85,9 @@ class Solver:
         self.checkpointer.setup()
         with self._db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
-                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL)")
+                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT)")
             columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
-            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL")):  # tables made by older versions
+            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT")):  # older tables
                 if column not in columns:
                     db.execute(f"ALTER TABLE solves ADD COLUMN {column} {kind}")
         self.graph = build_graph(self.model, self.checkpointer)
@@ -123,23 +124,44 @@ class Solver:
         if search.problem():
             raise BadInput(search.problem())
         thread_id = thread_id or uuid.uuid4().hex
-        with self._db() as db:
-            # Owned from the first moment it says running: no reader may see a new solve as interrupted.
-            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
-                       "heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
-                        "running", process_token(), time.time()))
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
                  "max_retries": search.max_retries, "strategy": search.strategy,
                  "samples_per_round": search.samples_per_round, "sample_temperature": search.sample_temperature,
                  "token_budget": search.token_budget, "prompt_version": search.prompt_version, "iteration": 0,
                  "attempts": [], "messages": [], "status": "running", "choice": None}
+        with self._db() as db:
+            # Owned from the first moment it says running: no reader may see a new solve as interrupted. The
+            # inputs are kept so that a solve killed before its first checkpoint can still start again.
+            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
+                       "heartbeat, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
+                        "running", process_token(), time.time(), json.dumps(state)))
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
                stop: threading.Event | None = None) -> Iterator[Event]:
         """Continue a paused (step mode) or interrupted solve; in step mode, one node at a time."""
         return self._stream(None, self._config(thread_id, checkpoint_id), step_mode, stop)
+
+    def restart(self, thread_id: str, *, step_mode: bool = False,
+                stop: threading.Event | None = None) -> Iterator[Event]:
+        """Start again, from its stored inputs, a solve that was interrupted before its first checkpoint."""
+        if self.steps(thread_id):
+            raise BadInput(f"solve {thread_id} has checkpoints: carry it on with resume instead")
+        inputs = self._inputs(thread_id)
+        if not inputs:
+            raise BadInput(f"solve {thread_id} has no stored inputs (it was made by an older version)")
+        return self._stream(inputs, self._config(thread_id), step_mode, stop)
+
+    def can_restart(self, thread_id: str) -> bool:
+        """Whether restart can start this solve again: inputs stored and no checkpoint written."""
+        return bool(self._inputs(thread_id)) and not self.steps(thread_id)
+
+    def _inputs(self, thread_id: str) -> dict:
+        """The state a solve started from, as start stored it ({} for unknown or older solves)."""
+        with self._db() as db:
+            row = db.execute("SELECT inputs FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else {}
 
     def fork(self, thread_id: str, checkpoint_id: str, *, code: str | None = None, feedback: str | None = None,
              step_mode: bool = False, stop: threading.Event | None = None) -> Iterator[Event]:
@@ -248,7 +270,7 @@ class Solver:
 
     def search_of(self, thread_id: str) -> Search:
         """The strategy, budget and prompt version a stored solve runs with."""
-        values = self.state_at(thread_id)
+        values = self.state_at(thread_id) or self._inputs(thread_id)
         known = {k: values[k] for k in Search.__dataclass_fields__ if values.get(k) is not None}
         # Solves stored before strategies existed only repaired, with prompt v3.
         return replace(self.search, **{"strategy": "repair", "prompt_version": "v3", **known})

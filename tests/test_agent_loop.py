@@ -151,6 +151,25 @@ def test_past_solves_are_listed_after_a_restart(tmp_path):
     assert reopened.state_at(final.thread_id)["code"].strip().endswith("return a + b")
 
 
+def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
+    import sqlite3
+
+    first = solver_for(tmp_path)
+    first.start(TASK, TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
+    thread = first.solves()[0]["thread_id"]
+    with sqlite3.connect(tmp_path / "solves.sqlite") as db:  # its owner: a process long gone
+        db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0 WHERE thread_id = ?", (thread,))
+    reopened = solver_for(tmp_path, WRONG, RIGHT)
+    assert reopened.solves()[0]["status"] == "interrupted"
+    assert reopened.steps(thread) == [] and reopened.can_restart(thread)
+    assert reopened.search_of(thread).max_retries == 1  # the solve's own budget, not the solver's
+    _, final = run(reopened.restart(thread))
+    assert final.thread_id == thread and final.status == "passed" and final.iterations == 2
+    assert reopened.solves()[0]["status"] == "passed" and not reopened.can_restart(thread)
+    with pytest.raises(BadInput, match="carry it on with resume"):
+        reopened.restart(thread)
+
+
 def test_a_repeated_answer_is_sampled_again_warmer(tmp_path):
     from langchain_core.language_models import BaseChatModel
     from langchain_core.outputs import ChatGeneration, ChatResult

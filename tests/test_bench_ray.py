@@ -92,18 +92,20 @@ def _actors_of(run_id: str) -> list[str]:
 @pytest.mark.parametrize("restart", [True, False], ids=["ray-restarts-it", "dead-for-good"])
 def test_an_actor_killed_mid_run_leaves_the_run_complete_with_each_task_once(tmp_path, ray_cluster, restart):
     db_path = tmp_path / "bench.sqlite"
-    recipe = ScriptedRecipe(right=frozenset(PROBLEMS), delay=0.4)
-    run_id = runner.start_run(_ray_config(ray_cluster, tasks="0-5"), db_path, recipe=recipe)
+    # Tasks long enough that, on a loaded machine, the run is still going when its second actor is up.
+    recipe = ScriptedRecipe(right=frozenset(PROBLEMS), delay=1.0)
+    run_id = runner.start_run(_ray_config(ray_cluster, tasks="0-7"), db_path, recipe=recipe)
     db = store.open_store(db_path)
-    wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 1 and len(_actors_of(run_id)) == 2)
+    wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 1 and len(_actors_of(run_id)) == 2, timeout=180)
     victim = ray.get_actor(_actors_of(run_id)[0], namespace="self-healing-agent")
-    ray.kill(victim, no_restart=not restart)  # in the middle of a task: each takes at least 0.4 s
-    wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed", "stopped"))
+    assert len(store.finished_task_ids(db, run_id)) < 8, "the run ended before an actor could be killed"
+    ray.kill(victim, no_restart=not restart)  # in the middle of a task: each takes at least 1 s
+    wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed", "stopped"), timeout=180)
     run = store.get_run(db, run_id)
     assert run["status"] == "finished", run["error"]
-    assert sorted(r["task_id"] for r in store.results(db, run_id)) == [f"HumanEval/{i}" for i in range(6)]
+    assert sorted(r["task_id"] for r in store.results(db, run_id)) == [f"HumanEval/{i}" for i in range(8)]
     pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
-    assert len(pairs) == len(set(pairs)) == 6  # each task once, one right answer each
+    assert len(pairs) == len(set(pairs)) == 8  # each task once, one right answer each
     if not restart:
         assert "the actor died" in (run["notes"] or "")
 

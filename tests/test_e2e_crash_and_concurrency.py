@@ -142,7 +142,13 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         while len(solves_db.solves()) == before and time.time() < deadline:
             time.sleep(0.2)
         assert solves_db.solves()[0]["status"] == "running"
-        time.sleep(2)  # inside the first node: the model writes for longer than this
+        # Killed inside the first node: once its checkpoint says the coder is next, the model writes for
+        # seconds more. (A solve killed before that checkpoint starts again instead: see test_ui_pages.)
+        thread = solves_db.solves()[0]["thread_id"]
+        deadline = time.time() + 120
+        while not any(s.next_node == "coder" for s in solves_db.steps(thread)) and time.time() < deadline:
+            time.sleep(0.2)
+        assert any(s.next_node == "coder" for s in solves_db.steps(thread)), solves_db.steps(thread)
         bench.get_by_role("textbox", name="Tasks", exact=True).fill("2-9")
         bench.get_by_role("button", name="Start the run").click()
         wait_or_explain(bench, bench.get_by_text("0/8 tasks done").or_(bench.get_by_text("1/8 tasks done")),

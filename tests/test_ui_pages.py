@@ -380,6 +380,24 @@ def test_debugger_lists_a_solve_and_its_steps(app):
     assert any(t.startswith("**Checkpoint**") for t in texts(app))
 
 
+def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, tmp_path):
+    import sqlite3
+
+    from agent.config import load_settings
+
+    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair")  # never streamed
+    with sqlite3.connect(tmp_path / "solves.sqlite") as db:
+        db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0")
+    app.switch_page("views/debugger.py").run()
+    assert any("before it wrote its first checkpoint" in w.value for w in app.warning), [w.value for w in app.warning]
+    assert not any("not in this data directory" in i.value for i in app.info)
+    click(app, "Start it again")
+    assert not app.exception, app.exception
+    assert not app.warning
+    assert branch_lines(app)[0].endswith("2 candidates · passed"), branch_lines(app)
+
+
 def test_debugger_compares_two_checkpoints(app):
     repaired_solve_in_debugger(app)
     compare = next(s for s in app.select_slider if s.label == "Checkpoints to compare")

@@ -50,4 +50,4 @@ def worker_progress(run: dict, rows: list[dict]) -> None:
                           for r in rows])
     summary = table.groupby("worker").agg(tasks=("hidden", "size"), passing=("hidden", "sum"),
                                           seconds_per_task=("seconds", "mean")).reset_index()
-    st.dataframe(summary.round({"seconds_per_task": 1}), hide_index=True, use_container_width=True)
+    st.dataframe(summary.round({"seconds_per_task": 1}), hide_index=True, width="stretch")

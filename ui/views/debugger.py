@@ -80,7 +80,13 @@ def job_panel(solver, thread: str, retries: int, strategy: str) -> bool:
 def run_controls(solver, thread: str, busy: bool) -> None:
     """Go on with a paused solve one node at a time or to the end; carry on an interrupted one."""
     paused = solver.paused_before(thread)
-    if paused and solver.solve_status(thread) == "interrupted" and not busy:
+    interrupted = solver.solve_status(thread) == "interrupted" and not busy
+    if interrupted and not paused and solver.can_restart(thread):
+        st.warning("**Interrupted:** the process running this solve stopped (killed or restarted) before it wrote "
+                   "its first checkpoint. Its task and tests are kept.")
+        if st.button("Start it again", type="primary"):
+            _start("Start again", thread, partial(solver.restart, thread))
+    elif paused and interrupted:
         st.warning(f"**Interrupted:** the process running this solve stopped (killed or restarted) before "
                    f"**{paused}** finished. Its checkpoints are kept.")
         if st.button("Carry on from the last checkpoint", type="primary"):
@@ -286,8 +292,10 @@ busy = job_panel(solver, thread, solve_search.max_retries, solve_search.strategy
 run_controls(solver, thread, busy)
 steps = solver.steps(thread)
 if not steps:
-    st.info("This solve's checkpoints are not in this data directory (a bench run made elsewhere, or a deleted "
-            "file).")
+    # A solve that is starting, or was interrupted before its first checkpoint, has none yet: not a lost file.
+    if not busy and solver.solve_status(thread) not in ("running", "interrupted"):
+        st.info("This solve's checkpoints are not in this data directory (a bench run made elsewhere, or a "
+                "deleted file).")
     st.stop()
 if len(steps) < 2:
     st.stop()
