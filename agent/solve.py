@@ -146,7 +146,7 @@ class Solver:
     def restart(self, thread_id: str, *, step_mode: bool = False,
                 stop: threading.Event | None = None) -> Iterator[Event]:
         """Start again, from its stored inputs, a solve that was interrupted before its first checkpoint."""
-        if self.steps(thread_id):
+        if self._has_checkpoint(thread_id):
             raise BadInput(f"solve {thread_id} has checkpoints: carry it on with resume instead")
         inputs = self._inputs(thread_id)
         if not inputs:
@@ -155,7 +155,11 @@ class Solver:
 
     def can_restart(self, thread_id: str) -> bool:
         """Whether restart can start this solve again: inputs stored and no checkpoint written."""
-        return bool(self._inputs(thread_id)) and not self.steps(thread_id)
+        return bool(self._inputs(thread_id)) and not self._has_checkpoint(thread_id)
+
+    def _has_checkpoint(self, thread_id: str) -> bool:
+        # The latest checkpoint alone answers this; steps() would read the whole history.
+        return self.checkpointer.get_tuple(self._config(thread_id)) is not None
 
     def _inputs(self, thread_id: str) -> dict:
         """The state a solve started from, as start stored it ({} for unknown or older solves)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -152,8 +154,6 @@ def test_past_solves_are_listed_after_a_restart(tmp_path):
 
 
 def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
-    import sqlite3
-
     first = solver_for(tmp_path)
     first.start(TASK, TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
     thread = first.solves()[0]["thread_id"]

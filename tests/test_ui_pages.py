@@ -6,6 +6,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ from streamlit.proto.Block_pb2 import Block as BlockProto
 from streamlit.testing.v1 import AppTest
 
 from agent import ModelChoice, Solver, make_solver
+from agent.config import load_settings
 from bench import store
 from bench.humaneval import load_problems
 from bench.transfer import load_file
@@ -381,10 +383,6 @@ def test_debugger_lists_a_solve_and_its_steps(app):
 
 
 def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, tmp_path):
-    import sqlite3
-
-    from agent.config import load_settings
-
     solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
     solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair")  # never streamed
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:
