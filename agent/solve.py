@@ -85,9 +85,9 @@ class Solver:
         self.checkpointer.setup()
         with self._db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
-                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT)")
+                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT, origin TEXT)")
             columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
-            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT")):  # older tables
+            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT")):
                 if column not in columns:
                     db.execute(f"ALTER TABLE solves ADD COLUMN {column} {kind}")
         self.graph = build_graph(self.model, self.checkpointer)
@@ -111,13 +111,15 @@ class Solver:
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
               strategy: str | None = None, prompt_version: str | None = None, thread_id: str | None = None,
-              step_mode: bool = False,
+              step_mode: bool = False, origin: str = "",
               shown_tests: str | None = None, stop: threading.Event | None = None) -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
         max_retries, strategy and prompt_version override the solver's Search for this solve. shown_tests replaces the
         tests in the prompt while ``tests`` are still what runs: only the bench's oracle mode uses it, to
-        reproduce the leaky protocol of older agents."""
+        reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
+        (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
+        solves() can list them apart."""
         validate_input(task, tests, entry_point)
         overrides = {"max_retries": max_retries, "strategy": strategy, "prompt_version": prompt_version}
         search = replace(self.search, **{k: v for k, v in overrides.items() if v is not None})
@@ -133,9 +135,9 @@ class Solver:
             # Owned from the first moment it says running: no reader may see a new solve as interrupted. The
             # inputs are kept so that a solve killed before its first checkpoint can still start again.
             db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
-                       "heartbeat, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       "heartbeat, inputs, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
-                        "running", process_token(), time.time(), json.dumps(state)))
+                        "running", process_token(), time.time(), json.dumps(state), origin))
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
@@ -279,17 +281,19 @@ class Solver:
         # Solves stored before strategies existed only repaired, with prompt v3.
         return replace(self.search, **{"strategy": "repair", "prompt_version": "v3", **known})
 
-    def solves(self, limit: int = 200) -> list[dict]:
-        """Past solves, newest first. A solve stored as running whose owning process is gone (killed,
-        restarted) has status ``interrupted``: resume carries it on from its last checkpoint."""
+    def solves(self, limit: int = 200, *, origin: str | None = "") -> list[dict]:
+        """Past solves, newest first: those of this origin ("" for people's own, see start), or all when origin
+        is None. A solve stored as running whose owning process is gone (killed, restarted) has status
+        ``interrupted``: resume carries it on from its last checkpoint."""
+        where, args = ("", ()) if origin is None else ("WHERE COALESCE(origin, '') = ? ", (origin,))
         with self._db() as db:
-            rows = db.execute("SELECT thread_id, task, model, created, updated, status, owner, heartbeat FROM solves "
-                              "ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
-        keys = ("thread_id", "task", "model", "created", "updated", "status")
+            rows = db.execute("SELECT thread_id, task, model, created, updated, status, COALESCE(origin, ''), owner, "
+                              f"heartbeat FROM solves {where}ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
+        keys = ("thread_id", "task", "model", "created", "updated", "status", "origin")
         found = []
         for row in rows:
             solve = dict(zip(keys, row))
-            if solve["status"] == "running" and not owner_alive(solve["thread_id"], row[6], row[7]):
+            if solve["status"] == "running" and not owner_alive(solve["thread_id"], row[7], row[8]):
                 solve["status"] = "interrupted"
             found.append(solve)
         return found

@@ -66,7 +66,8 @@ def solve_task(solver: Solver, problem: Problem, run: dict) -> tuple[dict, list[
     started = time.perf_counter()
     events = list(solver.start(problem["prompt"], executed, entry_point=problem["entry_point"],
                                max_retries=retries, strategy=run["strategy"] or None,
-                               prompt_version=run["prompt_version"], shown_tests=shown))
+                               prompt_version=run["prompt_version"], shown_tests=shown,
+                               origin=f"bench run {run['id']}"))
     final = events[-1]
     assert isinstance(final, RunFinished)
     made = [c for c in solver.candidates(final.thread_id) if c.ran]

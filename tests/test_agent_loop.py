@@ -153,6 +153,23 @@ def test_past_solves_are_listed_after_a_restart(tmp_path):
     assert reopened.state_at(final.thread_id)["code"].strip().endswith("return a + b")
 
 
+def test_solves_started_by_a_program_are_listed_apart_from_peoples_own(tmp_path):
+    solver = solver_for(tmp_path, RIGHT, RIGHT)
+    _, mine = run(solver.start(TASK, TESTS))
+    _, batch = run(solver.start(TASK, TESTS, origin="bench run r1"))
+    assert [(s["thread_id"], s["origin"]) for s in solver.solves()] == [(mine.thread_id, "")]
+    assert [s["thread_id"] for s in solver.solves(origin="bench run r1")] == [batch.thread_id]
+    assert [s["thread_id"] for s in solver.solves(origin=None)] == [batch.thread_id, mine.thread_id]
+
+
+def test_a_solves_table_from_before_origins_lists_its_solves_as_peoples_own(tmp_path):
+    with sqlite3.connect(tmp_path / "solves.sqlite") as db:
+        db.execute("CREATE TABLE solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, created REAL, "
+                   "updated REAL, status TEXT)")
+        db.execute("INSERT INTO solves VALUES ('old', 'a task', 'm', 1.0, 1.0, 'passed')")
+    assert [(s["thread_id"], s["origin"]) for s in solver_for(tmp_path).solves()] == [("old", "")]
+
+
 def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
     first = solver_for(tmp_path)
     first.start(TASK, TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once

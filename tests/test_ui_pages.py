@@ -396,6 +396,20 @@ def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, t
     assert branch_lines(app)[0].endswith("2 candidates · passed"), branch_lines(app)
 
 
+def test_debugger_lists_the_solves_of_bench_runs_only_when_asked(app):
+    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair"))
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair", origin="bench run r1"))
+    app.switch_page("views/debugger.py").run()
+    solve = next(s for s in app.selectbox if s.label == "Solve")
+    assert len(solve.options) == 1 and "bench run" not in solve.format_func(solve.value)
+    next(c for c in app.checkbox if c.label == "Include the solves of bench runs").check().run()
+    solve = next(s for s in app.selectbox if s.label == "Solve")
+    assert len(solve.options) == 2 and solve.options[0].split(" · ")[1] == "bench run r1"  # the newest
+    assert "bench run" not in solve.format_func(solve.value)  # the solve being debugged stays chosen
+    assert not app.exception, app.exception
+
+
 def test_debugger_compares_two_checkpoints(app):
     repaired_solve_in_debugger(app)
     compare = next(s for s in app.select_slider if s.label == "Checkpoints to compare")

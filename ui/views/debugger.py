@@ -53,7 +53,8 @@ def step_mode_form(solver, settings) -> None:
 def pick_solve(solves: list[dict]) -> str:
     """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest."""
     labels = {s["thread_id"]: f"{datetime.datetime.fromtimestamp(s['created']):%Y-%m-%d %H:%M} · "
-              f"{PLAIN_STATUS.get(s['status'], s['status'])} · {' '.join(s['task'].split())[:70]}" for s in solves}
+              + (f"{s['origin']} · " if s["origin"] else "")
+              + f"{PLAIN_STATUS.get(s['status'], s['status'])} · {' '.join(s['task'].split())[:70]}" for s in solves}
     wanted = state.get("debug_thread") or st.query_params.get("thread")
     if wanted and wanted not in labels:
         labels[wanted] = f"{wanted} (from the bench)"
@@ -280,9 +281,13 @@ solver = solver_or_error(settings)
 if solver is None:
     st.stop()
 step_mode_form(solver, settings)
-solves = solver.solves()
+# A bench run's tasks are solves too; listed with people's own, one run of 164 would push those out of the list.
+with_bench = st.checkbox("Include the solves of bench runs", key="debug_with_bench",
+                         help="each task of a bench run started in this app is a solve you can step through")
+solves = solver.solves(origin=None if with_bench else "")
 if not solves and not state.get("debug_thread"):
-    st.info("No solves yet: run one in the playground or start a step-mode solve above.")
+    st.info("No solves yet: run one in the playground or start a step-mode solve above"
+            + ("." if with_bench else ", or include the solves of bench runs."))
     st.stop()
 thread = pick_solve(solves)
 # The solve's own budget and strategy, not the sidebar's: a fork with a report may have raised the budget by one.
