@@ -151,7 +151,7 @@ def test_ci_workflow_runs_the_readme_test_command_and_an_honest_gate():
     assert 0 < float(args[args.index("--fail-under") + 1]) < 100
 
 
-@pytest.mark.parametrize("service", ["app", "ray-worker"])  # every service whose code runs the sandbox
+@pytest.mark.parametrize("service", ["app", "ray-head", "ray-worker"])  # every service that may run the sandbox
 def test_compose_gives_the_app_a_seccomp_profile_that_lets_the_sandbox_isolate(service):
     app = _load("docker-compose.yml")["services"][service]
     options = dict(opt.split("=", 1) for opt in app["security_opt"])
