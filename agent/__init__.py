@@ -2,13 +2,22 @@
 
 from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
+from agent.inputs import (
+    BadInput,
+    EntryPointUse,
+    EnvironmentProblem,
+    infer_entry_point,
+    resolve_entry_point,
+    validate_input,
+)
 from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
 from agent.sandbox_status import SandboxStatus, sandbox_status
-from agent.solve import BadInput, Solver, Step, make_solver, validate_input
+from agent.solve import Solver, Step, make_solver
 from agent.solve_job import SolveJob, start_job
 
 __all__ = [
-    "BadInput", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished", "NodeStarted", "RunFinished",
-    "SandboxStatus", "Search", "Settings", "SolveJob", "Solver", "Step", "Token", "event_to_dict", "load_settings",
-    "make_chat_model", "make_solver", "sandbox_status", "start_job", "validate_input",
+    "BadInput", "EntryPointUse", "EnvironmentProblem", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished",
+    "NodeStarted", "RunFinished", "SandboxStatus", "Search", "Settings", "SolveJob", "Solver", "Step", "Token",
+    "event_to_dict", "infer_entry_point", "load_settings", "make_chat_model", "make_solver", "resolve_entry_point",
+    "sandbox_status", "start_job", "validate_input",
 ]

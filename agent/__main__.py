@@ -2,7 +2,8 @@
 [--model M] [--strategy repair|sample|hybrid] [--budget N] [--json]
 
 One line per node transition as it happens, then the final code. Exit 0 if solved, 1 if not,
-2 on bad input or an unusable model (one line saying what to fix).
+2 on bad input or an unusable model (one line saying what to fix), 3 when the sandbox lacks what the
+tests or the code import (status env_error: no model can fix it). With --json a refusal is a summary too.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from pathlib import Path
 from agent.candidates import candidates, choice, judged_now
 from agent.config import STRATEGIES, load_settings
 from agent.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
+from agent.inputs import BadInput, EnvironmentProblem, validate_input
 from agent.llm import ModelUnavailable
-from agent.solve import BadInput, make_solver, validate_input
+from agent.solve import make_solver
+
+EXIT_CODES = {"passed": 0, "env_error": 3}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,7 +94,7 @@ def _solve(args: argparse.Namespace) -> int:
             print("\n" + final.code.rstrip())
         if state.get("report") and final.status != "passed":
             print("\nlast report:\n" + (state.get("feedback") or ""))
-    return 0 if final.status == "passed" else 1
+    return EXIT_CODES.get(final.status, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,8 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _solve(args)
     except (BadInput, ModelUnavailable, ValueError) as exc:
+        status = ("env_error" if isinstance(exc, EnvironmentProblem) else
+                  "error" if isinstance(exc, ModelUnavailable) else "bad_input")
+        if args.json:
+            print(json.dumps({"kind": "summary", "status": status, "error": str(exc), "iterations": 0}))
         print(f"agent: {exc}", file=sys.stderr)
-        return 2
+        return 3 if status == "env_error" else 2
 
 
 if __name__ == "__main__":

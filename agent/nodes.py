@@ -9,6 +9,7 @@ chooser   when the solve ends with more than one candidate, picks the answer (ag
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -17,7 +18,8 @@ from agent import prompts
 from agent.candidates import candidates
 from agent.choice import choose
 from agent.extract import extract_code
-from agent.probes import behaviour, probe_calls, signature
+from agent.inputs import offered_words, tests_lack
+from agent.probes import Probe, behaviour, probe_calls, signature
 from agent.state import Attempt, SolveState
 from sandbox import TestReport, run_tests
 
@@ -183,7 +185,7 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     }
 
 
-def _judge(attempt: Attempt, state: SolveState, calls: list[str]) -> Attempt:
+def _judge(attempt: Attempt, state: SolveState, calls: list[Probe]) -> Attempt:
     """Run one candidate against the visible tests, and on the probe inputs."""
     started = time.perf_counter()
     if attempt.get("extract_error"):
@@ -194,7 +196,28 @@ def _judge(attempt: Attempt, state: SolveState, calls: list[str]) -> Attempt:
         feedback = prompts.failure_report(report)
         outcomes = behaviour(attempt["code"], calls, state.get("entry_point")) if calls else []
     return {**attempt, "report": report.to_dict(), "feedback": feedback, "signature": signature(outcomes),
+            "behaviour": outcomes,
             "seconds_tests": round(time.perf_counter() - started, 3)}
+
+
+def environment_problem(judged: list[Attempt]) -> str | None:
+    """Why no model can pass these tests here, from the candidates just run, or None.
+
+    The tests failing to import a module the sandbox lacks ends the solve at once. So does candidates' code
+    importing one: at the first answer, or in at least half of a round of samples (one sample reaching for an
+    odd package says little about the others, but a round that keeps doing it will not stop)."""
+    reports = [a.get("report") or {} for a in judged]
+    in_tests = next((r["missing_module"] for r in reports
+                     if r.get("missing_module") and r.get("missing_module_in") == "tests"), None)
+    if in_tests:
+        return tests_lack([in_tests])
+    in_code = [r["missing_module"] for r in reports if r.get("missing_module") and r.get("missing_module_in") == "code"]
+    if in_code and 2 * len(in_code) >= len(reports):
+        name = Counter(in_code).most_common(1)[0][0]
+        return (f"the code imports {name}, which the sandbox does not offer (it offers {offered_words()}), in "
+                f"{len(in_code)} of the {len(reports)} candidates just run; the model keeps reaching for it. Add "
+                "the package to SANDBOX_PACKAGES (and install it), or say in the task which modules to use.")
+    return None
 
 
 def executor(state: SolveState) -> dict:
@@ -210,14 +233,18 @@ def executor(state: SolveState) -> dict:
     last = attempts[-1]
     spent = sum(a.get("tokens_out", 0) for a in attempts)
     budget = state.get("token_budget") or 0
+    lacking = environment_problem([a for a in attempts if a.get("iteration") in judged])
+    error = None
     if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
+    elif lacking:
+        status, error = "env_error", lacking
     elif len(attempts) > state.get("max_retries", 0) or (budget and spent >= budget):
         status = "gave_up"
     else:
         status = "running"
     return {"attempts": attempts, "report": last["report"], "feedback": last["feedback"], "status": status,
-            "code": last["code"], "forked": False, "judged": judged}
+            "code": last["code"], "forked": False, "judged": judged, "error": error}
 
 
 def chooser(state: SolveState) -> dict:

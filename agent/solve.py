@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import sqlite3
 import threading
 import time
@@ -24,33 +23,9 @@ from agent.candidates import Candidate, ChoiceView, candidates, choice
 from agent.config import Search, Settings, load_settings
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
+from agent.inputs import BadInput, validate_input
 from agent.liveness import keep_alive, owner_alive, process_token
 from agent.llm import ModelChoice, make_chat_model
-from sandbox import check_tests
-
-_OTHER_LANGUAGE = re.compile(
-    r"\b(?:in|using|with|write)\s+(?:a\s+|an\s+)?(javascript|typescript|java|c\+\+|c#|rust|golang|go|ruby|php|"
-    r"kotlin|swift|scala|haskell|perl|bash|sql)\b(?!\s*-?style)",
-    re.IGNORECASE,
-)
-
-
-class BadInput(ValueError):
-    """The task or tests cannot start a solve; the message says what to fix."""
-
-
-def validate_input(task: str, tests: str, entry_point: str | None = None) -> None:
-    """Raise BadInput for an empty or non-Python task, or tests that are empty or do not parse."""
-    if not task or not task.strip():
-        raise BadInput("the task is empty: describe the function to write")
-    other = _OTHER_LANGUAGE.search(task)
-    if other:
-        raise BadInput(f"the task asks for {other.group(1)}; this agent writes and tests Python only")
-    problem = check_tests(tests or "")
-    if problem:
-        raise BadInput(problem)
-    if entry_point is not None and not entry_point.isidentifier():
-        raise BadInput(f"the entry point {entry_point!r} is not a valid Python name")
 
 
 @dataclass
@@ -120,7 +95,7 @@ class Solver:
         reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
         solves() can list them apart."""
-        validate_input(task, tests, entry_point)
+        entry_point = validate_input(task, tests, entry_point).name
         overrides = {"max_retries": max_retries, "strategy": strategy, "prompt_version": prompt_version}
         search = replace(self.search, **{k: v for k, v in overrides.items() if v is not None})
         if search.problem():

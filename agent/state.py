@@ -17,6 +17,7 @@ class Attempt(TypedDict, total=False):
     report: dict | None  # sandbox TestReport.to_dict() of the visible tests; None until the executor ran it
     feedback: str  # the failure text the model reads next
     signature: str  # fingerprint of what the code returns on the probe inputs ("" when there are none)
+    behaviour: list[str]  # what it returned or raised on each probe, marked by the probe's kind (agent.probes)
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None
@@ -46,7 +47,7 @@ class SolveState(TypedDict, total=False):
     samples_per_round: int
     sample_temperature: float
     token_budget: int  # generated tokens per solve; 0 for no limit beyond the candidates
-    status: str  # running | passed | gave_up | error
+    status: str  # running | passed | gave_up | error (the model failed) | env_error (the sandbox lacks a module)
     error: str | None
     messages: list[dict]  # the first conversation and its repairs, extended so the KV cache prefix is reused
     attempts: list[Attempt]

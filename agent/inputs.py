@@ -1,0 +1,205 @@
+"""Checks of what a person brings before any model time: the task, the tests, the entry point, what they import.
+
+A solve that cannot succeed whatever the model writes is refused here, with a message that says what to fix:
+an empty or non-Python task, tests that do not parse, an entry point the tests never call, tests that import a
+module the sandbox does not offer. The entry point, when none is given, is inferred from the tests and the task
+(see infer_entry_point), so a task typed in words needs none.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from sandbox import check_tests, imported_modules, module_offered, packages_offered
+from sandbox.inside.shapes import detect_shape, holds_assert
+from sandbox.syntax import parse
+
+_OTHER_LANGUAGE = re.compile(
+    r"\b(?:in|using|with|write)\s+(?:a\s+|an\s+)?(javascript|typescript|java|c\+\+|c#|rust|golang|go|ruby|php|"
+    r"kotlin|swift|scala|haskell|perl|bash|sql)\b(?!\s*-?style)",
+    re.IGNORECASE,
+)
+_BUILTINS = frozenset(dir(builtins))
+_NAME_IN_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class BadInput(ValueError):
+    """The task or tests cannot start a solve; the message says what to fix."""
+
+
+class EnvironmentProblem(BadInput):
+    """The tests need what the sandbox does not offer (a package): no model can fix it; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class EntryPointUse:
+    """The function the tests call, as a solve will use it, and where that name came from."""
+
+    name: str | None
+    how: str  # typed | inferred | none
+    words: str  # one line for a person: "second_largest (inferred: the function the tests call)"
+
+
+def offered_words() -> str:
+    """What code and tests may import in the sandbox, in words."""
+    packages = packages_offered()
+    return "the standard library" + (f" and {', '.join(packages)}" if packages else "")
+
+
+def _defined_names(module: ast.Module) -> set[str]:
+    """Names the tests define or import themselves (helpers, fixtures, aliases): never the entry point."""
+    names: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def _test_units(module: ast.Module) -> list[ast.AST]:
+    """The tests as the sandbox counts them: each assert statement, or each test_* function (methods included)."""
+    shape = detect_shape(module)
+    if shape == "pytest":
+        units: list[ast.AST] = []
+        for node in module.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                units.append(node)
+            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                units += [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+        return units
+    return [stmt for stmt in module.body if holds_assert(stmt)]
+
+
+def _called(unit: ast.AST, own: set[str]) -> set[str]:
+    """Functions a test calls by a bare name that the tests do not define and Python does not build in."""
+    return {n.func.id for n in ast.walk(unit) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id not in own and n.func.id not in _BUILTINS}
+
+
+def _mentioned(module: ast.AST) -> set[str]:
+    """Every bare name the tests read: a call, or a reference such as callable(f)."""
+    return {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _functions_to_write(task: str) -> list[str]:
+    """For a task written as Python: its functions whose body is missing (a docstring, pass, ..., imports), in order;
+    a function the task already implements is a helper the tests do not target."""
+    try:
+        module = parse(task.strip())
+    except SyntaxError:
+        return []
+    open_defs = []
+    for node in module.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if all(isinstance(s, (ast.Pass, ast.Import, ast.ImportFrom)) for s in body):
+            open_defs.append(node.name)
+    return open_defs
+
+
+def _task_names(task: str) -> list[str]:
+    """The names a task offers as the function to write: its open defs when it is Python, else the words
+    that look like identifiers, in order."""
+    open_defs = _functions_to_write(task)
+    return open_defs or list(dict.fromkeys(_NAME_IN_WORDS.findall(task)))
+
+
+def infer_entry_point(task: str, tests: str) -> str | None:
+    """The function the tests exercise, or None when it cannot be told.
+
+    1. The functions the tests call by name (not their own helpers, not builtins), counted over the tests:
+       the names every test calls come first; tests that call none may still name one (``callable(f)``).
+    2. Among them, one the task names (a function left to write in a Python task, or a word of a task in words);
+       with none named, the one name every test calls.
+    3. Tests in HumanEval's ``check(candidate)`` shape call no name: the task's one function left to write.
+    """
+    try:
+        module = parse(tests)
+    except SyntaxError:
+        return None
+    named = _task_names(task)
+    if detect_shape(module) == "check":
+        open_defs = _functions_to_write(task)
+        return open_defs[-1] if open_defs else None
+    own = _defined_names(module)
+    units = _test_units(module)
+    counts = Counter(name for unit in units for name in _called(unit, own))
+    if not counts:  # no call, but maybe a reference, as in `assert callable(f)`
+        counts = Counter(name for unit in units for name in _mentioned(unit) - own - _BUILTINS)
+    if not counts:
+        return None
+    in_every = [name for name, n in counts.items() if n == len(units)]
+    for pool in (in_every, list(counts)):
+        in_task = [name for name in named if name in pool]
+        if in_task:
+            # A Python task's last open def is the one to write (helpers come first); in words, the first named.
+            return in_task[-1] if _functions_to_write(task) else max(in_task, key=lambda n: counts[n])
+    return in_every[0] if len(in_every) == 1 else None
+
+
+def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointUse:
+    """The entry point a solve will use: the typed one, checked against the tests, else the inferred one.
+
+    Raises BadInput when a typed name is not a Python name, or the tests never call or mention it."""
+    typed = (typed or "").strip() or None
+    inferred = infer_entry_point(task, tests)
+    if typed is None:
+        if inferred is None:
+            return EntryPointUse(None, "none", "none: the tests call no function of the code by name")
+        return EntryPointUse(inferred, "inferred", f"{inferred} (inferred: the function the tests call)")
+    if not typed.isidentifier():
+        raise BadInput(f"the entry point {typed!r} is not a valid Python name")
+    try:
+        module = parse(tests)
+    except SyntaxError:
+        return EntryPointUse(typed, "typed", f"{typed} (typed)")
+    if detect_shape(module) != "check" and typed not in _mentioned(module):
+        called = sorted(set().union(*(_called(u, _defined_names(module)) for u in _test_units(module))))
+        calls = (f"the tests call `{inferred}`" if inferred else
+                 f"the tests call {', '.join(f'`{c}`' for c in called)}" if called else
+                 "the tests call no function by name")
+        raise BadInput(f"{calls}; the entry point says `{typed}`. Clear the entry point to use "
+                       f"{'`' + inferred + '`' if inferred else 'what the tests call'}, or fix the tests.")
+    return EntryPointUse(typed, "typed", f"{typed} (typed)")
+
+
+def tests_lack(names: list[str]) -> str:
+    """The message for tests that import modules the sandbox does not offer."""
+    return (f"the tests import {', '.join(dict.fromkeys(names))}, which the sandbox does not offer (it offers "
+            f"{offered_words()}); no code the model writes can fix that. Add the package to SANDBOX_PACKAGES (and "
+            "install it), or change the tests.")
+
+
+def check_test_imports(tests: str) -> None:
+    """Raise EnvironmentProblem when the tests import a module the sandbox does not offer."""
+    missing = [name for name in imported_modules(tests) if not module_offered(name)]
+    if missing:
+        raise EnvironmentProblem(tests_lack(missing))
+
+
+def validate_input(task: str, tests: str, entry_point: str | None = None) -> EntryPointUse:
+    """Check a task and its tests before any model time; return the entry point the solve will use.
+
+    Raises BadInput for an empty or non-Python task, tests that are empty or do not parse, or an entry point the
+    tests never call; EnvironmentProblem for tests that import what the sandbox does not offer."""
+    if not task or not task.strip():
+        raise BadInput("the task is empty: describe the function to write")
+    other = _OTHER_LANGUAGE.search(task)
+    if other:
+        raise BadInput(f"the task asks for {other.group(1)}; this agent writes and tests Python only")
+    problem = check_tests(tests or "")
+    if problem:
+        raise BadInput(problem)
+    use = resolve_entry_point(task, tests, entry_point)
+    check_test_imports(tests)
+    return use
