@@ -24,6 +24,7 @@ class Candidate:
     report: TestReport | None  # None until the executor has run it
     feedback: str
     signature: str
+    behaviour: list[str]  # outcome on each probe, marked by the probe's kind (agent.probes)
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None
@@ -101,7 +102,8 @@ def _candidate(raw: dict, index: int) -> Candidate:
         number=raw.get("iteration", index + 1), kind=raw.get("kind") or ("first" if index == 0 else "repair"),
         code=raw.get("code", ""), answer=raw.get("answer", ""), messages=list(raw.get("messages") or []),
         extract_error=raw.get("extract_error"), report=TestReport.from_dict(report) if report else None,
-        feedback=raw.get("feedback", ""), signature=raw.get("signature", ""), tokens_in=raw.get("tokens_in", 0),
+        feedback=raw.get("feedback", ""), signature=raw.get("signature", ""),
+        behaviour=list(raw.get("behaviour") or []), tokens_in=raw.get("tokens_in", 0),
         tokens_out=raw.get("tokens_out", 0), prompt_tokens_reused=raw.get("prompt_tokens_reused"),
         seconds_model=raw.get("seconds_model", 0.0), seconds_tests=raw.get("seconds_tests", 0.0),
         temperature=raw.get("temperature"), seed=raw.get("seed"), resampled=bool(raw.get("resampled")),

@@ -1,8 +1,11 @@
 """Behaviour of a candidate on probe inputs: the visible tests' own calls and inputs mutated from them.
 
 Two candidates that return the same values on every probe behave alike; the chooser groups candidates
-by this signature (AlphaCode's clustering, MBR-exec). Only the visible tests are read, and no expected
-output is needed: a probe asks what the code returns, never whether that is right.
+by their behaviour (AlphaCode's clustering, MBR-exec). A mutated input that leaves the contract the visible
+calls imply (a negative number where every example is non-negative, an empty list where none is empty) is
+marked as outside it: right candidates may differ or raise there, so the chooser weighs it last. Only the
+visible tests are read, and no expected output is needed: a probe asks what the code returns, never whether
+that is right.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import builtins
 import hashlib
 import itertools
 import json
+from dataclasses import dataclass
 
 from sandbox import Limits, run_tests
 from sandbox.syntax import parse
@@ -44,14 +48,43 @@ def _literal(node: ast.expr) -> tuple[bool, object]:
         return False, None
 
 
-def probe_calls(tests: str, entry_point: str | None) -> list[str]:
-    """Source of the calls to probe: each call of the function in the visible tests, then mutated ones."""
+@dataclass(frozen=True)
+class Probe:
+    """One probe call and where it stands: a visible test's own call, or a mutated input inside or outside the
+    contract the visible calls imply (see within_contract)."""
+
+    call: str
+    kind: str  # original | mutated | outside
+
+
+# How a probe's outcome is marked in a behaviour, so that the chooser can tell the kinds apart (agent.choice).
+MARKS = {"original": "", "mutated": "~", "outside": "?"}
+
+
+def within_contract(value: object, seen: list[object]) -> bool:
+    """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its
+    sign (no negative number where the examples have none), a non-empty string or list where every example is
+    non-empty, a tuple's length. Inputs outside it may be ones the task rules out (a negative N where the
+    docstring says 0 <= N), where right candidates may differ or raise."""
+    if not seen or any(type(v) is not type(value) for v in seen):
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value >= 0 or any(v < 0 for v in seen)
+    if isinstance(value, (str, list, tuple)):
+        if not value and all(len(v) for v in seen):
+            return False
+        return not isinstance(value, tuple) or len(value) in {len(v) for v in seen}
+    return True
+
+
+def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
+    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked."""
     try:
         module = parse(tests)
     except SyntaxError:
         return []
     names = {entry_point, "candidate"} if entry_point else None
-    originals, mutated, seen = [], [], set()  # mutated: one list per call
+    calls: list[tuple[str, list]] = []  # (function name, literal arguments) of each visible call
     for assert_node in (n for n in ast.walk(module) if isinstance(n, ast.Assert)):
         for call in (n for n in ast.walk(assert_node.test) if isinstance(n, ast.Call)):
             if not isinstance(call.func, ast.Name) or call.keywords:
@@ -61,36 +94,48 @@ def probe_calls(tests: str, entry_point: str | None) -> list[str]:
             if names is None and call.func.id in dir(builtins):
                 continue
             values = [_literal(a) for a in call.args]
-            if not all(ok for ok, _ in values):
-                continue
-            args = [v for _, v in values]
-            name = entry_point or call.func.id
-            variants = [args] + [args[:i] + [m] + args[i + 1:] for i, a in enumerate(args) for m in _mutations(a)]
-            sources = [f"{name}({', '.join(repr(a) for a in v)})" for v in variants]
-            fresh = [s for s in dict.fromkeys(sources) if s not in seen and len(s) < 2000]
-            seen.update(fresh)
-            if fresh and fresh[0] == sources[0]:
-                originals.append(fresh.pop(0))
-            mutated.append(fresh)
+            if all(ok for ok, _ in values):
+                calls.append((entry_point or call.func.id, [v for _, v in values]))
+    # What the visible calls show at each argument place, per function and arity: the contract mutations keep to.
+    seen: dict[tuple[str, int, int], list[object]] = {}
+    for name, args in calls:
+        for i, a in enumerate(args):
+            seen.setdefault((name, len(args), i), []).append(a)
+    originals, mutated, done = [], [], set()  # mutated: one list per call
+    for name, args in calls:
+        source = f"{name}({', '.join(repr(a) for a in args)})"
+        if source not in done and len(source) < 2000:
+            done.add(source)
+            originals.append(Probe(source, "original"))
+        variants = []
+        for i, a in enumerate(args):
+            for m in _mutations(a):
+                call = f"{name}({', '.join(repr(v) for v in args[:i] + [m] + args[i + 1:])})"
+                if call not in done and len(call) < 2000:
+                    done.add(call)
+                    inside = within_contract(m, seen[(name, len(args), i)])
+                    variants.append(Probe(call, "mutated" if inside else "outside"))
+        mutated.append(variants)
     # Every original call, then mutations taken in turn from each call, up to the cap.
-    spread = [s for group in itertools.zip_longest(*mutated) for s in group if s is not None]
+    spread = [p for group in itertools.zip_longest(*mutated) for p in group if p is not None]
     return (originals + spread)[:MAX_PROBES]
 
 
-def behaviour(code: str, calls: list[str], entry_point: str | None) -> list[str]:
-    """What the code returns (its repr) or raises (the exception's type) on each probe call, in the sandbox."""
-    if not calls:
+def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[str]:
+    """What the code returns (its repr, "= ...") or raises (the exception's type, "! ...") on each probe, in the
+    sandbox, each outcome marked with its probe's kind (MARKS)."""
+    if not probes:
         return []
-    tests = "\n".join(f"assert ({call}) == {_PROBE!r}" for call in calls) + "\n"
+    tests = "\n".join(f"assert ({probe.call}) == {_PROBE!r}" for probe in probes) + "\n"
     report = run_tests(code, tests, entry_point=entry_point, limits=PROBE_LIMITS)
     outcomes = []
-    for test in report.tests[:len(calls)]:
+    for test in report.tests[:len(probes)]:
         if test.op is not None:
             outcomes.append(f"= {test.left}")
         else:
             outcomes.append(f"! {test.error_type or report.status}")
-    outcomes += [f"! {report.status}"] * (len(calls) - len(outcomes))
-    return outcomes
+    outcomes += [f"! {report.status}"] * (len(probes) - len(outcomes))
+    return [MARKS[probe.kind] + outcome for probe, outcome in zip(probes, outcomes)]
 
 
 def signature(outcomes: list[str]) -> str:

@@ -10,7 +10,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from agent import BadInput, NodeFinished, RunFinished, Search, Solver
 from agent.candidates import candidates
 from agent.choice import answers_by_budget, choose
-from agent.probes import behaviour, probe_calls, signature
+from agent.probes import Probe, behaviour, probe_calls, signature, within_contract
 
 TASK = "Write a function absolute(x) that returns the absolute value of x."
 TESTS = "assert absolute(3) == 3\n"
@@ -104,8 +104,11 @@ def test_the_chooser_takes_the_largest_group_that_behaves_alike(tmp_path):
     solver, events, _ = solve(tmp_path, answers, strategy="sample", max_retries=3, samples_per_round=3)
     final = events[-1]
     picked = solver.chosen(final.thread_id)
-    assert picked.number == 3 and picked.agreeing == 2 and picked.eligible == [2, 3, 4]
-    assert "2 of them return the same values" in picked.reason
+    # The example's 3 implies no negative input, so on the probes inside that all three agree; the negative
+    # input, weighed last, splits them and the larger group wins.
+    assert picked.number == 3 and picked.agreeing == 3 and picked.eligible == [2, 3, 4]
+    assert "3 of them return the same values on the probe inputs the examples imply" in picked.reason
+    assert "2 agree there too" in picked.reason
     assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
 
 
@@ -119,17 +122,79 @@ def test_answers_by_budget_apply_the_same_rule_to_every_prefix(tmp_path):
 
 
 def test_probe_calls_keep_the_visible_calls_and_add_mutated_inputs():
-    calls = probe_calls("assert f([1, 2], 'ab') == 3\nassert f([], '') == 0\n", "f")
+    calls = [p.call for p in probe_calls("assert f([1, 2], 'ab') == 3\nassert f([], '') == 0\n", "f")]
     assert calls[:2] == ["f([1, 2], 'ab')", "f([], '')"]
     assert "f([2, 1], 'ab')" in calls and "f([1, 2], 'ba')" in calls
     assert len(calls) == len(set(calls)) <= 16
     # A check(candidate) calls the function by that name.
-    assert probe_calls("def check(candidate):\n    assert candidate(2) == 4\n", "sq")[0] == "sq(2)"
+    assert probe_calls("def check(candidate):\n    assert candidate(2) == 4\n", "sq")[0].call == "sq(2)"
     assert probe_calls("assert callable(f)\n", "f") == []
 
 
-def test_behaviour_records_values_and_exceptions_in_the_sandbox():
+def test_behaviour_records_values_and_exceptions_in_the_sandbox_marked_by_the_probes_kind():
     code = "def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x * 2\n"
-    outcomes = behaviour(code, ["f(2)", "f(-1)"], "f")
-    assert outcomes == ["= 4", "! ValueError"]
-    assert signature(outcomes) == signature(list(outcomes)) != signature(["= 4", "= -2"])
+    outcomes = behaviour(code, [Probe("f(2)", "original"), Probe("f(3)", "mutated"), Probe("f(-1)", "outside")], "f")
+    assert outcomes == ["= 4", "~= 6", "?! ValueError"]
+    assert signature(outcomes) == signature(list(outcomes)) != signature(["= 4", "~= 6", "?= -2"])
+
+
+def test_mutated_inputs_outside_what_the_examples_show_are_marked_outside():
+    kinds = {p.call: p.kind for p in probe_calls("assert solve(1000) == '1'\nassert solve(150) == '110'\n", "solve")}
+    assert kinds["solve(1000)"] == kinds["solve(150)"] == "original"
+    assert kinds["solve(1001)"] == kinds["solve(0)"] == "mutated"
+    assert kinds["solve(-1000)"] == "outside"  # every example is non-negative
+    kinds = {p.call: p.kind for p in probe_calls("assert f([3, 1], (1, 2)) == 1\nassert f([-2], (0, 5)) == 0\n", "f")}
+    assert kinds["f([], (1, 2))"] == "outside"  # every example's list holds something
+    assert kinds["f([3, 1], (1,))"] == "outside"  # a tuple keeps its length
+    assert kinds["f([1, 3], (1, 2))"] == kinds["f([3, 1], (2, 1))"] == "mutated"
+    kinds = {p.call: p.kind for p in probe_calls("assert g(-1) == 1\nassert g(2) == 2\n", "g")}
+    assert kinds["g(-2)"] == "mutated"  # an example is negative: signs are free
+    assert within_contract(-3, [1, -1]) and not within_contract(-3, [1, 2]) and not within_contract(1.5, [1])
+
+
+# HumanEval/84's shape: two right answers that differ only on a negative N, which its contract rules out.
+SUM_TASK = "Given a positive integer N, return the total sum of its digits in binary."
+SUM_TESTS = "assert solve(1000) == '1'\nassert solve(150) == '110'\nassert solve(147) == '1100'\n"
+BIN = "```python\ndef solve(N):\n    return bin(N)[2:]\n```"
+LOOP = ("```python\ndef solve(N):\n    total = 0\n    while N > 0:\n        total += N % 10\n        N //= 10\n"
+        "    return bin(total)[2:]\n```")
+DIGITS = "```python\ndef solve(N):\n    return bin(sum(int(d) for d in str(abs(N))))[2:]\n```"
+RAISES = ("```python\ndef solve(N):\n    if N < 100:\n        raise ValueError(N)\n"
+          "    return bin(sum(map(int, str(N))))[2:]\n```")
+
+
+def _solve_sum(tmp_path, answers):
+    model = Scripted(answers=answers, log=[])
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=len(answers) - 1,
+                                                                  samples_per_round=len(answers) - 1))
+    final = list(solver.start(SUM_TASK, SUM_TESTS))[-1]
+    return solver, final
+
+
+def test_right_candidates_that_differ_only_outside_the_examples_contract_agree(tmp_path):
+    solver, final = _solve_sum(tmp_path, [BIN, LOOP, DIGITS])
+    picked = solver.chosen(final.thread_id)
+    assert picked.number == 2 and picked.agreeing == 2 and picked.eligible == [2, 3]
+    assert "2 of them return the same values on the probe inputs the examples imply" in picked.reason
+    assert "outside what the examples show" in picked.reason and "1 agree there too" in picked.reason
+
+
+def test_a_candidate_that_raises_on_a_mutated_input_still_agrees_with_one_that_returns(tmp_path):
+    # RAISES rejects N < 100 (the mutated input 0) but returns what LOOP returns everywhere else.
+    solver, final = _solve_sum(tmp_path, [BIN, RAISES, LOOP])
+    assert solver.chosen(final.thread_id).agreeing == 2
+
+
+def test_raising_on_a_visible_call_is_a_real_difference():
+    from agent.candidates import candidates as typed
+    from agent.choice import agree
+
+    a, b = typed({"attempts": [{"behaviour": ["= 1", "~= 2"], "signature": "x"},
+                               {"behaviour": ["! ValueError", "~= 2"], "signature": "y"}]})
+    assert not agree(a, b, outside=True)
+    c, d = typed({"attempts": [{"behaviour": ["= 1", "~! ValueError", "?= 3"], "signature": "x"},
+                               {"behaviour": ["= 1", "~= 2", "?= 4"], "signature": "y"}]})
+    assert agree(c, d, outside=False) and not agree(c, d, outside=True)
+    # Older solves stored signatures only: equal ones agree.
+    e, f = typed({"attempts": [{"signature": "s1"}, {"signature": "s1"}]})
+    assert agree(e, f, outside=True)
