@@ -1,8 +1,12 @@
-"""A solve, fork or resumed step running in a background thread.
+"""A solve, fork or resumed step running in a background thread, and where to find it again.
 
 A web page reruns its script whenever the user touches a widget and cuts the running script short;
 a solve driven from that script would die with it. A job outlives reruns: the page starts it, then
 reads its events on each redraw until it is done, and may ask it to stop.
+
+A job started with a thread id is also recorded in this process, so that another session of the same
+server (a reload, a second tab, a shared link) finds it by that id: job_for. A solve no job of this
+process ran is told from its checkpoints instead: stored_job.
 """
 
 from __future__ import annotations
@@ -10,17 +14,31 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from agent.events import Event, RunFinished, Token
+from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
+from agent.graph import NODES
+
+if TYPE_CHECKING:
+    from agent.solve import Solver
+
+# Finished jobs kept findable by thread id (running ones are always kept): enough for the links people share
+# while they work, small enough that a long-lived server does not keep every solve's events.
+KEEP_FINISHED = 32
 
 
 @dataclass
 class SolveJob:
-    """The events a background solve has produced so far; safe to read from any thread while it runs."""
+    """The events a background solve has produced so far; safe to read from any thread while it runs.
+
+    thread_id is the solve's, when the starter named it; inputs are what the starter says about the solve (its
+    task, tests, entry point, budget and strategy) for a page that finds the job by its id later."""
 
     events: list[Event] = field(default_factory=list)
     error: str | None = None
     cancelled: bool = False
+    thread_id: str | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
 
@@ -47,13 +65,38 @@ class SolveJob:
         return next((e for e in reversed(self.events) if isinstance(e, RunFinished)), None)
 
 
-def start_job(make_events: Callable[..., Iterator[Event]]) -> SolveJob:
+_jobs: dict[str, SolveJob] = {}  # by thread id, oldest first
+_jobs_lock = threading.Lock()
+
+
+def _record(job: SolveJob) -> None:
+    """Keep the job findable by its thread id; forget the oldest finished jobs beyond KEEP_FINISHED."""
+    with _jobs_lock:
+        _jobs.pop(job.thread_id, None)
+        _jobs[job.thread_id] = job
+        finished = [thread for thread, kept in _jobs.items() if not kept.running]
+        for thread in finished[:max(0, len(finished) - KEEP_FINISHED)]:
+            del _jobs[thread]
+
+
+def job_for(thread_id: str) -> SolveJob | None:
+    """The job this process started for this thread id (running, or finished not long ago), or None."""
+    with _jobs_lock:
+        return _jobs.get(thread_id)
+
+
+def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | None = None,
+              inputs: dict[str, Any] | None = None) -> SolveJob:
     """Run make_events(stop=event) in a daemon thread; return at once the SolveJob collecting what it yields.
 
     make_events is a Solver's start, resume or fork with its arguments bound; cancel() sets the stop
     event, and the solve ends at its next checkpoint, paused before the next node, so it can go on later.
+    With a thread_id (the one make_events solves under), job_for finds the job from any session of this
+    process; inputs ride along on the job for whoever finds it.
     """
-    job = SolveJob()
+    job = SolveJob(thread_id=thread_id, inputs=dict(inputs or {}))
+    if thread_id is not None:
+        _record(job)
 
     def work() -> None:
         try:
@@ -67,4 +110,46 @@ def start_job(make_events: Callable[..., Iterator[Event]]) -> SolveJob:
             job._done.set()
 
     threading.Thread(target=work, name="solve-job", daemon=True).start()
+    return job
+
+
+def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
+    """A solve that no job of this process holds, told from its checkpoints as the finished job that would have
+    streamed them: the nodes of its current branch in order, then a RunFinished. None for an unknown thread id.
+
+    A solve whose process died ends with the status ``interrupted`` (paused before the node that was running, if
+    it had a checkpoint); one still running elsewhere (another process, or a job not started with its thread id)
+    has no RunFinished yet, as its own stream would not. inputs hold the task, tests, budget and strategy; not the
+    entry point, which the checkpoints hold as used, whether typed or inferred."""
+    status = solver.solve_status(thread_id)
+    if status is None:
+        return None
+    ordered = solver.steps(thread_id)  # oldest first: the last is the latest checkpoint
+    steps = {s.checkpoint_id: s for s in ordered}
+    branch, head = [], ordered[-1] if ordered else None
+    while head is not None:  # the latest checkpoint and its ancestors: the branch the solve stands on now
+        branch.append(head)
+        head = steps.get(head.parent_id)
+    branch.reverse()
+    events: list[Event] = []
+    for parent, step in zip(branch, branch[1:]):
+        if step.source != "loop" or parent.next_node not in NODES:
+            continue  # a fork's edit or the graph's own start: no node of the loop ran
+        # A checkpoint's full state stands in for the node's update: the timeline reads the same keys from it.
+        values = solver.state_at(thread_id, step.checkpoint_id)
+        events += [NodeStarted(thread_id, step.step, parent.next_node),
+                   NodeFinished(thread_id, step.step, parent.next_node, values)]
+    values = solver.state_at(thread_id)
+    last = branch[-1] if branch else None
+    paused = last is not None and last.next_node is not None
+    if status != "running":
+        final_status = status if status == "interrupted" else values.get("status", status)
+        events.append(RunFinished(thread_id, last.step if last else 0, final_status, values.get("code", ""),
+                                  values.get("iteration", 0), paused, last.next_node if paused else None,
+                                  values.get("error")))
+    search = solver.search_of(thread_id)
+    job = SolveJob(events=events, thread_id=thread_id,
+                   inputs={"task": values.get("task", ""), "tests": values.get("tests", ""),
+                           "max_retries": search.max_retries, "strategy": search.strategy})
+    job._done.set()
     return job

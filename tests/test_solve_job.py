@@ -6,7 +6,8 @@ import threading
 import time
 from functools import partial
 
-from agent import NodeStarted, RunFinished, Search, Solver, Token, start_job
+from agent import NodeFinished, NodeStarted, RunFinished, Search, Solver, Token, start_job
+from agent.solve_job import job_for, stored_job
 from fakes import PromptKeyedModel
 from test_agent_loop import RIGHT, TASK, TESTS, WRONG, solver_for
 
@@ -53,3 +54,43 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
     assert solver.paused_before("stopped") == "executor"
     final = [e for e in solver.resume("stopped") if isinstance(e, RunFinished)][-1]
     assert final.status == "gave_up" and final.iterations == 4
+
+
+def test_a_job_started_with_a_thread_id_is_found_from_anywhere_in_the_process(tmp_path, monkeypatch):
+    import agent.solve_job as solve_job
+
+    monkeypatch.setattr(solve_job, "_jobs", {})
+    gate = threading.Event()
+
+    def held(stop):
+        gate.wait(30)
+        yield NodeStarted("held", 1, "coder")
+
+    job = start_job(held, thread_id="held", inputs={"task": TASK})
+    try:
+        assert job_for("held") is job and job.running and job.inputs == {"task": TASK}
+        assert job_for("other") is None
+        assert start_job(held).thread_id is None and list(solve_job._jobs) == ["held"]  # no id: not recorded
+        # Finished jobs are forgotten oldest first beyond KEEP_FINISHED; a running one never is.
+        monkeypatch.setattr(solve_job, "KEEP_FINISHED", 2)
+        for n in range(4):
+            start_job(lambda stop: iter(()), thread_id=f"done-{n}").wait(10)
+        start_job(lambda stop: iter(()), thread_id="done-4")
+    finally:
+        gate.set()
+    assert job.wait(10)
+    assert job_for("held") is job and job_for("done-0") is None and job_for("done-1") is None
+    assert job_for("done-3") is not None
+
+
+def test_a_stored_solve_is_told_as_the_job_that_streamed_it(tmp_path):
+    solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: WRONG if attempt == 1 else RIGHT),
+                    tmp_path / "solves.sqlite", search=Search(max_retries=3, strategy="repair"))
+    live = list(solver.start(TASK, TESTS, thread_id="done"))
+    told = stored_job(solver, "done")
+    assert not told.running and told.thread_id == "done"
+    nodes = [(type(e).__name__, e.node) for e in live if isinstance(e, NodeStarted | NodeFinished)]
+    assert [(type(e).__name__, e.node) for e in told.events if not isinstance(e, RunFinished)] == nodes
+    assert told.final == live[-1]
+    assert told.inputs == {"task": TASK, "tests": TESTS, "max_retries": 3, "strategy": "repair"}
+    assert stored_job(solver, "unknown") is None
