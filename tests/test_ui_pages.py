@@ -362,6 +362,203 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
     assert any("Not solved" in e.value for e in app.error)  # the slow model is always wrong: 4 attempts
 
 
+# --- the entry point, refusals and the sandbox's packages -------------------------------------------------------
+
+SECOND_TASK = "Return the second largest distinct number in a list of integers, or None when there is none."
+SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
+                "assert second_largest([-1, -5, 0]) == -1\n")
+SECOND_RIGHT = ("```python\ndef second_largest(nums):\n    values = sorted(set(nums))\n"
+                "    return values[-2] if len(values) > 1 else None\n```")
+# Each built-in example's entry point, as a person reads it off the tests.
+EXAMPLE_ENTRY_POINTS = {
+    DEFAULT_EXAMPLE: "solve", "HumanEval/68: pluck (several candidates)": "pluck",
+    "Run-length encoding (hard for 0.5B)": "compress", "Second largest": "second_largest", "Add two numbers": "add",
+    "Pytest style: word counts": "word_counts",
+}
+
+
+def test_every_example_infers_its_entry_point():
+    from agent import infer_entry_point
+
+    assert set(EXAMPLE_ENTRY_POINTS) == set(EXAMPLES)
+    for name, example in EXAMPLES.items():
+        assert "entry_point" not in example, name  # inferred, so an edited example keeps no stale name
+        assert infer_entry_point(example["task"], example["tests"]) == EXAMPLE_ENTRY_POINTS[name], name
+
+
+def entry_point_caption(at) -> str:
+    return next(c.value for c in at.caption if "Entry point: " in c.value)
+
+
+def second_largest_factory(settings):
+    """Writes second_largest for a task asking for it, else the scripted add."""
+    def answer(prompt: str, attempt: int) -> str:
+        return SECOND_RIGHT if "second largest" in prompt else WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
+    return Solver(PromptKeyedModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "second", "test"))
+
+
+def test_a_task_typed_over_an_example_runs_under_the_name_its_tests_call(app, monkeypatch):
+    monkeypatch.setattr(session, "SOLVER_FACTORY", second_largest_factory)
+    session.cached_solver.clear()
+    # The first example, as a new user finds it: the box is empty, the caption names the inferred function.
+    assert app.text_input(key="entry_point").value == ""
+    assert entry_point_caption(app) == "Entry point: `solve`, inferred from the tests"
+    app.session_state["task"], app.session_state["tests"] = SECOND_TASK, SECOND_TESTS  # typed over the example
+    app.run()
+    assert entry_point_caption(app) == "Entry point: `second_largest`, inferred from the tests"
+    click(app, "Run")
+    assert not app.exception, app.exception
+    final = app.session_state["solve_job"].final
+    assert final.status == "passed" and final.iterations == 1, final
+    assert "Passed" in app.success[0].value
+
+
+def test_a_typed_entry_point_the_tests_never_call_is_refused_before_any_model_time(app, tmp_path):
+    app.session_state["task"], app.session_state["tests"] = SECOND_TASK, SECOND_TESTS
+    app.text_input(key="entry_point").set_value("solve").run()
+    refusal = "the tests call `second_largest`; the entry point says `solve`"
+    assert refusal in entry_point_caption(app)  # said as it is typed, before any click
+    button(app, "Run").click().run()
+    assert any(e.value.startswith("**Cannot start:** " + refusal) for e in app.error), [e.value for e in app.error]
+    assert "solve_job" not in app.session_state and not (tmp_path / "solves.sqlite").exists()
+    app.text_input(key="entry_point").set_value("second_largest").run()
+    assert entry_point_caption(app) == "Entry point: `second_largest`, typed"
+
+
+def test_tests_importing_what_the_sandbox_lacks_are_refused_and_the_packages_are_named(app):
+    from sandbox import packages_offered
+
+    offered = packages_offered()
+    line = "Code and tests may import the standard library" + (f" and {', '.join(offered)}" if offered else "") + "."
+    assert line in [c.value for c in app.caption]
+    load_prose_example(app)
+    type_task(app, ADD_TASK, "import pandas as pd\nassert add(1, 2) == 3\n")
+    button(app, "Run").click().run()
+    refusal = next(e.value for e in app.error if e.value.startswith("**Cannot start:**"))
+    assert "the tests import pandas, which the sandbox does not offer" in refusal, refusal
+    assert "solve_job" not in app.session_state
+
+
+def test_code_that_keeps_importing_what_the_sandbox_lacks_ends_as_its_own_outcome(app, monkeypatch):
+    def pandas_lover(settings):
+        model = PromptKeyedModel(answer=lambda prompt, attempt: "```python\nimport pandas\n\ndef add(a, b):\n"
+                                                                "    return int(pandas.Series([a, b]).sum())\n```")
+        return Solver(model, settings.checkpoint_db, ModelChoice("fake", "pandas", "test"))
+
+    monkeypatch.setattr(session, "SOLVER_FACTORY", pandas_lover)
+    session.cached_solver.clear()
+    set_search(app, "repair", 4)
+    run_add(app)
+    final = app.session_state["solve_job"].final
+    assert final.status == "env_error" and final.iterations == 1, final
+    banner = next(w.value for w in app.warning if "Stopped: the sandbox cannot run this" in w.value)
+    assert "the code imports pandas, which the sandbox does not offer" in banner, banner
+    assert not any("Not solved" in e.value or "Stopped with an error" in e.value for e in app.error)
+    route = timeline(app)[1]
+    assert route.startswith("**route: stop** — the sandbox cannot run this: the code imports pandas"), route
+    # The Debugger names the outcome in words too: in the solve list and on the branch.
+    click(app, "Open this solve in the debugger")
+    solve = next(s for s in app.selectbox if s.label == "Solve")
+    assert "the sandbox cannot run this" in solve.format_func(solve.value)
+    assert branch_lines(app)[0].endswith("1 candidate · the sandbox cannot run this"), branch_lines(app)
+
+
+# --- the address of a solve ------------------------------------------------------------------------------------
+
+
+def visit(address: dict[str, str]) -> AppTest:
+    """Another session of the same server (a reload, a second tab, a shared link) opening this address."""
+    at = AppTest.from_file("../ui/app.py", default_timeout=60)
+    for name, value in address.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def test_a_finished_solve_has_an_address_that_shows_it_again(app, monkeypatch):
+    import agent.solve_job
+
+    set_search(app, "hybrid", 4)
+    run_add(app)
+    thread = app.session_state["solve_job"].final.thread_id
+    assert app.query_params["solve"] == [thread] or app.query_params["solve"] == thread
+    seen = timeline(app)
+    other = visit({"solve": thread})  # the job is still known to this process
+    assert not other.exception, other.exception
+    assert timeline(other) == seen and "Passed" in other.success[0].value
+    assert other.session_state["task"] == ADD_TASK  # the inputs are the solve's own
+    # After a restart no job holds it: the same timeline is told from its checkpoints.
+    monkeypatch.setattr(agent.solve_job, "_jobs", {})
+    restarted = visit({"solve": thread})
+    assert not restarted.exception, restarted.exception
+    assert timeline(restarted) == seen and "Passed" in restarted.success[0].value
+    assert button(restarted, "Open this solve in the debugger")
+    # Loading an example takes the solve off show, and off the address.
+    click(restarted, "Load this example")
+    assert "solve" not in restarted.query_params and not timeline(restarted)
+
+
+def test_a_running_solve_found_by_its_address_can_be_stopped_from_there(app, monkeypatch):
+    gate = threading.Event()
+
+    def wrong_after_the_gate(prompt: str, attempt: int) -> str:
+        if attempt >= 2:
+            gate.wait(30)
+        return WRONG_THEN_RIGHT[1]
+
+    def slow_wrong(settings):
+        return Solver(PromptKeyedModel(answer=wrong_after_the_gate), settings.checkpoint_db,
+                      ModelChoice("fake", "slow", "test"))
+
+    monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
+    session.cached_solver.clear()
+    set_search(app, "repair", 4)
+    load_prose_example(app)
+    button(app, "Run").click().run()
+    job = app.session_state["solve_job"]
+    try:
+        deadline = time.time() + 30  # once the second answer is being written (held at the gate)
+        while not any(getattr(e, "step", 0) == 3 for e in job.snapshot()) and time.time() < deadline:
+            time.sleep(0.01)
+        other = visit({"solve": job.thread_id})  # a reload mid-solve
+        assert not other.exception, other.exception
+        assert other.session_state["solve_job"] is job
+        assert button(other, "Run").disabled
+        assert timeline(other)[0].startswith("**#1 · first answer · fails**")
+        button(other, "Stop the solve").click().run()
+    finally:
+        gate.set()
+    assert job.wait(30) and job.cancelled
+    other.run()
+    assert any("Stopped." in w.value for w in other.warning), [w.value for w in other.warning]
+    assert not any(b.label == "Stop the solve" for b in other.button)
+
+
+def test_an_unknown_address_says_so_and_the_page_works(app):
+    other = visit({"solve": "no-such-solve"})
+    assert not other.exception, other.exception
+    assert any("No solve with id `no-such-solve` on this machine" in w.value for w in other.warning)
+    assert other.selectbox(key="example").value == DEFAULT_EXAMPLE and not button(other, "Run").disabled
+    assert entry_point_caption(other) == "Entry point: `solve`, inferred from the tests"
+
+
+def test_an_interrupted_solve_at_its_address_offers_the_debugger(app, tmp_path):
+    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=3, strategy="repair", thread_id="cut",
+                      step_mode=True))  # paused before the coder, as a process killed there leaves it
+    list(solver.resume("cut", step_mode=True))
+    with sqlite3.connect(tmp_path / "solves.sqlite") as db:
+        db.execute("UPDATE solves SET status = 'running', owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0")
+    other = visit({"solve": "cut"})
+    assert not other.exception, other.exception
+    banner = next(w.value for w in other.warning if w.value.startswith("**Interrupted**"))
+    assert "before **executor** finished" in banner, banner
+    assert timeline(other) == ["**#1 · first answer** — running the visible tests"]  # its one checkpointed answer
+    click(other, "Carry this solve on in the debugger")
+    assert other.title[0].value == "Debugger" and not other.exception, other.exception
+    click(other, "Carry on from the last checkpoint")
+    assert branch_lines(other)[0].endswith("2 candidates · passed"), branch_lines(other)
+
+
 # --- debugger ------------------------------------------------------------------------------------------------
 
 
@@ -549,7 +746,7 @@ def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
         time.sleep(0.5)
     assert "2/2 tasks done · 2 passing · finished" == bars[0].proto.text and bars[0].proto.value == 100
     assert any("honest protocol" in s.value for s in app.success)
-    assert any(c.value.startswith("strategy repair · budget 2 candidates · prompt v3 · 2 tasks") for c in app.caption)
+    assert any("strategy repair · budget 2 candidates · prompt v3 · 2 tasks" in c.value for c in app.caption)
     assert any(m.value.startswith("**Diagnostics** — measured with the hidden tests after the run, never used to "
                                   "choose") for m in app.markdown)
     assert {m.label: m.value for m in app.metric}["oracle ceiling"] == "100.0%"

@@ -1,4 +1,8 @@
-"""Built-in examples for the playground: a task, its tests and the entry point."""
+"""Built-in examples for the playground: a task and its tests.
+
+No entry point: a solve infers it from the task and tests (agent.inputs.infer_entry_point), as it does for a
+task a person types, so an example loaded and then edited leaves no stale name behind.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,7 @@ from bench.protocol import visible_tests_for
 def _humaneval(task_id: str) -> dict[str, str]:
     problem = next(p for p in load_problems() if p["task_id"] == task_id)
     # HumanEval prompts open with blank lines; the model's prompt strips them anyway, the editor should not show them.
-    return {"task": problem["prompt"].lstrip("\n"), "tests": visible_tests_for(problem)[0],
-            "entry_point": problem["entry_point"]}
+    return {"task": problem["prompt"].lstrip("\n"), "tests": visible_tests_for(problem)[0]}
 
 
 DEFAULT_EXAMPLE = "HumanEval/84: solve (the first answer fails)"
@@ -27,25 +30,21 @@ EXAMPLES: dict[str, dict[str, str]] = {
                 "is written as the character alone.",
         "tests": "assert compress('aaabcc') == 'a3bc2'\nassert compress('abc') == 'abc'\n"
                  "assert compress('') == ''\nassert compress('zzzz') == 'z4'\n",
-        "entry_point": "compress",
     },
     "Second largest": {
         "task": "Write a function second_largest(nums) that returns the second largest distinct value in the "
                 "list nums, or None when there is no such value.",
         "tests": "assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
                  "assert second_largest([2, 2]) is None\nassert second_largest([-1, -5, 0]) == -1\n",
-        "entry_point": "second_largest",
     },
     "Add two numbers": {
         "task": "Write a function add(a, b) that returns the sum of a and b.",
         "tests": "assert add(1, 2) == 3\nassert add(-4, 4) == 0\n",
-        "entry_point": "add",
     },
     "Pytest style: word counts": {
         "task": "Write a function word_counts(text) returning a dict from each lower-cased word to how many "
                 "times it occurs; words are separated by whitespace and punctuation .,!? is ignored.",
         "tests": "def test_simple():\n    assert word_counts('a b a') == {'a': 2, 'b': 1}\n\n"
                  "def test_case_and_punctuation():\n    assert word_counts('Hi, hi!') == {'hi': 2}\n",
-        "entry_point": "word_counts",
     },
 }

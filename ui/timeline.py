@@ -25,6 +25,7 @@ PASS_ICON, FAIL_ICON, WAIT_ICON = ":material/check_circle:", ":material/cancel:"
 PASS_MARK, FAIL_MARK = f":green[{PASS_ICON}]", f":red[{FAIL_ICON}]"
 NEXT_WORDS = {"repair": "a repair of the last candidate from its failure report",
               "sample": "fresh samples of the first prompt"}
+ENV_ERROR_WORDS = "the sandbox cannot run this"  # a solve's env_error: the sandbox lacks what the code or tests import
 WRITING_WORDS = {"first": "the first answer", "repair": "a repair", "sample": "fresh samples"}
 _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 
@@ -288,6 +289,10 @@ def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
         label = f"**route: stop** — every visible test passes ({passing})" + (
             " — the chooser picks the answer next" if used > 1 else "")
         icon = ":material/stop_circle:"
+    elif entry.status == "env_error":
+        label = f"**route: stop** — {ENV_ERROR_WORDS}: {plain(entry.update.get('error') or '')}" + (
+            " — the chooser picks the answer next" if used > 1 else "")
+        icon = ":material/block:"
     else:
         spent = (f"the budget is spent: {used} of {budget} candidates used" if used >= budget else
                  f"the token budget is spent after {used} of {budget} candidates")
@@ -325,13 +330,21 @@ def _draw_chooser(entry: _Chooser) -> None:
 
 
 def _draw_final(final: RunFinished) -> None:
-    if final.paused:
+    """The verdict banner: each way a solve ends in its own words (and icon), never by colour alone."""
+    if final.status == "interrupted":
+        where = f"before **{final.next_node}** finished" if final.next_node else "before its first checkpoint"
+        st.warning(f"**Interrupted** {where}: the process running this solve stopped (killed or restarted). "
+                   "Its steps are kept; the debugger can carry it on.", icon=":material/warning:")
+    elif final.paused:
         st.info(f"Paused before **{final.next_node}**.")
     elif final.status == "passed":
         st.success(f"**Passed** after {final.iterations} candidate(s).", icon=":material/check_circle:")
     elif final.status == "gave_up":
         st.error(f"**Not solved**: no candidate passes every visible test after {final.iterations} candidates.",
                  icon=":material/cancel:")
+    elif final.status == "env_error":
+        # Not the model's failure and not a spent budget: what the sandbox lacks, and what to do about it.
+        st.warning(f"**Stopped: {ENV_ERROR_WORDS}** — {final.error}", icon=":material/block:")
     else:
         st.error(f"**Stopped with an error**: {final.error}", icon=":material/error:")
 

@@ -1,14 +1,22 @@
-"""Playground: a task and its tests in, a live timeline of candidates, their verdicts and the choice out."""
+"""Playground: a task and its tests in, a live timeline of candidates, their verdicts and the choice out.
+
+The address names the solve on show (``?solve=<thread id>``): a reload, a second tab or a shared link finds it
+again, live with its Stop button while it runs in this server (agent.solve_job.job_for), else from its
+checkpoints (agent.solve_job.stored_job).
+"""
 
 from __future__ import annotations
 
 import time
+import uuid
 from functools import partial
 
 import streamlit as st
 
-from agent import BadInput, start_job, validate_input
+from agent import BadInput, EntryPointUse, SolveJob, resolve_entry_point, start_job, validate_input
+from agent.inputs import offered_words
 from agent.prompts import is_python_code
+from agent.solve_job import job_for, stored_job
 from sandbox import describe_tests
 from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
@@ -16,6 +24,7 @@ from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
 
 EDITOR_SETTLE_SECONDS = 0.5  # the editor sends its text 200 ms after the last key; leave room for the network
+ADDRESS = "solve"  # the query parameter that names the solve on show
 state = st.session_state
 
 
@@ -25,11 +34,60 @@ def _request_solve() -> None:
     state.solve_requested = time.monotonic()
 
 
-def load_example(name: str) -> None:
-    """Put an example's task, tests and entry point in the inputs (new editor keys make the editors show them)."""
-    example = EXAMPLES[name]
-    state.task, state.tests, state.entry_point = example["task"], example["tests"], example["entry_point"]
+def put_inputs(task: str, tests: str, entry_point: str = "") -> None:
+    """Show this task, tests and entry point in the inputs (new editor keys make the editors show them)."""
+    state.task, state.tests, state.entry_point = task, tests, entry_point
     state.editor_version = state.get("editor_version", 0) + 1
+
+
+def load_example(name: str) -> None:
+    """Put an example's task and tests in the inputs. The entry-point box is left empty: the solve infers the
+    name from the task and tests, so a task typed over an example cannot run under the example's name."""
+    example = EXAMPLES[name]
+    put_inputs(example["task"], example["tests"])
+
+
+def show_solve(job: SolveJob | None, *, stored: bool = False) -> None:
+    """Make this the solve on show, and the address name it (or name none)."""
+    if job is None:
+        state.pop("solve_job", None)
+        st.query_params.pop(ADDRESS, None)
+        return
+    state.solve_job, state.solve_stored = job, stored
+    if job.inputs.get("max_retries") is not None:
+        # The timeline shows the solve's own budget and strategy, even after the sidebar changes.
+        state.solve_search = (job.inputs["max_retries"], job.inputs["strategy"])
+    if job.thread_id and st.query_params.get(ADDRESS) != job.thread_id:
+        st.query_params[ADDRESS] = job.thread_id
+
+
+def solve_at_address(settings) -> SolveJob | None:
+    """The solve the address names, found and put on show with its task and tests; else this session's own, which
+    the address then names (a page switch drops the query). An unknown id is said plainly, and the page goes on."""
+    wanted = st.query_params.get(ADDRESS)
+    own = state.get("solve_job")
+    if not wanted:
+        if own is not None:
+            show_solve(own, stored=state.get("solve_stored", False))
+        return own
+    if own is not None and own.thread_id == wanted and not (state.get("solve_stored") and own.final is None):
+        return own  # a stored solve that was still running elsewhere is read again below, to show its progress
+    job, stored = job_for(wanted), False
+    if job is None:
+        solver = solver_or_error(settings)
+        if solver is None:
+            return None
+        job, stored = stored_job(solver, wanted), True
+    if job is None:
+        st.warning(f"**No solve with id `{wanted}` on this machine.** The link may come from another machine, or "
+                   "its data directory was deleted. Run a task below, or open the Debugger for past solves.",
+                   icon=":material/link_off:")
+        state.pop("solve_job", None)
+        return None
+    if own is None or own.thread_id != wanted:
+        put_inputs(job.inputs.get("task", ""), job.inputs.get("tests", ""), job.inputs.get("entry_point") or "")
+    show_solve(job, stored=stored)
+    return job
 
 
 def example_picker(running: bool) -> None:
@@ -40,7 +98,7 @@ def example_picker(running: bool) -> None:
     if load.button("Load this example", width="stretch"):
         load_example(name)
         if not running:
-            state.pop("solve_job", None)
+            show_solve(None)
 
 
 def task_input() -> str:
@@ -56,11 +114,34 @@ def task_input() -> str:
 
 
 def tests_input() -> str:
-    """The unit tests, in the code editor, with what the sandbox will make of them."""
+    """The unit tests, in the code editor, with what the sandbox will make of them and what they may import."""
     state.tests = code_editor("Unit tests (asserts, `test_*` functions, or `check(candidate)`)", state.tests,
                               key=f"tests-editor-{state.editor_version}", minimum_lines=6)
     st.caption(describe_tests(state.tests))
+    st.caption(f"Code and tests may import {offered_words()}.")
     return state.tests
+
+
+def entry_point_words(use: EntryPointUse) -> str:
+    """The caption under the entry-point box: the name a solve will call, and where it comes from."""
+    if use.how == "inferred":
+        return f"Entry point: `{use.name}`, inferred from the tests"
+    if use.how == "typed":
+        return f"Entry point: `{use.name}`, typed"
+    return f"Entry point: {use.words}"
+
+
+def entry_point_input(task: str, tests: str) -> str:
+    """The optional entry point, and under it, recomputed as the user types, the one a solve will use (or why
+    the typed one cannot be)."""
+    typed = st.text_input("Entry point (optional)", key="entry_point",
+                          help="the function the tests call; left empty, it is inferred from the task and "
+                               "tests").strip()
+    try:
+        st.caption(entry_point_words(resolve_entry_point(task, tests, typed or None)))
+    except BadInput as exc:
+        st.caption(f":red[:material/error: Entry point: {exc}]")
+    return typed
 
 
 def start_requested_solve(settings, task: str, entry_point: str) -> None:
@@ -71,7 +152,7 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     st.empty()
     try:
         validate_input(task, state.tests, entry_point or None)
-    except BadInput as exc:
+    except BadInput as exc:  # an EnvironmentProblem (tests import what the sandbox lacks) is one too
         state.solve_requested = False
         st.error(f"**Cannot start:** {exc}")
         st.stop()
@@ -79,24 +160,33 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     state.solve_requested = False
     if solver is None:
         st.stop()
-    state.solve_job = start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None,
-                                        max_retries=settings.max_retries, strategy=settings.search.strategy))
-    # The timeline shows this solve's budget and strategy, even after the sidebar changes.
-    state.solve_search = (settings.max_retries, settings.search.strategy)
+    # The id is made here, not by the solver, so that the address names the solve from its first moment.
+    thread_id = uuid.uuid4().hex
+    inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None,
+              "max_retries": settings.max_retries, "strategy": settings.search.strategy}
+    show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None,
+                                 max_retries=settings.max_retries, strategy=settings.search.strategy,
+                                 thread_id=thread_id), thread_id=thread_id, inputs=inputs))
     st.rerun()  # redraw with Run disabled and Stop offered
 
 
-def solve_view(job, settings) -> None:
+def solve_view(job: SolveJob, settings) -> None:
     """The solve's timeline, then what to do with its answer."""
     show_job(job, *state.get("solve_search", (settings.max_retries, settings.search.strategy)), key="playground")
-    final = None if job.running else job.final
-    if final is None:
+    if job.running:
         return
+    final = job.final
+    if final is None and state.get("solve_stored"):
+        st.info("**Running elsewhere:** another process, or a page of the debugger, runs this solve; these are its "
+                "steps up to its last checkpoint.", icon=":material/hourglass_top:")
+        st.button("Show its latest steps")  # a click reruns the page, which reads the checkpoints again
     left, right = st.columns(2)
-    if final.code:
+    if final is not None and final.code:
         left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
-    if right.button("Open this solve in the debugger"):
-        state.debug_thread = final.thread_id
+    interrupted = final is not None and final.status == "interrupted"
+    if right.button("Carry this solve on in the debugger" if interrupted else "Open this solve in the debugger",
+                    type="primary" if interrupted else "secondary", key="open-in-debugger"):
+        state.debug_thread = job.thread_id
         st.switch_page("views/debugger.py")
 
 
@@ -107,13 +197,12 @@ st.caption("The model writes Python, the sandbox runs your tests; while none pas
            "its first answer: run it to watch the loop fix it (with the repair strategy, as a diff).")
 if "task" not in state:
     load_example(DEFAULT_EXAMPLE)
-job = state.get("solve_job")
+job = solve_at_address(settings)
 running = job is not None and job.running
 example_picker(running)
 task = task_input()
-tests_input()
-entry_point = st.text_input("Entry point (optional)", key="entry_point",
-                            help="the function the tests call, when the task names several").strip()
+tests = tests_input()
+entry_point = entry_point_input(task, tests)
 run_column, stop_column = st.columns([1, 5])
 run_column.button("Run", type="primary", on_click=_request_solve, disabled=running,
                   help="write code for the task, run the tests, and repair or resample until they pass")
@@ -122,5 +211,6 @@ if running:
 if state.get("solve_requested") and not running:
     start_requested_solve(settings, task, entry_point)
 state.solve_requested = False
+job = state.get("solve_job")  # a Load this example click may have taken it off show
 if job is not None:
     solve_view(job, settings)
