@@ -1,8 +1,10 @@
 """Runs untrusted Python code against unit tests, isolated and with limits. Knows nothing of LLMs."""
 
 from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level
+from sandbox.packages import imported_modules, module_offered, packages_offered
 from sandbox.run import check_tests, describe_tests, run_tests
 from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 
 __all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "TestReport", "TestResult", "check_tests",
-           "describe_tests", "isolation", "isolation_level", "require_level", "run_tests"]
+           "describe_tests", "imported_modules", "isolation", "isolation_level", "module_offered", "packages_offered",
+           "require_level", "run_tests"]

@@ -42,8 +42,8 @@ class RawRun:
 class Worker:
     """One pre-forked worker process and its pipes."""
 
-    def __init__(self, slot: int) -> None:
-        cmd, self._scratch = worker_command(slot)
+    def __init__(self, slot: int, preload: bool = True) -> None:
+        cmd, self._scratch = worker_command(slot, preload)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=None if sandbox_settings().debug else subprocess.DEVNULL, env={},
                                      start_new_session=True)
@@ -116,12 +116,16 @@ class _FrameReader:
 
 
 class WorkerPool:
-    """Hands each calling thread a worker of its own; grows on demand up to max_workers."""
+    """Hands each calling thread a worker of its own; grows on demand up to max_workers.
 
-    def __init__(self, max_workers: int) -> None:
+    preload: workers pre-import the allow-listed packages (see sandbox.inside.worker). first_slot: where this
+    pool's slots (and so its workers' uids) start, apart from another pool's in the same process."""
+
+    def __init__(self, max_workers: int, preload: bool = True, first_slot: int = 0) -> None:
         self._idle: queue.SimpleQueue[Worker] = queue.SimpleQueue()
         self._slots: queue.SimpleQueue[int] = queue.SimpleQueue()
-        for slot in range(max_workers):
+        self._preload = preload
+        for slot in range(first_slot, first_slot + max_workers):
             self._slots.put(slot)
         self._all: dict[int, Worker] = {}
         self._lock = threading.Lock()
@@ -150,7 +154,7 @@ class WorkerPool:
             return self._idle.get_nowait(), False
         except queue.Empty:
             slot = self._slots.get_nowait()
-            worker = Worker(slot)
+            worker = Worker(slot, self._preload)
             worker.slot = slot
             with self._lock:
                 self._all[slot] = worker

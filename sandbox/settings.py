@@ -3,7 +3,9 @@ nothing of the agent, so it cannot use agent.config). Each default is written on
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from dataclasses import dataclass
 
 LEVELS = ("rlimits", "landlock", "bwrap")  # weakest first; see sandbox.isolation
@@ -11,12 +13,36 @@ LEVELS = ("rlimits", "landlock", "bwrap")  # weakest first; see sandbox.isolatio
 
 @dataclass(frozen=True)
 class SandboxSettings:
-    """SANDBOX_WORKERS, SANDBOX_ISOLATION, SANDBOX_REQUIRE, SANDBOX_DEBUG (see the README's table)."""
+    """SANDBOX_WORKERS, SANDBOX_ISOLATION, SANDBOX_REQUIRE, SANDBOX_PACKAGES, SANDBOX_DEBUG (see the README)."""
 
     workers: int = 8  # pre-forked workers, so many threads can run code at once
     isolation: str = "auto"  # auto: the strongest this machine allows; or cap it at rlimits | landlock
-    require: str = ""  # refuse to run code below this level: landlock | bwrap; empty: run at any level, loudly
+    require: str = ""  # refuse to run code below that level: landlock | bwrap; empty: run at any level, loudly
+    # Top-level import names the sandboxed code and tests may import (read-only) beyond the standard library.
+    packages: tuple[str, ...] = ("numpy",)
     debug: bool = False  # show the workers' stderr
+
+
+def _packages(raw: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    """SANDBOX_PACKAGES: comma-separated top-level import names, each installed here; unset: the default."""
+    if raw is None:
+        names = default
+    else:
+        names = tuple(dict.fromkeys(name.strip() for name in raw.split(",") if name.strip()))
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"SANDBOX_PACKAGES holds {name!r}, which is not a top-level import name "
+                             "(write numpy, not numpy.linalg or a pip requirement)")
+        try:
+            # Found, not imported: a package's own code does not run in the app just to check it is there.
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise ValueError(f"SANDBOX_PACKAGES offers {name!r} to sandboxed code, but it is not installed in this "
+                             f"app's environment ({sys.prefix}): run `pip install {name}` there, or remove it from "
+                             "SANDBOX_PACKAGES (an empty value offers the standard library only)")
+    return names
 
 
 def sandbox_settings() -> SandboxSettings:
@@ -32,4 +58,5 @@ def sandbox_settings() -> SandboxSettings:
     if require not in ("", "landlock", "bwrap"):
         raise ValueError(f"SANDBOX_REQUIRE must be landlock or bwrap (or unset), got {require!r}")
     return SandboxSettings(workers=int(workers), isolation=isolation, require=require,
+                           packages=_packages(env("SANDBOX_PACKAGES"), defaults.packages),
                            debug=bool(env("SANDBOX_DEBUG")))

@@ -42,8 +42,10 @@ import heapq, itertools, math, random, re, statistics, string, typing, unittest 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
 RUN_ROOT = "/tmp/runs"
-# Set by main from the host's plan (sandbox.isolation): what confines each child beyond its rlimits.
-PLAN: dict = {"landlock": False, "seccomp": False, "watch_disk": True, "read_only": []}
+# Set by main from the host's plan (sandbox.isolation): what confines each child beyond its rlimits, where the
+# allow-listed packages are (sys_path), which of them to import before any fork, and the children's extra env.
+PLAN: dict = {"landlock": False, "seccomp": False, "watch_disk": True, "read_only": [], "sys_path": [],
+              "preload": [], "env": {}}
 
 
 def _set_limits(limits: dict) -> None:
@@ -69,7 +71,10 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     os.closerange(max(keep) + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     os.chdir(home)
     os.environ.clear()
-    os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home})
+    os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home, **PLAN["env"]})
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:  # a legacy global generator made before the fork would repeat in every run: reseed it
+        np_random.seed()
     _set_limits(limits)
     if uid is not None:
         os.setgroups([])
@@ -295,16 +300,45 @@ def _frame(fd: int, kind: bytes, payload: bytes | memoryview) -> None:
             parts[0] = memoryview(parts[0])[written:]
 
 
+def _threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+def _preload(names: list[str]) -> None:
+    """Import the allow-listed packages once, so that every run's children start with them loaded.
+
+    Safe because it happens before this worker reads any code or tests, in an empty environment: the
+    modules' memory, which every child shares, holds nothing of any run. A fork copies only the thread
+    that calls it, so a package that leaves a thread running (whose locks a child could inherit held) is
+    not kept: the worker starts afresh without pre-imports, and each child imports what it uses."""
+    for name in names:
+        try:
+            __import__(name)
+        except Exception as exc:  # the children meet the same error when they import it, and report it
+            print(f"sandbox worker: pre-import of {name} failed: {exc!r}", file=sys.stderr)
+    if _threads() > 1:
+        print(f"sandbox worker: pre-imports {names} started threads; starting again without them", file=sys.stderr)
+        plan = json.dumps({**PLAN, "preload": []})
+        os.execv(sys.executable, [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), *sys.argv[1:4], plan])
+
+
 def main() -> None:
     """Serve runs until stdin closes or goes out of step.
 
-    argv: code uid, tests uid ('-': none), run dir, then optionally the confinement plan as JSON
-    ({"landlock": bool, "seccomp": bool, "read_only": [paths]})."""
+    argv: code uid, tests uid ('-': none), run dir, then optionally the plan as JSON (see PLAN)."""
     global RUN_ROOT
     uids = tuple(None if a == "-" else int(a) for a in sys.argv[1:3])
     RUN_ROOT = sys.argv[3]
     if len(sys.argv) > 4:
         PLAN.update(json.loads(sys.argv[4]))
+    # Before any package loads: a numerical library reads its thread count once, when it loads.
+    os.environ.update(PLAN["env"])
+    # After the standard library, so an allow-listed name can never shadow a standard module.
+    sys.path.extend(PLAN["sys_path"])
+    _preload(PLAN["preload"])
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     os.makedirs(RUN_ROOT, exist_ok=True)
     while True:
