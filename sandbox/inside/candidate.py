@@ -42,13 +42,16 @@ def describe_error(exc: BaseException) -> dict:
     lines = traceback.format_list(frames)
     if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
         lines = traceback.format_exception_only(type(exc), exc)[:-1]
-    return {
+    info = {
         "type": type(exc).__name__,
         "base": builtin_base,
         "message": _safe_str(str, exc),
         "traceback": _short("".join(lines)),
         "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None),
     }
+    if isinstance(exc, ModuleNotFoundError) and type(getattr(exc, "name", None)) is str:
+        info["module"] = exc.name  # which module was missing: the host tells an absent package from a bug
+    return info
 
 
 class _Handles:
@@ -62,6 +65,9 @@ class _Handles:
         try:
             return ("v", wire.normalize(value))
         except wire.NotPlain:
+            record = wire.array_record(value)
+            if record is not None:
+                return record
             handle = self.next_id
             self.next_id += 1
             self.objects[handle] = value
@@ -70,6 +76,8 @@ class _Handles:
     def decode(self, enc: tuple) -> object:
         if enc[0] == "h":
             return self.objects[enc[1]]
+        if enc[0] == "a":
+            return wire.from_record(enc)
         return enc[1]
 
 
@@ -94,15 +102,19 @@ def _call(op: str, target: object, args: tuple, handles: _Handles) -> tuple:
     """Perform one operation requested by the test process; returns the response message."""
     if op == "call":
         # Fresh copies, so the request's own values still show the arguments as they were sent.
-        pos = [handles.decode(a) if a[0] == "h" else marshal.loads(marshal.dumps(a[1])) for a in args[0]]
+        pos = [marshal.loads(marshal.dumps(a[1])) if a[0] == "v" else handles.decode(a) for a in args[0]]
         kw = {k: handles.decode(v) for k, v in args[1].items()}
         result = target(*pos, **kw)
-        # In-place changes to list/dict/set arguments travel back so tests can inspect them.
+        # In-place changes to list/dict/set/ndarray arguments travel back so tests can inspect them.
         mutated = []
         for index, (enc, value) in enumerate(zip(args[0], pos)):
             if enc[0] == "v" and type(enc[1]) in (list, dict, set):
                 now = wire.normalize(value)
                 if now != enc[1]:
+                    mutated.append((index, now))
+            elif enc[0] == "a":
+                now = wire.array_record(value)
+                if now is not None and now != enc:
                     mutated.append((index, now))
         return ("ok", handles.encode(result), mutated)
     if op == "getattr":

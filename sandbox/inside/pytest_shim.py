@@ -33,10 +33,15 @@ class _RaisesContext:
 
 
 class _Approx:
+    # An ndarray on the left defers to this __eq__ (as pytest's approx does) instead of comparing element-wise.
+    __array_ufunc__ = None
+    __array_priority__ = 100
+
     def __init__(self, expected: object, rel: float, abs_: float) -> None:
         self.expected, self.rel, self.abs = expected, rel, abs_
 
     def _close(self, a: object, b: object) -> bool:
+        a, b = _plain(a), _plain(b)
         if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
             return len(a) == len(b) and all(self._close(x, y) for x, y in zip(a, b))
         if isinstance(a, dict) and isinstance(b, dict):
@@ -50,6 +55,14 @@ class _Approx:
 
     def __repr__(self) -> str:
         return f"approx({self.expected!r})"
+
+
+def _plain(value: object) -> object:
+    """A numpy array or scalar as the list or number it holds (numpy, when offered, is the only module with
+    tolist on its values here); anything else as it is."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return value.tolist()
+    return value
 
 
 def pytest_module() -> types.ModuleType:

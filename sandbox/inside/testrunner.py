@@ -71,7 +71,17 @@ _asserts_run = 0  # asserts evaluated so far: a check() or assert line that ran 
 def _sbx_compare(lineno: int, op: str, left: object, right: object, msg: object) -> None:
     global _asserts_run
     _asserts_run += 1
-    if not _OPS[op](left, right):
+    outcome = _OPS[op](left, right)
+    try:
+        holds = bool(outcome)
+    except Exception as exc:
+        # An ndarray compares element by element, and an array of several truths is neither true nor false
+        # (pytest fails such an assert with the same ValueError): say so with both values, not just the error.
+        raise TestAssertion(lineno, _OP_TEXT[op], left, right,
+                            f"left {_OP_TEXT[op]} right gave {_safe_repr(outcome)}, which is not true or false "
+                            f"({type(exc).__name__}: {exc}); compare arrays with np.array_equal or "
+                            f"np.allclose, or a list with .tolist()") from None
+    if not holds:
         raise TestAssertion(lineno, _OP_TEXT[op], left, right, msg() if msg else None)
 
 
@@ -134,6 +144,10 @@ class Reporter:
         }
         if isinstance(exc, TestAssertion):
             detail.update(op=exc.op, left=exc.left, right=exc.right)
+        if isinstance(exc, ModuleNotFoundError):
+            # Whose import failed: the code's (re-raised from its process) or the tests' own.
+            detail.update(module=exc.name if type(exc.name) is str else None,
+                          module_in="code" if isinstance(exc, RemoteError) else "tests")
         return detail
 
     def run(self, name: str, fn: object, *args: object, must_assert: bool = False, **kwargs: object) -> None:
