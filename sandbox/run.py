@@ -9,7 +9,8 @@ from dataclasses import fields
 from sandbox.inside.confine import CONFINE_FAILED
 from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
-from sandbox.pool import RawRun, WorkerBroken, default_pool
+from sandbox.packages import missing_module_hint, missing_module_name
+from sandbox.pool import RawRun, WorkerBroken, WorkerPool, default_pool
 from sandbox.syntax import parse
 from sandbox.verdict import Limits, TestReport, TestResult
 
@@ -56,6 +57,12 @@ def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: 
     tests may be plain asserts, pytest-style test_* functions, or a HumanEval ``check(candidate)``
     (then entry_point names the function passed to it). Safe to call from many threads.
     """
+    return run_on(default_pool(), code, tests, entry_point=entry_point, limits=limits)
+
+
+def run_on(pool: WorkerPool, code: str, tests: str, *, entry_point: str | None = None,
+           limits: Limits = Limits()) -> TestReport:
+    """run_tests on a given pool of workers (sandbox.speed compares pools that pre-import packages or not)."""
     started = time.perf_counter()
     problem = check_tests(tests)
     if problem:
@@ -67,7 +74,7 @@ def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: 
     header = {"code_len": len(code.encode()), "tests_len": len(tests.encode()),
               "entry_point": entry_point, "limits": limits.to_wire()}
     try:
-        raw = default_pool().run(header, code.encode(), tests.encode(), KEEP_OUTPUT)
+        raw = pool.run(header, code.encode(), tests.encode(), KEEP_OUTPUT)
     except WorkerBroken as exc:
         return TestReport(status="crashed", error=f"the sandbox worker failed: {exc}",
                           isolation=isolation_level(), duration_ms=_ms(started))
@@ -100,6 +107,8 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         elif kind == "test":
             running = None
             report.tests.append(TestResult(**{k: v for k, v in event.items() if k in _RESULT_FIELDS}))
+            _note_missing(report, event.get("error_type"), event.get("message"), event.get("module"),
+                          "code" if event.get("module_in") == "code" else "tests", report.tests[-1])
         elif kind == "shape":
             report.shape = event.get("shape")
         elif kind == "tests_invalid":
@@ -109,6 +118,7 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
             err = event.get("error", {})
             report.status = "memory" if err.get("type") == "MemoryError" else "error"
             report.error = _import_error_text(err, exits.get("code"))
+            _note_missing(report, err.get("type"), err.get("message"), err.get("module"), "code", None)
     cpu_killed = -signal.SIGXCPU in exits.values()
     if "output_limit" in flags:
         report.status = "output_limit"
@@ -141,7 +151,27 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         report.status, report.error = "error", "no test ran: every test was skipped"
     elif all(t.passed for t in report.tests):
         report.status = "passed"
+    if report.missing_module and not report.error:
+        hint = missing_module_hint(report.missing_module)
+        report.error = hint[0].upper() + hint[1:]
     return report
+
+
+def _note_missing(report: TestReport, error_type: object, message: object, module: object, where: str,
+                  test: TestResult | None) -> None:
+    """Record the first module the run missed that the sandbox does not offer, and say what to do at the failure."""
+    name = missing_module_name(error_type if isinstance(error_type, str) else None,
+                               message if isinstance(message, str) else None, module)
+    if name is None:
+        return
+    hint = missing_module_hint(name)
+    if test is not None:
+        test.message = f"{test.message}; {hint}" if test.message else hint
+    elif report.error:
+        first, _, rest = report.error.partition("\n")
+        report.error = f"{first}\n{hint[0].upper() + hint[1:]}" + (f"\n{rest}" if rest else "")
+    if report.missing_module is None:
+        report.missing_module, report.missing_module_in = name, where
 
 
 def _import_error_text(err: dict, exit_code: int | None) -> str:

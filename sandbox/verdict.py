@@ -80,6 +80,11 @@ class TestReport:
     isolation: str = ""
     shape: str | None = None
     exit_codes: dict[str, int] = field(default_factory=dict)
+    # A module the code or the tests imported that the sandbox does not offer (not in the standard library or
+    # SANDBOX_PACKAGES): no candidate can pass while it is missing. Its top-level name, and whose import failed:
+    # "code" (at load or in a call of the code) or "tests" (the test code's own import).
+    missing_module: str | None = None
+    missing_module_in: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -99,7 +104,8 @@ class TestReport:
 
     @classmethod
     def from_dict(cls, data: dict) -> TestReport:
-        """Inverse of to_dict (for reports read back from a store)."""
+        """Inverse of to_dict (for reports read back from a store; one stored before a field existed gets its
+        default)."""
         tests = [TestResult(**t) for t in data.get("tests", [])]
         return cls(**{**data, "tests": tests})
 
