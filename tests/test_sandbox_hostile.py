@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -12,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import Limits, isolation, isolation_level, run_tests
+from sandbox import Limits, isolation, isolation_level, packages_offered, run_tests
 
 FULL = isolation_level().startswith("bwrap")
 TESTS = "assert f(2) == 4\nassert f(3) == 9\n"
@@ -21,7 +24,9 @@ NOT_PASSED = {"failed", "error", "timeout", "memory", "output_limit", "crashed"}
 
 
 def _sandbox_processes() -> list[int]:
-    """Host processes running under the sandbox's uids (100000 and up): there must be none between runs."""
+    """Host processes running under this process's sandbox uids (32 from 100000 + 32 * (pid % 60000); other
+    test sessions on the machine have their own): there must be none between runs."""
+    first = 100_000 + (os.getpid() % 60_000) * 32
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -29,7 +34,7 @@ def _sandbox_processes() -> list[int]:
                 uid = int((entry / "status").read_text().split("Uid:")[1].split()[0])
             except (OSError, IndexError, ValueError):
                 continue
-            if uid >= 100_000:
+            if first <= uid < first + 32:
                 found.append(int(entry.name))
     return found
 
@@ -101,6 +106,22 @@ HOSTILE = {
         TESTS),
     "open_files_exhaustion": ("def f(x):\n    fs = []\n    while True:\n        fs.append(open('/dev/null'))\n",
                               TESTS),
+    # numpy (SANDBOX_PACKAGES): its values cross as plain data or arrays the test process rebuilds itself.
+    "numpy_int64_subclass_with_lying_item_and_eq": (
+        "import numpy as np\nclass Sly(np.int64):\n    def item(self):\n        return 4\n"
+        "    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n"
+        "def f(x):\n    return Sly(0)\n", TESTS),
+    "ndarray_subclass_eq_always_true": (
+        "import numpy as np\nclass A(np.ndarray):\n    def __eq__(self, other):\n        return True\n"
+        "    def __bool__(self):\n        return True\ndef f(x):\n    return np.zeros(1).view(A)\n", TESTS),
+    "object_array_of_always_equal": (
+        "import numpy as np\nclass Any:\n    def __eq__(self, other):\n        return True\n"
+        "def f(x):\n    return np.array([Any()], dtype=object)\n", TESTS),
+    "patch_numpy_in_the_code_process": (
+        "import numpy as np\nnp.allclose = np.array_equal = lambda *a, **k: True\n"
+        "np.testing.assert_allclose = lambda *a, **k: None\n"
+        "def f(x):\n    return np.zeros(3)\n",
+        "import numpy as np\nassert np.allclose(f(2), [4, 4, 4])\nnp.testing.assert_allclose(f(3), [9, 9, 9])\n"),
 }
 
 
@@ -136,6 +157,9 @@ EXPECTED = {
     "sigstop_self": {"timeout"},
     "thread_sleeping_forever_still_judged": {"failed"},
     "open_files_exhaustion": {"failed"},
+    # Without numpy offered (SANDBOX_PACKAGES empty) these code cannot load: an error, never a pass.
+    **dict.fromkeys([name for name in HOSTILE if "numpy" in HOSTILE[name][0]],
+                    {"failed"} if "numpy" in packages_offered() else {"error"}),
 }
 
 
@@ -285,3 +309,94 @@ def test_daemon_children_do_not_outlive_the_run():
     assert report.status == "passed", report.summary()
     if "uid" in report.isolation:
         assert _sandbox_processes() == []
+
+
+# numpy against the host: each attack runs in f(x) and, when it does not raise, returns the right answer, so an
+# attack that got through would pass. DATA_PATH (the app's data file), HOST_LIB (a shared library copied next to
+# it) and SITE_LIB (a library of the app's own environment, not allow-listed) are filled in per run.
+NUMPY_ATTACKS = {
+    "np_tofile_over_the_data_file": "np.frombuffer(b'pwned', dtype=np.uint8).tofile(DATA_PATH)",
+    "np_memmap_writes_the_data_file": "m = np.memmap(DATA_PATH, dtype=np.uint8, mode='r+')\n"
+                                      "    m[:] = 0\n    m.flush()",
+    "np_save_next_to_the_data_file_in_host_tmp": "np.save(DATA_PATH + '-escape.npy', np.arange(3))",
+    "np_save_into_the_package_folder": "np.save(os.path.join(os.path.dirname(np.__file__), 'pwned.npy'), np.arange(3))",
+    "np_tofile_over_a_package_file": "np.arange(3).tofile(os.path.join(os.path.dirname(np.__file__), 'py.typed'))",
+    "ctypes_cdll_of_a_host_library": "ctypes.CDLL(HOST_LIB)",
+    "np_ctypeslib_load_library_from_host": "np.ctypeslib.load_library(os.path.basename(HOST_LIB), "
+                                           "os.path.dirname(HOST_LIB))",
+    "ctypes_cdll_of_the_apps_own_environment": "ctypes.CDLL(SITE_LIB)",
+}
+NUMPY_ATTACK_STATUS = "failed"  # the attack raises inside f: a failed test, and nothing outside changed
+
+
+def numpy_attack(name: str, data: str, host_lib: str, site_lib: str) -> str:
+    """The code of one numpy attack, aimed at the given paths."""
+    body = NUMPY_ATTACKS[name]
+    for token, value in (("DATA_PATH", data), ("HOST_LIB", host_lib), ("SITE_LIB", site_lib)):
+        body = body.replace(token, repr(value))
+    return f"import ctypes, os\nimport numpy as np\ndef f(x):\n    {body}\n    return x * x\n"
+
+
+def site_library() -> str:
+    """A compiled module of the app's environment outside the allow-listed packages (the venv is not mounted)."""
+    numpy_dir = Path(importlib.util.find_spec("numpy").origin).resolve().parent
+    offered = {numpy_dir.parent / name for name in os.listdir(numpy_dir.parent) if name.split(".")[0] == "numpy"}
+    for path in sorted(numpy_dir.parent.rglob("*.so")):
+        if not any(folder in path.parents for folder in offered):
+            return str(path)
+    pytest.skip("no compiled module outside numpy in this environment")
+
+
+def host_library(folder: Path) -> str:
+    """A copy of a system shared library in a host folder the sandbox must not reach."""
+    source = next(Path(p) for p in ("/usr/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/aarch64-linux-gnu/libz.so.1",
+                                    "/lib/x86_64-linux-gnu/libz.so.1") if Path(p).exists())
+    target = folder / "host.so"
+    shutil.copy(source, target)
+    os.chmod(target, 0o755)
+    return str(target)
+
+
+def _tree_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def numpy_dir():
+    if "numpy" not in packages_offered():
+        pytest.skip("SANDBOX_PACKAGES does not offer numpy")
+    folder = Path(importlib.util.find_spec("numpy").origin).resolve().parent
+    before = _tree_digest(folder)
+    yield folder
+    assert _tree_digest(folder) == before, "the numpy package folder changed"
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_ATTACKS))
+def test_numpy_attack_is_contained(name, sentinel, numpy_dir):
+    code = numpy_attack(name, str(sentinel), host_library(sentinel.parent), site_library())
+    report = run_tests(code, TESTS, limits=FAST)
+    assert report.status == NUMPY_ATTACK_STATUS, f"{name}: {report.status}\n{report.summary()}"
+    assert sentinel.read_text() == "original"
+    assert sorted(p.name for p in sentinel.parent.iterdir()) == ["host.so", "sentinel.txt"]
+    assert not (numpy_dir / "pwned.npy").exists()
+    assert (numpy_dir / "py.typed").read_bytes() == b""
+
+
+def test_numpy_works_in_the_run_dir_and_after_the_workers_fork():
+    """numpy (pre-imported by the worker) still multiplies matrices in a forked child, and files in the
+    run's own dir are the code's to use."""
+    if "numpy" not in packages_offered():
+        pytest.skip("SANDBOX_PACKAGES does not offer numpy")
+    code = ("import numpy as np\ndef f():\n    a = np.arange(40000.0).reshape(200, 200) / 40000\n"
+            "    np.save('a.npy', a)\n    b = np.load('a.npy')\n    m = np.memmap('m.bin', dtype=np.float64, mode='w+',"
+            " shape=(200, 200))\n    m[:] = b @ b.T\n    m.flush()\n    return float(np.fromfile('m.bin').sum())\n")
+    tests = ("import numpy as np\na = np.arange(40000.0).reshape(200, 200) / 40000\n"
+             "assert abs(f() - float((a @ a.T).sum())) < 1e-6\n")
+    for _ in range(3):  # a fresh child of the same worker each time
+        report = run_tests(code, tests)
+        assert report.status == "passed", report.summary()
