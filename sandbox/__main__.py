@@ -1,6 +1,6 @@
 """CLI: python -m sandbox run --code FILE --tests FILE [--entry-point NAME] [--timeout S] [--json]
 
-Exit 0 when every test passes, 1 when not, 2 on bad usage (with a one-line message).
+Exit 0 when every test passes, 1 when not, 2 on bad usage or a bad SANDBOX_* setting (with a one-line message).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from sandbox.run import run_tests
+from sandbox.settings import sandbox_settings
 from sandbox.verdict import Limits
 
 
@@ -42,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+    try:
+        sandbox_settings()  # a bad SANDBOX_* value (a package that is not installed) is one line, not a traceback
+    except ValueError as exc:
+        print(f"sandbox: {exc}", file=sys.stderr)
+        return 2
     code, tests = _read(args.code, "code"), _read(args.tests, "tests")
     report = run_tests(code, tests, entry_point=args.entry_point, limits=Limits(timeout_s=args.timeout))
     if args.json:

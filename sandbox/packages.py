@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import importlib.metadata
 import importlib.util
 import os
 import re
@@ -48,12 +47,12 @@ def imported_modules(source: str) -> list[str]:
         module = parse(source)
     except (SyntaxError, ValueError):
         return []
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, int, str]] = []
     for node in ast.walk(module):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, node.col_offset, alias.name.split(".")[0]) for alias in node.names]
+            found += [(node.lineno, node.col_offset, i, alias.name.split(".")[0]) for i, alias in enumerate(node.names)]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            found.append((node.lineno, node.col_offset, node.module.split(".")[0]))
+            found.append((node.lineno, node.col_offset, 0, node.module.split(".")[0]))
     names = dict.fromkeys(name for *_, name in sorted(found))
     names.pop("__future__", None)
     return list(names)
@@ -77,8 +76,8 @@ def missing_module_name(error_type: str | None, message: str | None, name: objec
 
 def missing_module_hint(name: str) -> str:
     """What to tell the user (and the model) about a module the sandbox does not offer."""
-    offered = packages_offered()
-    have = "the standard library" + (" and " + ", ".join(offered) if offered else " only")
+    names = ["the standard library", *packages_offered()]
+    have = names[0] + " only" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (f"the sandbox has no module {name!r}: it offers {have}. To use {name}, install it in the app's "
             f"environment (pip install {name}) and add it to SANDBOX_PACKAGES.")
 
@@ -89,7 +88,6 @@ def package_paths(names: tuple[str, ...]) -> tuple[Path, ...]:
     sibling ``<name>.libs`` or ``<distribution>.libs`` folder holding the shared libraries its wheel vendors
     (numpy.libs: OpenBLAS). Standard-library names need nothing. Names were checked by sandbox_settings."""
     found: dict[Path, None] = {}
-    distributions = _distributions()
     for name in names:
         if name in sys.stdlib_module_names:
             continue
@@ -104,16 +102,30 @@ def package_paths(names: tuple[str, ...]) -> tuple[Path, ...]:
             continue  # a built-in module: nothing on disk
         for place in places:
             found[place] = None
-            for base in {name, *distributions.get(name, ())}:
-                for libs in {f"{base}.libs", f"{base.replace('-', '_')}.libs", f"{base.lower()}.libs"}:
-                    sibling = place.parent / libs
-                    if sibling.is_dir():
-                        found[Path(os.path.realpath(sibling))] = None
+            found.update(dict.fromkeys(_vendored_libs(place, name)))
     return tuple(found)
 
 
-def _distributions() -> dict[str, list[str]]:
-    try:
-        return importlib.metadata.packages_distributions()
-    except Exception:  # a broken distribution's metadata must not stop the sandbox from starting
-        return {}
+def _vendored_libs(place: Path, name: str) -> list[Path]:
+    """The sibling ``*.libs`` folders auditwheel made for the wheel that holds the package: ``<name>.libs``, or one
+    named after the distribution (pillow.libs for PIL) whose RECORD lists the package. Read from the folder's own
+    listing and one RECORD, not every distribution's metadata (which takes a tenth of a second)."""
+    found = []
+    for libs in sorted(place.parent.glob("*.libs")):
+        base = libs.name[:-len(".libs")]
+        if not libs.is_dir():
+            continue
+        if base == name:
+            found.append(Path(os.path.realpath(libs)))
+            continue
+        wanted = base.lower().replace("-", "_")
+        for info in place.parent.glob("*.dist-info"):
+            if info.name.split("-")[0].lower().replace("-", "_") != wanted:
+                continue
+            try:
+                record = (info / "RECORD").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if any(line.startswith((f"{name}/", f"{name}.")) for line in record.splitlines()):
+                found.append(Path(os.path.realpath(libs)))
+    return found
