@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -339,6 +340,9 @@ def main() -> None:
     # After the standard library, so an allow-listed name can never shadow a standard module.
     sys.path.extend(PLAN["sys_path"])
     _preload(PLAN["preload"])
+    # Everything loaded so far lives as long as the worker: out of the collector's reach, a child's full
+    # collection neither walks it nor copies its pages on write (14 ms with numpy loaded; 3 ms frozen).
+    gc.freeze()
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     os.makedirs(RUN_ROOT, exist_ok=True)
     while True:
