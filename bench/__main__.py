@@ -1,6 +1,7 @@
 """CLI: python -m bench run|list|show|compare|resume|export|report|dump|load ...
 
-Bad input (unknown task id, bad range, unreadable db, unusable model) gets one line and exit 2.
+Bad input (unknown task id, bad range, a task file with bad lines, unreadable db, unusable model) gets one line
+and exit 2.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from agent import ModelUnavailable, load_settings
 from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.datasets import DATASETS, HUMANEVAL
 from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
-from bench.metrics import compare_runs, run_metrics
+from bench.metrics import compare_runs, lost_words, run_metrics
 from bench.results_table import markdown_report
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
@@ -63,6 +65,7 @@ def _summary(run: dict, metrics: dict) -> str:
         f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
         f"executor {runner.executor_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
                                                     if run["endpoints"] else ""),
+        f"dataset {run['dataset']}   selection {run['tasks_spec']}",
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
         f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
         "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
@@ -77,6 +80,9 @@ def _summary(run: dict, metrics: dict) -> str:
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
         f"{metrics['tasks_per_minute']:.2f} tasks/min",
     ]
+    lost = lost_words(metrics)
+    if lost:
+        lines.append(f"{lost} (counted as not passed)")
     if run.get("notes"):
         lines += [f"worker lost: {note}" for note in run["notes"].splitlines()]
     if run.get("error"):
@@ -95,12 +101,13 @@ def _show(db, run_id: str, as_json: bool) -> int:
 
 
 def _run(args: argparse.Namespace, db_path: Path) -> int:
-    config = runner.RunConfig(tasks=args.tasks, provider=args.provider, model=args.model,
+    config = runner.RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file,
+                              provider=args.provider, model=args.model,
                               max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
                               executor=args.executor, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints))
-    total = len(runner.select_tasks(args.tasks))
+    total = len(runner.selected_tasks(config))
     progress = _Progress(total, 0, not args.json)
     run_id = runner.start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)
@@ -154,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2
-    parser = _Parser(prog="python -m bench", description="HumanEval runs of the self-healing agent.")
+    parser = _Parser(prog="python -m bench", description="HumanEval runs (or a task file's) of the self-healing agent.")
     db_help = "bench database (default: bench.sqlite under DATA_DIR)"
     parser.add_argument("--db", type=Path, help=db_help)
     # --db is taken after the subcommand too; the subparser's default must not erase one given before it.
@@ -162,7 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     with_db.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=db_help)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", parents=[with_db], help="start a run and wait for it")
-    run.add_argument("--tasks", default="all", help="all, 0-19, HumanEval/3,17 or sample:N")
+    run.add_argument("--tasks", default="all", help="among the dataset's tasks: all, ranges of indexes (0-19), task "
+                                                    "ids or indexes (HumanEval/3,17) or sample:N")
+    run.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL,
+                     help=f"the tasks: {HUMANEVAL} (default), or a task file shipped with the bench (mbpp-dev: "
+                          "170 MBPP tasks in words, the first assert visible)")
+    run.add_argument("--tasks-file", metavar="FILE.jsonl",
+                     help="your own tasks, one JSON object a line: task_id, prompt, tests (visible), hidden_tests, "
+                          "optional entry_point and test_imports; stored with the run")
     run.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
     run.add_argument("--model")
     run.add_argument("--strategy", choices=STRATEGIES, default=defaults.strategy,
@@ -225,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps([{**r, "state": runner.run_state(r)} for r in rows]))
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:6s} {r['feedback']:7s} "
-                      f"{r['provider']}:{r['model']}  {r['done']}/{len(r['task_ids'])} done, "
+                      f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
                       f"{r['passing']} passing  [{runner.executor_label(r)}]")
             return 0
         if args.command == "show":

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 
 from agent import Solver
 from bench.protocol import solve_task
-from bench.runner import RunConfig
-from bench.tasks import select_tasks
+from bench.runner import RunConfig, selected_tasks
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstim
 def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     """Solve the first task of config's selection once, as a run would (visible tests, then hidden scoring),
     and time it. Nothing is stored in the bench: a probe is not a run."""
-    problem = select_tasks(config.tasks)[0]
+    problem = selected_tasks(config)[0]
     run = {"id": "cost-probe", "feedback": config.feedback, "max_retries": config.max_retries,
            "strategy": config.strategy, "prompt_version": config.prompt_version}
     started = time.perf_counter()

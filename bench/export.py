@@ -15,7 +15,8 @@ from sandbox import Limits, run_tests
 
 
 def final_answers(db: Database, run_id: str) -> dict[str, str]:
-    """task_id -> the code of the run's final answer (the attempt pass@1 scores)."""
+    """task_id -> the code of the run's final answer (the attempt pass@1 scores); a task lost to the environment or
+    refused as bad input has none and is left out."""
     run = store.get_run(db, run_id)
     cap = run["max_retries"]
     by_task: dict[str, list[dict]] = {}
@@ -23,8 +24,9 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
         by_task.setdefault(attempt["task_id"], []).append(attempt)
     answers = {}
     for result in store.results(db, run_id):
-        rows = by_task[result["task_id"]]
-        answers[result["task_id"]] = rows[answer_at_cap(result, cap)]["code"]
+        index = answer_at_cap(result, cap)
+        if index is not None:
+            answers[result["task_id"]] = by_task[result["task_id"]][index]["code"]
     return answers
 
 

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.protocol import answer_at_cap, hidden_at_cap
+from bench.protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap
 
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+def lost_counts(results: list[dict]) -> dict[str, int]:
+    """Tasks that never had a fair chance, counted apart (each still counts as not passed in pass@1): lost to the
+    environment (the sandbox lacks a module the tests or the code import), refused as bad input, and lost to
+    extraction (no candidate's answer held code to run)."""
+    status = [r.get("final_status") for r in results]
+    extraction = [r for r, s in zip(results, status) if s not in (ENV_ERROR, BAD_INPUT) and r.get("iterations")
+                  and (r.get("extract_errors") or 0) >= r["iterations"]]
+    return {"lost_to_environment": status.count(ENV_ERROR), "lost_to_bad_input": status.count(BAD_INPUT),
+            "lost_to_extraction": len(extraction)}
+
+
+def lost_words(metrics: dict) -> str:
+    """'lost to environment errors: 2 · lost to extraction errors: 1', or '' when no task was lost."""
+    parts = [(metrics.get("lost_to_environment", 0), "environment errors"),
+             (metrics.get("lost_to_bad_input", 0), "bad input"),
+             (metrics.get("lost_to_extraction", 0), "extraction errors")]
+    return " · ".join(f"lost to {what}: {count}" for count, what in parts if count)
 
 
 def run_metrics(run: dict, results: list[dict]) -> dict:
@@ -16,7 +35,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
     rate, mean attempts, tokens, wall time, model-time share and tasks per minute; and two diagnostics:
     the oracle ceiling (share of tasks where any candidate passes the hidden tests: the headroom, never
     used to choose) and the visible-test precision (share of visible-passing answers that pass the hidden
-    tests too)."""
+    tests too). Tasks lost to the environment, to bad input or to extraction are counted apart (lost_counts)."""
     cap = run["max_retries"]
     after_k = [_mean([hidden_at_cap(r, k) for r in results]) for k in range(cap + 1)]
     final = [answer_at_cap(r, cap) for r in results]
@@ -42,6 +61,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
         "wall_seconds": elapsed,
         "model_time_share": (sum(r["model_seconds"] for r in results) / seconds) if seconds else 0.0,
         "tasks_per_minute": len(results) / (elapsed / 60) if elapsed else 0.0,
+        **lost_counts(results),
     }
 
 
@@ -49,7 +69,7 @@ def compare_runs(a: list[dict], b: list[dict]) -> dict:
     """On the tasks both runs finished: fixed (fails in A, passes in B), regressed, passing in both, neither."""
     a_pass = {r["task_id"]: bool(r["hidden_passed"]) for r in a}
     b_pass = {r["task_id"]: bool(r["hidden_passed"]) for r in b}
-    common = sorted(a_pass.keys() & b_pass.keys(), key=lambda t: int(t.split("/")[1]))
+    common = [t for t in a_pass if t in b_pass]  # in A's order: its results come in dataset order, whatever the ids
     return {
         "common": len(common),
         "fixed": [t for t in common if not a_pass[t] and b_pass[t]],

@@ -41,16 +41,17 @@ def published_baseline(model: str) -> Baseline | None:
     return Baseline(f"Qwen2.5-Coder-{size.group(1).upper()}-Instruct", PUBLISHED[size.group(1)] / 100)
 
 
-def _published(model: str) -> str:
-    baseline = published_baseline(model)
+def _published(run: dict) -> str:
+    # The published figures are HumanEval's: a run on another dataset has none to read against.
+    baseline = published_baseline(run["model"]) if run.get("dataset", "humaneval") == "humaneval" else None
     return f"{100 * baseline.pass_at_1:.1f}" if baseline else "-"
 
 
 def latest_finished_runs(db: Database) -> list[dict]:
-    """The newest finished run per (model, tasks, feedback, strategy, budget, prompt version, protocol)."""
+    """The newest finished run per (model, dataset, tasks, feedback, strategy, budget, prompt version, protocol)."""
     seen, chosen = set(), []
     for run in store.list_runs(db):  # newest first
-        key = (run["provider"], run["model"], run["tasks_spec"], run["feedback"], run.get("strategy"),
+        key = (run["provider"], run["model"], run["dataset"], run["tasks_spec"], run["feedback"], run.get("strategy"),
                run["max_retries"], run["prompt_version"], run["protocol"])
         if run["status"] == "finished" and key not in seen:
             seen.add(key)
@@ -59,7 +60,9 @@ def latest_finished_runs(db: Database) -> list[dict]:
 
 
 def markdown_report(db: Database) -> str:
-    """Honest runs in one table, leaky runs (if any) in another, clearly apart."""
+    """Honest runs in one table, leaky runs (if any) in another, clearly apart. Tasks lost to the environment
+    (the sandbox lacks a module) or to extraction (no candidate held code) are counted in their own column and
+    as not passed."""
     lines = []
     for protocol in ("honest", "leaky"):
         runs = [r for r in latest_finished_runs(db) if r["protocol"] == protocol]
@@ -70,18 +73,21 @@ def markdown_report(db: Database) -> str:
         lines += [f"**{title}**", "",
                   "| model | tasks | prompt | feedback | strategy | budget | pass@1 | first answer | "
                   "after k more candidates (k=0..) | published one-shot (164 tasks) | oracle ceiling | "
-                  "visible precision | tokens/task | wall | model share | run |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "visible precision | lost: env / extraction | tokens/task | wall | model share | run |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for run in runs:
             m = run_metrics(run, store.results(db, run["id"]))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
             strategy = run.get("strategy") or "repair"
+            dataset = "" if run["dataset"] == "humaneval" else f"{run['dataset']} "
             lines.append(
-                f"| {run['provider']}: {run['model']} | {run['tasks_spec']} ({m['tasks']}) | {run['prompt_version']} | "
+                f"| {run['provider']}: {run['model']} | {dataset}{run['tasks_spec']} ({m['tasks']}) | "
+                f"{run['prompt_version']} | "
                 f"{run['feedback']} | {strategy if run['max_retries'] else '-'} | {run['max_retries'] + 1} | "
                 f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | {curve} | "
-                f"{_published(run['model'])} | {100 * m['oracle_ceiling']:.1f}% | "
+                f"{_published(run)} | {100 * m['oracle_ceiling']:.1f}% | "
                 f"{100 * m['visible_precision']:.1f}% | "
+                f"{m['lost_to_environment'] + m['lost_to_bad_input']} / {m['lost_to_extraction']} | "
                 f"{m['tokens_out'] / max(1, m['tasks']):.0f} | {m['wall_seconds'] / 60:.0f} min | "
                 f"{100 * m['model_time_share']:.1f}% | `{run['id']}` |")
         lines.append("")

@@ -21,6 +21,7 @@ from agent.config import ray_address
 from agent.liveness import keep_alive, owner_alive
 from bench import store
 from bench.code_version import code_version
+from bench.datasets import HUMANEVAL, Dataset, load_dataset
 from bench.executors import (
     EXECUTORS,
     ModelRecipe,
@@ -33,10 +34,10 @@ from bench.executors import (
 )
 from bench.executors.threads import run_threads, thread_workers
 from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
-from bench.tasks import select_tasks
+from bench.tasks import Task, humaneval_tasks, select_tasks
 
 __all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",
-           "default_db_path", "resume_run", "run_state", "select_tasks", "start_run", "stop_run"]
+           "default_db_path", "resume_run", "run_state", "select_tasks", "selected_tasks", "start_run", "stop_run"]
 STOP_POLL_S = 1.0  # how often the driver reads the store for a stop asked from another process
 
 
@@ -44,7 +45,9 @@ STOP_POLL_S = 1.0  # how often the driver reads the store for a stop asked from 
 class RunConfig:
     """What a run is: the model, the protocol, the tasks, and where they run."""
 
-    tasks: str = "all"
+    tasks: str = "all"  # a selection among the dataset's tasks (bench.tasks.select_tasks)
+    dataset: str = HUMANEVAL  # humaneval, or a task file shipped with the bench by its short name (mbpp-dev)
+    tasks_file: str | None = None  # a person's task file (JSONL, bench.task_file); then dataset stays humaneval
     provider: str | None = None
     model: str | None = None
     max_retries: int = Search.max_retries  # the budget: candidates after the first answer
@@ -58,6 +61,26 @@ class RunConfig:
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
     endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either executor
+
+
+def dataset_of(config: RunConfig) -> Dataset:
+    """The dataset a configuration runs on (ValueError for an unknown one or a bad task file)."""
+    return load_dataset(config.dataset, config.tasks_file)
+
+
+def selected_tasks(config: RunConfig) -> list[Task]:
+    """The tasks a configuration selects in its dataset (TaskSpecError, TaskFileError: both ValueError)."""
+    return select_tasks(config.tasks, dataset_of(config).tasks)
+
+
+def tasks_of_run(db, run: dict) -> dict[str, Task]:
+    """task_id -> Task for a stored run: those stored with it (a task file's), else HumanEval's."""
+    stored = store.run_tasks(db, run["id"])
+    if stored:
+        return {task["task_id"]: task for task in stored}
+    if run["dataset"] != HUMANEVAL:
+        raise ValueError(f"run {run['id']} ran on {run['dataset']}, whose tasks are not in this database")
+    return {task["task_id"]: task for task in humaneval_tasks()}
 
 
 def default_db_path() -> Path:
@@ -115,7 +138,7 @@ def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRe
              progress=None) -> None:
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    problems = {p["task_id"]: p for p in select_tasks("all")}
+    problems = tasks_of_run(db, run)
     done = store.finished_task_ids(db, run_id)
     todo = [problems[task_id] for task_id in run["task_ids"] if task_id not in done]
     segment_start = time.time()
@@ -212,7 +235,8 @@ def check_config(config: RunConfig) -> list[str]:
 def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
     """Validate a configuration and store it as a new run (not started yet)."""
     endpoints = check_config(config)
-    problems = select_tasks(config.tasks)
+    dataset = dataset_of(config)
+    problems = select_tasks(config.tasks, dataset.tasks)
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
     run_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
@@ -232,8 +256,8 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
         "ray_address": (config.ray_address or ray_address() or "") if on_ray else "",
         "actors": (len(endpoints) or config.actors or 0) if on_ray else None,
         "cpus_per_actor": config.cpus_per_actor if on_ray else None, "endpoints": json.dumps(endpoints),
-        "notes": None,
-    })
+        "notes": None, "dataset": dataset.label, "tasks_file": dataset.file_name, "tasks_sha256": dataset.sha256,
+    }, tasks=problems if dataset.from_file else None)  # a file's tasks are kept: the run resumes without it
     return db_path, run_id
 
 
@@ -246,7 +270,7 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
     process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
     model of a threads run (Ollama down, model not pulled), the Ray address."""
     check_config(config)
-    select_tasks(config.tasks)  # a bad selection fails before a model is loaded
+    selected_tasks(config)  # a bad task file or selection fails before a model is loaded
     settings = _settings(config.provider, config.model, config.max_tokens)
     recipe = recipe or ModelRecipe(settings)
     if config.executor == "ray":

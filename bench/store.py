@@ -1,4 +1,5 @@
-"""The bench's SQLite store (sqlite-utils): runs, per-task results, per-attempt details.
+"""The bench's SQLite store (sqlite-utils): runs, per-task results, per-attempt details, and the tasks of runs
+made from a task file (so they resume and read without the file).
 
 One file, WAL mode, a busy timeout, and one short transaction per finished task, so a run
 writing while the UI reads and another run writes never sees "database is locked", and a run
@@ -23,19 +24,25 @@ RUN_COLUMNS = {
     "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
     "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
     "executor": str, "ray_address": str, "actors": int, "cpus_per_actor": float, "endpoints": str, "notes": str,
+    "dataset": str, "tasks_file": str, "tasks_sha256": str,
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, handed to every caller decoded
 RESULT_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,
     "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
-    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str,
+    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str, "extract_errors": int,
 }
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
     "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
-    "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int,
+    "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int, "extract_error": str,
+}
+# A task file's tasks, as bench.tasks.Task, for the runs made from one (HumanEval's come from its package).
+TASK_COLUMNS = {
+    "run_id": str, "task_id": str, "task_index": int, "prompt": str, "tests": str, "hidden_tests": str,
+    "entry_point": str, "visible_count": int,
 }
 
 
@@ -78,7 +85,8 @@ class StoreError(Exception):
 
 
 _TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
-           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration"))}
+           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),
+           "tasks": (TASK_COLUMNS, ("run_id", "task_id"))}
 
 
 def _missing_columns(db: Database) -> dict[str, dict]:
@@ -102,10 +110,25 @@ def _ensure_schema(db: Database) -> None:
                 db[table].add_column(column, kind)
 
 
-def create_run(db: Database, run: dict) -> None:
-    """Insert a new run row."""
+def create_run(db: Database, run: dict, tasks: list[dict] | None = None) -> None:
+    """Insert a new run row, with the tasks of a run made from a task file (bench.tasks.Task), in one transaction."""
     with _writing(db):
         db["runs"].insert(run)
+        if tasks:
+            db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
+
+
+def _task_row(run_id: str, task: dict) -> dict:
+    row = {column: task.get(column) for column in TASK_COLUMNS if column in task}
+    return {**row, "run_id": run_id, "task_index": task.get("index", task.get("task_index"))}
+
+
+def run_tasks(db: Database, run_id: str) -> list[dict]:
+    """The tasks stored with a run (bench.tasks.Task, in dataset order); empty for a HumanEval run."""
+    rows = db.query("SELECT * FROM tasks WHERE run_id = ? ORDER BY task_index", [run_id])
+    return [{"task_id": r["task_id"], "index": r["task_index"], "prompt": r["prompt"], "tests": r["tests"],
+             "hidden_tests": r["hidden_tests"], "entry_point": r["entry_point"], "visible_count": r["visible_count"]}
+            for r in rows]
 
 
 def update_run(db: Database, run_id: str, **fields: object) -> None:
@@ -124,6 +147,7 @@ def _decoded(row: dict) -> dict:
     for column in JSON_RUN_COLUMNS:
         row[column] = json.loads(row.get(column) or "[]")
     row["executor"] = row.get("executor") or "threads"
+    row["dataset"] = row.get("dataset") or "humaneval"  # runs stored before task files all ran HumanEval
     return row
 
 

@@ -1,7 +1,8 @@
 """Copy finished runs between bench databases as one JSON file: `python -m bench dump` and `python -m bench load`.
 
 The rows are written as the store holds them, so a loaded run reads exactly like the original (the same metrics,
-curves and comparisons). `slim` leaves out what is long and only read when studying one attempt (the prompt
+curves and comparisons), and a run made from a task file carries its tasks, so it resumes where it is loaded.
+`slim` leaves out what is long and only read when studying one attempt (the prompt
 messages, the raw answers, the sandbox reports); the code of every candidate stays.
 """
 
@@ -20,15 +21,16 @@ SLIM_DROPS = ("messages", "answer", "visible_report", "hidden_report")
 
 
 def dump_runs(db: Database, run_ids: list[str], *, slim: bool = False) -> dict:
-    """The stored rows of these runs (runs, results, attempts), ready for json.dump."""
-    runs, results, attempts = [], [], []
+    """The stored rows of these runs (runs, results, attempts, and a task file's tasks), ready for json.dump."""
+    runs, results, attempts, tasks = [], [], [], []
     for run_id in run_ids:
         store.get_run(db, run_id)  # StoreError naming an unknown id
         runs += list(db["runs"].rows_where("id = ?", [run_id]))
+        tasks += list(db["tasks"].rows_where("run_id = ?", [run_id], order_by="task_index"))
         results += list(db["results"].rows_where("run_id = ?", [run_id], order_by="task_index"))
         for row in db["attempts"].rows_where("run_id = ?", [run_id], order_by="task_id, iteration"):
             attempts.append({k: (None if slim and k in SLIM_DROPS else v) for k, v in row.items()})
-    return {"format": FORMAT, "runs": runs, "results": results, "attempts": attempts}
+    return {"format": FORMAT, "runs": runs, "results": results, "attempts": attempts, "tasks": tasks}
 
 
 def _known(row: dict, columns: dict) -> dict:
@@ -48,8 +50,11 @@ def load_runs(db: Database, data: dict) -> list[str]:
     by_task: dict[tuple[str, str], list[dict]] = {}
     for attempt in data["attempts"]:
         by_task.setdefault((attempt["run_id"], attempt["task_id"]), []).append(_known(attempt, store.ATTEMPT_COLUMNS))
+    tasks: dict[str, list[dict]] = {}
+    for task in data.get("tasks", []):  # dumps made before task files have none
+        tasks.setdefault(task["run_id"], []).append(_known(task, store.TASK_COLUMNS))
     for run in data["runs"]:
-        store.create_run(db, _known(run, store.RUN_COLUMNS))
+        store.create_run(db, _known(run, store.RUN_COLUMNS), tasks.get(run["id"]))
     for result in data["results"]:
         store.record_task(db, _known(result, store.RESULT_COLUMNS), by_task.get((result["run_id"], result["task_id"]),
                                                                                 []))

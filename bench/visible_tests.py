@@ -301,6 +301,14 @@ def visible_test_source(problem: Problem) -> str:
     return "\n".join(tests) + "\n" if tests else ""
 
 
+def visible_tests_for(problem: Problem) -> tuple[str, int]:
+    """The docstring's examples as asserts, and how many; where there are none, only that the function exists
+    (a test that says nothing the prompt does not, counted as 0)."""
+    source = visible_test_source(problem)
+    count = sum(isinstance(node, ast.Assert) for node in parse(source).body) if source.strip() else 0
+    return (source if count else f"assert callable({problem['entry_point']})\n"), count
+
+
 def coverage(problems: list[Problem]) -> tuple[int, list[str]]:
     """Return how many problems have at least one visible test, and the task ids of those with none."""
     missing = [p["task_id"] for p in problems if not extract_visible_tests(p)]

@@ -26,8 +26,8 @@ from agent import ModelUnavailable
 from bench.code_version import source_digest
 from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
 from bench.executors.ray_cluster import actors_that_fit, check_fits, connected
-from bench.humaneval import Problem
 from bench.protocol import ModelOutage, solve_task
+from bench.tasks import Task
 
 NAMESPACE = "self-healing-agent"
 MAX_RESTARTS = 2  # an actor process that dies is started again this many times
@@ -56,8 +56,11 @@ class TaskSolver:
                 "code": source_digest(), "provider": choice.provider if choice else "",
                 "model": choice.model if choice else ""}
 
-    def solve(self, problem: Problem, run: dict) -> TaskDone | WorkerLost:
-        """Solve and score one task; a model that stops answering retires this actor (the task goes back)."""
+    def solve(self, problem: Task, run: dict) -> TaskDone | WorkerLost:
+        """Solve and score one task; a model that stops answering retires this actor (the task goes back).
+
+        The task travels with the call (a plain dict, HumanEval's or a task file's alike): an actor needs no
+        dataset or file of its own."""
         try:
             result, rows = solve_task(self.solver, problem, run)
         except Exception as exc:
@@ -66,7 +69,7 @@ class TaskSolver:
         return TaskDone(self.name, result, rows)
 
 
-def run_on_ray(problems: list[Problem], run: dict, recipe: SolverRecipe, should_stop: Callable[[], bool],
+def run_on_ray(problems: list[Task], run: dict, recipe: SolverRecipe, should_stop: Callable[[], bool],
                on_ready: Callable[[dict], None] | None = None) -> Outcomes:
     """Solve the problems on Ray actors; yields outcomes until all are done, should_stop() says so (the
     actors are ended at once; their tasks are redone on resume), or no actor is left.
@@ -91,7 +94,7 @@ def run_on_ray(problems: list[Problem], run: dict, recipe: SolverRecipe, should_
                 ray.kill(handle, no_restart=True)
 
 
-def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[str],
+def _drive(problems: list[Task], run: dict, handles: list, endpoints: list[str],
            should_stop: Callable[[], bool], on_ready: Callable[[dict], None] | None) -> Outcomes:
     labels = {handle: endpoints[i] if endpoints else f"actor-{i + 1}" for i, handle in enumerate(handles)}
     pending = {handle.ready.remote(): handle for handle in handles}
@@ -133,7 +136,7 @@ def _drive(problems: list[Problem], run: dict, handles: list, endpoints: list[st
     in_flight: dict = {}  # actor handle -> the problem it holds
     requeues: collections.Counter = collections.Counter()
 
-    def submit(handle, problem: Problem):
+    def submit(handle, problem: Task):
         in_flight[handle] = problem
         return handle.solve.remote(problem, run)
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
 from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
-from bench.humaneval import Problem
 from bench.protocol import ModelOutage, solve_task
+from bench.tasks import Task
 
 TICK_S = 1.0  # how often the driver gets a chance to look at its stop flag while nothing finishes
 
@@ -34,13 +34,13 @@ def thread_workers(recipe: SolverRecipe, count: int, endpoints: list[str], solve
     return workers, lost
 
 
-def run_threads(problems: list[Problem], run: dict, workers: list[tuple[str, Solver]],
+def run_threads(problems: list[Task], run: dict, workers: list[tuple[str, Solver]],
                 should_stop: Callable[[], bool]) -> Outcomes:
     """Solve the problems on the workers' threads; yields outcomes until every thread has ended.
 
     A thread ends when no task is left, when should_stop() says so (at a task boundary), or when its
     model fails (the task goes back to the queue for the others)."""
-    todo: queue.SimpleQueue[Problem] = queue.SimpleQueue()
+    todo: queue.SimpleQueue[Task] = queue.SimpleQueue()
     for problem in problems:
         todo.put(problem)
     out: queue.SimpleQueue[TaskDone | WorkerLost | str] = queue.SimpleQueue()

@@ -16,10 +16,12 @@ from agent.config import STRATEGIES
 from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.cost import CostEstimate, duration, estimate_from_runs, probe
+from bench.datasets import DATASETS, HUMANEVAL
 from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
-from bench.metrics import compare_run_curves, run_metrics, run_progress
+from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress
 from bench.results_table import published_baseline
+from bench.task_file import keep_copy
 from bench.tasks import TaskSpecError, select_tasks
 from ui.bench_executor import executor_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
@@ -50,7 +52,8 @@ def _short_model(model: str) -> str:
 def run_form_fields(settings: Settings) -> runner.RunConfig:
     """The new-run form's fields (inside the form), as the run they describe. New options go here."""
     left, mid, right = st.columns(3)
-    tasks = left.text_input("Tasks", value="sample:41", help="all, 0-19, HumanEval/3,17 or sample:N")
+    tasks = left.text_input("Tasks", value="sample:41", help="among the dataset's tasks: all, 0-19, task ids "
+                                                             "(HumanEval/3,17) or sample:N")
     workers = mid.number_input("Workers", 1, 16, 2, help="tasks solved at once (they share the model)")
     versions = list(VERSIONS)
     prompt_version = right.selectbox("Prompt version", versions, key="bench_prompt_version",
@@ -62,8 +65,17 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.max_retries + 1),
                               key="bench_budget", help="per task, the first answer included; 1 means one shot")
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True, format_func=FEEDBACK_WORDS.get)
+    left, right = st.columns([1, 2])
+    dataset = left.selectbox("Dataset", DATASETS, key="bench_dataset",
+                             help="HumanEval, or mbpp-dev: 170 MBPP tasks in words, the first assert visible")
+    upload = right.file_uploader("Or your own task file (JSONL)", type=["jsonl"], key="bench_tasks_file",
+                                 help="one JSON object a line: task_id, prompt, tests (visible), hidden_tests, "
+                                      "optional entry_point and test_imports; see the README's Bench section")
+    # Kept in the data dir under its content's digest: the run stores its tasks, the copy only starts it.
+    tasks_file = str(keep_copy(upload.getvalue(), upload.name, settings.data_dir / "task-files")) if upload else None
     executor = executor_options()
-    return runner.RunConfig(tasks=tasks, provider=settings.provider, model=settings.model,
+    return runner.RunConfig(tasks=tasks, dataset=HUMANEVAL if tasks_file else dataset, tasks_file=tasks_file,
+                            provider=settings.provider, model=settings.model,
                             max_retries=int(budget) - 1, feedback=feedback, workers=int(workers), strategy=strategy,
                             prompt_version=prompt_version, **executor)
 
@@ -81,7 +93,7 @@ def start_form(settings: Settings, db_path) -> None:
     if not (start or measure):
         return
     try:
-        select_tasks(config.tasks)  # a bad selection is said before a model is loaded
+        runner.selected_tasks(config)  # a bad task file or selection is said before a model is loaded
         if start:
             # Ray actors and endpoint workers make their own solvers where they run; threads share this app's.
             solver = model_solver(settings) if needs_app_model(vars(config)) else None
@@ -180,11 +192,13 @@ def run_summary(run: dict, metrics: dict) -> None:
     cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
     cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
     (st.error if leaky else st.success)(label)
-    st.caption(f"strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates · prompt "
-               f"{run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s · model time "
-               f"{100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min · tokens "
-               f"{metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
+    st.caption(f"dataset {run['dataset']} · strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates "
+               f"· prompt {run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s "
+               f"· model time {100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min "
+               f"· tokens {metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
                f"sandbox {run.get('isolation') or 'not recorded'}")
+    if lost_words(metrics):
+        st.warning(f"{lost_words(metrics)}: counted as not passed", icon=":material/warning:")
     st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
     diag = st.columns(4)
     diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
@@ -232,7 +246,7 @@ def run_chart(run: dict, metrics: dict) -> None:
     after_k = metrics["pass_after_k_repairs"]
     curve = pd.DataFrame({"run": _short_model(run["model"]), "more candidates": range(len(after_k)),
                           "pass rate": after_k})
-    rules = _baseline_rules([run["model"]])
+    rules = _baseline_rules([run["model"]] if run["dataset"] == HUMANEVAL else [])  # published figures: HumanEval's
     st.altair_chart(pass_rate_chart(curve, rules, "Pass rate (hidden tests) with k candidates after the first"),
                     width="stretch")
     st.caption("Pass rate after k = 0, 1, ...: " + " / ".join(f"{100 * v:.1f}%" for v in after_k) + ". "
@@ -287,7 +301,8 @@ def run_exports(db, run: dict) -> None:
 def runs_table(runs: list[dict]) -> None:
     """Every run, newest first."""
     st.subheader("Runs")
-    st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "protocol": r["protocol"],
+    st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "dataset": r["dataset"],
+                                "protocol": r["protocol"],
                                 "feedback": r["feedback"], "strategy": _strategy(r), "budget": r["max_retries"] + 1,
                                 "prompt": r["prompt_version"], "model": r["model"], "done": r["done"],
                                 "passing": r["passing"], "created": datetime.datetime.fromtimestamp(r["created"])}
@@ -319,7 +334,7 @@ def compare_two(db, runs: list[dict]) -> None:
     if names["A"] == names["B"]:
         names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}
     curves, outcomes = st.columns([3, 2])
-    rules = _baseline_rules([run_a["model"], run_b["model"]])
+    rules = _baseline_rules([r["model"] for r in (run_a, run_b) if r["dataset"] == HUMANEVAL])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
                                         f"Pass rate with k candidates after the first, on the {cmp.common} tasks "
                                         "both finished", height=440), width="stretch")
