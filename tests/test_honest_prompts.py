@@ -1,6 +1,9 @@
-"""HumanEval's hidden tests never reach the model: no prompt of a bench-style solve contains them."""
+"""Hidden tests never reach the model: no prompt of a bench-style solve contains them, on HumanEval or a task file."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -56,3 +59,63 @@ def test_the_leak_check_itself_catches_a_leak(tmp_path):
     problems = load_problems()[:3]
     leaky = _solve_all(tmp_path, problems, lambda p: p["test"] + f"\ncheck({p['entry_point']})\n")
     assert all(leaks(problem, messages) for problem, messages in leaky)
+
+
+# --- a task file's run: the same audit on what the bench stores ---------------------------------------------------
+
+
+def task_leaks(task: dict, messages: list[dict]) -> list[str]:
+    """Lines of a task file's hidden tests that its prompt and visible tests do not show, found in the messages."""
+    shown = task["prompt"] + "\n" + task["tests"]
+    text = "\n".join(m["content"] for m in messages)
+    return [ln.strip() for ln in task["hidden_tests"].splitlines()
+            if ln.strip() and ln.strip() not in shown and ln.strip() in text]
+
+
+def _stored_prompts(tmp_path, feedback: str) -> tuple[list[dict], dict[str, list[dict]]]:
+    """A bench run on the first MBPP tasks and the examples file, hybrid with 3 candidates (the first answer, a
+    repair, a sample), a model that is always wrong; each task and the prompts stored for its candidates."""
+    from agent import infer_entry_point
+    from bench import runner, store
+    from bench.datasets import BUNDLED
+    from bench.task_file import load_task_file
+    from fakes import PromptKeyedModel
+
+    path = tmp_path / "audit.jsonl"
+    examples = Path(__file__).resolve().parent.parent / "examples" / "tasks.jsonl"
+    path.write_text("".join(BUNDLED["mbpp-dev"].read_text().splitlines(keepends=True)[:10])
+                    + examples.read_text())
+    tasks = load_task_file(path).tasks
+
+    def wrong(prompt: str, attempt: int) -> str:
+        # The function the tests call, returning None: every assert fails and its report reaches the next prompt.
+        task = next(t for t in tasks if t["prompt"] in prompt)
+        name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
+        return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
+    solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
+    config = runner.RunConfig(tasks_file=str(path), strategy="hybrid", max_retries=2, feedback=feedback, workers=2)
+    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    db = store.open_store(tmp_path / "bench.sqlite")
+    return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
+
+
+def test_no_hidden_test_text_in_any_stored_prompt_of_a_task_file_run(tmp_path):
+    tasks, stored = _stored_prompts(tmp_path, "visible")
+    assert len(tasks) == 13 and all(len(t["hidden_tests"].splitlines()) > len(t["tests"].splitlines()) for t in tasks)
+    for task in tasks:
+        rows = stored[task["task_id"]]
+        assert [r["kind"] for r in rows] == ["first", "repair", "sample"], task["task_id"]
+        for row in rows:
+            messages = json.loads(row["messages"])
+            assert task_leaks(task, messages) == [], (task["task_id"], row["kind"])
+            # The audit reads the real prompt: the visible tests are in it, as they should be.
+            visible = [ln for ln in task["tests"].splitlines() if ln.startswith("assert")]
+            assert visible and all(ln in "\n".join(m["content"] for m in messages) for ln in visible)
+
+
+def test_the_task_file_audit_catches_hidden_tests_fed_back(tmp_path):
+    # The leaky protocol feeds hidden failures to the repair: the same audit must flag it, or it proves nothing.
+    tasks, stored = _stored_prompts(tmp_path, "oracle")
+    repairs = {t["task_id"]: json.loads(next(r for r in stored[t["task_id"]] if r["kind"] == "repair")["messages"])
+               for t in tasks}
+    assert all(task_leaks(task, repairs[task["task_id"]]) for task in tasks)
