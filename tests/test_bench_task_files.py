@@ -417,3 +417,18 @@ def test_the_bench_page_runs_the_mbpp_task_file_and_says_so(bench_page, tmp_path
     assert run["dataset"].startswith("file:mbpp-sanitized-dev.jsonl (sha ") and run["task_ids"] == ["mbpp/2", "mbpp/3"]
     at.run()
     assert any(c.value.startswith(f"dataset {run['dataset']} · strategy") for c in at.caption)
+
+
+def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench_page, tmp_path):
+    lost = {"task_id": "frame", "prompt": "Return the number of rows of a table.",
+            "tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n",
+            "hidden_tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n"}
+    path = write_tasks(tmp_path / "env.jsonl", [TASKS[0], lost])
+    runner.start_run(runner.RunConfig(tasks_file=str(path), workers=1), tmp_path / "bench.sqlite",
+                     solver=task_file_solver(tmp_path), background=False)
+    at = bench_page.run()
+    assert not at.exception, at.exception
+    assert any(w.value == "lost to environment errors: 1: counted as not passed" for w in at.warning)
+    next(s for s in at.selectbox if s.label == "Task candidates").set_value("frame").run()
+    assert any(w.value.startswith("**env_error**: the tests import nosuchpackage_xyz") for w in at.warning)
+    assert not any(b.label == "Open this task's solve in the debugger" for b in at.button)

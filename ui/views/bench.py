@@ -270,17 +270,19 @@ def run_results(db, run_id: str, results: list[dict]) -> None:
     task = st.selectbox("Task candidates", list(table.task))
     if not task:
         return
-    reason = next((r.get("choice") for r in results if r["task_id"] == task), None)
-    if reason:
-        st.markdown(f"**chooser**: {reason}")
+    result = next(r for r in results if r["task_id"] == task)
+    if result.get("choice"):
+        st.markdown(f"**chooser**: {result['choice']}")
+    if result["final_status"] in ("env_error", "bad_input"):  # lost before any answer: say why, not a verdict
+        st.warning(f"**{result['final_status']}**: {result['error']}")
     for attempt in store.attempts(db, run_id, task):
         kind = f" · {attempt['kind']}" if attempt.get("kind") else ""  # older runs did not store it
         hidden = "passed" if attempt["hidden_passed"] else f"failed ({attempt['hidden_status']})"
         with st.expander(f"#{attempt['iteration']}{kind}: visible tests {attempt['visible_status']}; "
                          f"hidden tests {hidden}"):
             st.code(attempt["code"], language="python")
-    if st.button("Open this task's solve in the debugger"):
-        state.debug_thread = next(r["thread_id"] for r in results if r["task_id"] == task)
+    if result["thread_id"] and st.button("Open this task's solve in the debugger"):  # a refused task has none
+        state.debug_thread = result["thread_id"]
         st.switch_page("views/debugger.py")
 
 
