@@ -33,7 +33,15 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 WIDTH = 1400
 ACE = "iframe[title='streamlit_ace.streamlit_ace']"
 OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
-            "The model is not available"]
+            "The model is not available", "Stopped: the sandbox cannot run this"]
+SECOND_TASK = "Return the second largest distinct number in a list of integers, or None when there is none."
+SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
+                "assert second_largest([-1, -5, 0]) == -1\n")
+# The 0.5B's greedy first answer passes these (it returns numpy's array, which == against a list cannot judge).
+NUMPY_TASK = ("Write a function col_means(rows) that uses numpy to return the mean of each column (axis 0) of a 2-D "
+              "list of numbers.")
+NUMPY_TESTS = ("import numpy as np\n\nassert np.allclose(col_means([[1, 2], [3, 4]]), [2.0, 3.0])\n"
+               "assert np.allclose(col_means([[1, 2, 3]]), [1, 2, 3])\n")
 
 
 def _free_port() -> int:
@@ -270,6 +278,113 @@ def test_the_debugger_compares_steps_and_forks_the_same_solve(page):
     wait_or_explain(page, page.get_by_text("step 2: next coder").first, 30_000, "the first failing step")
     snap(page, "debugger", page.get_by_role("heading", name="Checkpoint tree"),
          page.locator("[data-testid='stTabs']").last)
+
+
+def type_in_editor(page, frame, text: str) -> None:
+    """Replace what a code editor holds, as a person does, and let its text reach the app."""
+    frame.locator(".ace_content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+    time.sleep(1.5)  # the editor sends its text 200 ms after the last key
+    page.get_by_role("heading", name="Playground").click()  # and leaving it surely does
+    settle(page)
+
+
+def entry_point_caption(page) -> str:
+    return page.locator("[data-testid='stCaptionContainer']").filter(has_text="Entry point:").first.inner_text()
+
+
+def main_text(page) -> str:
+    return page.locator("[data-testid='stMain']").inner_text()
+
+
+def test_a_task_in_words_typed_over_the_first_example_runs_under_the_name_its_tests_call(page):
+    # What a new user did (issue 16): the first example loaded, then a task of their own in words, whose tests call
+    # second_largest. The entry point is not the example's: the box is empty, the caption names the inferred one.
+    page.get_by_role("link", name="Playground").click()
+    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    budget = sidebar.get_by_role("spinbutton", name="Budget (candidates per task)")
+    budget.fill("3")  # a small budget: this checks the page, not the model
+    budget.press("Enter")
+    settle(page)
+    select(page, "Example", "HumanEval/84")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    assert page.get_by_role("textbox", name="Entry point (optional)").input_value() == ""
+    assert entry_point_caption(page) == "Entry point: solve, inferred from the tests"
+    type_in_editor(page, page.frame_locator(ACE).nth(1), SECOND_TESTS)
+    type_in_editor(page, page.frame_locator(ACE).first, SECOND_TASK)
+    assert entry_point_caption(page) == "Entry point: second_largest, inferred from the tests"
+    assert "Code and tests may import the standard library and numpy." in main_text(page)
+    # The name the example had, typed, is refused as one types it, and on Run before any model time.
+    box = page.get_by_role("textbox", name="Entry point (optional)")
+    box.fill("solve")
+    box.press("Enter")
+    settle(page)
+    refusal = "the tests call second_largest; the entry point says solve"
+    assert refusal in entry_point_caption(page)
+    # The task in words is in a text box now (the editor it was typed in gives way on the next redraw).
+    assert page.get_by_role("textbox", name="Task", exact=True).input_value() == SECOND_TASK
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_or_explain(page, page.get_by_text("Cannot start"), 30_000, "the refusal")
+    body = main_text(page)
+    assert "Cannot start: " + refusal in body and "#1 · first answer" not in body
+    page.screenshot(path=str(ARTIFACTS / "entry-point-refused.png"), full_page=True)
+    box.fill("")
+    box.press("Enter")
+    settle(page)
+    assert entry_point_caption(page) == "Entry point: second_largest, inferred from the tests"
+    page.get_by_role("button", name="Run", exact=True).click()
+    body = wait_for_outcome(page)
+    page.screenshot(path=str(ARTIFACTS / "second-largest.png"), full_page=True)
+    assert "does not define a function named" not in body, body[-3000:]
+    assert "Passed after" in body, body[-3000:]
+    assert "?solve=" in page.url
+
+
+def test_tests_that_import_numpy_run(page):
+    select(page, "Example", "Add two numbers")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    task = page.get_by_role("textbox", name="Task", exact=True)
+    task.fill(NUMPY_TASK)
+    task.press("Tab")
+    settle(page)
+    type_in_editor(page, page.frame_locator(ACE).first, NUMPY_TESTS)
+    assert entry_point_caption(page) == "Entry point: col_means, inferred from the tests"
+    page.get_by_role("button", name="Run", exact=True).click()
+    body = wait_for_outcome(page)
+    page.screenshot(path=str(ARTIFACTS / "numpy.png"), full_page=True)
+    assert "Passed after" in body, body[-3000:]
+
+
+def test_a_reload_mid_solve_shows_the_same_solve_running_and_it_finishes(page):
+    select(page, "Example", "HumanEval/84")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    page.get_by_role("button", name="Run", exact=True).click()
+    stop = page.get_by_role("button", name="Stop the solve")
+    wait_or_explain(page, stop, 30_000, "the Stop button of the running solve")
+    wait_or_explain(page, page.get_by_text("the model is writing"), 60_000, "the first answer being written")
+    address = page.url
+    assert re.search(r"\?solve=[0-9a-f]{32}$", address), address
+    page.reload()
+    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    # The same solve, still running: its address, its timeline and its Stop button, and the task it solves.
+    wait_or_explain(page, stop, 30_000, "the Stop button after the reload")
+    assert page.url == address
+    wait_or_explain(page, page.locator("[data-testid='stExpander']").filter(has_text="#1 ·"), 60_000,
+                    "the timeline after the reload")
+    assert page.get_by_role("button", name="Run", exact=True).is_disabled()
+    assert page.frame_locator(ACE).first.locator(".ace_line").first.inner_text().startswith("def solve(N):")
+    wait_or_explain(page, page.frame_locator(ACE).nth(1).locator(".ace_line").filter(has_text="solve(1000)"),
+                    30_000, "the solve's tests in their editor")
+    page.screenshot(path=str(ARTIFACTS / "reloaded-mid-solve.png"), full_page=True)
+    body = wait_for_outcome(page)
+    assert page.url == address and ("Passed after" in body or "Not solved" in body), body[-3000:]
+    assert stop.count() == 0
 
 
 def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir):
