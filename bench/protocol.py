@@ -110,6 +110,7 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
             "seconds_model": candidate.seconds_model, "seconds_tests": candidate.seconds_tests,
             "kind": candidate.kind, "signature": candidate.signature, "temperature": candidate.temperature,
             "seed": candidate.seed, "extract_error": candidate.extract_error,
+            "behaviour": json.dumps(candidate.behaviour),
         })
     picked = None if lost else solver.chosen(final.thread_id)
     return _result(task, run, started, status=final.status, error=final.error if lost else None,
