@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -531,6 +532,37 @@ def test_a_running_solve_found_by_its_address_can_be_stopped_from_there(app, mon
     other.run()
     assert any("Stopped." in w.value for w in other.warning), [w.value for w in other.warning]
     assert not any(b.label == "Stop the solve" for b in other.button)
+
+
+def test_a_solve_running_elsewhere_shows_its_steps_so_far(app, monkeypatch):
+    from agent import start_job
+
+    gate = threading.Event()
+
+    def held_repair(prompt: str, attempt: int) -> str:
+        if attempt >= 2:
+            gate.wait(30)
+        return WRONG_THEN_RIGHT[attempt] if attempt in WRONG_THEN_RIGHT else WRONG_THEN_RIGHT[2]
+
+    solver = Solver(PromptKeyedModel(answer=held_repair), load_settings().checkpoint_db)
+    # Started without its id, as by the Debugger or another process: no job of this process is found by it.
+    job = start_job(partial(solver.start, ADD_TASK, "assert add(1, 2) == 3\n", strategy="repair", max_retries=3,
+                            thread_id="elsewhere"))
+    try:
+        deadline = time.time() + 30
+        while not any(getattr(e, "step", 0) == 3 for e in job.snapshot()) and time.time() < deadline:
+            time.sleep(0.01)
+        other = visit({"solve": "elsewhere"})
+        assert not other.exception, other.exception
+        labels = timeline(other)  # its checkpoints so far: the first answer failed, the route asked for more
+        assert step_kinds(labels) == ["candidate", "more"] and labels[0].startswith("**#1 · first answer · fails**")
+        assert any(i.value.startswith("**Running elsewhere:**") for i in other.info)
+        assert not any(b.label == "Stop the solve" for b in other.button)  # not this page's to stop
+    finally:
+        gate.set()
+    assert job.wait(30)
+    click(other, "Show its latest steps")
+    assert "Passed" in other.success[0].value and not other.info
 
 
 def test_an_unknown_address_says_so_and_the_page_works(app):
