@@ -589,6 +589,11 @@ def test_an_interrupted_solve_at_its_address_offers_the_debugger(app, tmp_path):
     assert other.title[0].value == "Debugger" and not other.exception, other.exception
     click(other, "Carry on from the last checkpoint")
     assert branch_lines(other)[0].endswith("2 candidates · passed"), branch_lines(other)
+    # Back in the Playground, the solve on show is read again: carried on, it passed.
+    other.switch_page("views/playground.py").run()
+    assert not other.exception, other.exception
+    assert "Passed" in other.success[0].value and not any("Interrupted" in w.value for w in other.warning)
+    assert step_kinds(timeline(other)) == ["candidate", "more", "candidate", "stop", "chooser"]
 
 
 # --- debugger ------------------------------------------------------------------------------------------------

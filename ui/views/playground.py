@@ -66,12 +66,19 @@ def solve_at_address(settings) -> SolveJob | None:
     the address then names (a page switch drops the query). An unknown id is said plainly, and the page goes on."""
     wanted = st.query_params.get(ADDRESS)
     own = state.get("solve_job")
+    # A solve told from its checkpoints that had not ended (running elsewhere, interrupted, paused) is read again:
+    # it may have gone on since, in another process or in the Debugger.
+    unsettled = own is not None and state.get("solve_stored") and (
+        own.final is None or own.final.paused or own.final.status == "interrupted")
     if not wanted:
-        if own is not None:
-            show_solve(own, stored=state.get("solve_stored", False))
+        if own is None:
+            return None
+        if not unsettled:
+            show_solve(own, stored=bool(state.get("solve_stored")))
+            return own
+        wanted = own.thread_id
+    if own is not None and own.thread_id == wanted and not unsettled:
         return own
-    if own is not None and own.thread_id == wanted and not (state.get("solve_stored") and own.final is None):
-        return own  # a stored solve that was still running elsewhere is read again below, to show its progress
     job, stored = job_for(wanted), False
     if job is None:
         solver = solver_or_error(settings)
