@@ -4,6 +4,8 @@ coder     asks the model for the next candidates: the first answer, a repair of 
           samples of the first prompt (warmer, each with its own seed), as the strategy says.
 executor  runs every new candidate against the visible tests and records how it behaves on probe inputs.
 chooser   when the solve ends with more than one candidate, picks the answer (agent.choice) and says why.
+
+draw_samples, outside the loop, draws independent samples of the first prompt the same way (the bench's pass@k).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from agent import prompts
 from agent.candidates import candidates
 from agent.choice import choose
+from agent.config import Search
 from agent.extract import extract_code
 from agent.inputs import offered_words, tests_lack
 from agent.probes import Probe, behaviour, probe_calls, signature
@@ -93,6 +96,47 @@ def _samples(model: BaseChatModel, messages: list[dict], version: prompts.Prompt
             for i in range(n)]
 
 
+def _seed_note(model: BaseChatModel) -> str | None:
+    return None if "seed" in _fields(model) or hasattr(model, "sample_many") else \
+        "this provider takes no seed, so samples may repeat"
+
+
+def first_messages(version: prompts.PromptVersion, task: str, shown_tests: str,
+                   entry_point: str | None) -> list[dict]:
+    """The first prompt of a solve: the version's system text, then the task with the tests it shows."""
+    return [{"role": "system", "content": version.system},
+            {"role": "user", "content": version.first_message(task, shown_tests, entry_point)}]
+
+
+def round_sizes(n: int, per_round: int) -> list[int]:
+    """n samples in as few rounds of at most per_round as can hold them, as even as possible (10 by 4: 4, 3, 3):
+    a round is one batch, and a round of one or two gains little from batching."""
+    rounds = -(-n // max(1, per_round))
+    return [n // rounds + (1 if i < n % rounds else 0) for i in range(rounds)] if n > 0 else []
+
+
+def draw_samples(model: BaseChatModel, task: str, tests: str, entry_point: str | None, *, n: int,
+                 temperature: float, seed: int, prompt_version: str | None = None,
+                 per_round: int = Search.samples_per_round) -> list[Attempt]:
+    """n independent answers to the first prompt (the task and its visible tests) at temperature, sample i with
+    seed + i, drawn as a sample round of the loop draws them (decoded per_round together where the provider can).
+    No loop and no choice: the candidates of a pass@k measurement, not yet run. Raises what the provider raises."""
+    version = prompts.prompt_version(prompt_version)
+    messages = first_messages(version, task, tests, entry_point)
+    capped = _configured(model, cap=answer_token_cap(task))
+    state: SolveState = {"task": task, "entry_point": entry_point}
+    drawn: list[Attempt] = []
+    for size in round_sizes(n, per_round):
+        offset = len(drawn)
+        started = time.perf_counter()
+        answers = _samples(capped, messages, version, task, size, temperature, seed + offset)
+        each = (time.perf_counter() - started) / len(answers)
+        drawn += [_attempt(offset + i + 1, "sample", messages, answer, usage, meta, each, state,
+                           temperature=temperature, seed=seed + offset + i, note=_seed_note(model))
+                  for i, (answer, usage, meta) in enumerate(answers)]
+    return drawn
+
+
 def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: dict, meta: dict, seconds: float,
              state: SolveState, **extra: object) -> Attempt:
     code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
@@ -149,10 +193,8 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     messages = list(state.get("messages") or [])
     try:
         if kind == "first":
-            shown = state.get("shown_tests") or state["tests"]
-            messages = [{"role": "system", "content": version.system},
-                        {"role": "user", "content": version.first_message(state["task"], shown,
-                                                                          state.get("entry_point"))}]
+            messages = first_messages(version, state["task"], state.get("shown_tests") or state["tests"],
+                                      state.get("entry_point"))
             started = time.perf_counter()
             answer, usage, meta = _ask(_configured(model, cap=cap), messages, version, state["task"])
             new = [_attempt(iteration, "first", messages, answer, usage, meta, time.perf_counter() - started, state)]
@@ -168,10 +210,8 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
             started = time.perf_counter()
             drawn = _samples(_configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
             each = (time.perf_counter() - started) / len(drawn)
-            note = None if "seed" in _fields(model) or hasattr(model, "sample_many") else \
-                "this provider takes no seed, so samples may repeat"
             new = [_attempt(iteration + i, "sample", first, answer, usage, meta, each, state, temperature=temperature,
-                            seed=seed + i, note=note) for i, (answer, usage, meta) in enumerate(drawn)]
+                            seed=seed + i, note=_seed_note(model)) for i, (answer, usage, meta) in enumerate(drawn)]
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}
     last = new[-1]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap
+from bench.passk import mean_pass_at_k, reported_ks
+from bench.protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap, is_sampled
 
 
 def _mean(values: list[float]) -> float:
@@ -30,18 +31,50 @@ def lost_words(metrics: dict) -> str:
     return " · ".join(f"lost to {what}: {count}" for count, what in parts if count)
 
 
+def sample_counts(results: list[dict]) -> list[tuple[int, int]]:
+    """(samples, passing the hidden tests) of each task of a sampled run; (0, 0) for a task lost before any."""
+    return [(len(r["hidden_by_attempt"]), sum(bool(v) for v in r["hidden_by_attempt"])) for r in results]
+
+
+def samples_per_task(results: list[dict]) -> int:
+    """The fewest samples a task has (tasks lost before any sample aside): the largest k pass@k can be read at."""
+    return min((n for n, _ in sample_counts(results) if n), default=0)
+
+
+def pass_at_k_metrics(results: list[dict]) -> dict:
+    """A sampled run's pass@k: the unbiased estimate (bench.passk) at the reported k (1, 5, 10 where every task has
+    that many samples) and at every k up to there (the curve), averaged over the tasks; a task lost before any
+    sample counts as 0. samples_per_task is the fewest a task has (the largest k), max_samples_per_task the most."""
+    counts, most = sample_counts(results), samples_per_task(results)
+    return {"samples_per_task": most, "max_samples_per_task": max((n for n, _ in counts), default=0),
+            "samples": sum(n for n, _ in counts),
+            "pass_at_k": {str(k): mean_pass_at_k(counts, k) for k in reported_ks(most)},
+            "pass_at_k_curve": [mean_pass_at_k(counts, k) for k in range(1, most + 1)]}
+
+
 def run_metrics(run: dict, results: list[dict]) -> dict:
     """pass@1 (hidden, final answer), first-attempt pass@1, pass rate after k more candidates, visible pass
     rate, mean attempts, tokens, wall time, model-time share and tasks per minute; and two diagnostics:
     the oracle ceiling (share of tasks where any candidate passes the hidden tests: the headroom, never
     used to choose) and the visible-test precision (share of visible-passing answers that pass the hidden
-    tests too). Tasks lost to the environment, to bad input or to extraction are counted apart (lost_counts)."""
-    cap = run["max_retries"]
+    tests too). Tasks lost to the environment, to bad input or to extraction are counted apart (lost_counts).
+
+    A sampled run (bench.protocol.SAMPLED) adds pass_at_k_metrics, and its pass@1 is the unbiased estimate over all
+    its samples; nothing was chosen, so its one answer a task is its first sample (cap 0: 'first attempt'), and its
+    visible precision is over every sample that passes the visible tests."""
+    sampled = is_sampled(run)
+    cap = 0 if sampled else run["max_retries"]
     after_k = [_mean([hidden_at_cap(r, k) for r in results]) for k in range(cap + 1)]
     final = [answer_at_cap(r, cap) for r in results]
     visible_final = [r for r, i in zip(results, final) if i is not None and r["visible_by_attempt"][i]]
     seconds = sum(r["seconds"] for r in results)
     elapsed = run.get("elapsed") or 0.0
+    extra: dict = {}
+    if sampled:
+        extra = pass_at_k_metrics(results)
+        passes = [(v, h) for r in results for v, h in zip(r["visible_by_attempt"], r["hidden_by_attempt"])]
+        extra["visible_precision"] = _mean([bool(h) for v, h in passes if v])
+        extra["pass_at_1"] = extra["pass_at_k"].get("1", 0.0)
     return {
         "tasks": len(results),
         "total_tasks": len(run["task_ids"]),
@@ -62,6 +95,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
         "model_time_share": (sum(r["model_seconds"] for r in results) / seconds) if seconds else 0.0,
         "tasks_per_minute": len(results) / (elapsed / 60) if elapsed else 0.0,
         **lost_counts(results),
+        **extra,
     }
 
 
@@ -143,6 +177,9 @@ def compare_run_curves(run_a: dict, results_a: list[dict], run_b: dict, results_
     curves = {}
     for key, run, results in (("A", run_a, results_a), ("B", run_b, results_b)):
         shared = [r for r in results if r["task_id"] in common]
-        curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(run["max_retries"] + 1)]
+        if is_sampled(run):  # no loop, so no answer after k more: one point, its unbiased pass@1 on these tasks
+            curves[key] = [mean_pass_at_k(sample_counts(shared), 1)]
+        else:
+            curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(run["max_retries"] + 1)]
     return Comparison(common=diff["common"], curves=curves, fixed=diff["fixed"], regressed=diff["regressed"],
                       both=diff["both"], neither=diff["neither"])

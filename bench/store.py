@@ -25,6 +25,8 @@ RUN_COLUMNS = {
     "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
     "executor": str, "ray_address": str, "actors": int, "cpus_per_actor": float, "endpoints": str, "notes": str,
     "dataset": str, "tasks_file": str, "tasks_sha256": str,
+    # pass@k runs (bench.protocol.SAMPLED): samples a task and their temperature, or the file imported samples came from
+    "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, handed to every caller decoded
 RESULT_COLUMNS = {
