@@ -1,4 +1,4 @@
-"""CLI: python -m bench run|list|show|compare|resume|export|report|dump|load ...
+"""CLI: python -m bench run|evaluate|list|show|compare|resume|export|report|dump|load ...
 
 Bad input (unknown task id, bad range, a task file with bad lines, unreadable db, unusable model) gets one line
 and exit 2.
@@ -18,9 +18,11 @@ from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
 from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.datasets import DATASETS, HUMANEVAL
+from bench.evaluate import DEFAULT_WORKERS, evaluate_file
 from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
 from bench.metrics import compare_runs, lost_words, run_metrics
+from bench.protocol import IMPORTED, SAMPLES, is_sampled
 from bench.results_table import markdown_report
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
@@ -55,8 +57,60 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
+def protocol_words(run: dict) -> str:
+    """The run's protocol as show prints it: HONEST, LEAKY, SAMPLES or IMPORTED, with what it means."""
+    if run["protocol"] == SAMPLES:
+        return (f"SAMPLES ({run['samples']} independent samples a task at temperature {run['temperature']:g}; no loop, "
+                "no choice; hidden tests only score)")
+    if run["protocol"] == IMPORTED:
+        return (f"IMPORTED (samples made elsewhere, from {run['samples_file']} (sha {run['samples_sha256'][:8]}), "
+                "scored here on the hidden tests; not a run of the loop)")
+    return "HONEST" if run["protocol"] == "honest" else "LEAKY (hidden-test failures fed back; not comparable)"
+
+
+def _pass_at_k_lines(metrics: dict) -> list[str]:
+    """The pass@k table of a sampled run."""
+    fewest, most = metrics["samples_per_task"], metrics["max_samples_per_task"]
+    per_task = f"{fewest}" if fewest == most else f"{fewest} to {most} (k up to {fewest})"
+    lines = [f"pass@k (the unbiased estimator of Chen et al. 2021, over {per_task} samples a task; "
+             f"{metrics['samples']} samples in all):"]
+    lines += [f"  pass@{k:<3} {_pct(value)}" for k, value in metrics["pass_at_k"].items()]
+    return lines
+
+
+def _sampled_summary(run: dict, metrics: dict) -> list[str]:
+    ours = run["protocol"] == SAMPLES
+    lines = [
+        f"run {run['id']}  [{protocol_words(run)}]  {runner.run_state(run)}",
+        (f"model {run['provider']}: {run['model']}   prompt {run['prompt_version']}  code {run['code_version']}"
+         if ours else f"scored by code {run['code_version']}"),
+        f"sandbox {run.get('isolation') or 'not recorded'}",
+        f"dataset {run['dataset']}   selection {run['tasks_spec']}",
+        f"tasks {metrics['tasks']}/{metrics['total_tasks']}   first sample alone "
+        f"{_pct(metrics['first_attempt_pass_at_1'])}   a sample passing the visible tests in "
+        f"{_pct(metrics['visible_pass_rate'])} of tasks",
+        *_pass_at_k_lines(metrics),
+        f"diagnostics (hidden tests): a passing sample in {_pct(metrics['oracle_ceiling'])} of tasks; "
+        f"{_pct(metrics['visible_precision'])} of the samples that pass the visible tests pass the hidden tests",
+    ]
+    if ours:
+        lines.append(f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   wall "
+                     f"{metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
+                     f"{metrics['tasks_per_minute']:.2f} tasks/min")
+    else:
+        lines.append(f"scored in {metrics['wall_seconds']:.0f}s")
+    return lines
+
+
 def _summary(run: dict, metrics: dict) -> str:
-    label = "HONEST" if run["protocol"] == "honest" else "LEAKY (hidden-test failures fed back; not comparable)"
+    if is_sampled(run):
+        lines = _sampled_summary(run, metrics)
+        lost = lost_words(metrics)
+        lines += [f"{lost} (counted as not passed)"] if lost else []
+        lines += [f"worker lost: {note}" for note in (run.get("notes") or "").splitlines()]
+        lines += [f"error: {run['error']}"] if run.get("error") else []
+        return "\n".join(lines)
+    label = protocol_words(run)
     lines = [
         f"run {run['id']}  [{label}]  {runner.run_state(run)}",
         f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
@@ -106,11 +160,30 @@ def _run(args: argparse.Namespace, db_path: Path) -> int:
                               max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
                               executor=args.executor, ray_address=args.ray_address, actors=args.actors,
-                              cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints))
+                              cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
+                              samples=args.samples, temperature=args.temperature)
     total = len(runner.selected_tasks(config))
     progress = _Progress(total, 0, not args.json)
     run_id = runner.start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)
+
+
+def _passing_words(db, run: dict) -> str:
+    """'12 passing' for a run of the loop; a sampled run's pass@1, the mean over its samples."""
+    if not is_sampled(run):
+        return f"{run['passing']} passing"
+    return f"pass@1 {100 * run_metrics(run, store.results(db, run['id']))['pass_at_1']:.1f}%"
+
+
+def _evaluate(args: argparse.Namespace, db_path: Path) -> int:
+    """Score a samples file made elsewhere and store it as an imported run; print it as show does."""
+    def progress(done: int, total: int) -> None:
+        if not args.json:
+            print(f"\rscored {done}/{total} samples  ", end="", file=sys.stderr, flush=True)
+    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.workers, progress=progress)
+    if not args.json:
+        print(file=sys.stderr)
+    return _show(store.open_store(db_path), run_id, args.json)
 
 
 def _budget(args: argparse.Namespace) -> int:
@@ -152,6 +225,8 @@ def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
         mlflow.log_metrics({k: v for k, v in metrics.items() if isinstance(v, (int, float))})
         for k, value in enumerate(metrics["pass_after_k_repairs"]):
             mlflow.log_metric("pass_after_repairs", value, step=k)
+        for k, value in metrics.get("pass_at_k", {}).items():  # a sampled run's pass@k
+            mlflow.log_metric(f"pass_at_{k}", value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +280,21 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
     run.add_argument("--fail-under", type=float, metavar="PCT",
                      help="exit 3 when pass@1 is below PCT percent (the CI quality gate)")
+    run.add_argument("--samples", type=int, metavar="N",
+                     help="pass@k: draw N independent samples a task from the first prompt (no loop, no choice; "
+                          "the hidden tests score each) and report pass@1/5/10 by the unbiased estimator")
+    run.add_argument("--temperature", type=float, default=defaults.sample_temperature,
+                     help=f"with --samples: their temperature (default SAMPLE_TEMPERATURE, "
+                          f"{defaults.sample_temperature:g})")
+    evaluate = sub.add_parser("evaluate", parents=[with_db],
+                              help="score samples made elsewhere (human-eval or EvalPlus JSONL) on a dataset's "
+                                   "hidden tests in our sandbox; stored as an imported run")
+    evaluate.add_argument("path", type=Path, metavar="FILE.jsonl",
+                          help='one sample a line: {"task_id", "completion"} (continues the prompt, human-eval) or '
+                               '{"task_id", "solution"} (a whole program, EvalPlus); several a task allowed')
+    evaluate.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"default {HUMANEVAL}")
+    evaluate.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="samples scored at once")
+    evaluate.add_argument("--json", action="store_true")
     sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")
     show = sub.add_parser("show", parents=[with_db], help="one run's metrics")
     show.add_argument("run_id")
@@ -233,23 +323,32 @@ def main(argv: list[str] | None = None) -> int:
         db = store.open_store(db_path)
         if args.command == "run":
             return _run(args, db_path)
+        if args.command == "evaluate":
+            return _evaluate(args, db_path)
         if args.command == "list":
             rows = store.list_runs(db)
             if args.json:
                 print(json.dumps([{**r, "state": runner.run_state(r)} for r in rows]))
             for r in [] if args.json else rows:
-                print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:6s} {r['feedback']:7s} "
+                print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:8s} {r['feedback']:7s} "
                       f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
-                      f"{r['passing']} passing  [{runner.executor_label(r)}]")
+                      f"{_passing_words(db, r)}  [{runner.executor_label(r)}]")
             return 0
         if args.command == "show":
             return _show(db, args.run_id, args.json)
         if args.command == "compare":
             diff = compare_runs(store.results(db, store.get_run(db, args.a)["id"]),
                                 store.results(db, store.get_run(db, args.b)["id"]))
+            runs = {"A": store.get_run(db, args.a), "B": store.get_run(db, args.b)}
+            notes = {key: protocol_words(run) for key, run in runs.items() if is_sampled(run)}
             if args.json:
-                print(json.dumps(diff))
+                print(json.dumps({**diff, "protocols": {key: run["protocol"] for key, run in runs.items()}}))
             else:
+                for key, words in notes.items():
+                    print(f"{key} {runs[key]['id']} is {words}: each task's verdict here is its first sample's")
+                if runs["A"]["protocol"] != runs["B"]["protocol"]:
+                    print(f"protocols differ (A {runs['A']['protocol']}, B {runs['B']['protocol']}): "
+                          "read the numbers apart")
                 print(f"{diff['common']} tasks in both; fixed {len(diff['fixed'])}, regressed "
                       f"{len(diff['regressed'])}, passing in both {len(diff['both'])}")
                 for key in ("fixed", "regressed"):

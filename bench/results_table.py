@@ -9,6 +9,8 @@ from sqlite_utils import Database
 
 from bench import store
 from bench.metrics import run_metrics
+from bench.passk import PASS_AT_K
+from bench.protocol import IMPORTED, SAMPLES
 
 # One-shot HumanEval pass@1 from the Qwen2.5-Coder technical report (all 164 tasks, full precision).
 PUBLISHED = {"0.5b": 61.6, "1.5b": 70.7, "7b": 88.4}
@@ -41,9 +43,14 @@ def published_baseline(model: str) -> Baseline | None:
     return Baseline(f"Qwen2.5-Coder-{size.group(1).upper()}-Instruct", PUBLISHED[size.group(1)] / 100)
 
 
+def has_published_baseline(run: dict) -> bool:
+    """Whether a run is read against its model's published one-shot figure: a run of our model on HumanEval (the
+    figures are HumanEval's), never an imported one (its file's name is not a model we ran)."""
+    return run.get("dataset", "humaneval") == "humaneval" and run.get("protocol") != IMPORTED
+
+
 def _published(run: dict) -> str:
-    # The published figures are HumanEval's: a run on another dataset has none to read against.
-    baseline = published_baseline(run["model"]) if run.get("dataset", "humaneval") == "humaneval" else None
+    baseline = published_baseline(run["model"]) if has_published_baseline(run) else None
     return f"{100 * baseline.pass_at_1:.1f}" if baseline else "-"
 
 
@@ -52,17 +59,58 @@ def latest_finished_runs(db: Database) -> list[dict]:
     seen, chosen = set(), []
     for run in store.list_runs(db):  # newest first
         key = (run["provider"], run["model"], run["dataset"], run["tasks_spec"], run["feedback"], run.get("strategy"),
-               run["max_retries"], run["prompt_version"], run["protocol"])
+               run["max_retries"], run["prompt_version"], run["protocol"], run.get("temperature"),
+               run.get("samples_sha256"))
         if run["status"] == "finished" and key not in seen:
             seen.add(key)
             chosen.append(run)
     return chosen
 
 
+def _pass_at_k_cells(metrics: dict) -> str:
+    return " | ".join(f"{100 * metrics['pass_at_k'][str(k)]:.1f}%" if str(k) in metrics["pass_at_k"] else "-"
+                      for k in PASS_AT_K)
+
+
+def _samples_a_task(metrics: dict) -> str:
+    fewest, most = metrics["samples_per_task"], metrics["max_samples_per_task"]
+    return f"{fewest}" if fewest == most else f"{fewest} to {most}"
+
+
+def sampled_tables(runs: list[dict], db: Database) -> list[str]:
+    """pass@k of independent samples: our samples runs in one table, imported samples (made elsewhere, scored
+    here) in another, never in the loop's tables."""
+    lines = []
+    ks = " | ".join(f"pass@{k}" for k in PASS_AT_K)
+    for protocol, title in ((SAMPLES, "Independent samples (no loop; pass@k by the unbiased estimator, hidden tests "
+                                      "only score)"),
+                            (IMPORTED, "Imported samples (made elsewhere, scored here in our sandbox; not runs of "
+                                       "the loop)")):
+        chosen = [r for r in runs if r["protocol"] == protocol]
+        if not chosen:
+            continue
+        what = "model | temperature" if protocol == SAMPLES else "file | sha256"
+        lines += [f"**{title}**", "", f"| {what} | tasks | samples a task | {ks} | "
+                  f"published one-shot (164 tasks) | tokens/sample | wall | run |",
+                  "|---|---|---|---|" + "---|" * len(PASS_AT_K) + "---|---|---|---|"]
+        for run in chosen:
+            m = run_metrics(run, store.results(db, run["id"]))
+            dataset = "" if run["dataset"] == "humaneval" else f"{run['dataset']} "
+            who = (f"{run['provider']}: {run['model']} | {run['temperature']:g}" if protocol == SAMPLES
+                   else f"{run['samples_file']} | {(run.get('samples_sha256') or '')[:8]}")
+            tokens = f"{m['tokens_out'] / max(1, m['samples']):.0f}" if protocol == SAMPLES else "-"  # not ours
+            lines.append(f"| {who} | {dataset}{run['tasks_spec']} ({m['tasks']}) | {_samples_a_task(m)} | "
+                         f"{_pass_at_k_cells(m)} | {_published(run)} | "
+                         f"{tokens} | {m['wall_seconds'] / 60:.0f} min | "
+                         f"`{run['id']}` |")
+        lines.append("")
+    return lines
+
+
 def markdown_report(db: Database) -> str:
-    """Honest runs in one table, leaky runs (if any) in another, clearly apart. Tasks lost to the environment
-    (the sandbox lacks a module) or to extraction (no candidate held code) are counted in their own column and
-    as not passed."""
+    """Honest runs in one table, leaky runs (if any) in another, clearly apart; then runs of independent samples
+    and imported ones, by their pass@k (sampled_tables). Tasks lost to the environment (the sandbox lacks a module)
+    or to extraction (no candidate held code) are counted in their own column and as not passed."""
     lines = []
     for protocol in ("honest", "leaky"):
         runs = [r for r in latest_finished_runs(db) if r["protocol"] == protocol]
@@ -91,4 +139,5 @@ def markdown_report(db: Database) -> str:
                 f"{m['tokens_out'] / max(1, m['tasks']):.0f} | {m['wall_seconds'] / 60:.0f} min | "
                 f"{100 * m['model_time_share']:.1f}% | `{run['id']}` |")
         lines.append("")
+    lines += sampled_tables(latest_finished_runs(db), db)
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."

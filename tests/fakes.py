@@ -97,3 +97,36 @@ class KeyedRecipe:
         folder = Path(tempfile.mkdtemp(prefix="keyed-solver-"))
         return Solver(PromptKeyedModel(answer=keyed_answers(self.answers)), folder / "solves.sqlite",
                       ModelChoice("fake", "keyed", "test"))
+
+
+class SeededModel(BaseChatModel):
+    """Answers with answer(first_user_message, seed): the loop's samples (and a pass@k run's) each get a seed of their
+    own, so a test can make some samples right and others wrong. Counts its calls (across its copies)."""
+
+    answer: Callable[[str, int], str]
+    seed: int = 0
+    temperature: float = 0.0
+    calls: list = []  # shared by the copies the coder makes with each sample's seed
+
+    @property
+    def _llm_type(self) -> str:
+        return "seeded-fake"
+
+    def _generate(self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs) -> ChatResult:
+        first_user = next(m.content for m in messages if m.type == "human")
+        with _LOCK:
+            self.calls.append(self.seed)
+        text = self.answer(first_user, self.seed)
+        usage = {"input_tokens": 10 * len(messages), "output_tokens": len(text.split()), "total_tokens": 0}
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
+
+
+def seeded_humaneval_answers(problems: list[dict], right_seeds: dict[str, set[int]]):
+    """An answer function for SeededModel: the canonical solution when the seed is among the task's right seeds,
+    else wrong code."""
+    def answer(prompt: str, seed: int) -> str:
+        problem = next(p for p in problems if p["prompt"].strip() in prompt)
+        good = seed in right_seeds.get(problem["task_id"], set())
+        body = problem["canonical_solution"] if good else "    return None\n"
+        return "```python\n" + problem["prompt"] + body + "```"
+    return answer
