@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from agent import Solver
-from bench.protocol import solve_task
+from bench.protocol import is_sampled, solve_task
 from bench.runner import RunConfig, selected_tasks
 
 
@@ -42,9 +42,13 @@ def _search(run: dict) -> str:
 
 
 def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstimate | None:
-    """From the newest run of this provider and model that has finished tasks and a measured wall time
-    (bench.store.list_runs rows, newest first): its wall seconds per finished task."""
+    """From the newest run of the loop with this provider and model that has finished tasks and a measured wall
+    time (bench.store.list_runs rows, newest first): its wall seconds per finished task. Runs of independent samples
+    are left out: N samples a task cost what N samples cost, not what a solve does, and an imported run's time is
+    only our scoring of another harness's samples."""
     for run in runs:
+        if is_sampled(run):
+            continue
         if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
             per_task = run["elapsed"] / run["done"]
             return CostEstimate(per_task, f"run {run['id']}: {run['done']} tasks in {duration(run['elapsed'])} "

