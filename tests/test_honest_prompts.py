@@ -72,9 +72,10 @@ def task_leaks(task: dict, messages: list[dict]) -> list[str]:
             if ln.strip() and ln.strip() not in shown and ln.strip() in text]
 
 
-def _stored_prompts(tmp_path, feedback: str) -> tuple[list[dict], dict[str, list[dict]]]:
+def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tuple[list[dict], dict[str, list[dict]]]:
     """A bench run on the first MBPP tasks and the examples file, hybrid with 3 candidates (the first answer, a
-    repair, a sample), a model that is always wrong; each task and the prompts stored for its candidates."""
+    repair, a sample), or a samples run of that many independent samples, with a model that is always wrong; each
+    task and the prompts stored for its candidates."""
     from agent import infer_entry_point
     from bench import runner, store
     from bench.datasets import BUNDLED
@@ -93,7 +94,8 @@ def _stored_prompts(tmp_path, feedback: str) -> tuple[list[dict], dict[str, list
         name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
         return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks_file=str(path), strategy="hybrid", max_retries=2, feedback=feedback, workers=2)
+    config = runner.RunConfig(tasks_file=str(path), strategy="hybrid", max_retries=2, feedback=feedback, workers=2,
+                              samples=samples)
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
@@ -119,3 +121,32 @@ def test_the_task_file_audit_catches_hidden_tests_fed_back(tmp_path):
     repairs = {t["task_id"]: json.loads(next(r for r in stored[t["task_id"]] if r["kind"] == "repair")["messages"])
                for t in tasks}
     assert all(task_leaks(task, repairs[task["task_id"]]) for task in tasks)
+
+
+# --- a samples run (pass@k): what the bench stores for every sample -------------------------------------------------
+
+
+def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
+    from bench import runner, store
+    from fakes import PromptKeyedModel
+
+    wrong = "```python\ndef placeholder(*args, **kwargs):\n    return None\n```"
+    solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: wrong), tmp_path / "s.sqlite")
+    config = runner.RunConfig(tasks="sample:41", samples=3, workers=2)
+    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    db = store.open_store(tmp_path / "bench.sqlite")
+    problems = {p["task_id"]: p for p in load_problems()}
+    rows = store.attempts(db, run_id)
+    assert len(rows) == 41 * 3 and {r["kind"] for r in rows} == {"sample"}
+    for row in rows:
+        messages = json.loads(row["messages"])
+        assert leaks(problems[row["task_id"]], messages) == [], row["task_id"]
+        visible = visible_test_source(problems[row["task_id"]])  # the prompt is the first one, with the visible tests
+        assert all(line in messages[1]["content"] for line in visible.splitlines() if line.startswith("assert"))
+    # The same on a task file's tasks (MBPP's and the examples'), whose hidden tests are asserts of their own.
+    (tmp_path / "file").mkdir()
+    tasks, stored = _stored_prompts(tmp_path / "file", "visible", samples=2)
+    for task in tasks:
+        assert [r["kind"] for r in stored[task["task_id"]]] == ["sample", "sample"], task["task_id"]
+        for row in stored[task["task_id"]]:
+            assert task_leaks(task, json.loads(row["messages"])) == [], task["task_id"]
