@@ -71,8 +71,10 @@ def _ollama(settings: Settings, model: str) -> BaseChatModel:
                       seed=settings.seed, num_ctx=settings.num_ctx, num_predict=settings.max_tokens)
 
 
-def _openai(settings: Settings, model: str) -> BaseChatModel:
-    from langchain_openai import ChatOpenAI
+def _openai(settings: Settings, model: str) -> tuple[BaseChatModel, str]:
+    """The chat model and what to say of it: the server's URL, and that its answers arrive whole when the server
+    sends no token usage in a stream (see agent.openai_chat)."""
+    from agent.openai_chat import openai_compatible_chat
 
     try:
         _get_json(f"{settings.openai_base_url}/models", timeout=3.0)
@@ -83,9 +85,11 @@ def _openai(settings: Settings, model: str) -> BaseChatModel:
             f"No OpenAI-compatible server answers at {settings.openai_base_url} "
             f"({getattr(exc, 'reason', exc)}). Start it or set OPENAI_BASE_URL."
         ) from None
-    return ChatOpenAI(model=model, base_url=settings.openai_base_url, api_key=settings.openai_api_key,
-                      temperature=settings.temperature, seed=settings.seed, max_tokens=settings.max_tokens,
-                      stream_usage=True)
+    chat, streams = openai_compatible_chat(model=model, base_url=settings.openai_base_url,
+                                           api_key=settings.openai_api_key, temperature=settings.temperature,
+                                           seed=settings.seed, max_tokens=settings.max_tokens)
+    return chat, settings.openai_base_url + ("" if streams else "; not streamed: the server streams no token usage, "
+                                                                "so each answer arrives whole, counted")
 
 
 def gguf_path(settings: Settings) -> Path:
@@ -117,7 +121,8 @@ def make_chat_model(settings: Settings) -> tuple[BaseChatModel, ModelChoice]:
     if provider == "openai":
         if not settings.model:
             raise ModelUnavailable("LLM_PROVIDER=openai needs LLM_MODEL, the model name the server serves.")
-        return _openai(settings, settings.model), ModelChoice("openai", settings.model, settings.openai_base_url)
+        chat, reason = _openai(settings, settings.model)
+        return chat, ModelChoice("openai", settings.model, reason)
     if provider == "llamacpp":
         chat, name = _llamacpp(settings)
         return chat, ModelChoice("llamacpp", name, "LLM_PROVIDER=llamacpp, in-process")

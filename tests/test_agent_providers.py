@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from agent import ModelUnavailable, Settings, load_settings, make_chat_model
+from agent import ModelUnavailable, RunFinished, Settings, Token, load_settings, make_chat_model, make_solver
 
 
 def _closed_port() -> int:
@@ -38,6 +38,61 @@ def fake_ollama():
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+ANSWER = "```python\ndef add(a, b):\n    return a + b\n```"
+USAGE = {"prompt_tokens": 57, "completion_tokens": 19, "total_tokens": 76}
+
+
+def _fake_openai(streams_usage: bool) -> tuple[HTTPServer, list[dict]]:
+    """A loopback OpenAI-compatible server that answers every chat with ANSWER and USAGE, in a stream (a few
+    pieces, then a usage chunk if asked for one and streams_usage) or whole; it keeps every request body."""
+    requests: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self._send(200, "application/json", json.dumps({"object": "list", "data": [{"id": "m"}]}).encode())
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            requests.append(body)
+            text = "OK" if body.get("max_tokens") == 1 else ANSWER
+            head = {"id": "c1", "created": 0, "model": body["model"]}
+            if not body.get("stream"):
+                message = {"role": "assistant", "content": text}
+                reply = {**head, "object": "chat.completion", "usage": USAGE,
+                         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+                self._send(200, "application/json", json.dumps(reply).encode())
+                return
+            pieces = [{"role": "assistant", "content": ""}, *({"content": text[i:i + 8]} for i in range(0, 99, 8))]
+            chunks = [{"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in pieces]
+            chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            if streams_usage and (body.get("stream_options") or {}).get("include_usage"):
+                chunks.append({"choices": [], "usage": USAGE})
+            events = "".join(f"data: {json.dumps({**head, 'object': 'chat.completion.chunk', **c})}\n\n"
+                             for c in chunks)
+            self._send(200, "text/event-stream", (events + "data: [DONE]\n\n").encode())
+
+        def _send(self, status: int, kind: str, body: bytes):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    return HTTPServer(("127.0.0.1", 0), Handler), requests
+
+
+@pytest.fixture(params=[True, False], ids=["streams-usage", "no-usage-in-streams"])
+def fake_openai(request):
+    """(base URL, request bodies, whether its streams carry usage): like vLLM, or like llama-cpp-python's server."""
+    server, requests = _fake_openai(request.param)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/v1", requests, request.param
     server.shutdown()
 
 
@@ -97,6 +152,29 @@ def test_openai_server_down_names_the_url():
         make_chat_model(Settings(provider="openai", model="qwen", openai_base_url=url))
     with pytest.raises(ModelUnavailable, match="needs LLM_MODEL"):
         make_chat_model(Settings(provider="openai"))
+
+
+def test_openai_answers_are_counted_whether_or_not_the_server_streams_usage(fake_openai, tmp_path):
+    url, requests, streams_usage = fake_openai
+    solver = make_solver(Settings(provider="openai", model="m", openai_base_url=url, data_dir=tmp_path,
+                                  max_tokens=200))
+    assert ("not streamed" in solver.choice.reason) is not streams_usage
+    events = list(solver.start("Write a function add(a, b) that returns the sum of a and b.",
+                               "assert add(1, 2) == 3\n"))
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "passed"
+    [candidate] = solver.candidates(events[-1].thread_id)
+    assert (candidate.tokens_in, candidate.tokens_out) == (USAGE["prompt_tokens"], USAGE["completion_tokens"])
+    # The graph streams: a server that streams usage is asked for it in a stream; one that does not (found by
+    # a one-token probe) is asked without streaming, and its answer still reaches the timeline, whole.
+    probe, asked = requests
+    assert probe["max_tokens"] == 1 and probe["stream_options"] == {"include_usage": True}
+    assert asked["stream"] is streams_usage and bool(asked.get("stream_options")) is streams_usage
+    assert "".join(e.text for e in events if isinstance(e, Token)) == ANSWER
+    # The cap goes as max_tokens, the name every OpenAI-compatible server reads (llama-cpp-python's reads no other).
+    assert asked["max_tokens"] <= 200 and "max_completion_tokens" not in asked
+    # The probe is asked once per server and model in a process.
+    make_chat_model(Settings(provider="openai", model="m", openai_base_url=url))
+    assert len(requests) == 2
 
 
 def test_settings_from_environment(monkeypatch):
