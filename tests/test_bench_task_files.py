@@ -352,7 +352,6 @@ def test_the_mbpp_reference_solutions_pass_their_hidden_tests_in_our_sandbox():
 
 
 def test_the_mbpp_file_is_what_the_script_makes(tmp_path):
-    script = MBPP.parent / "make_mbpp_task_file.py"
     records = [json.loads(line) for line in MBPP.read_text(encoding="utf-8").splitlines()]
     # Back to MBPP's shape, plus a task of its test split, which the script must leave out.
     source = [{"task_id": int(r["task_id"].split("/")[1]), "prompt": r["prompt"], "code": r["canonical_solution"],
@@ -360,8 +359,9 @@ def test_the_mbpp_file_is_what_the_script_makes(tmp_path):
     source.append({**source[0], "task_id": 11})
     (tmp_path / "sanitized-mbpp.json").write_text(json.dumps(source), encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "sanitized-mbpp.json"), str(out)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "bench.data.make_mbpp_task_file",
+                           str(tmp_path / "sanitized-mbpp.json"), str(out)],
+                          capture_output=True, text=True, timeout=60, cwd=MBPP.parents[2])
     assert done.returncode == 0 and "wrote 170 tasks" in done.stdout
     assert out.read_text(encoding="utf-8") == MBPP.read_text(encoding="utf-8")
 

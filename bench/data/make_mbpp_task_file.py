@@ -1,6 +1,6 @@
 """Make mbpp-sanitized-dev.jsonl, the bench's MBPP task file, from MBPP's sanitized JSON.
 
-    python bench/data/make_mbpp_task_file.py sanitized-mbpp.json [bench/data/mbpp-sanitized-dev.jsonl]
+    python -m bench.data.make_mbpp_task_file sanitized-mbpp.json [bench/data/mbpp-sanitized-dev.jsonl]
 
 The source is `mbpp/sanitized-mbpp.json` of the google-research/google-research repository (Austin et al.,
 2021; CC BY 4.0). Only the development splits are kept: prompt (task ids 1-10), validation (511-600) and
@@ -27,6 +27,8 @@ import json
 import sys
 from pathlib import Path
 
+from sandbox.syntax import parse  # the host's one parse lock (see its docstring)
+
 DEV_SPLITS = ((1, 10), (511, 600), (601, 974))  # prompt, validation, train: never the test split (11-510)
 OUT = Path(__file__).resolve().parent / "mbpp-sanitized-dev.jsonl"
 
@@ -39,9 +41,9 @@ def in_dev_splits(task_id: int) -> bool:
 def unlisted_imports(asserts: list[str], imports: list[str]) -> list[str]:
     """Import lines for the standard-library modules the asserts use by name (``sys.getsizeof``) that the
     import lines do not import, in order of first use."""
-    imported = {alias.asname or alias.name.split(".")[0] for line in imports for node in ast.walk(ast.parse(line))
+    imported = {alias.asname or alias.name.split(".")[0] for line in imports for node in ast.walk(parse(line))
                 if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
-    used = [node.value.id for line in asserts for node in ast.walk(ast.parse(line))
+    used = [node.value.id for line in asserts for node in ast.walk(parse(line))
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
             and node.value.id in sys.stdlib_module_names]
     return [f"import {name}" for name in dict.fromkeys(used) if name not in imported]
