@@ -29,6 +29,8 @@ __all__ = ["ENV_ERROR", "FEEDBACK_MODES", "IMPORTED", "LOST_STATUSES", "ModelOut
            "visible_tests_for"]
 FEEDBACK_MODES = ("visible", "none", "oracle")
 HIDDEN_LIMITS = Limits(timeout_s=10)
+# Raised by hidden tests that limit each call themselves (HumanEval+'s, as EvalPlus): a timeout, not a wrong answer.
+TIME_LIMIT_ERROR = "TimeLimitExceeded"
 ENV_ERROR = "env_error"  # the solve's status when the sandbox lacks what the code or tests import
 BAD_INPUT = "bad_input"  # the agent refused the task before any model call
 LOST_STATUSES = (ENV_ERROR, BAD_INPUT)  # tasks that never had an answer: counted apart, and as not passed
@@ -78,6 +80,21 @@ def hidden_at_cap(result: dict, k: int) -> bool:
     return bool(result["hidden_by_attempt"][index]) if index is not None else False
 
 
+def hidden_limits(task: Task) -> Limits:
+    """The limits a task's hidden tests run under: its own time limit where its dataset sets one (HumanEval+'s, from
+    its canonical solution's runtime), else HIDDEN_LIMITS."""
+    timeout = task.get("hidden_timeout_s")
+    return Limits(timeout_s=timeout) if timeout else HIDDEN_LIMITS
+
+
+def hidden_status(report: TestReport) -> str:
+    """The status stored for a hidden verdict: the sandbox's, except that a call the tests stopped at their own time
+    limit (TIME_LIMIT_ERROR) is a timeout like a run the sandbox stopped, and counted apart from wrong answers."""
+    if report.status == "failed" and any(t.error_type == TIME_LIMIT_ERROR for t in report.tests if not t.passed):
+        return "timeout"
+    return report.status
+
+
 def _lost_status(exc: BadInput) -> str:
     return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
 
@@ -114,7 +131,7 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
     entry_point = solver.state_at(final.thread_id).get("entry_point") or task["entry_point"]
     rows, vis, hid = [], [], []
     for candidate in made:
-        hidden = run_tests(candidate.code, task["hidden_tests"], entry_point=entry_point, limits=HIDDEN_LIMITS)
+        hidden = run_tests(candidate.code, task["hidden_tests"], entry_point=entry_point, limits=hidden_limits(task))
         if feedback == "oracle":
             visible_ok = run_tests(candidate.code, visible, entry_point=entry_point).passed
         else:
@@ -143,7 +160,7 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
     return {
         "run_id": run_id, "task_id": task_id, "iteration": iteration, "code": code, "answer": answer,
         "visible_status": visible.status, "visible_report": json.dumps(visible.to_dict()),
-        "hidden_passed": int(hidden.passed), "hidden_status": hidden.status,
+        "hidden_passed": int(hidden.passed), "hidden_status": hidden_status(hidden),
         "hidden_report": json.dumps(hidden.to_dict()),
         "messages": json.dumps(messages), "tokens_in": tokens_in, "tokens_out": tokens_out,
         "prompt_tokens_reused": prompt_tokens_reused, "seconds_model": seconds_model, "seconds_tests": seconds_tests,
@@ -171,7 +188,7 @@ def score_sample(code: str, task: Task, entry_point: str | None, extract_error: 
         missing = TestReport(status="error", error=f"no code to run: {extract_error}")
         return missing, missing, 0.0
     visible = run_tests(code, task["tests"], entry_point=entry_point)
-    hidden = run_tests(code, task["hidden_tests"], entry_point=entry_point, limits=HIDDEN_LIMITS)
+    hidden = run_tests(code, task["hidden_tests"], entry_point=entry_point, limits=hidden_limits(task))
     return visible, hidden, round(time.perf_counter() - started, 3)
 
 

@@ -21,7 +21,7 @@ from agent.config import ray_address
 from agent.liveness import keep_alive, owner_alive
 from bench import store
 from bench.code_version import code_version
-from bench.datasets import HUMANEVAL, Dataset, load_dataset
+from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
 from bench.executors import (
     EXECUTORS,
     ModelRecipe,
@@ -34,7 +34,7 @@ from bench.executors import (
 )
 from bench.executors.threads import run_threads, thread_workers
 from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
-from bench.tasks import Task, humaneval_tasks, select_tasks
+from bench.tasks import Task, select_tasks
 
 __all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",
            "default_db_path", "resume_run", "run_state", "select_tasks", "selected_tasks", "start_run", "stop_run"]
@@ -76,13 +76,14 @@ def selected_tasks(config: RunConfig) -> list[Task]:
 
 
 def tasks_of_run(db, run: dict) -> dict[str, Task]:
-    """task_id -> Task for a stored run: those stored with it (a task file's), else HumanEval's."""
+    """task_id -> Task for a stored run: those stored with it (a task file's), else its packaged dataset's
+    (HumanEval's or HumanEval+'s)."""
     stored = store.run_tasks(db, run["id"])
     if stored:
         return {task["task_id"]: task for task in stored}
-    if run["dataset"] != HUMANEVAL:
+    if run["dataset"] not in PACKAGED:
         raise ValueError(f"run {run['id']} ran on {run['dataset']}, whose tasks are not in this database")
-    return {task["task_id"]: task for task in humaneval_tasks()}
+    return {task["task_id"]: task for task in packaged_tasks(run["dataset"])}
 
 
 def default_db_path() -> Path:

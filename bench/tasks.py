@@ -7,7 +7,7 @@ sample:N (every k-th task). An index is a task's position in its dataset, whatev
 from __future__ import annotations
 
 import functools
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from bench.humaneval import Problem, load_problems
 from bench.visible_tests import visible_tests_for
@@ -29,6 +29,9 @@ class Task(TypedDict):
     hidden_tests: str
     entry_point: str | None
     visible_count: int  # tests in ``tests`` (0 for HumanEval's bare existence check: it tests nothing)
+    # The hidden tests' time limit, where a dataset sets one per task (HumanEval+: from its canonical solution's
+    # runtime); without it, bench.protocol.HIDDEN_LIMITS.
+    hidden_timeout_s: NotRequired[float]
 
 
 class TaskSpecError(ValueError):
