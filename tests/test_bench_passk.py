@@ -88,6 +88,22 @@ def test_evaluate_scores_both_shapes_several_samples_a_task_as_an_imported_run(t
     assert (metrics["samples_per_task"], metrics["max_samples_per_task"], metrics["samples"]) == (1, 3, 6)
 
 
+def test_evaluate_on_humaneval_plus_scores_the_same_file_by_evalplus_hidden_tests(tmp_path):
+    # The median in place of the mean passes HumanEval's symmetric examples, not EvalPlus's other inputs.
+    median = ("def mean_absolute_deviation(numbers):\n    m = sorted(numbers)[len(numbers) // 2]\n"
+              "    return sum(abs(x - m) for x in numbers) / len(numbers)\n")
+    path = tmp_path / "median.jsonl"
+    path.write_text(json.dumps({"task_id": "HumanEval/4", "solution": median}) + "\n")
+    db_path = tmp_path / "bench.sqlite"
+    db = store.open_store(db_path)
+    scores = {}
+    for dataset in ("humaneval", "humaneval+"):
+        run = store.get_run(db, evaluate_file(path, dataset, db_path))
+        assert (run["dataset"], run["protocol"]) == (dataset, "imported")
+        scores[dataset] = run_metrics(run, store.results(db, run["id"]))["pass_at_1"]
+    assert scores == {"humaneval": 1.0, "humaneval+": 0.0}
+
+
 def _bad_file(tmp_path, lines: list[str]) -> Path:
     path = tmp_path / "mine.jsonl"
     path.write_text("\n".join(lines) + "\n")
