@@ -1,4 +1,4 @@
-"""CLI: python -m bench run|evaluate|list|show|compare|resume|export|report|dump|load ...
+"""CLI: python -m bench run|evaluate|rescore|list|show|compare|resume|export|report|dump|load ...
 
 Bad input (unknown task id, bad range, a task file with bad lines, unreadable db, unusable model) gets one line
 and exit 2.
@@ -21,8 +21,10 @@ from bench.datasets import DATASETS, HUMANEVAL
 from bench.evaluate import DEFAULT_WORKERS, evaluate_file
 from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
-from bench.metrics import compare_runs, lost_words, run_metrics
+from bench.metrics import compare_runs, lost_words, run_metrics, timed_out_answers
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
+from bench.rescore import DEFAULT_WORKERS as RESCORE_WORKERS
+from bench.rescore import RESCORED, TARGETS, rescore_run
 from bench.results_table import markdown_report
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
@@ -65,6 +67,9 @@ def protocol_words(run: dict) -> str:
     if run["protocol"] == IMPORTED:
         return (f"IMPORTED (samples made elsewhere, from {run['samples_file']} (sha {run['samples_sha256'][:8]}), "
                 "scored here on the hidden tests; not a run of the loop)")
+    if run["protocol"] == RESCORED:
+        return (f"RESCORED on {run['dataset']} (the candidates and answers of run {run['rescored_from']}, scored again "
+                "on its hidden tests without the model; not a run of the loop)")
     return "HONEST" if run["protocol"] == "honest" else "LEAKY (hidden-test failures fed back; not comparable)"
 
 
@@ -137,6 +142,9 @@ def _summary(run: dict, metrics: dict) -> str:
     lost = lost_words(metrics)
     if lost:
         lines.append(f"{lost} (counted as not passed)")
+    if metrics.get("answers_timed_out"):
+        lines.append(f"answers that ran out of time on the hidden tests: {metrics['answers_timed_out']} (apart from "
+                     "wrong answers; counted as not passed)")
     if run.get("notes"):
         lines += [f"worker lost: {note}" for note in run["notes"].splitlines()]
     if run.get("error"):
@@ -146,7 +154,9 @@ def _summary(run: dict, metrics: dict) -> str:
 
 def _show(db, run_id: str, as_json: bool) -> int:
     run = store.get_run(db, run_id)
-    metrics = run_metrics(run, store.results(db, run_id))
+    results = store.results(db, run_id)
+    metrics = run_metrics(run, results)
+    metrics["answers_timed_out"] = timed_out_answers(run, results, store.hidden_statuses(db, run_id))
     if as_json:
         print(json.dumps({"run": {**run, "state": runner.run_state(run)}, "metrics": metrics}))
     else:
@@ -183,6 +193,19 @@ def _evaluate(args: argparse.Namespace, db_path: Path) -> int:
     run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.workers, progress=progress)
     if not args.json:
         print(file=sys.stderr)
+    return _show(store.open_store(db_path), run_id, args.json)
+
+
+def _rescore(args: argparse.Namespace, db_path: Path) -> int:
+    """Score a finished HumanEval run's candidates on HumanEval+ as a new, linked run; print it as show does."""
+    def progress(done: int, total: int) -> None:
+        if not args.json:
+            print(f"\rscored {done}/{total} candidates  ", end="", file=sys.stderr, flush=True)
+    started = time.time()
+    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.workers, progress=progress)
+    if not args.json:
+        print(f"\nrescored {args.run_id} on {args.dataset} as {run_id} in {time.time() - started:.0f}s",
+              file=sys.stderr)
     return _show(store.open_store(db_path), run_id, args.json)
 
 
@@ -295,6 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     evaluate.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"default {HUMANEVAL}")
     evaluate.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="samples scored at once")
     evaluate.add_argument("--json", action="store_true")
+    rescore = sub.add_parser("rescore", parents=[with_db],
+                             help="score a finished HumanEval run's stored candidates on HumanEval+, no model call")
+    rescore.add_argument("run_id")
+    rescore.add_argument("--dataset", default=TARGETS[0], help=f"the dataset to score them on: {', '.join(TARGETS)}")
+    rescore.add_argument("--workers", type=int, default=RESCORE_WORKERS, help="candidates scored at once")
+    rescore.add_argument("--json", action="store_true")
     sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")
     show = sub.add_parser("show", parents=[with_db], help="one run's metrics")
     show.add_argument("run_id")
@@ -325,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run(args, db_path)
         if args.command == "evaluate":
             return _evaluate(args, db_path)
+        if args.command == "rescore":
+            return _rescore(args, db_path)
         if args.command == "list":
             rows = store.list_runs(db)
             if args.json:
@@ -332,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:8s} {r['feedback']:7s} "
                       f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
-                      f"{_passing_words(db, r)}  [{runner.executor_label(r)}]")
+                      f"{_passing_words(db, r)}  [{runner.executor_label(r)}]"
+                      + (f"  rescored from {r['rescored_from']}" if r.get("rescored_from") else ""))
             return 0
         if args.command == "show":
             return _show(db, args.run_id, args.json)

@@ -183,3 +183,15 @@ def compare_run_curves(run_a: dict, results_a: list[dict], run_b: dict, results_
             curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(run["max_retries"] + 1)]
     return Comparison(common=diff["common"], curves=curves, fixed=diff["fixed"], regressed=diff["regressed"],
                       both=diff["both"], neither=diff["neither"])
+
+
+def timed_out_answers(run: dict, results: list[dict], statuses: dict[str, list[str]]) -> int:
+    """Tasks whose final answer ran out of time on the hidden tests (its attempt's hidden_status is 'timeout'),
+    counted apart from wrong answers as EvalPlus counts them; each still counts as not passed. statuses: each
+    task's hidden statuses by attempt (bench.store.hidden_statuses)."""
+    count = 0
+    for result in results:
+        index = answer_at_cap(result, run["max_retries"])
+        found = statuses.get(result["task_id"], [])
+        count += index is not None and index < len(found) and found[index] == "timeout"
+    return count

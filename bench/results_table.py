@@ -11,6 +11,7 @@ from bench import store
 from bench.metrics import run_metrics
 from bench.passk import PASS_AT_K
 from bench.protocol import IMPORTED, SAMPLES
+from bench.rescore import rescored_twin
 
 # One-shot HumanEval pass@1 from the Qwen2.5-Coder technical report (all 164 tasks, full precision).
 PUBLISHED = {"0.5b": 61.6, "1.5b": 70.7, "7b": 88.4}
@@ -107,6 +108,17 @@ def sampled_tables(runs: list[dict], db: Database) -> list[str]:
     return lines
 
 
+def _plus_cell(db: Database, run: dict, twins: dict[str, str]) -> str:
+    """'67.1% / 52.4%': pass@1 and the first answer's pass rate of the run's rescoring on HumanEval+ (bench.rescore),
+    noted in twins (run id -> its twin's); '-' for a run with none."""
+    twin = rescored_twin(db, run["id"])
+    if twin is None:
+        return "-"
+    twins[run["id"]] = twin["id"]
+    m = run_metrics(twin, store.results(db, twin["id"]))
+    return f"{100 * m['pass_at_1']:.1f}% / {100 * m['first_attempt_pass_at_1']:.1f}%"
+
+
 def markdown_report(db: Database) -> str:
     """Honest runs in one table, leaky runs (if any) in another, clearly apart; then runs of independent samples
     and imported ones, by their pass@k (sampled_tables). Tasks lost to the environment (the sandbox lacks a module)
@@ -120,9 +132,11 @@ def markdown_report(db: Database) -> str:
             "LEAKY protocol (hidden-test failures fed back; reproduces older agents; not comparable)"
         lines += [f"**{title}**", "",
                   "| model | tasks | prompt | feedback | strategy | budget | pass@1 | first answer | "
+                  "HumanEval+: pass@1 / first answer | "
                   "after k more candidates (k=0..) | published one-shot (164 tasks) | oracle ceiling | "
                   "visible precision | lost: env / extraction | tokens/task | wall | model share | run |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        twins = {}
         for run in runs:
             m = run_metrics(run, store.results(db, run["id"]))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
@@ -132,12 +146,17 @@ def markdown_report(db: Database) -> str:
                 f"| {run['provider']}: {run['model']} | {dataset}{run['tasks_spec']} ({m['tasks']}) | "
                 f"{run['prompt_version']} | "
                 f"{run['feedback']} | {strategy if run['max_retries'] else '-'} | {run['max_retries'] + 1} | "
-                f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | {curve} | "
+                f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | "
+                f"{_plus_cell(db, run, twins)} | {curve} | "
                 f"{_published(run)} | {100 * m['oracle_ceiling']:.1f}% | "
                 f"{100 * m['visible_precision']:.1f}% | "
                 f"{m['lost_to_environment'] + m['lost_to_bad_input']} / {m['lost_to_extraction']} | "
                 f"{m['tokens_out'] / max(1, m['tasks']):.0f} | {m['wall_seconds'] / 60:.0f} min | "
                 f"{100 * m['model_time_share']:.1f}% | `{run['id']}` |")
+        if twins:
+            lines += ["", "HumanEval+: the same run's candidates and answers scored again on EvalPlus's HumanEval+ "
+                          "tests, without the model (`python -m bench rescore`; not runs of the loop): "
+                      + ", ".join(f"`{twin}` (of `{run_id}`)" for run_id, twin in twins.items()) + "."]
         lines.append("")
     lines += sampled_tables(latest_finished_runs(db), db)
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."

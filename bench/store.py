@@ -25,6 +25,7 @@ RUN_COLUMNS = {
     "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
     "executor": str, "ray_address": str, "actors": int, "cpus_per_actor": float, "endpoints": str, "notes": str,
     "dataset": str, "tasks_file": str, "tasks_sha256": str,
+    "rescored_from": str,  # a rescored run (bench.rescore): the run whose candidates it scored again
     # pass@k runs (bench.protocol.SAMPLED): samples a task and their temperature, or the file imported samples came from
     "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
 }
@@ -195,3 +196,12 @@ def attempts(db: Database, run_id: str, task_id: str | None = None) -> list[dict
 def finished_task_ids(db: Database, run_id: str) -> set[str]:
     """Tasks of a run that have a stored result (skipped on resume)."""
     return {r["task_id"] for r in db.query("SELECT task_id FROM results WHERE run_id = ?", [run_id])}
+
+
+def hidden_statuses(db: Database, run_id: str) -> dict[str, list[str]]:
+    """task_id -> the hidden-test status of each of its attempts, in order (passed, failed, timeout ...)."""
+    grouped: dict[str, list[str]] = {}
+    for row in db.query("SELECT task_id, hidden_status FROM attempts WHERE run_id = ? ORDER BY task_id, iteration",
+                        [run_id]):
+        grouped.setdefault(row["task_id"], []).append(row["hidden_status"])
+    return grouped

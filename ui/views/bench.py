@@ -21,6 +21,7 @@ from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
 from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress, sample_counts
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
+from bench.rescore import RESCORED
 from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
 from bench.tasks import TaskSpecError, select_tasks
@@ -82,7 +83,8 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True, format_func=FEEDBACK_WORDS.get)
     left, right = st.columns([1, 2])
     dataset = left.selectbox("Dataset", DATASETS, key="bench_dataset",
-                             help="HumanEval, or mbpp-dev: 170 MBPP tasks in words, the first assert visible")
+                             help="HumanEval; humaneval+: HumanEval's tasks and visible tests, EvalPlus's ~750 "
+                                  "hidden tests a task; or mbpp-dev: 170 MBPP tasks in words, the first assert visible")
     upload = right.file_uploader("Or your own task file (JSONL)", type=["jsonl"], key="bench_tasks_file",
                                  help="one JSON object a line: task_id, prompt, tests (visible), hidden_tests, "
                                       "optional entry_point and test_imports; see the README's Bench section")
@@ -233,19 +235,23 @@ def run_summary(run: dict, metrics: dict) -> None:
     if is_sampled(run):
         sampled_summary(run, metrics)
         return
-    leaky = run["protocol"] == "leaky"
+    leaky, rescored = run["protocol"] == "leaky", run["protocol"] == RESCORED
     label = "LEAKY protocol: hidden-test failures were fed back" if leaky else "honest protocol"
+    if rescored:
+        label = (f"rescored: the candidates and answers of run {run['rescored_from']}, scored again on "
+                 f"{run['dataset']}'s hidden tests without the model; not a run of the loop")
     cols = st.columns(4)
     cols[0].metric("pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
     cols[1].metric("first attempt", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%")
     cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
     cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
-    (st.error if leaky else st.success)(label)
+    (st.error if leaky else st.info if rescored else st.success)(label)
     st.caption(f"dataset {run['dataset']} · strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates "
                f"· prompt {run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s "
                f"· model time {100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min "
                f"· tokens {metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
-               f"sandbox {run.get('isolation') or 'not recorded'}")
+               f"sandbox {run.get('isolation') or 'not recorded'}"
+               + (f" · protocol {RESCORED}, from run {run['rescored_from']}" if rescored else ""))
     if lost_words(metrics):
         st.warning(f"{lost_words(metrics)}: counted as not passed", icon=":material/warning:")
     st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
