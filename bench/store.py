@@ -35,6 +35,7 @@ RESULT_COLUMNS = {
     "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
     "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str, "extract_errors": int,
+    "pass_at_1": float,  # a sampled run's task (bench.protocol.SAMPLED): its share of passing samples, c / n
 }
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,

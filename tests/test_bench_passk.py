@@ -186,6 +186,7 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
     assert [r["hidden_by_attempt"] for r in results] == [[False, True, False], [True, True, True],
                                                          [False, False, False]]
     assert [r["final_status"] for r in results] == ["sampled"] * 3 and [r["thread_id"] for r in results] == [None] * 3
+    assert [r["pass_at_1"] for r in results] == [pytest.approx(1 / 3), 1.0, 0.0]  # each task's share, stored
     metrics = run_metrics(run, results)
     assert metrics["pass_at_1"] == pytest.approx((1 / 3 + 1 + 0) / 3)  # the mean of the tasks' shares
     assert metrics["pass_at_k_curve"] == pytest.approx([4 / 9, (2 / 3 + 1) / 3, 2 / 3])
