@@ -150,3 +150,62 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
         assert [r["kind"] for r in stored[task["task_id"]]] == ["sample", "sample"], task["task_id"]
         for row in stored[task["task_id"]]:
             assert task_leaks(task, json.loads(row["messages"])) == [], task["task_id"]
+
+
+# --- a HumanEval+ run: HumanEval's prompts and visible tests, EvalPlus's hidden tests --------------------------------
+
+
+def plus_leaks(task: dict, messages: list[dict]) -> list[str]:
+    """Lines of a HumanEval+ check (longer than a bare `return True`) that the task's prompt and visible tests do not
+    show, found in the messages; and the check itself by its name."""
+    shown = task["prompt"] + "\n" + task["tests"]
+    text = "\n".join(m["content"] for m in messages)
+    found = [ln.strip() for ln in task["hidden_tests"].splitlines()
+             if len(ln.strip()) > 12 and ln.strip() not in shown and ln.strip() in text]
+    return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
+
+
+def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[str, dict], list[dict]]:
+    """A --dataset humaneval+ run, hybrid with 3 candidates (the first answer, a repair, a sample), with a model that
+    is always wrong; the run's tasks and every stored attempt."""
+    from bench import runner, store
+    from bench.datasets import HUMANEVAL_PLUS, load_dataset
+    from fakes import PromptKeyedModel
+
+    plus = {t["task_id"]: t for t in load_dataset(HUMANEVAL_PLUS).tasks}
+
+    def wrong(prompt: str, attempt: int) -> str:
+        task = next(t for t in plus.values() if t["prompt"].strip() in prompt)
+        return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
+    solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
+    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, strategy="hybrid", max_retries=2,
+                              feedback=feedback, workers=2)
+    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    db = store.open_store(tmp_path / "bench.sqlite")
+    assert store.get_run(db, run_id)["dataset"] == HUMANEVAL_PLUS
+    return plus, store.attempts(db, run_id)
+
+
+def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
+    plus, rows = _humanevalplus_prompts(tmp_path, "visible", "sample:41")
+    kinds: dict[str, list[str]] = {}
+    for row in rows:
+        kinds.setdefault(row["task_id"], []).append(row["kind"])
+        task = plus[row["task_id"]]
+        messages = json.loads(row["messages"])
+        assert plus_leaks(task, messages) == [], (row["task_id"], row["kind"])
+        # The prompt is HumanEval's, with its visible tests (a task without docstring examples has none to show).
+        visible = [ln for ln in task["tests"].splitlines() if ln.startswith("assert") and "callable(" not in ln]
+        assert all(ln in messages[1]["content"] for ln in visible), row["task_id"]
+    # A task without docstring examples is checked by callable() alone: its first answer passes, nothing follows.
+    assert len(kinds) == 41 and all(k == (["first", "repair", "sample"] if plus[t]["visible_count"] else ["first"])
+                                    for t, k in kinds.items())
+    assert sum(len(k) == 3 for k in kinds.values()) == 39
+
+
+def test_the_humanevalplus_audit_catches_hidden_tests_fed_back(tmp_path):
+    # The leaky protocol feeds HumanEval+'s failures to the repair: the audit must flag it, or it proves nothing.
+    plus, rows = _humanevalplus_prompts(tmp_path, "oracle", "sample:8")
+    repairs = [row for row in rows if row["kind"] == "repair"]
+    assert len(repairs) == 8
+    assert all(plus_leaks(plus[row["task_id"]], json.loads(row["messages"])) for row in repairs)
