@@ -116,6 +116,11 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     scripts = {path.name for path in (target / "bin").iterdir()}
     assert scripts == set(project["project"]["scripts"])
     assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "executors").is_dir()
+    # The datasets run by name ship with the package, with their licences (HumanEval+: Apache-2.0).
+    plus = target / "bench" / "data" / "humanevalplus"
+    shipped = {"HumanEvalPlus-OriginFmt.jsonl.gz", "tasks.json", "LICENSE", "README.md"}
+    assert {p.name for p in plus.iterdir()} >= shipped
+    assert (target / "bench" / "data" / "mbpp-sanitized-dev.jsonl").is_file()
     metadata = next(target.glob("self_healing_agent-*.dist-info")).joinpath("METADATA").read_text()
     assert "Requires-Dist: ray[default]==" in metadata
 
