@@ -43,6 +43,7 @@ def test_the_vendored_files_are_the_releases(plus):
         digest = hashlib.sha256((humanevalplus.DATA_DIR / name).read_bytes()).hexdigest()
         assert f"`{name}` | copied unchanged" in readme and digest in readme, name
     assert "Apache License" in (humanevalplus.DATA_DIR / "LICENSE").read_text()
+    assert "evalplus/humanevalplus_release" in readme and "200defc" in readme and "shared" not in readme
 
 
 def test_atol_and_time_limits_come_from_tasks_json(plus):
