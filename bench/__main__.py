@@ -17,7 +17,7 @@ from agent import ModelUnavailable, load_settings
 from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
 from agent.prompts import VERSIONS
 from bench import runner, store
-from bench.datasets import DATASETS, HUMANEVAL
+from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
 from bench.evaluate import DEFAULT_WORKERS, evaluate_file
 from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
@@ -270,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--tasks", default="all", help="among the dataset's tasks: all, ranges of indexes (0-19), task "
                                                     "ids or indexes (HumanEval/3,17) or sample:N")
     run.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL,
-                     help=f"the tasks: {HUMANEVAL} (default), or a task file shipped with the bench (mbpp-dev: "
-                          "170 MBPP tasks in words, the first assert visible)")
+                     help=f"the tasks: {HUMANEVAL} (default); {HUMANEVAL_PLUS}: HumanEval's tasks and visible tests, "
+                          "EvalPlus's hidden tests; or a task file shipped with the bench (mbpp-dev: 170 MBPP tasks "
+                          "in words, the first assert visible)")
     run.add_argument("--tasks-file", metavar="FILE.jsonl",
                      help="your own tasks, one JSON object a line: task_id, prompt, tests (visible), hidden_tests, "
                           "optional entry_point and test_imports; stored with the run")
