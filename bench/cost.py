@@ -45,9 +45,10 @@ def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstim
     """From the newest run of the loop with this provider and model that has finished tasks and a measured wall
     time (bench.store.list_runs rows, newest first): its wall seconds per finished task. Runs of independent samples
     are left out: N samples a task cost what N samples cost, not what a solve does, and an imported run's time is
-    only our scoring of another harness's samples."""
+    only our scoring of another harness's samples. A rescored run (bench.rescore) is left out too: it repeats its
+    source's times, and its source speaks for itself."""
     for run in runs:
-        if is_sampled(run):
+        if is_sampled(run) or run.get("rescored_from"):
             continue
         if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
             per_task = run["elapsed"] / run["done"]

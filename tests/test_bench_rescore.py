@@ -14,6 +14,7 @@ import pytest
 
 from agent import Solver
 from bench import runner, store
+from bench.cost import estimate_from_runs
 from bench.datasets import HUMANEVAL_PLUS, load_dataset
 from bench.export import export_samples
 from bench.humaneval import load_problems
@@ -74,6 +75,10 @@ def test_a_rescored_run_keeps_the_answers_and_changes_only_the_hidden_verdicts(h
     assert "_evalplus_assert_output" in json.loads(new[-1]["hidden_report"])["tests"][0]["traceback"]
     assert store.results(db, source_id) == before  # the source is left as it was
     assert rescored_twin(db, source_id)["id"] == rescored_id
+    # The cost of a run of this model is read from the run of the loop, not from its rescoring (the newest).
+    assert store.list_runs(db)[0]["id"] == rescored_id
+    assert estimate_from_runs(store.list_runs(db), source["provider"], source["model"]).source.startswith(
+        f"run {source_id}:")
 
 
 def test_list_show_compare_and_report_label_a_rescored_run_and_keep_it_apart(humaneval_run):
