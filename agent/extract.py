@@ -6,6 +6,7 @@ import ast
 import builtins
 import re
 
+from sandbox import module_offered
 from sandbox.syntax import parse
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -123,13 +124,27 @@ def _unbound_names(tree: ast.Module) -> set[str]:
     return read - bound
 
 
+# Packages the sandbox may offer (SANDBOX_PACKAGES), by the names code conventionally gives them; an import is added
+# only while the sandbox offers the package.
+_PACKAGE_NAMES = {"np": ("numpy", "import numpy as np"), "numpy": ("numpy", "import numpy"),
+                  "pd": ("pandas", "import pandas as pd"), "pandas": ("pandas", "import pandas")}
+
+
+def _import_for(name: str) -> str | None:
+    if name in _IMPORT_FOR:
+        return _IMPORT_FOR[name]
+    package, line = _PACKAGE_NAMES.get(name, (None, None))
+    return line if package and module_offered(package) else None
+
+
 def add_missing_imports(code: str) -> str:
-    """The code with an import for each standard-library name it uses without importing."""
+    """The code with an import for each standard-library name, or offered package's usual name (np), it uses
+    without importing."""
     try:
         tree = parse(code)
     except SyntaxError:
         return code
-    needed = sorted({_IMPORT_FOR[name] for name in _unbound_names(tree) if name in _IMPORT_FOR})
+    needed = sorted({line for line in map(_import_for, _unbound_names(tree)) if line})
     return "\n".join(needed + [code]) if needed else code
 
 

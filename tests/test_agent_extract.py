@@ -64,3 +64,15 @@ def test_no_code_gives_a_reason():
     assert extract_code("", entry_point="f") == (None, "the answer was empty")
     assert extract_code("I cannot help with that request.", entry_point="f") == (
         None, "the answer contains no Python code")
+
+
+def test_an_offered_package_used_by_its_usual_name_gets_its_import(monkeypatch):
+    from agent import extract
+
+    code = "def col_means(rows):\n    return np.mean(rows, axis=0).tolist()\n"
+    assert extract.add_missing_imports(code).startswith("import numpy as np\n")  # numpy is offered by default
+    # A package the sandbox does not offer gets no import: the run names it missing instead.
+    monkeypatch.setattr(extract, "module_offered", lambda name: False)
+    assert extract.add_missing_imports(code) == code
+    # A name the code binds itself is left alone.
+    assert extract.add_missing_imports("np = 3\ndef f():\n    return np\n").startswith("np = 3")
