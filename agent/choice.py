@@ -6,7 +6,8 @@ have given with a smaller budget (the same rule applied to the first k candidate
 2. among them, the one that agrees with the most others on the probe inputs inside the contract the visible
    calls imply (agent.probes); an input on which either candidate raises is no disagreement unless it is a
    visible call's own (a right candidate may reject an input the task never gives it);
-3. then the one that agrees with the most others on every probe, the inputs outside that contract included;
+3. then the one whose outcomes on every probe, the inputs outside that contract and exceptions included, are
+   shared by the most others (exact agreement, the rule before the contract was read: it breaks ties only);
 4. a tie goes to the earliest candidate, the greedy first answer before any sample, a repair before
    later samples; with no passing candidate it goes to the latest, the one that saw the most feedback.
 """
@@ -38,17 +39,20 @@ def _kind(outcome: str) -> str:
     return "mutated" if outcome.startswith(_MUTATED) else "original"
 
 
-def agree(a: Candidate, b: Candidate, *, outside: bool) -> bool:
-    """Whether two candidates behave alike on the probes: the same value on each, where a mutated input on which
-    either raises counts as no disagreement. Probes outside the contract count only when outside is True.
-    Candidates without recorded behaviours (older solves) agree when their signatures are equal and not empty."""
+def agree(a: Candidate, b: Candidate, *, strict: bool = False) -> bool:
+    """Whether two candidates behave alike on the probes.
+
+    By default, on the probes inside the contract the visible calls imply: the same value on each, where a mutated
+    input on which either raises is no disagreement. strict: the same outcome on every probe, outside the contract
+    and exceptions included (the tie-break). Candidates without recorded behaviours (older solves) agree when
+    their signatures are equal and not empty."""
     if a is b:
         return True
-    if not a.behaviour or not b.behaviour or len(a.behaviour) != len(b.behaviour):
+    if strict or not a.behaviour or not b.behaviour or len(a.behaviour) != len(b.behaviour):
         return bool(a.signature) and a.signature == b.signature
     for x, y in zip(a.behaviour, b.behaviour):
         kind = _kind(x)
-        if kind == "outside" and not outside:
+        if kind == "outside":
             continue
         x_value, y_value = x[len(MARKS[kind]):], y[len(MARKS[kind]):]
         if x_value == y_value:
@@ -76,8 +80,8 @@ def choose(attempts: list[Candidate]) -> Choice | None:
         eligible = [i for i in ran if attempts[i].tests_passed == best]
         how = f"pass the most visible tests ({best})"
 
-    def agreeing(i: int, outside: bool) -> int:
-        return sum(agree(attempts[i], attempts[j], outside=outside) for j in eligible)
+    def agreeing(i: int, strict: bool) -> int:
+        return sum(agree(attempts[i], attempts[j], strict=strict) for j in eligible)
 
     inside = {i: agreeing(i, False) for i in eligible}
     everywhere = {i: agreeing(i, True) for i in eligible}
@@ -96,8 +100,8 @@ def choose(attempts: list[Candidate]) -> Choice | None:
         reason = (f"{len(eligible)} candidates {how}; {largest} of them return the same values on {where}, "
                   f"and #{number} is the {which} of those")
         if overall < largest:
-            reason += (f" (inputs outside what the examples show, such as negative numbers or empty lists, split "
-                       f"them; {overall} agree there too)")
+            reason += (f" (inputs outside what the examples show, such as negative numbers or empty lists, or an "
+                       f"exception, split them; {overall} agree on every probe)")
     else:
         reason = f"{len(eligible)} candidates {how} and no two agree on the probe inputs; #{number} is the {which}"
     return Choice(index, reason, largest, [attempts[i].number for i in eligible])

@@ -108,7 +108,7 @@ def test_the_chooser_takes_the_largest_group_that_behaves_alike(tmp_path):
     # input, weighed last, splits them and the larger group wins.
     assert picked.number == 3 and picked.agreeing == 3 and picked.eligible == [2, 3, 4]
     assert "3 of them return the same values on the probe inputs the examples imply" in picked.reason
-    assert "2 agree there too" in picked.reason
+    assert "2 agree on every probe" in picked.reason
     assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
 
 
@@ -176,7 +176,7 @@ def test_right_candidates_that_differ_only_outside_the_examples_contract_agree(t
     picked = solver.chosen(final.thread_id)
     assert picked.number == 2 and picked.agreeing == 2 and picked.eligible == [2, 3]
     assert "2 of them return the same values on the probe inputs the examples imply" in picked.reason
-    assert "outside what the examples show" in picked.reason and "1 agree there too" in picked.reason
+    assert "outside what the examples show" in picked.reason and "1 agree on every probe" in picked.reason
 
 
 def test_a_candidate_that_raises_on_a_mutated_input_still_agrees_with_one_that_returns(tmp_path):
@@ -191,10 +191,25 @@ def test_raising_on_a_visible_call_is_a_real_difference():
 
     a, b = typed({"attempts": [{"behaviour": ["= 1", "~= 2"], "signature": "x"},
                                {"behaviour": ["! ValueError", "~= 2"], "signature": "y"}]})
-    assert not agree(a, b, outside=True)
+    assert not agree(a, b) and not agree(a, b, strict=True)
     c, d = typed({"attempts": [{"behaviour": ["= 1", "~! ValueError", "?= 3"], "signature": "x"},
                                {"behaviour": ["= 1", "~= 2", "?= 4"], "signature": "y"}]})
-    assert agree(c, d, outside=False) and not agree(c, d, outside=True)
+    assert agree(c, d) and not agree(c, d, strict=True)
     # Older solves stored signatures only: equal ones agree.
     e, f = typed({"attempts": [{"signature": "s1"}, {"signature": "s1"}]})
-    assert agree(e, f, outside=True)
+    assert agree(e, f) and agree(e, f, strict=True)
+
+
+def test_ties_inside_the_contract_go_to_the_largest_group_that_agrees_exactly():
+    # MBPP 558's shape: four candidates agree on the inputs the examples imply; on negative inputs two return the
+    # same values, one returns others, and one raises. The exact pair wins, not the earliest candidate.
+    from agent.candidates import candidates as typed
+
+    ok = {"status": "passed", "tests": [{"name": "t", "passed": True}]}
+    drawn = typed({"attempts": [
+        {"iteration": 1, "report": ok, "behaviour": ["= 1", "~= 0", "?= 3"], "signature": "a"},
+        {"iteration": 2, "report": ok, "behaviour": ["= 1", "~= 0", "?! ValueError"], "signature": "b"},
+        {"iteration": 3, "report": ok, "behaviour": ["= 1", "~= 0", "?= 7"], "signature": "c"},
+        {"iteration": 4, "report": ok, "behaviour": ["= 1", "~= 0", "?= 7"], "signature": "c"}]})
+    picked = choose(drawn)
+    assert (picked.index, picked.agreeing) == (2, 4) and "2 agree on every probe" in picked.reason
