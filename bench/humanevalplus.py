@@ -36,6 +36,7 @@ from pathlib import Path
 from bench.protocol import TIME_LIMIT_ERROR
 from bench.tasks import Task, humaneval_tasks
 from sandbox import module_offered
+from sandbox.syntax import parse
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "humanevalplus"
 ORIGIN_FMT = DATA_DIR / "HumanEvalPlus-OriginFmt.jsonl.gz"
@@ -150,7 +151,7 @@ def _parts(test: str) -> tuple[list[str], dict[str, str]]:
         raise HumanEvalPlusError("a HumanEval+ test without def check(candidate)")
     lines = head.splitlines()
     kept = []
-    for node in ast.parse(head).body:
+    for node in parse(head).body:
         if isinstance(node, ast.FunctionDef) and node.name in _REPLACED:
             continue
         if isinstance(node, ast.Import) and [alias.name for alias in node.names] == ["numpy"]:
