@@ -104,3 +104,21 @@ def test_a_real_run_on_two_mbpp_tasks_infers_their_functions_and_keeps_hidden_te
         # No entry point in the file: the prompt names the function the visible test calls.
         name = "similar_elements" if row["task_id"] == "mbpp/2" else "is_not_prime"
         assert f"`{name}`" in messages[1]["content"]
+
+
+def test_a_real_samples_run_draws_seeded_samples_in_one_batch_and_keeps_hidden_tests_hidden(tmp_path):
+    # The embedded model decodes a round of samples together (sample_many): 3 samples of HumanEval/0 at 0.8.
+    db_path = tmp_path / "bench.sqlite"
+    done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", "0", "--samples",
+                           "3", "--temperature", "0.8", "--workers", "1", "--max-tokens", "256"],
+                          env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "[SAMPLES (3 independent samples a task at temperature 0.8" in done.stdout and "pass@1 " in done.stdout
+    db = store.open_store(db_path)
+    run_id = store.list_runs(db)[0]["id"]
+    rows = store.attempts(db, run_id)
+    assert [(r["iteration"], r["kind"], r["seed"]) for r in rows] == [(1, "sample", 0), (2, "sample", 1),
+                                                                      (3, "sample", 2)]
+    assert all(r["tokens_out"] > 0 and r["code"] for r in rows)
+    problem = load_problems()[0]
+    assert all(leaks(problem, json.loads(r["messages"])) == [] for r in rows)
