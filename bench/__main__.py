@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
+from agent.config import STRATEGIES, Search, mlflow_tracking_uri, ray_address, stored_search
 from agent.prompts import VERSIONS
 from bench import runner, store
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
@@ -119,7 +119,7 @@ def _summary(run: dict, metrics: dict) -> str:
     lines = [
         f"run {run['id']}  [{label}]  {runner.run_state(run)}",
         f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
-        f"strategy={run.get('strategy') or 'repair'}  budget={run['max_retries'] + 1} candidates  "
+        f"strategy={stored_search(run).strategy}  budget={stored_search(run).budget} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
         f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
         f"executor {runner.executor_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
@@ -215,7 +215,7 @@ def _budget(args: argparse.Namespace) -> int:
         return args.max_retries
     if args.budget < 1:
         raise ValueError(f"--budget is the number of candidates per task, 1 or more; got {args.budget}")
-    return args.budget - 1
+    return Search.retries_for(args.budget)
 
 
 def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
                      help=f"after a failing first answer: repair it, draw fresh samples, or both "
                           f"(default {defaults.strategy})")
     run.add_argument("--budget", type=int, help="candidates per task, the first answer included "
-                                                f"(default {defaults.max_retries + 1})")
+                                                f"(default {defaults.budget})")
     run.add_argument("--max-retries", type=int, default=defaults.max_retries,
                      help="candidates after the first answer (--budget minus one)")
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from agent import ModelChoice, Search, Solver, load_settings, sandbox_status
+from agent import ModelSpec, Search, Solver, load_settings, sandbox_status
 from agent.config import ray_address
 from agent.liveness import keep_alive, owner_alive
 from bench import store
@@ -120,9 +120,9 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
         return
     workers, lost = thread_workers(recipe, run["workers"], run["endpoints"], solver)
     yield from lost
-    if workers and run["endpoints"] and workers[0][1].choice:
-        choice = workers[0][1].choice
-        _record_model(db_path, run, {"provider": choice.provider, "model": choice.model})
+    if workers and run["endpoints"] and workers[0][1].model_spec:
+        spec = workers[0][1].model_spec
+        _record_model(db_path, run, {"provider": spec.provider, "model": spec.model})
     if workers:
         yield from run_threads(problems, run, workers, halt.is_set)
 
@@ -248,7 +248,7 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
 
 
-def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
+def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec | None = None) -> tuple[Path, str]:
     """Validate a configuration and store it as a new run (not started yet)."""
     endpoints = check_config(config)
     dataset = dataset_of(config)
@@ -259,15 +259,16 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
     on_ray = config.executor == "ray"
     sampled = bool(config.samples)
     # A samples run has no loop: its budget is its samples, nothing is fed back, no strategy spends it.
-    budget = config.samples - 1 if sampled else (0 if config.feedback == "none" else config.max_retries)
+    retries = (Search.retries_for(config.samples) if sampled else
+               0 if config.feedback == "none" else config.max_retries)
     store.create_run(db, {
         "id": run_id, "created": time.time(), "started": None, "finished": None, "status": "created",
         "protocol": protocol_label(config.feedback, config.samples),
-        "provider": choice.provider if choice else (config.provider or ""),
-        "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
+        "provider": spec.provider if spec else (config.provider or ""),
+        "model": spec.model if spec else (config.model or ""), "model_arg": config.model or "",
         "max_tokens": config.max_tokens, "prompt_version": config.prompt_version,
         "strategy": "" if sampled else config.strategy, "isolation": sandbox_status().description,
-        "max_retries": budget, "feedback": "none" if sampled else config.feedback,
+        "max_retries": retries, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": len(endpoints) or (config.actors or 0 if on_ray else config.workers),
         "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
@@ -302,13 +303,13 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
                 prepare(address)
             except ClusterError as exc:
                 raise ValueError(str(exc)) from None
-        choice = None
+        spec = None
     elif not config.endpoints:
         solver = solver or recipe(None, None)
-        choice = solver.choice
+        spec = solver.model_spec
     else:
-        choice = None
-    db_path, run_id = create_run(config, db_path, choice)
+        spec = None
+    db_path, run_id = create_run(config, db_path, spec)
     return _launch(db_path, run_id, solver, recipe, background, progress)
 
 

@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from agent.config import Search
 from bench import runner, store
 from bench.executors.ray_cluster import connected
 
@@ -88,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=192)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": args.budget - 1, "max_tokens": args.max_tokens,
+    base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": Search.retries_for(args.budget),
+            "max_tokens": args.max_tokens,
             "feedback": "visible" if args.budget > 1 else "none"}
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as folder, connected(None):

@@ -51,10 +51,10 @@ class TaskSolver:
 
     def ready(self) -> dict:
         """Who this actor is, the code it runs, and its model (or why it has none)."""
-        choice = self.solver.choice if self.solver else None
+        spec = self.solver.model_spec if self.solver else None
         return {"worker": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
-                "code": source_digest(), "provider": choice.provider if choice else "",
-                "model": choice.model if choice else ""}
+                "code": source_digest(), "provider": spec.provider if spec else "",
+                "model": spec.model if spec else ""}
 
     def solve(self, problem: Task, run: dict) -> TaskDone | WorkerLost:
         """Solve and score one task; a model that stops answering retires this actor (the task goes back).
