@@ -17,9 +17,9 @@ from agent import ModelUnavailable, load_settings
 from agent.config import STRATEGIES, Search, mlflow_tracking_uri, ray_address, stored_search
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.backends import BACKENDS, parse_endpoints
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
 from bench.evaluate import DEFAULT_WORKERS, evaluate_file
-from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
 from bench.metrics import compare_runs, lost_words, run_metrics, timed_out_answers
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
@@ -122,7 +122,7 @@ def _summary(run: dict, metrics: dict) -> str:
         f"strategy={stored_search(run).strategy}  budget={stored_search(run).budget} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
         f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
-        f"executor {runner.executor_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
+        f"backend {runner.backend_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
                                                     if run["endpoints"] else ""),
         f"dataset {run['dataset']}   selection {run['tasks_spec']}",
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
@@ -169,7 +169,7 @@ def _run(args: argparse.Namespace, db_path: Path) -> int:
                               provider=args.provider, model=args.model,
                               max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
-                              executor=args.executor, ray_address=args.ray_address, actors=args.actors,
+                              backend=args.backend, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
                               samples=args.samples, temperature=args.temperature)
     total = len(runner.selected_tasks(config))
@@ -288,8 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
-    run.add_argument("--workers", type=int, default=2, help="threads executor: worker threads sharing the model")
-    run.add_argument("--executor", choices=EXECUTORS, default="threads",
+    run.add_argument("--workers", type=int, default=2, help="threads backend: worker threads sharing the model")
+    run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default="threads",
                      help="where tasks run: threads of this process (default) or actors of a Ray cluster")
     run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
                      help="ray: the cluster's head, host:port (default RAY_ADDRESS; none: start Ray on this machine "
@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:8s} {r['feedback']:7s} "
                       f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
-                      f"{_passing_words(db, r)}  [{runner.executor_label(r)}]"
+                      f"{_passing_words(db, r)}  [{runner.backend_label(r)}]"
                       + (f"  rescored from {r['rescored_from']}" if r.get("rescored_from") else ""))
             return 0
         if args.command == "show":

@@ -53,7 +53,7 @@ def humaneval_answers(problems: list[dict], *, right: set[str], fix_on_attempt: 
 
 @dataclass(frozen=True)
 class ScriptedRecipe:
-    """A bench.executors solver recipe for logic tests: each worker gets a PromptKeyedModel of its own.
+    """A bench.backends solver recipe for logic tests: each worker gets a PromptKeyedModel of its own.
 
     Picklable, so Ray actors make it where they run (the session's cluster puts tests/ on their path).
     Endpoints in dead are asked for real (an Ollama ping), so they fail with the real message."""
@@ -87,7 +87,7 @@ def keyed_answers(answers: tuple[tuple[str, str, str], ...]) -> Callable[[str, i
 
 @dataclass(frozen=True)
 class KeyedRecipe:
-    """A bench.executors solver recipe answering by keyed_answers: for task-file runs on Ray actors (picklable)."""
+    """A bench.backends solver recipe answering by keyed_answers: for task-file runs on Ray actors (picklable)."""
 
     answers: tuple[tuple[str, str, str], ...] = ()
 

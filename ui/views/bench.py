@@ -15,9 +15,9 @@ from agent import ModelUnavailable, Settings, Solver
 from agent.config import STRATEGIES, Search, stored_search
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.backends import ModelRecipe
 from bench.cost import CostEstimate, duration, estimate_from_runs, probe
 from bench.datasets import DATASETS, HUMANEVAL
-from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
 from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress, sample_counts
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
@@ -25,7 +25,7 @@ from bench.rescore import RESCORED
 from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
 from bench.tasks import TaskSpecError, select_tasks
-from ui.bench_executor import executor_options, needs_app_model, worker_progress
+from ui.bench_backend import backend_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
 FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
@@ -90,12 +90,12 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
                                       "optional entry_point and test_imports; see the README's Bench section")
     # Kept in the data dir under its content's digest: the run stores its tasks, the copy only starts it.
     tasks_file = str(keep_copy(upload.getvalue(), upload.name, settings.data_dir / "task-files")) if upload else None
-    executor = executor_options()
+    backend = backend_options()
     return runner.RunConfig(tasks=tasks, dataset=HUMANEVAL if tasks_file else dataset, tasks_file=tasks_file,
                             provider=settings.provider, model=settings.model,
                             max_retries=Search.retries_for(int(budget)), feedback=feedback, workers=int(workers),
                             strategy=strategy,
-                            prompt_version=prompt_version, **executor)
+                            prompt_version=prompt_version, **backend)
 
 
 def start_form(settings: Settings, db_path) -> None:

@@ -1,8 +1,8 @@
-"""The Ray executor: one solver per actor, tasks handed to actors as they free up by Ray's ActorPool.
+"""The Ray backend: one solver per actor, tasks handed to actors as they free up by Ray's ActorPool.
 
 Each actor makes its own solver once (the embedded model loaded with as many threads as the actor holds
 CPUs, or a client of one endpoint) and has its own sandbox pool (the sandbox is per process). The code
-travels with the driver's job (bench.executors.ray_cluster.shipped_code), and every actor reports the
+travels with the driver's job (bench.backends.ray_cluster.shipped_code), and every actor reports the
 digest of what it imported: one that differs is not given tasks.
 
 Faults are Ray's to handle first: an actor that dies is restarted (max_restarts) and the task it was on is
@@ -23,9 +23,9 @@ import ray
 from ray.util.actor_pool import ActorPool
 
 from agent import ModelUnavailable
+from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.backends.ray_cluster import actors_that_fit, check_fits, connected
 from bench.code_version import source_digest
-from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
-from bench.executors.ray_cluster import actors_that_fit, check_fits, connected
 from bench.protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
