@@ -10,13 +10,13 @@ from agent.inputs import (
     resolve_entry_point,
     validate_input,
 )
-from agent.llm import ModelChoice, ModelUnavailable, make_chat_model
+from agent.llm import ModelSpec, ModelUnavailable, make_chat_model
 from agent.sandbox_status import SandboxStatus, sandbox_status
 from agent.solve import Solver, Step, make_solver
 from agent.solve_job import SolveJob, start_job
 
 __all__ = [
-    "BadInput", "EntryPointUse", "EnvironmentProblem", "Event", "ModelChoice", "ModelUnavailable", "NodeFinished",
+    "BadInput", "EntryPointUse", "EnvironmentProblem", "Event", "ModelSpec", "ModelUnavailable", "NodeFinished",
     "NodeStarted", "RunFinished", "SandboxStatus", "Search", "Settings", "SolveJob", "Solver", "Step", "Token",
     "event_to_dict", "infer_entry_point", "load_settings", "make_chat_model", "make_solver", "resolve_entry_point",
     "sandbox_status", "start_job", "validate_input",

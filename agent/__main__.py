@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from agent.candidates import candidates, choice, judged_now
-from agent.config import STRATEGIES, load_settings
+from agent.config import STRATEGIES, Search, load_settings
 from agent.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.inputs import BadInput, EnvironmentProblem, validate_input
 from agent.llm import ModelUnavailable
@@ -61,14 +61,14 @@ def _line(event: NodeFinished, started: float) -> str:
 def _solve(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 1:
         raise BadInput(f"--budget is the number of candidates, 1 or more; got {args.budget}")
-    retries = args.budget - 1 if args.budget is not None else args.max_retries
+    retries = Search.retries_for(args.budget) if args.budget is not None else args.max_retries
     settings = load_settings().with_overrides(provider=args.provider, model=args.model, max_retries=retries,
                                               strategy=args.strategy)
     task, tests = _text(args.task, "task"), _text(args.tests, "tests")
     validate_input(task, tests, args.entry_point)  # before loading a model: bad input fails fast
     solver = make_solver(settings)
     if not args.json:
-        print(f"model: {solver.choice.describe()}", file=sys.stderr)
+        print(f"model: {solver.model_spec.describe()}", file=sys.stderr)
     started = time.perf_counter()
     final = None
     for event in solver.start(task, tests, entry_point=args.entry_point):
@@ -83,7 +83,7 @@ def _solve(args: argparse.Namespace) -> int:
             final = event
     state = solver.state_at(final.thread_id)
     summary = {"thread_id": final.thread_id, "status": final.status, "iterations": final.iterations,
-               "code": final.code, "error": final.error, "model": solver.choice.describe()}
+               "code": final.code, "error": final.error, "model": solver.model_spec.describe()}
     if args.json:
         print(json.dumps({"kind": "summary", **summary}))
     else:

@@ -122,6 +122,14 @@ def candidates(values: dict) -> list[Candidate]:
     return [_candidate(raw, i) for i, raw in enumerate(values.get("attempts") or [])]
 
 
+def candidates_after(known: list[Candidate], update: dict) -> list[Candidate]:
+    """The candidates after a node's update, from those known before: a node returns only the candidates it adds
+    or changes (agent.state.merge_attempts), so one it changes keeps its place and a new one goes last."""
+    by_number = {c.number: c for c in known}
+    by_number.update({c.number: c for c in candidates(update)})
+    return list(by_number.values())
+
+
 def choice(values: dict) -> ChoiceView | None:
     """The chooser's pick in a state or update, or None when there was nothing to choose."""
     raw = values.get("choice")

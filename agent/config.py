@@ -26,6 +26,26 @@ class Search:
     token_budget: int = 3000  # generated tokens per solve; 0: no limit beyond the candidates
     prompt_version: str = DEFAULT_PROMPT_VERSION
 
+    @staticmethod
+    def budget_of(max_retries: int) -> int:
+        """The budget, candidates in all, of a solve that may draw max_retries candidates after the first: the one
+        place the two counts meet (the settings, checkpoints and bench rows store max_retries; people read a budget)."""
+        return max_retries + 1
+
+    @classmethod
+    def retries_for(cls, budget: int) -> int:
+        """max_retries for a budget of candidates in all (the inverse of budget_of)."""
+        return budget - cls.budget_of(0)
+
+    @property
+    def budget(self) -> int:
+        """Candidates in all: the first answer and max_retries more."""
+        return self.budget_of(self.max_retries)
+
+    def with_budget(self, budget: int) -> Search:
+        """A copy that draws budget candidates in all."""
+        return replace(self, max_retries=self.retries_for(budget))
+
     def problem(self) -> str | None:
         """Why these settings cannot run a solve, or None."""
         if self.strategy not in STRATEGIES:
@@ -41,6 +61,17 @@ class Search:
         if self.prompt_version not in VERSIONS:
             return f"the prompt version must be one of {', '.join(VERSIONS)}, got {self.prompt_version!r}"
         return None
+
+
+# What solves and bench runs stored before a setting existed ran with: they only repaired, with prompt v3.
+BEFORE_SETTING = {"strategy": "repair", "prompt_version": "v3"}
+
+
+def stored_search(stored: dict, base: Search = Search()) -> Search:
+    """The Search a stored solve (its state or inputs) or bench run (its row) ran with: the fields it stored, those
+    stored before they existed as BEFORE_SETTING says, and the rest from base."""
+    known = {k: stored[k] for k in Search.__dataclass_fields__ if stored.get(k) not in (None, "")}
+    return replace(base, **{**BEFORE_SETTING, **known})
 
 
 @dataclass(frozen=True)

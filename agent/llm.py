@@ -23,7 +23,7 @@ class ModelUnavailable(Exception):
 
 
 @dataclass(frozen=True)
-class ModelChoice:
+class ModelSpec:
     """Which provider and model are in use, and why (shown to the user)."""
 
     provider: str
@@ -111,27 +111,27 @@ def _llamacpp(settings: Settings) -> tuple[BaseChatModel, str]:
     return model, path.name
 
 
-def make_chat_model(settings: Settings) -> tuple[BaseChatModel, ModelChoice]:
+def make_chat_model(settings: Settings) -> tuple[BaseChatModel, ModelSpec]:
     """The chat model the settings ask for. With no provider set: Ollama if it answers and has
     LLM_MODEL (default qwen2.5-coder:1.5b), else the embedded GGUF model."""
     provider = settings.provider
     if provider == "ollama":
         model = settings.model or DEFAULT_OLLAMA_MODEL
-        return _ollama(settings, model), ModelChoice("ollama", model, "LLM_PROVIDER=ollama")
+        return _ollama(settings, model), ModelSpec("ollama", model, "LLM_PROVIDER=ollama")
     if provider == "openai":
         if not settings.model:
             raise ModelUnavailable("LLM_PROVIDER=openai needs LLM_MODEL, the model name the server serves.")
         chat, reason = _openai(settings, settings.model)
-        return chat, ModelChoice("openai", settings.model, reason)
+        return chat, ModelSpec("openai", settings.model, reason)
     if provider == "llamacpp":
         chat, name = _llamacpp(settings)
-        return chat, ModelChoice("llamacpp", name, "LLM_PROVIDER=llamacpp, in-process")
+        return chat, ModelSpec("llamacpp", name, "LLM_PROVIDER=llamacpp, in-process")
     ollama_model = settings.model or DEFAULT_OLLAMA_MODEL
     try:
         chat = _ollama(settings, ollama_model)
-        return chat, ModelChoice("ollama", ollama_model, f"Ollama answers at {settings.ollama_base_url}")
+        return chat, ModelSpec("ollama", ollama_model, f"Ollama answers at {settings.ollama_base_url}")
     except ModelUnavailable as why_not:
         fallback = Settings(**{**settings.__dict__, "model": None}) if settings.model and ":" in settings.model \
             else settings
         chat, name = _llamacpp(fallback)
-        return chat, ModelChoice("llamacpp", name, f"embedded; no Ollama model: {str(why_not).split('. ')[0]}")
+        return chat, ModelSpec("llamacpp", name, f"embedded; no Ollama model: {str(why_not).split('. ')[0]}")

@@ -23,7 +23,7 @@ from agent.config import Search
 from agent.extract import extract_code
 from agent.inputs import offered_words, tests_lack
 from agent.probes import Probe, behaviour, probe_calls, signature
-from agent.state import Attempt, SolveState
+from agent.state import DEFAULTS, Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
@@ -139,7 +139,7 @@ def draw_samples(model: BaseChatModel, task: str, tests: str, entry_point: str |
 
 def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: dict, meta: dict, seconds: float,
              state: SolveState, **extra: object) -> Attempt:
-    code, extract_error = extract_code(answer, entry_point=state.get("entry_point"), task=state["task"])
+    code, extract_error = extract_code(answer, entry_point=read_state(state)["entry_point"], task=state["task"])
     return {
         "iteration": iteration, "kind": kind, "messages": sent, "answer": answer, "code": code or "",
         "extract_error": extract_error, "report": None, "tokens_in": usage.get("input_tokens", 0),
@@ -151,10 +151,10 @@ def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: di
 def next_kind(state: SolveState) -> str:
     """What the coder draws next: the first answer, a repair of the last candidate, or fresh samples.
     hybrid repairs once (the report names the bug when the model can read it), then samples."""
-    attempts = state.get("attempts") or []
+    state = read_state(state)
+    attempts, strategy = state["attempts"], state["strategy"]
     if not attempts:
         return "first"
-    strategy = state.get("strategy") or "repair"
     if strategy == "repair" or (strategy == "hybrid" and not any(a.get("kind") == "repair" for a in attempts)):
         return "repair"
     return "sample"
@@ -162,9 +162,8 @@ def next_kind(state: SolveState) -> str:
 
 def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVersion, iteration: int,
             cap: int) -> tuple[list[Attempt], list[dict]]:
-    history = list(state.get("messages") or [])
-    history.append({"role": "user", "content": prompts.repair_message(state.get("feedback", ""))})
-    earlier = {a.get("code") for a in state.get("attempts") or []}
+    history = state["messages"] + [{"role": "user", "content": prompts.repair_message(state["feedback"])}]
+    earlier = {a.get("code") for a in state["attempts"]}
     started = time.perf_counter()
     capped = _configured(model, cap=cap)
     answer, usage, meta = _ask(capped, history, version, state["task"])
@@ -176,37 +175,38 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
         # tests and the failure report but not the code to copy, warmer, with a seed of its own.
         warmer = _configured(capped, temperature=REPEAT_TEMPERATURE, seed=(getattr(model, "seed", 0) or 0) + iteration)
         fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
-            history[1]["content"], state.get("feedback", ""))}]
+            history[1]["content"], state["feedback"])}]
         answer, usage, meta = _ask(warmer, fresh, version, state["task"])
         attempt = _attempt(iteration, "repair", fresh, answer, usage, meta, time.perf_counter() - started, state,
                            resampled=True, temperature=REPEAT_TEMPERATURE)
-    return [attempt], history + [{"role": "assistant", "content": attempt["answer"]}]
+    return [attempt], history[len(state["messages"]):] + [{"role": "assistant", "content": attempt["answer"]}]
 
 
 def coder(state: SolveState, model: BaseChatModel) -> dict:
-    """Ask the model for the next candidate(s), as next_kind says."""
-    version = prompts.prompt_version(state.get("prompt_version"))
-    attempts = list(state.get("attempts") or [])
+    """Ask the model for the next candidate(s), as next_kind says; returns them and the messages they add."""
+    state = read_state(state)
+    version = prompts.prompt_version(state["prompt_version"])
+    attempts = state["attempts"]
     iteration = len(attempts) + 1
     kind = next_kind(state)
     cap = answer_token_cap(state["task"])
-    messages = list(state.get("messages") or [])
+    added: list[dict] = []  # samples are asked the first prompt again: the conversation stays as it is
     try:
         if kind == "first":
-            messages = first_messages(version, state["task"], state.get("shown_tests") or state["tests"],
-                                      state.get("entry_point"))
+            sent = first_messages(version, state["task"], state["shown_tests"] or state["tests"],
+                                  state["entry_point"])
             started = time.perf_counter()
-            answer, usage, meta = _ask(_configured(model, cap=cap), messages, version, state["task"])
-            new = [_attempt(iteration, "first", messages, answer, usage, meta, time.perf_counter() - started, state)]
-            messages = messages + [{"role": "assistant", "content": answer}]
+            answer, usage, meta = _ask(_configured(model, cap=cap), sent, version, state["task"])
+            new = [_attempt(iteration, "first", sent, answer, usage, meta, time.perf_counter() - started, state)]
+            added = sent + [{"role": "assistant", "content": answer}]
         elif kind == "repair":
-            new, messages = _repair(model, state, version, iteration, cap)
+            new, added = _repair(model, state, version, iteration, cap)
         else:
-            left = state.get("max_retries", 0) + 1 - len(attempts)
-            n = max(1, min(state.get("samples_per_round") or 1, left))
-            temperature = state.get("sample_temperature") or 0.8
+            left = Search.budget_of(state["max_retries"]) - len(attempts)
+            n = max(1, min(state["samples_per_round"] or 1, left))
+            temperature = state["sample_temperature"] or DEFAULTS["sample_temperature"]
             seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
-            first = messages[:2]
+            first = state["messages"][:2]
             started = time.perf_counter()
             drawn = _samples(_configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
             each = (time.perf_counter() - started) / len(drawn)
@@ -217,10 +217,10 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
     last = new[-1]
     return {
         "iteration": len(attempts) + len(new),
-        "messages": messages,
+        "messages": added,
         "code": last["code"],
         "extract_error": last["extract_error"],
-        "attempts": attempts + new,
+        "attempts": new,
         "status": "running",
     }
 
@@ -232,9 +232,9 @@ def _judge(attempt: Attempt, state: SolveState, calls: list[Probe]) -> Attempt:
         report = TestReport(status="error", error=f"no code to run: {attempt['extract_error']}")
         feedback, outcomes = prompts.no_code_feedback(attempt["extract_error"]), []
     else:
-        report = run_tests(attempt["code"], state["tests"], entry_point=state.get("entry_point"))
+        report = run_tests(attempt["code"], state["tests"], entry_point=state["entry_point"])
         feedback = prompts.failure_report(report)
-        outcomes = behaviour(attempt["code"], calls, state.get("entry_point")) if calls else []
+        outcomes = behaviour(attempt["code"], calls, state["entry_point"]) if calls else []
     return {**attempt, "report": report.to_dict(), "feedback": feedback, "signature": signature(outcomes),
             "behaviour": outcomes,
             "seconds_tests": round(time.perf_counter() - started, 3)}
@@ -261,35 +261,33 @@ def environment_problem(judged: list[Attempt]) -> str | None:
 
 
 def executor(state: SolveState) -> dict:
-    """Run the new candidates against the visible tests and decide whether to draw more."""
-    attempts = list(state.get("attempts") or [])
-    if state.get("forked") and attempts:
-        # A fork edited the last candidate's code: that edit is what runs.
-        attempts[-1] = {**attempts[-1], "code": state.get("code", ""), "extract_error": state.get("extract_error"),
-                        "report": None, "forked": True}
-    calls = probe_calls(state["tests"], state.get("entry_point"))
-    judged = [a.get("iteration", i + 1) for i, a in enumerate(attempts) if a.get("report") is None]
-    attempts = [_judge(a, state, calls) if a.get("report") is None else a for a in attempts]
+    """Run the candidates not yet run (new ones, or one whose code a fork edited) against the visible tests and
+    decide whether to draw more; returns those candidates with their verdicts."""
+    state = read_state(state)
+    calls = probe_calls(state["tests"], state["entry_point"])
+    ran = [_judge({**a, "iteration": attempt_number(a, i)}, state, calls)
+           for i, a in enumerate(state["attempts"]) if a.get("report") is None]
+    attempts = merge_attempts(state["attempts"], ran)
     last = attempts[-1]
     spent = sum(a.get("tokens_out", 0) for a in attempts)
-    budget = state.get("token_budget") or 0
-    lacking = environment_problem([a for a in attempts if a.get("iteration") in judged])
+    tokens = state["token_budget"]
+    lacking = environment_problem(ran)
     error = None
     if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
     elif lacking:
         status, error = "env_error", lacking
-    elif len(attempts) > state.get("max_retries", 0) or (budget and spent >= budget):
+    elif len(attempts) >= Search.budget_of(state["max_retries"]) or (tokens and spent >= tokens):
         status = "gave_up"
     else:
         status = "running"
-    return {"attempts": attempts, "report": last["report"], "feedback": last["feedback"], "status": status,
-            "code": last["code"], "forked": False, "judged": judged, "error": error}
+    return {"attempts": ran, "report": last["report"], "feedback": last["feedback"], "status": status,
+            "code": last["code"], "judged": [a["iteration"] for a in ran], "error": error}
 
 
 def chooser(state: SolveState) -> dict:
     """Pick the answer among the candidates by the visible tests and behaviour agreement (agent.choice)."""
-    attempts = state.get("attempts") or []
+    attempts = read_state(state)["attempts"]
     picked = choose(candidates(state))
     chosen = attempts[picked.index]
     return {"choice": {"index": picked.index, "iteration": chosen.get("iteration", picked.index + 1),
@@ -299,11 +297,12 @@ def chooser(state: SolveState) -> dict:
 
 def after_coder(state: SolveState) -> str:
     """A model failure ends the solve; otherwise the code is run."""
-    return "end" if state.get("status") == "error" else "executor"
+    return "end" if read_state(state)["status"] == "error" else "executor"
 
 
 def after_executor(state: SolveState) -> str:
     """Draw more while no candidate passes and budget remains; choose when several were drawn."""
-    if state.get("status") == "running":
+    state = read_state(state)
+    if state["status"] == "running":
         return "coder"
-    return "chooser" if len(state.get("attempts") or []) > 1 else "end"
+    return "chooser" if len(state["attempts"]) > 1 else "end"

@@ -18,14 +18,16 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Overwrite
 
 from agent.candidates import Candidate, ChoiceView, candidates, choice
-from agent.config import Search, Settings, load_settings
+from agent.config import Search, Settings, load_settings, stored_search
 from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.graph import NODES, build_graph
 from agent.inputs import BadInput, validate_input
 from agent.liveness import keep_alive, owner_alive, process_token
-from agent.llm import ModelChoice, make_chat_model
+from agent.llm import ModelSpec, make_chat_model
+from agent.state import SolveState, attempt_number, read_state
 
 
 @dataclass
@@ -48,7 +50,7 @@ class Solver:
 
     model: BaseChatModel
     db_path: Path
-    choice: ModelChoice | None = None
+    model_spec: ModelSpec | None = None  # which model is in use and why
     search: Search = Search()
 
     def __post_init__(self) -> None:
@@ -111,14 +113,35 @@ class Solver:
             # inputs are kept so that a solve killed before its first checkpoint can still start again.
             db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
                        "heartbeat, inputs, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (thread_id, task, self.choice.describe() if self.choice else "", time.time(), time.time(),
+                       (thread_id, task, self.model_spec.describe() if self.model_spec else "", time.time(),
+                        time.time(),
                         "running", process_token(), time.time(), json.dumps(state), origin))
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
                stop: threading.Event | None = None) -> Iterator[Event]:
         """Continue a paused (step mode) or interrupted solve; in step mode, one node at a time."""
-        return self._stream(None, self._config(thread_id, checkpoint_id), step_mode, stop)
+        config = self._legacy_fork(self._config(thread_id, checkpoint_id))
+        return self._stream(None, config, step_mode, stop)
+
+    def _legacy_fork(self, config: dict) -> dict:
+        """Where a solve stands before it goes on. A fork with edited code made by an older version set a forked
+        flag in the state and left the edit for its executor to move into the last candidate; written here as a
+        fork writes it now, so that the executor runs the edit."""
+        stored = self.checkpointer.get_tuple(config)
+        if stored is None or not stored.checkpoint["channel_values"].get("forked"):
+            return config
+        values = read_state(self.graph.get_state(config).values)
+        edited = self._edited(values, values["code"])
+        edited["extract_error"] = values["extract_error"]
+        return self.graph.update_state(stored.config, {"attempts": [edited]}, as_node="coder")
+
+    @staticmethod
+    def _edited(values: SolveState, code: str) -> dict:
+        """The last candidate with its code replaced by a fork's edit, not yet run."""
+        last = values["attempts"][-1]
+        return {**last, "iteration": attempt_number(last, len(values["attempts"]) - 1), "code": code,
+                "extract_error": None, "report": None, "forked": True}
 
     def restart(self, thread_id: str, *, step_mode: bool = False,
                 stop: threading.Event | None = None) -> Iterator[Event]:
@@ -150,22 +173,26 @@ class Solver:
         model repairs next), and continue from there. The original branch stays in the history."""
         if (code is None) == (feedback is None):
             raise BadInput("a fork changes either the code or the failure report")
-        base = self.graph.get_state(self._config(thread_id, checkpoint_id))
-        if not base.values:
+        stored = self.graph.get_state(self._config(thread_id, checkpoint_id))
+        if not stored.values:
             raise BadInput(f"no step {checkpoint_id} in solve {thread_id}")
+        base = read_state(stored.values)
         if code is not None:
-            if not base.values.get("attempts"):
+            if not base["attempts"]:
                 raise BadInput("fork the code at a step after the first answer")
-            # The conversation shows the edited code as the model's last answer, so a repair reads true history.
-            messages = list(base.values.get("messages") or [])
+            # Written as the coder's output: the edited candidate, not yet run, is what the executor runs next.
+            values, as_node = {"code": code, "extract_error": None, "status": "running",
+                               "attempts": [self._edited(base, code)]}, "coder"
+            messages = base["messages"]
             if messages and messages[-1]["role"] == "assistant":
-                messages[-1] = {"role": "assistant", "content": f"```python\n{code.rstrip()}\n```"}
-            values, as_node = {"code": code, "extract_error": None, "forked": True, "status": "running",
-                               "messages": messages}, "coder"
+                # The conversation shows the edited code as the model's last answer, so a repair reads true
+                # history: the one write that replaces the conversation instead of extending it.
+                values["messages"] = Overwrite(messages[:-1] + [
+                    {"role": "assistant", "content": f"```python\n{code.rstrip()}\n```"}])
         else:
             values, as_node = {"feedback": feedback, "status": "running"}, "executor"
-            if base.values.get("iteration", 0) > base.values.get("max_retries", 0):
-                values["max_retries"] = base.values["iteration"]  # allow the one repair asked for
+            if base["iteration"] >= Search.budget_of(base["max_retries"]):
+                values["max_retries"] = Search.retries_for(base["iteration"] + 1)  # allow the one repair asked for
         config = self.graph.update_state(self._config(thread_id, checkpoint_id), values, as_node=as_node)
         return self._stream(None, config, step_mode, stop)
 
@@ -208,6 +235,7 @@ class Solver:
                                    str(error) if error else None)
         final = self.graph.get_state(self._config(thread_id))
         values, paused = final.values, bool(final.next)
+        # No status at all: the graph stopped before its first node wrote one.
         status = "paused" if paused else values.get("status", "error")
         with self._db() as db:
             db.execute("UPDATE solves SET status = ?, updated = ? WHERE thread_id = ?",
@@ -221,7 +249,7 @@ class Solver:
         for snap in self.graph.get_state_history(self._config(thread_id)):
             parent = (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id")
             history.append(Step(snap.config["configurable"]["checkpoint_id"], parent, snap.metadata.get("step", -1),
-                                snap.next[0] if snap.next else None, snap.values.get("iteration", 0),
+                                snap.next[0] if snap.next else None, read_state(snap.values)["iteration"],
                                 snap.values.get("status"), snap.created_at or "", snap.metadata.get("source", "")))
         return list(reversed(history))
 
@@ -237,9 +265,11 @@ class Solver:
         snapshot = self.graph.get_state(self._config(thread_id))
         return snapshot.next[0] if snapshot.next else None
 
-    def state_at(self, thread_id: str, checkpoint_id: str | None = None) -> dict:
-        """The full state at a step (the latest when checkpoint_id is None)."""
-        return dict(self.graph.get_state(self._config(thread_id, checkpoint_id)).values)
+    def state_at(self, thread_id: str, checkpoint_id: str | None = None) -> SolveState | dict:
+        """The full state at a step (the latest when checkpoint_id is None), every key there with its default
+        (agent.state.read_state); {} when there is no such step."""
+        values = self.graph.get_state(self._config(thread_id, checkpoint_id)).values
+        return read_state(values) if values else {}
 
     def candidates(self, thread_id: str, checkpoint_id: str | None = None) -> list[Candidate]:
         """The candidates of a solve at a step (the latest when checkpoint_id is None), typed."""
@@ -251,10 +281,8 @@ class Solver:
 
     def search_of(self, thread_id: str) -> Search:
         """The strategy, budget and prompt version a stored solve runs with."""
-        values = self.state_at(thread_id) or self._inputs(thread_id)
-        known = {k: values[k] for k in Search.__dataclass_fields__ if values.get(k) is not None}
-        # Solves stored before strategies existed only repaired, with prompt v3.
-        return replace(self.search, **{"strategy": "repair", "prompt_version": "v3", **known})
+        stored = self.graph.get_state(self._config(thread_id)).values or self._inputs(thread_id)
+        return stored_search(stored, self.search)
 
     def solves(self, limit: int = 200, *, origin: str | None = "") -> list[dict]:
         """Past solves, newest first: those of this origin ("" for people's own, see start), or all when origin
@@ -285,5 +313,5 @@ class Solver:
 def make_solver(settings: Settings | None = None) -> Solver:
     """A Solver on the configured model (raises agent.llm.ModelUnavailable with a fix-it message)."""
     settings = settings or load_settings()
-    model, choice = make_chat_model(settings)
-    return Solver(model, settings.checkpoint_db, choice, settings.search)
+    model, spec = make_chat_model(settings)
+    return Solver(model, settings.checkpoint_db, spec, settings.search)

@@ -1,8 +1,15 @@
-"""The graph's state: what one solve knows at every step (and what each checkpoint stores)."""
+"""The graph's state: what one solve knows at every step (and what each checkpoint stores).
+
+Nodes return only what they add: ``attempts`` and ``messages`` are merged into the state by the reducers below,
+so a checkpoint still holds the whole lists. Keys a state may lack (checkpoints of older versions, a node's
+partial update) read through ``read_state``, which holds every default in one place.
+"""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Annotated, TypedDict
+
+from agent.config import BEFORE_SETTING
 
 
 class Attempt(TypedDict, total=False):
@@ -23,15 +30,42 @@ class Attempt(TypedDict, total=False):
     prompt_tokens_reused: int | None
     seconds_model: float
     seconds_tests: float
-    forked: bool
+    forked: bool  # its code was edited in a fork
     resampled: bool  # the model repeated an earlier attempt's code, so this answer was sampled again, warmer
     temperature: float  # for samples and resampled repairs
     seed: int
     note: str | None  # something the user should know about how it was drawn
 
 
+def attempt_number(attempt: Attempt, index: int) -> int:
+    """A candidate's number: its own, or its place in the list for attempts stored without one."""
+    return attempt.get("iteration", index + 1)
+
+
+def merge_attempts(known: list[Attempt] | None, new: list[Attempt] | None) -> list[Attempt]:
+    """The attempts reducer: a candidate whose number is known replaces that one (the executor adds its verdict, a
+    fork its edited code), any other is appended. A whole list, as nodes of older versions wrote, merges to
+    itself."""
+    merged = list(known or [])
+    place = {attempt_number(a, i): i for i, a in enumerate(merged)}
+    for attempt in new or []:
+        number = attempt_number(attempt, len(merged))
+        if number in place:
+            merged[place[number]] = attempt
+        else:
+            place[number] = len(merged)
+            merged.append(attempt)
+    return merged
+
+
+def extend_messages(known: list[dict] | None, new: list[dict] | None) -> list[dict]:
+    """The messages reducer: the conversation grows by what a node adds. A fork that rewrites the last answer
+    replaces the whole conversation with langgraph.types.Overwrite, which passes this reducer by."""
+    return list(known or []) + list(new or [])
+
+
 class SolveState(TypedDict, total=False):
-    """State of one solve; every node returns a partial update of it."""
+    """State of one solve; every node returns a partial update of it. Read it with read_state (defaults)."""
 
     task: str
     tests: str  # the tests the executor runs: visible tests only, except in the bench's labelled oracle mode
@@ -42,16 +76,36 @@ class SolveState(TypedDict, total=False):
     report: dict | None
     feedback: str
     iteration: int  # candidates drawn so far
-    max_retries: int  # the budget: candidates after the first
+    max_retries: int  # candidates after the first (agent.config.Search.budget counts them all)
     strategy: str  # repair | sample | hybrid
     samples_per_round: int
     sample_temperature: float
     token_budget: int  # generated tokens per solve; 0 for no limit beyond the candidates
     status: str  # running | passed | gave_up | error (the model failed) | env_error (the sandbox lacks a module)
     error: str | None
-    messages: list[dict]  # the first conversation and its repairs, extended so the KV cache prefix is reused
-    attempts: list[Attempt]
+    messages: Annotated[list[dict], extend_messages]  # the first conversation and its repairs (KV cache reuse)
+    attempts: Annotated[list[Attempt], merge_attempts]
     judged: list[int]  # the candidates the last executor step ran
     choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
-    prompt_version: str
-    forked: bool
+    prompt_version: str | None  # None: prompts.DEFAULT_PROMPT_VERSION
+
+
+# What a state without the key means. The prompt version stays None (the current default) for the coder, as it was
+# before this table existed; Solver.search_of reports BEFORE_SETTING's for such a solve.
+DEFAULTS: SolveState = {
+    "task": "", "tests": "", "shown_tests": None, "entry_point": None, "code": "", "extract_error": None,
+    "report": None, "feedback": "", "iteration": 0, "max_retries": 0, "strategy": BEFORE_SETTING["strategy"],
+    "samples_per_round": 1, "sample_temperature": 0.8, "token_budget": 0, "status": "running", "error": None,
+    "messages": [], "attempts": [], "judged": [], "choice": None, "prompt_version": None,
+}
+
+
+def read_state(values: dict) -> SolveState:
+    """A solve's state (a checkpoint's values, a node's input) with every missing key at its default. A value
+    stored as None where the schema wants a list, number or text reads as the default too, as older versions
+    wrote some."""
+    state: SolveState = {**DEFAULTS}
+    for key, value in values.items():
+        if value is not None or DEFAULTS.get(key) is None:
+            state[key] = value
+    return state

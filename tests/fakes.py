@@ -53,7 +53,7 @@ def humaneval_answers(problems: list[dict], *, right: set[str], fix_on_attempt: 
 
 @dataclass(frozen=True)
 class ScriptedRecipe:
-    """A bench.executors solver recipe for logic tests: each worker gets a PromptKeyedModel of its own.
+    """A bench.backends solver recipe for logic tests: each worker gets a PromptKeyedModel of its own.
 
     Picklable, so Ray actors make it where they run (the session's cluster puts tests/ on their path).
     Endpoints in dead are asked for real (an Ollama ping), so they fail with the real message."""
@@ -64,7 +64,7 @@ class ScriptedRecipe:
     dead: tuple[str, ...] = ()
 
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
-        from agent import ModelChoice, Solver
+        from agent import ModelSpec, Solver
         from agent.llm import ollama_models
         from bench.humaneval import load_problems
 
@@ -73,7 +73,7 @@ class ScriptedRecipe:
         answer = humaneval_answers(load_problems(), right=set(self.right), fix_on_attempt=dict(self.fix_on_attempt))
         folder = Path(tempfile.mkdtemp(prefix="scripted-solver-"))
         return Solver(PromptKeyedModel(answer=answer, delay=self.delay), folder / "solves.sqlite",
-                      ModelChoice("fake", "scripted", "test"))
+                      ModelSpec("fake", "scripted", "test"))
 
 
 def keyed_answers(answers: tuple[tuple[str, str, str], ...]) -> Callable[[str, int], str]:
@@ -87,16 +87,16 @@ def keyed_answers(answers: tuple[tuple[str, str, str], ...]) -> Callable[[str, i
 
 @dataclass(frozen=True)
 class KeyedRecipe:
-    """A bench.executors solver recipe answering by keyed_answers: for task-file runs on Ray actors (picklable)."""
+    """A bench.backends solver recipe answering by keyed_answers: for task-file runs on Ray actors (picklable)."""
 
     answers: tuple[tuple[str, str, str], ...] = ()
 
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
-        from agent import ModelChoice, Solver
+        from agent import ModelSpec, Solver
 
         folder = Path(tempfile.mkdtemp(prefix="keyed-solver-"))
         return Solver(PromptKeyedModel(answer=keyed_answers(self.answers)), folder / "solves.sqlite",
-                      ModelChoice("fake", "keyed", "test"))
+                      ModelSpec("fake", "keyed", "test"))
 
 
 class SeededModel(BaseChatModel):

@@ -116,21 +116,21 @@ def test_ollama_model_not_pulled_gives_the_pull_command(fake_ollama):
 
 
 def test_ollama_model_present_sets_num_ctx(fake_ollama):
-    model, choice = make_chat_model(Settings(provider="ollama", model="qwen2.5-coder:7b",
+    model, spec = make_chat_model(Settings(provider="ollama", model="qwen2.5-coder:7b",
                                              ollama_base_url=fake_ollama, num_ctx=4096))
-    assert choice.provider == "ollama" and model.num_ctx == 4096 and model.model == "qwen2.5-coder:7b"
+    assert spec.provider == "ollama" and model.num_ctx == 4096 and model.model == "qwen2.5-coder:7b"
 
 
 def test_auto_prefers_ollama_when_it_has_the_model(fake_ollama, fake_gguf):
-    _, choice = make_chat_model(Settings(model="llama3", ollama_base_url=fake_ollama,
+    _, spec = make_chat_model(Settings(model="llama3", ollama_base_url=fake_ollama,
                                          llamacpp_model_path=str(fake_gguf)))
-    assert choice.provider == "ollama"
+    assert spec.provider == "ollama"
 
 
 def test_auto_falls_back_to_embedded_and_says_why(fake_ollama, fake_gguf):
-    _, choice = make_chat_model(Settings(ollama_base_url=fake_ollama, llamacpp_model_path=str(fake_gguf)))
-    assert choice.provider == "llamacpp" and choice.model == "tiny.gguf"
-    assert "not pulled" in choice.reason
+    _, spec = make_chat_model(Settings(ollama_base_url=fake_ollama, llamacpp_model_path=str(fake_gguf)))
+    assert spec.provider == "llamacpp" and spec.model == "tiny.gguf"
+    assert "not pulled" in spec.reason
 
 
 def test_embedded_model_missing_gives_the_pull_command(tmp_path, monkeypatch):
@@ -158,7 +158,7 @@ def test_openai_answers_are_counted_whether_or_not_the_server_streams_usage(fake
     url, requests, streams_usage = fake_openai
     solver = make_solver(Settings(provider="openai", model="m", openai_base_url=url, data_dir=tmp_path,
                                   max_tokens=200))
-    assert ("not streamed" in solver.choice.reason) is not streams_usage
+    assert ("not streamed" in solver.model_spec.reason) is not streams_usage
     events = list(solver.start("Write a function add(a, b) that returns the sum of a and b.",
                                "assert add(1, 2) == 3\n"))
     assert isinstance(events[-1], RunFinished) and events[-1].status == "passed"

@@ -21,8 +21,8 @@ def solver(tmp_path_factory):
     except ModelNotPulledError:
         path = pull("qwen2.5-coder-0.5b")
     settings = Settings(provider="llamacpp", llamacpp_model_path=str(path), max_tokens=256, num_ctx=4096)
-    model, choice = make_chat_model(settings)
-    return Solver(model, tmp_path_factory.mktemp("real") / "solves.sqlite", choice)
+    model, spec = make_chat_model(settings)
+    return Solver(model, tmp_path_factory.mktemp("real") / "solves.sqlite", spec)
 
 
 def test_small_task_solved_end_to_end_with_streamed_tokens(solver):

@@ -57,9 +57,9 @@ def test_sample_strategy_draws_fresh_samples_of_the_first_prompt_with_their_own_
     assert model.log[1]["messages"] == model.log[0]["messages"] == model.log[2]["messages"]
     assert [c["temperature"] for c in model.log] == [0.0, 0.9, 0.9]
     assert len({c["seed"] for c in model.log[1:]}) == 2
-    # One coder step drew both samples; the executor judged both.
+    # One coder step drew both samples (its update holds only what it adds); the executor judged both.
     coder_steps = [e for e in events if isinstance(e, NodeFinished) and e.node == "coder"]
-    assert len(coder_steps) == 2 and len(candidates(coder_steps[1].update)) == 3
+    assert len(coder_steps) == 2 and [c.number for c in candidates(coder_steps[1].update)] == [2, 3]
     picked = solver.chosen(final.thread_id)
     assert picked.number == 3 and "only candidate that passes" in picked.reason
     assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent import ModelChoice, Solver
+from agent import ModelSpec, Solver
 from bench import runner, store
 from bench.evaluate import evaluate_file
 from bench.humaneval import load_problems
@@ -163,7 +163,7 @@ def test_evaluate_on_the_cli_prints_the_imported_run_and_its_pass_at_k(tmp_path)
 
 def seeded_solver(tmp_path, right_seeds: dict[str, set[int]]) -> Solver:
     model = SeededModel(answer=seeded_humaneval_answers(PROBLEMS, right_seeds), calls=[])
-    return Solver(model, tmp_path / "solves.sqlite", ModelChoice("fake", "seeded", "test"))
+    return Solver(model, tmp_path / "solves.sqlite", ModelSpec("fake", "seeded", "test"))
 
 
 def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_their_mean(tmp_path):

@@ -41,7 +41,7 @@ def _free_port() -> int:
 
 
 def _ray_config(address: str, **changes) -> runner.RunConfig:
-    base = {"tasks": "0-7", "max_retries": 2, "strategy": "repair", "executor": "ray", "ray_address": address,
+    base = {"tasks": "0-7", "max_retries": 2, "strategy": "repair", "backend": "ray", "ray_address": address,
             "actors": 2, "cpus_per_actor": 1.0}
     return runner.RunConfig(**{**base, **changes})
 
@@ -60,7 +60,7 @@ def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path
     db = store.open_store(db_path)
     run = store.get_run(db, on_ray)
     assert run["status"] == "finished", run["error"]
-    assert (run["executor"], run["actors"], run["cpus_per_actor"], run["ray_address"]) == ("ray", 2, 1.0, ray_cluster)
+    assert (run["backend"], run["actors"], run["cpus_per_actor"], run["ray_address"]) == ("ray", 2, 1.0, ray_cluster)
     assert run["model"] == "scripted" and run["code_version"] == code_version()
     ours, theirs = store.results(db, on_ray), store.results(db, threads)
     assert [r["task_id"] for r in ours] == [r["task_id"] for r in theirs] == [f"HumanEval/{i}" for i in range(8)]
@@ -115,7 +115,7 @@ def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cl
     driver = textwrap.dedent(f"""
         from bench import runner
         from fakes import ScriptedRecipe
-        config = runner.RunConfig(tasks="0-5", executor="ray", ray_address={ray_cluster!r}, actors=2)
+        config = runner.RunConfig(tasks="0-5", backend="ray", ray_address={ray_cluster!r}, actors=2)
         runner.start_run(config, {str(db_path)!r}, recipe=ScriptedRecipe(delay=0.4), background=False)
     """)
     tests_dir = str(Path(__file__).resolve().parent)
@@ -187,12 +187,12 @@ def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, r
                                                                                    run_id)["error"]
 
 
-@pytest.mark.parametrize("executor", ["threads", "ray"])
-def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, executor):
+@pytest.mark.parametrize("backend", ["threads", "ray"])
+def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, backend):
     db_path = tmp_path / "bench.sqlite"
     dead, live = f"http://127.0.0.1:{_free_port()}", "http://127.0.0.1:1/scripted"
-    config = runner.RunConfig(tasks="0-3", provider="ollama", executor=executor, endpoints=[dead, live],
-                              ray_address=ray_cluster if executor == "ray" else None)
+    config = runner.RunConfig(tasks="0-3", provider="ollama", backend=backend, endpoints=[dead, live],
+                              ray_address=ray_cluster if backend == "ray" else None)
     run_id = runner.start_run(config, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS), dead=(dead,)),
                               background=False)
     run = store.get_run(store.open_store(db_path), run_id)
@@ -202,8 +202,8 @@ def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_p
     assert {r["worker"].split("@")[0] for r in store.results(store.open_store(db_path), run_id)} == {live}
 
 
-def test_bad_executor_options_exit_2_with_one_line(tmp_path, capsys):
-    for args, message in ((["--executor", "ray", "--cpus-per-actor", "0"], "CPUs per actor must be above 0"),
+def test_bad_backend_options_exit_2_with_one_line(tmp_path, capsys):
+    for args, message in ((["--backend", "ray", "--cpus-per-actor", "0"], "CPUs per actor must be above 0"),
                           (["--actors", "0", "--executor", "ray"], "actors must be 1 or more"),
                           (["--endpoints", "localhost:11434"], "is not a URL"),
                           (["--provider", "llamacpp", "--endpoints", "http://a:1"], "endpoints are model servers"),
@@ -216,13 +216,13 @@ def test_bad_executor_options_exit_2_with_one_line(tmp_path, capsys):
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
 
 
-def test_executor_labels():
-    base = {"executor": "threads", "workers": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
+def test_backend_labels():
+    base = {"backend": "threads", "workers": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
             "ray_address": ""}
-    assert runner.executor_label(base) == "threads x2"
-    assert runner.executor_label({**base, "executor": "ray", "actors": 2, "cpus_per_actor": 1.0}) == \
+    assert runner.backend_label(base) == "threads x2"
+    assert runner.backend_label({**base, "backend": "ray", "actors": 2, "cpus_per_actor": 1.0}) == \
         "ray 2 actors x 1 CPU (local Ray)"
-    assert runner.executor_label({**base, "executor": "ray", "actors": 0, "cpus_per_actor": 2.0,
+    assert runner.backend_label({**base, "backend": "ray", "actors": 0, "cpus_per_actor": 2.0,
                                   "ray_address": "10.0.0.5:6379", "endpoints": ["http://a:1", "http://b:1"]}) == \
         "ray actors filling the cluster x 2 CPU at 10.0.0.5:6379 on 2 endpoints"
 
@@ -230,7 +230,7 @@ def test_executor_labels():
 @pytest.mark.model
 def test_a_real_model_ray_run_of_two_tasks(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks="0,2", provider="llamacpp", max_retries=1, max_tokens=256, executor="ray",
+    config = runner.RunConfig(tasks="0,2", provider="llamacpp", max_retries=1, max_tokens=256, backend="ray",
                               ray_address=ray_cluster, actors=1, cpus_per_actor=2)
     run_id = runner.start_run(config, db_path, background=False)
     db = store.open_store(db_path)

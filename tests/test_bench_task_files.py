@@ -243,7 +243,7 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
     base = {"tasks_file": str(path), "max_retries": 2, "strategy": "repair"}
     threads = runner.start_run(runner.RunConfig(**base, workers=2), db_path, solver=task_file_solver(tmp_path),
                                background=False)
-    _, on_ray = runner.create_run(runner.RunConfig(**base, executor="ray", ray_address=ray_cluster, actors=2),
+    _, on_ray = runner.create_run(runner.RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
                                   db_path)
     path.unlink()
     runner.resume_run(on_ray, db_path, recipe=KeyedRecipe(ANSWERS), background=False)

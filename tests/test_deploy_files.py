@@ -116,7 +116,7 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     scripts = {path.name for path in (target / "bin").iterdir()}
     assert scripts == set(project["project"]["scripts"])
-    assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "executors").is_dir()
+    assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "backends").is_dir()
     # The datasets run by name ship with the package, with their licences (HumanEval+: Apache-2.0).
     plus = target / "bench" / "data" / "humanevalplus"
     shipped = {"HumanEvalPlus-OriginFmt.jsonl.gz", "tasks.json", "LICENSE", "README.md"}

@@ -79,7 +79,7 @@ def test_a_solve_through_the_server_counts_every_candidates_tokens(server_url, t
     settings = Settings(provider="openai", model=MODEL, openai_base_url=server_url, data_dir=tmp_path,
                         max_tokens=128)
     solver = make_solver(settings)
-    assert "not streamed" in solver.choice.reason  # this server streams no usage: it is asked without streaming
+    assert "not streamed" in solver.model_spec.reason  # this server streams no usage: it is asked without streaming
     events = list(solver.start(TASK, TESTS, max_retries=1, strategy="repair"))
     final = events[-1]
     assert isinstance(final, RunFinished) and final.status == "passed", solver.state_at(final.thread_id)

@@ -20,7 +20,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from streamlit.proto.Block_pb2 import Block as BlockProto
 from streamlit.testing.v1 import AppTest
 
-from agent import ModelChoice, Solver, make_solver
+from agent import ModelSpec, Solver, make_solver
 from agent.config import load_settings
 from bench import store
 from bench.humaneval import load_problems
@@ -67,7 +67,7 @@ def by_seed(prompt: str, seed: int) -> str:
 
 
 def seeded_factory(settings):
-    return Solver(SeedKeyedModel(answer=by_seed), settings.checkpoint_db, ModelChoice("fake", "seeded", "test"))
+    return Solver(SeedKeyedModel(answer=by_seed), settings.checkpoint_db, ModelSpec("fake", "seeded", "test"))
 
 
 def fake_factory(settings):
@@ -75,7 +75,7 @@ def fake_factory(settings):
         if "HumanEval" in prompt or '"""' in prompt:
             return humaneval_answers(PROBLEMS, right={p["task_id"] for p in PROBLEMS})(prompt, attempt)
         return WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
-    return Solver(CachedPromptModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "scripted", "test"))
+    return Solver(CachedPromptModel(answer=answer), settings.checkpoint_db, ModelSpec("fake", "scripted", "test"))
 
 
 @pytest.fixture
@@ -281,7 +281,7 @@ def test_playground_sample_round_is_shown_side_by_side_and_the_choice_says_why(a
 def test_sidebar_strategy_and_budget_reach_the_solve(app, tmp_path, monkeypatch):
     def always_wrong(settings):
         model = PromptKeyedModel(answer=lambda prompt, attempt: WRONG_THEN_RIGHT[1])
-        return Solver(model, settings.checkpoint_db, ModelChoice("fake", "wrong", "test"))
+        return Solver(model, settings.checkpoint_db, ModelSpec("fake", "wrong", "test"))
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", always_wrong)
     session.cached_solver.clear()
@@ -333,7 +333,7 @@ def test_playground_a_running_solve_can_be_stopped_and_keeps_its_steps(app, monk
 
     def slow_wrong(settings):
         model = PromptKeyedModel(answer=wrong_after_the_gate)
-        return Solver(model, settings.checkpoint_db, ModelChoice("fake", "slow", "test"))
+        return Solver(model, settings.checkpoint_db, ModelSpec("fake", "slow", "test"))
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
     session.cached_solver.clear()
@@ -395,7 +395,7 @@ def second_largest_factory(settings):
     """Writes second_largest for a task asking for it, else the scripted add."""
     def answer(prompt: str, attempt: int) -> str:
         return SECOND_RIGHT if "second largest" in prompt else WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
-    return Solver(PromptKeyedModel(answer=answer), settings.checkpoint_db, ModelChoice("fake", "second", "test"))
+    return Solver(PromptKeyedModel(answer=answer), settings.checkpoint_db, ModelSpec("fake", "second", "test"))
 
 
 def test_a_task_typed_over_an_example_runs_under_the_name_its_tests_call(app, monkeypatch):
@@ -444,7 +444,7 @@ def test_code_that_keeps_importing_what_the_sandbox_lacks_ends_as_its_own_outcom
     def pandas_lover(settings):
         model = PromptKeyedModel(answer=lambda prompt, attempt: "```python\nimport pandas\n\ndef add(a, b):\n"
                                                                 "    return int(pandas.Series([a, b]).sum())\n```")
-        return Solver(model, settings.checkpoint_db, ModelChoice("fake", "pandas", "test"))
+        return Solver(model, settings.checkpoint_db, ModelSpec("fake", "pandas", "test"))
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", pandas_lover)
     session.cached_solver.clear()
@@ -508,7 +508,7 @@ def test_a_running_solve_found_by_its_address_can_be_stopped_from_there(app, mon
 
     def slow_wrong(settings):
         return Solver(PromptKeyedModel(answer=wrong_after_the_gate), settings.checkpoint_db,
-                      ModelChoice("fake", "slow", "test"))
+                      ModelSpec("fake", "slow", "test"))
 
     monkeypatch.setattr(session, "SOLVER_FACTORY", slow_wrong)
     session.cached_solver.clear()
@@ -837,7 +837,7 @@ def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled
     right = {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(5))}  # of seeds 0-4: 2, 5 and 0 samples pass
     model = SeededModel(answer=seeded_humaneval_answers(PROBLEMS, right), calls=[])
     samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=5), db_path, background=False,
-                               solver=Solver(model, tmp_path / "s.sqlite", ModelChoice("fake", "seeded", "test")))
+                               solver=Solver(model, tmp_path / "s.sqlite", ModelSpec("fake", "seeded", "test")))
     imported = evaluate_file(Path(__file__).parent / "fixtures" / "samples-example.jsonl", "humaneval", db_path)
     app.switch_page("views/bench.py").run()
     next(s for s in app.selectbox if s.label == "Run").set_value(samples).run()

@@ -8,7 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
-from agent.config import STRATEGIES
+from agent.config import STRATEGIES, Search
 
 PROVIDERS = ["auto", "llamacpp", "ollama", "openai"]
 MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF", "llamacpp": "qwen2.5-coder-0.5b or a .gguf path",
@@ -35,7 +35,7 @@ def model_solver(settings: Settings) -> Solver:
 
 
 def _budget_default(max_retries: int) -> int:
-    return min(MAX_BUDGET, max(1, max_retries + 1))
+    return min(MAX_BUDGET, max(1, Search.budget_of(max_retries)))
 
 
 def draw_sidebar() -> Settings:
@@ -69,7 +69,8 @@ def draw_sidebar() -> Settings:
                                                  "keyboard-only use")
     settings = base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
                                    model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
-                                   max_retries=int(state.cfg_budget) - 1, temperature=float(state.cfg_temperature))
+                                   max_retries=Search.retries_for(int(state.cfg_budget)),
+                                   temperature=float(state.cfg_temperature))
     state.settings = settings
     return settings
 
@@ -91,6 +92,7 @@ def solver_or_error(settings: Settings) -> Solver | None:
     except ModelUnavailable as exc:
         st.error(f"**The model is not available.** {exc}")
         return None
-    if solver.choice:
-        st.sidebar.caption(f"In use: **{solver.choice.provider}** · {solver.choice.model}  \n{solver.choice.reason}")
+    spec = solver.model_spec
+    if spec:
+        st.sidebar.caption(f"In use: **{spec.provider}** · {spec.model}  \n{spec.reason}")
     return solver

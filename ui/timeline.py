@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from agent import NodeFinished, NodeStarted, RunFinished, Token
-from agent.candidates import Candidate, ChoiceView, candidates, choice, drawing_speed, judged_now
+from agent.candidates import Candidate, ChoiceView, candidates_after, choice, drawing_speed, judged_now
+from agent.config import Search
 from agent.events import Event
 from agent.history import code_diff
 from agent.nodes import next_kind
@@ -167,7 +168,7 @@ class _Drawn:
 class _Route:
     status: str | None
     update: dict
-    used: int
+    everyone: list[Candidate]  # every candidate of the solve so far
 
 
 @dataclass
@@ -216,8 +217,7 @@ def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story
                 if update.get("status") == "error":
                     story.entries.append(_Failure(update.get("error") or "the model call failed"))
                     continue
-                everyone = candidates(update) or latest
-                latest = everyone
+                everyone = latest = candidates_after(latest, update)
                 new = [c for c in everyone if not c.ran] or everyone[-1:]
                 entry = _Drawn([c.number for c in new], {c.number: c for c in new},
                                {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
@@ -225,8 +225,7 @@ def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story
                 for number in entry.numbers:
                     drawn_of[number] = entry
             elif event.node == "executor":
-                everyone = candidates(update) or latest
-                latest = everyone
+                everyone = latest = candidates_after(latest, update)
                 for candidate in everyone:
                     if candidate.number not in judged_now(update):
                         continue
@@ -238,7 +237,7 @@ def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story
                     if candidate.number not in entry.numbers:
                         entry.numbers.append(candidate.number)
                     entry.by_number[candidate.number] = candidate
-                story.entries.append(_Route(update.get("status"), update, len(everyone)))
+                story.entries.append(_Route(update.get("status"), update, everyone))
             elif event.node == "chooser":
                 story.entries.append(_Chooser(choice(update), event.step, latest))
         elif isinstance(event, RunFinished):
@@ -278,14 +277,14 @@ def _draw_drawn(entry: _Drawn, key: str) -> None:
 
 
 def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
-    used = entry.used
+    used = len(entry.everyone)
     if entry.status == "running":
-        upcoming = next_kind({"attempts": entry.update.get("attempts") or [], "strategy": strategy})
+        upcoming = next_kind({"attempts": [{"kind": c.kind} for c in entry.everyone], "strategy": strategy})
         label = (f"**route: draw more** — no candidate passes the visible tests yet; {used} of {budget} candidates "
                  f"used — next: {NEXT_WORDS.get(upcoming, upcoming)}")
         icon = ":material/replay:"
     elif entry.status == "passed":
-        passing = ", ".join(f"#{c.number}" for c in candidates(entry.update) if c.passed)
+        passing = ", ".join(f"#{c.number}" for c in entry.everyone if c.passed)
         label = f"**route: stop** — every visible test passes ({passing})" + (
             " — the chooser picks the answer next" if used > 1 else "")
         icon = ":material/stop_circle:"
@@ -353,9 +352,9 @@ def draw_timeline(events: list[Event], *, max_retries: int, strategy: str, key: 
                   known: list[Candidate] | None = None) -> None:
     """Draw the events of one solve (or of a step, fork or resume of it) as timeline steps where this is called.
 
-    max_retries and strategy are the solve's own (its budget is max_retries + 1 candidates); known are its
-    candidates from before the first event, for a job that starts mid-solve. key prefixes the steps' widget keys
-    and must be unique on the page."""
+    max_retries and strategy are the solve's own (its budget is Search.budget_of(max_retries) candidates); known
+    are its candidates from before the first event, for a job that starts mid-solve. key prefixes the steps'
+    widget keys and must be unique on the page."""
     known = list(known or [])
     story = _story(events, strategy, known)
     thread = events[0].thread_id if events else "none"
@@ -364,7 +363,7 @@ def draw_timeline(events: list[Event], *, max_retries: int, strategy: str, key: 
         if isinstance(entry, _Drawn):
             _draw_drawn(entry, prefix)
         elif isinstance(entry, _Route):
-            _draw_route(entry, max_retries + 1, strategy)
+            _draw_route(entry, Search.budget_of(max_retries), strategy)
         elif isinstance(entry, _Chooser):
             _draw_chooser(entry)
         elif isinstance(entry, _Writing):

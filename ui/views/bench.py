@@ -12,12 +12,12 @@ import pandas as pd
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver
-from agent.config import STRATEGIES
+from agent.config import STRATEGIES, Search, stored_search
 from agent.prompts import VERSIONS
 from bench import runner, store
+from bench.backends import ModelRecipe
 from bench.cost import CostEstimate, duration, estimate_from_runs, probe
 from bench.datasets import DATASETS, HUMANEVAL
-from bench.executors import ModelRecipe
 from bench.export import results_csv, samples_jsonl
 from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress, sample_counts
 from bench.protocol import IMPORTED, SAMPLES, is_sampled
@@ -25,7 +25,7 @@ from bench.rescore import RESCORED
 from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
 from bench.tasks import TaskSpecError, select_tasks
-from ui.bench_executor import executor_options, needs_app_model, worker_progress
+from ui.bench_backend import backend_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
 FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
@@ -36,7 +36,7 @@ state = st.session_state
 
 
 def _strategy(run: dict) -> str:
-    return run.get("strategy") or "repair"  # runs stored before strategies existed only repaired
+    return stored_search(run).strategy
 
 
 def _run_label(run: dict) -> str:
@@ -45,7 +45,7 @@ def _run_label(run: dict) -> str:
     elif run["protocol"] == IMPORTED:
         how = "samples made elsewhere, scored here"
     else:
-        how = f"{run['feedback']} · {_strategy(run)} ×{run['max_retries'] + 1}"
+        how = f"{run['feedback']} · {_strategy(run)} ×{stored_search(run).budget}"
     return f"{run['id']} · {run['protocol']} · {how} · {run['model']} · {run['done']}/{len(run['task_ids'])}"
 
 
@@ -78,7 +78,7 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     left, mid, _ = st.columns(3)
     strategy = left.selectbox("Strategy", STRATEGIES, index=STRATEGIES.index(settings.search.strategy),
                               key="bench_strategy", help=STRATEGY_HELP)
-    budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.max_retries + 1),
+    budget = mid.number_input("Budget (candidates)", 1, MAX_BUDGET, min(MAX_BUDGET, settings.search.budget),
                               key="bench_budget", help="per task, the first answer included; 1 means one shot")
     feedback = st.radio("Feedback", runner.FEEDBACK_MODES, horizontal=True, format_func=FEEDBACK_WORDS.get)
     left, right = st.columns([1, 2])
@@ -90,11 +90,12 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
                                       "optional entry_point and test_imports; see the README's Bench section")
     # Kept in the data dir under its content's digest: the run stores its tasks, the copy only starts it.
     tasks_file = str(keep_copy(upload.getvalue(), upload.name, settings.data_dir / "task-files")) if upload else None
-    executor = executor_options()
+    backend = backend_options()
     return runner.RunConfig(tasks=tasks, dataset=HUMANEVAL if tasks_file else dataset, tasks_file=tasks_file,
                             provider=settings.provider, model=settings.model,
-                            max_retries=int(budget) - 1, feedback=feedback, workers=int(workers), strategy=strategy,
-                            prompt_version=prompt_version, **executor)
+                            max_retries=Search.retries_for(int(budget)), feedback=feedback, workers=int(workers),
+                            strategy=strategy,
+                            prompt_version=prompt_version, **backend)
 
 
 def start_form(settings: Settings, db_path) -> None:
@@ -125,7 +126,7 @@ def start_form(settings: Settings, db_path) -> None:
 
 
 def _model_key(solver: Solver) -> tuple[str, str]:
-    return (solver.choice.provider, solver.choice.model) if solver.choice else ("", "")
+    return (solver.model_spec.provider, solver.model_spec.model) if solver.model_spec else ("", "")
 
 
 def cost_note(settings: Settings, runs: list[dict]) -> None:
@@ -246,7 +247,7 @@ def run_summary(run: dict, metrics: dict) -> None:
     cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
     cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
     (st.error if leaky else st.info if rescored else st.success)(label)
-    st.caption(f"dataset {run['dataset']} · strategy {_strategy(run)} · budget {run['max_retries'] + 1} candidates "
+    st.caption(f"dataset {run['dataset']} · strategy {_strategy(run)} · budget {stored_search(run).budget} candidates "
                f"· prompt {run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s "
                f"· model time {100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min "
                f"· tokens {metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
@@ -406,7 +407,7 @@ def runs_table(db, runs: list[dict]) -> None:
         rows.append({"run": r["id"], "state": runner.run_state(r), "dataset": r["dataset"], "protocol": r["protocol"],
                      "feedback": r["feedback"],
                      "strategy": "independent samples" if is_sampled(r) else _strategy(r),
-                     "budget": r["max_retries"] + 1, "prompt": r["prompt_version"], "model": r["model"],
+                     "budget": stored_search(r).budget, "prompt": r["prompt_version"], "model": r["model"],
                      "done": r["done"], "passing": r["passing"],
                      "pass@1": "-" if pass_at_1 is None else f"{100 * pass_at_1:.1f}%",
                      "created": datetime.datetime.fromtimestamp(r["created"])})
@@ -442,7 +443,7 @@ def compare_two(db, runs: list[dict]) -> None:
         st.info("These runs have no finished task in common.")
         return
     names = {key: f"{key}: {_short_model(run['model'])}, " + (
-        run["protocol"] if is_sampled(run) else f"budget {run['max_retries'] + 1}")
+        run["protocol"] if is_sampled(run) else f"budget {stored_search(run).budget}")
         for key, run in (("A", run_a), ("B", run_b))}
     if names["A"] == names["B"]:
         names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}

@@ -293,7 +293,7 @@ if not solves and not state.get("debug_thread"):
 thread = pick_solve(solves)
 # The solve's own budget and strategy, not the sidebar's: a fork with a report may have raised the budget by one.
 solve_search = solver.search_of(thread)
-st.caption(f"Strategy **{solve_search.strategy}** · budget {solve_search.max_retries + 1} candidates")
+st.caption(f"Strategy **{solve_search.strategy}** · budget {solve_search.budget} candidates")
 busy = job_panel(solver, thread, solve_search.max_retries, solve_search.strategy)
 run_controls(solver, thread, busy)
 steps = solver.steps(thread)

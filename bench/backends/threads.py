@@ -1,4 +1,4 @@
-"""The zero-setup executor: worker threads in this process.
+"""The zero-setup backend: worker threads in this process.
 
 Without endpoints the threads share one solver (one loaded model; the embedded model serialises its
 decoding, the threads overlap its sandbox runs). With endpoints there is one thread per endpoint, each
@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
-from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
 from bench.protocol import ModelOutage, solve_task
 from bench.tasks import Task
 

@@ -1,8 +1,8 @@
-"""The Ray executor: one solver per actor, tasks handed to actors as they free up by Ray's ActorPool.
+"""The Ray backend: one solver per actor, tasks handed to actors as they free up by Ray's ActorPool.
 
 Each actor makes its own solver once (the embedded model loaded with as many threads as the actor holds
 CPUs, or a client of one endpoint) and has its own sandbox pool (the sandbox is per process). The code
-travels with the driver's job (bench.executors.ray_cluster.shipped_code), and every actor reports the
+travels with the driver's job (bench.backends.ray_cluster.shipped_code), and every actor reports the
 digest of what it imported: one that differs is not given tasks.
 
 Faults are Ray's to handle first: an actor that dies is restarted (max_restarts) and the task it was on is
@@ -23,9 +23,9 @@ import ray
 from ray.util.actor_pool import ActorPool
 
 from agent import ModelUnavailable
+from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.backends.ray_cluster import actors_that_fit, check_fits, connected
 from bench.code_version import source_digest
-from bench.executors import Outcomes, SolverRecipe, TaskDone, WorkerLost
-from bench.executors.ray_cluster import actors_that_fit, check_fits, connected
 from bench.protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
@@ -51,10 +51,10 @@ class TaskSolver:
 
     def ready(self) -> dict:
         """Who this actor is, the code it runs, and its model (or why it has none)."""
-        choice = self.solver.choice if self.solver else None
+        spec = self.solver.model_spec if self.solver else None
         return {"worker": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
-                "code": source_digest(), "provider": choice.provider if choice else "",
-                "model": choice.model if choice else ""}
+                "code": source_digest(), "provider": spec.provider if spec else "",
+                "model": spec.model if spec else ""}
 
     def solve(self, problem: Task, run: dict) -> TaskDone | WorkerLost:
         """Solve and score one task; a model that stops answering retires this actor (the task goes back).

@@ -1,6 +1,6 @@
 """Where 'solve and score one task' runs: threads of this process, or Ray actors on a cluster.
 
-An executor takes the tasks still to do and yields what happened, as it happens: a task done (its
+A backend takes the tasks still to do and yields what happened, as it happens: a task done (its
 result and attempt rows, from bench.protocol), a worker lost (a model endpoint that does not answer,
 an actor that died for good), or None now and then so the driver can look at its stop flag. It
 never writes the store: the driver (bench.runner) alone does, one transaction per finished task.
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from agent import Settings, Solver, load_settings, make_solver
 
-EXECUTORS = ("threads", "ray")
+BACKENDS = ("threads", "ray")
 SERVER_PROVIDERS = ("ollama", "openai")
 
 

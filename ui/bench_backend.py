@@ -1,4 +1,4 @@
-"""The Bench page's executor: where a run's tasks go (threads here, or a Ray cluster), and who did what."""
+"""The Bench page's backend: where a run's tasks go (threads here, or a Ray cluster), and who did what."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ import pandas as pd
 import streamlit as st
 
 from agent.config import ray_address
-from bench.executors import EXECUTORS, parse_endpoints
-from bench.runner import executor_label
+from bench.backends import BACKENDS, parse_endpoints
+from bench.runner import backend_label
 
-EXECUTOR_HELP = ("threads: worker threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
+BACKEND_HELP = ("threads: worker threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
                  "on this machine (a Ray started for the run) or on the cluster at the Ray address.")
 
 
-def executor_options() -> dict:
-    """The executor fields of the start form, as RunConfig keyword arguments (draw inside the form)."""
+def backend_options() -> dict:
+    """The backend fields of the start form, as RunConfig keyword arguments (draw inside the form)."""
     with st.expander("Where tasks run", expanded=False):
         left, mid, right = st.columns(3)
-        executor = left.selectbox("Executor", EXECUTORS, key="bench_executor", help=EXECUTOR_HELP)
+        backend = left.selectbox("Backend", BACKENDS, key="bench_backend", help=BACKEND_HELP)
         address = mid.text_input("Ray address", value=ray_address() or "", key="bench_ray_address",
                                  placeholder="empty: start Ray on this machine",
                                  help="ray: the head of a running cluster, host:port (default RAY_ADDRESS)")
@@ -28,20 +28,20 @@ def executor_options() -> dict:
                                  help="ray: the embedded model decodes on as many threads")
         endpoints = mid.text_input("Endpoints", key="bench_endpoints", placeholder="http://gpu1:11434,http://gpu2:11434",
                                    help="model servers (Ollama, or OpenAI-compatible with the openai provider): one "
-                                        "worker each, in either executor")
-    return {"executor": executor, "ray_address": address.strip() or None, "actors": int(actors) or None,
+                                        "worker each, in either backend")
+    return {"backend": backend, "ray_address": address.strip() or None, "actors": int(actors) or None,
             "cpus_per_actor": float(cpus), "endpoints": endpoints}
 
 
 def needs_app_model(options_or_run: dict) -> bool:
     """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its workers
     make their own, where they run."""
-    return options_or_run["executor"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
+    return options_or_run["backend"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
 
 
 def worker_progress(run: dict, rows: list[dict]) -> None:
     """Where the run's tasks run, the workers it lost, and what each worker did."""
-    st.caption(f"executor: {executor_label(run)}")
+    st.caption(f"backend: {backend_label(run)}")
     for note in (run.get("notes") or "").splitlines():
         st.warning(f"worker lost: {note}")
     if not rows:

@@ -1,4 +1,4 @@
-"""The Bench page's executor options and per-worker progress, under streamlit's AppTest with a scripted model."""
+"""The Bench page's backend options and per-worker progress, under streamlit's AppTest with a scripted model."""
 
 from __future__ import annotations
 
@@ -26,19 +26,19 @@ def _start(app, **fields) -> None:  # noqa: F811
 
 
 def test_the_progress_shows_which_worker_did_what(app):  # noqa: F811
-    _start(app, bench_executor="threads")
+    _start(app, bench_backend="threads")
     deadline = time.time() + 60
     while time.time() < deadline:
         app.run()
         if any("4/4 tasks done" in p.proto.text for p in app.get("progress")):
             break
         time.sleep(0.5)
-    assert any(c.value == "executor: threads x2" for c in app.caption)
+    assert any(c.value == "backend: threads x2" for c in app.caption)
     workers = next(d.value for d in app.dataframe if "worker" in d.value.columns)
     assert set(workers.worker) <= {"thread-1", "thread-2"} and workers.tasks.sum() == 4
 
 
 def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):  # noqa: F811
     nothing = f"127.0.0.1:{_free_port()}"
-    _start(app, bench_executor="ray", bench_ray_address=nothing, bench_actors=2)
+    _start(app, bench_backend="ray", bench_ray_address=nothing, bench_actors=2)
     assert any(f"no Ray cluster at {nothing}" in e.value for e in app.error), [e.value for e in app.error]
