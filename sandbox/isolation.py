@@ -231,21 +231,19 @@ def worker_command(slot: int, preload: bool = True) -> tuple[list[str], str | No
 
     preload: the worker imports the allow-listed packages once, before it reads any code, so that each run's
     children start with them loaded (sandbox.speed measures both ways)."""
-    level = isolation()
-    if level.uids:
+    # Inside bwrap the Python install and the harness are mounted at /opt and the run dir is a capped tmpfs;
+    # outside, they are where they are, and the worker's own scratch folder holds its runs and package links.
+    scratch = None if isolation().bwrap else tempfile.mkdtemp(prefix="sandbox-")
+    policy = worker_policy(preload, scratch)
+    if policy.separate_uids:
         uid_base = _UID_BASE + (os.getpid() % 60_000) * 32 + slot * _SLOT_UIDS
         uids = [str(uid_base), str(uid_base + 1)]
     else:
         uids = ["-", "-"]
-    if level.bwrap:
-        policy = worker_policy(preload)
+    if scratch is None:
         cmd = [*bwrap_args(policy, shutil.which("bwrap") or "bwrap"), python_in_bwrap(),
                "-I", "-S", "-B", "/opt/sandbox/worker.py", *uids, "/tmp/runs", policy.to_json()]
         return cmd, None
-    # Outside bwrap the Python install and the harness are where they are, and the worker watches the run dir's
-    # size on the host's disk (inside, it is a capped tmpfs).
-    scratch = tempfile.mkdtemp(prefix="sandbox-")
-    policy = worker_policy(preload, scratch)
     for folder in policy.sys_path:
         _link_packages(folder, package_paths(policy.packages))
     os.chmod(scratch, 0o755)
