@@ -227,7 +227,9 @@ def _is_our_worker(proc: Path) -> bool:
     """A python worker.py process below one of the default pool's workers."""
     roots = {worker.proc.pid for worker in default_pool()._all.values()}
     try:
-        if b"worker.py" not in (proc / "cmdline").read_bytes() or b"bwrap" in (proc / "cmdline").read_bytes():
+        argv = (proc / "cmdline").read_bytes().split(b"\0")
+        # bubblewrap's own process names worker.py too; the worker's policy may name bwrap (its level)
+        if not any(arg.endswith(b"worker.py") for arg in argv) or argv[0].endswith(b"bwrap"):
             return False
         pid = int(proc.name)
         while pid > 1:
