@@ -11,9 +11,9 @@ from agent.inputs import (
     validate_input,
 )
 from agent.llm import ModelSpec, ModelUnavailable, make_chat_model
-from agent.sandbox_status import SandboxStatus, sandbox_status
 from agent.solve import Solver, Step, make_solver
 from agent.solve_job import SolveJob, start_job
+from sandbox.status import SandboxStatus, sandbox_status
 
 __all__ = [
     "BadInput", "EntryPointUse", "EnvironmentProblem", "Event", "ModelSpec", "ModelUnavailable", "NodeFinished",

@@ -1,10 +1,12 @@
 """Runs untrusted Python code against unit tests, isolated and with limits. Knows nothing of LLMs."""
 
-from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level
+from sandbox.inside.policy import Policy
+from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level, worker_policy
 from sandbox.packages import imported_modules, module_offered, packages_offered
 from sandbox.run import check_tests, describe_tests, run_tests
+from sandbox.status import SandboxStatus, sandbox_status
 from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 
-__all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "TestReport", "TestResult", "check_tests",
-           "describe_tests", "imported_modules", "isolation", "isolation_level", "module_offered", "packages_offered",
-           "require_level", "run_tests"]
+__all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "Policy", "SandboxStatus", "TestReport", "TestResult",
+           "check_tests", "describe_tests", "imported_modules", "isolation", "isolation_level", "module_offered",
+           "packages_offered", "require_level", "run_tests", "sandbox_status", "worker_policy"]

@@ -1,4 +1,5 @@
-"""The isolation policy: what this machine allows, probed once, and the command that starts a worker in it.
+"""The isolation probe: what this machine allows, probed once, the Policy that follows from it (its rules are in
+sandbox.policy) and the command that starts a worker with it.
 
 Three levels, strongest first:
 
@@ -25,28 +26,30 @@ site-packages, which holds the app's own code.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.inside import confine
+from sandbox.inside.policy import Policy
 from sandbox.packages import package_paths
+from sandbox.policy import (
+    INSIDE,
+    SYSCALLS_DENIED,
+    base_python,
+    build_policy,
+    bwrap_args,
+    packages_by_name,
+    python_in_bwrap,
+)
 from sandbox.settings import LEVELS, sandbox_settings
 
-INSIDE = Path(__file__).resolve().parent / "inside"
 _SLOT_UIDS = 2  # one uid for the code, one for the tests
 _UID_BASE = 100_000  # the sandbox's uids: 100000 and up, 32 per process, apart from any real account
-PACKAGES_IN_BWRAP = "/opt/packages"
-# One thread per numerical library in every child: RLIMIT_NPROC counts threads, OpenBLAS would start one per
-# core at numpy's import, and threads do not survive the worker's fork (a pre-imported numpy must hold none).
-THREAD_ENV = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                                     "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")}
 
 
 class IsolationRefused(Exception):
@@ -106,12 +109,6 @@ class Isolation:
         return None
 
 
-def base_python() -> tuple[Path, Path]:
-    """The real interpreter binary (not the pyenv shim or venv link) and its installation prefix."""
-    exe = Path(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))
-    return exe, Path(os.path.realpath(sys.base_prefix))
-
-
 def _world_readable(path: Path) -> bool:
     """Can an unprivileged uid reach this file (every parent directory searchable by others)?"""
     for part in [path, *path.parents]:
@@ -133,55 +130,12 @@ def _others_can_read(path: Path, through_parents: bool) -> bool:
         return False
 
 
-def _bwrap_prefix(bwrap: str, user_namespace: bool, packages: tuple[Path, ...] = ()) -> list[str]:
-    exe, prefix = base_python()
-    # No --die-with-parent: it fires when the *thread* that started bwrap ends, and pools are shared
-    # across threads. A worker ends instead when its stdin closes, which the host's death also does.
-    args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc",
-            "--unshare-uts", "--unshare-cgroup-try", "--ro-bind", "/usr", "/usr"]
-    if user_namespace:
-        args[1:1] = ["--unshare-user", "--disable-userns"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
-        path = Path("/") / name
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), str(path)]
-    args += ["--perms", "0755", "--dir", "/opt", "--ro-bind", str(prefix), "/opt/python",
-             "--ro-bind", str(INSIDE), "/opt/sandbox"]
-    if packages:
-        args += ["--perms", "0755", "--dir", PACKAGES_IN_BWRAP]
-        for path in _by_name(packages).values():
-            args += ["--ro-bind", str(path), f"{PACKAGES_IN_BWRAP}/{path.name}"]
-    return args + [
-        "--proc", "/proc", "--dev", "/dev",
-        "--perms", "0755", "--size", str(256 << 20), "--tmpfs", "/tmp",
-        "--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
-        "--chdir", "/tmp",
-    ]
-
-
-def _by_name(packages: tuple[Path, ...]) -> dict[str, Path]:
-    """The package paths by the name they take on sys.path (the first of two folders of one name wins)."""
-    named: dict[str, Path] = {}
-    for path in packages:
-        named.setdefault(path.name, path)
-    return named
-
-
-def _link_packages(scratch: str, packages: tuple[Path, ...]) -> str:
+def _link_packages(folder: str, packages: tuple[Path, ...]) -> None:
     """Outside bubblewrap: one folder of links to the allow-listed packages, put on the children's sys.path in
     place of site-packages (whose other packages must stay out of reach)."""
-    folder = os.path.join(scratch, "packages")
     os.makedirs(folder, mode=0o755, exist_ok=True)
-    for name, path in _by_name(packages).items():
+    for name, path in packages_by_name(packages).items():
         os.symlink(path, os.path.join(folder, name))
-    return folder
-
-
-def _python_in_bwrap() -> str:
-    exe, prefix = base_python()
-    return "/opt/python/" + str(exe.relative_to(prefix))
 
 
 def _runs(cmd: list[str]) -> bool:
@@ -192,21 +146,29 @@ def _runs(cmd: list[str]) -> bool:
 
 
 def _confinement_works(landlock: bool, seccomp: bool) -> bool:
-    """Apply the confinement in a throwaway process, as a worker's child would, and check that it holds."""
+    """Apply the confinement in a throwaway process, as a worker's child would (the same code, from a policy),
+    and check that it holds."""
     exe, prefix = base_python()
+    probe = Policy("probe", landlock=landlock, readable=(str(INSIDE), str(prefix)), seccomp=seccomp,
+                   syscalls_denied=SYSCALLS_DENIED)
     with tempfile.TemporaryDirectory(prefix="sandbox-probe-") as home:
         script = (
-            "import sys, ctypes, os; sys.path.insert(0, sys.argv[1]); import confine\n"
+            "import sys, ctypes, os; sys.path.insert(0, sys.argv[1]); import confine, policy\n"
             "ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)\n"
-            f"if {landlock}: confine.landlock([sys.argv[1], sys.argv[2]], [sys.argv[3]])\n"
-            f"if {seccomp}: confine.seccomp()\n"
+            "confine.apply(policy.from_json(sys.argv[2]), sys.argv[3])\n"
             "open(os.path.join(sys.argv[3], 'ok'), 'w').write('ok')\n"
             "try:\n    open('/etc/hostname').read()\nexcept OSError:\n    pass\nelse:\n"
             f"    sys.exit(3 if {landlock} else 0)\n"
             "import socket\ntry:\n    socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nexcept OSError:\n    pass\n"
             f"else:\n    sys.exit(4 if {seccomp} else 0)\n"
         )
-        return _runs([str(exe), "-I", "-S", "-c", script, str(INSIDE), str(prefix), home])
+        return _runs([str(exe), "-I", "-S", "-c", script, str(INSIDE), probe.to_json(), home])
+
+
+def _bwrap_works(bwrap: str, user_namespace: bool, check: str) -> bool:
+    """Run a check inside bubblewrap with the policy's namespaces and mounts (no packages)."""
+    policy = build_policy(Isolation("bwrap", bwrap=True, user_namespace=user_namespace), ())
+    return _runs([*bwrap_args(policy, bwrap), python_in_bwrap(), "-I", "-S", "-c", check])
 
 
 @functools.lru_cache(maxsize=1)
@@ -225,13 +187,11 @@ def isolation() -> Isolation:
     packages = package_paths(settings.packages)
     bwrap = shutil.which("bwrap")
     if bwrap and settings.isolation == "auto":
-        py = _python_in_bwrap()
-        if root and _runs([*_bwrap_prefix(bwrap, False), py, "-I", "-S", "-c",
-                           "import os; os.setresuid(65534, 65534, 65534)"]):
+        if root and _bwrap_works(bwrap, False, "import os; os.setresuid(65534, 65534, 65534)"):
             # Bound into the sandbox, a package needs only its own folder to be readable by others.
             return Isolation("bwrap", bwrap=True, uids=True, **layers,
                              unreadable_packages=_unreadable(packages, through_parents=False))
-        if not root and _runs([*_bwrap_prefix(bwrap, True), py, "-I", "-S", "-c", "pass"]):
+        if not root and _bwrap_works(bwrap, True, "pass"):
             return Isolation("bwrap", bwrap=True, user_namespace=True, **layers)
     uids = uids and settings.isolation != "rlimits"
     unreadable = _unreadable(packages, through_parents=True) if uids else ()
@@ -259,38 +219,33 @@ def require_level() -> None:
             "code is not run. " + (have.warning or ""))
 
 
+def worker_policy(preload: bool = True, scratch: str | None = None) -> Policy:
+    """The Policy a worker applies on this machine (see sandbox.policy); scratch: its host folder outside
+    bubblewrap (left as a placeholder when None, as when the policy is only shown)."""
+    return build_policy(isolation(), sandbox_settings().packages, preload, scratch)
+
+
 def worker_command(slot: int, preload: bool = True) -> tuple[list[str], str | None]:
-    """The command that starts one pre-forked worker, and the host scratch dir it uses (None inside bwrap).
+    """The command that starts one pre-forked worker with its policy, and the host scratch dir it uses (None
+    inside bwrap).
 
     preload: the worker imports the allow-listed packages once, before it reads any code, so that each run's
     children start with them loaded (sandbox.speed measures both ways)."""
-    level = isolation()
-    names = sandbox_settings().packages
-    packages = package_paths(names)
-    if level.uids:
+    # Inside bwrap the Python install and the harness are mounted at /opt and the run dir is a capped tmpfs;
+    # outside, they are where they are, and the worker's own scratch folder holds its runs and package links.
+    scratch = None if isolation().bwrap else tempfile.mkdtemp(prefix="sandbox-")
+    policy = worker_policy(preload, scratch)
+    if policy.separate_uids:
         uid_base = _UID_BASE + (os.getpid() % 60_000) * 32 + slot * _SLOT_UIDS
         uids = [str(uid_base), str(uid_base + 1)]
     else:
         uids = ["-", "-"]
-    exe, prefix = base_python()
-    # Inside bwrap the Python install and the harness are mounted at /opt, and the run dir is a capped tmpfs;
-    # outside, they are where they are, and the worker watches the run dir's size on the host's disk instead.
-    python, harness = ("/opt/python", "/opt/sandbox") if level.bwrap else (str(prefix), str(INSIDE))
-    scratch = None if level.bwrap else tempfile.mkdtemp(prefix="sandbox-")
-    read_only = ["/usr", "/lib", "/lib64", "/lib32", "/bin", python, harness]
-    package_dirs = []
-    if packages and level.bwrap:
-        package_dirs = [PACKAGES_IN_BWRAP]
-        read_only += package_dirs
-    elif packages:  # the links' folder, and what they point to (Landlock checks the real path a link leads to)
-        package_dirs = [_link_packages(scratch, packages)]
-        read_only += [*package_dirs, *map(str, packages)]
-    plan = json.dumps({"landlock": bool(level.landlock_abi), "seccomp": level.seccomp, "watch_disk": not level.bwrap,
-                       "read_only": read_only, "sys_path": package_dirs, "env": THREAD_ENV,
-                       "preload": list(names) if preload and packages else []})
-    if level.bwrap:
-        cmd = [*_bwrap_prefix(shutil.which("bwrap") or "bwrap", level.user_namespace, packages), _python_in_bwrap(),
-               "-I", "-S", "-B", f"{harness}/worker.py", *uids, "/tmp/runs", plan]
+    if scratch is None:
+        cmd = [*bwrap_args(policy, shutil.which("bwrap") or "bwrap"), python_in_bwrap(),
+               "-I", "-S", "-B", "/opt/sandbox/worker.py", *uids, "/tmp/runs", policy.to_json()]
         return cmd, None
+    for folder in policy.sys_path:
+        _link_packages(folder, package_paths(policy.packages))
     os.chmod(scratch, 0o755)
-    return [str(exe), "-I", "-S", "-B", f"{harness}/worker.py", *uids, scratch + "/runs", plan], scratch
+    return [str(base_python()[0]), "-I", "-S", "-B", f"{INSIDE}/worker.py", *uids, scratch + "/runs",
+            policy.to_json()], scratch

@@ -20,7 +20,18 @@ import jsonschema
 import pytest
 import yaml
 
+from sandbox.inside import confine
+from sandbox.isolation import Isolation
+from sandbox.policy import build_policy
+
 ROOT = Path(__file__).resolve().parent.parent
+# The sandbox's policy at each isolation a container may get, with the default packages.
+CONTAINER_POLICIES = [build_policy(found, ("numpy",)) for found in (
+    Isolation("bwrap", bwrap=True, user_namespace=True, landlock_abi=7, seccomp=True),
+    Isolation("bwrap", bwrap=True, uids=True, landlock_abi=7, seccomp=True),
+    Isolation("landlock", landlock_abi=7, seccomp=True),
+    Isolation("rlimits"),
+)]
 SCHEMA = json.loads((ROOT / "tests" / "schemas" / "compose-spec.json").read_text())
 
 
@@ -164,9 +175,26 @@ def test_compose_gives_the_app_a_seccomp_profile_that_lets_the_sandbox_isolate(s
     profile = json.loads((ROOT / options["seccomp"]).read_text())
     assert profile["defaultAction"] == "SCMP_ACT_ALLOW"
     denied = {name for rule in profile["syscalls"] if rule["action"] == "SCMP_ACT_ERRNO" for name in rule["names"]}
-    # What bubblewrap needs for a user namespace, and what the sandbox's Landlock and seccomp layers call.
-    needed = {"clone", "clone3", "unshare", "setns", "mount", "umount2", "pivot_root", "landlock_create_ruleset",
-              "landlock_add_rule", "landlock_restrict_self", "seccomp", "prctl", "setresuid"}
-    assert not needed & denied
+    # Every policy a container can get (the app's user makes a user namespace; as root, separate uids; without
+    # namespaces, Landlock): the profile denies none of the calls that policy needs to be set up.
+    for policy in CONTAINER_POLICIES:
+        assert policy.syscalls_needed and not set(policy.syscalls_needed) & denied, policy.level
     assert {"init_module", "kexec_load", "bpf", "userfaultfd", "keyctl", "open_by_handle_at"} <= denied
     assert options["apparmor"] == "unconfined"  # docker-default denies mount, which bubblewrap needs
+
+
+def test_the_seccomp_profile_and_the_sandbox_policy_agree():
+    """What the policy denies the children is not what it needs; what the profile denies the app is not what the
+    policy needs; the children's filter is written for an architecture the profile covers."""
+    profile = json.loads((ROOT / "deploy" / "seccomp-sandbox.json").read_text())
+    denied = {name for rule in profile["syscalls"] if rule["action"] == "SCMP_ACT_ERRNO" for name in rule["names"]}
+    for policy in CONTAINER_POLICIES:
+        assert not set(policy.syscalls_denied) & set(policy.syscalls_needed), policy.level
+        assert not set(policy.syscalls_needed) & denied, policy.level
+    needs = {name for policy in CONTAINER_POLICIES for name in policy.syscalls_needed}
+    assert {"unshare", "mount", "pivot_root", "landlock_restrict_self", "prctl", "setresuid"} <= needs
+    # io_uring's requests could bypass the children's rules: both the children's filter and the profile deny it.
+    assert "io_uring_setup" in denied and all("io_uring_setup" in p.syscalls_denied for p in CONTAINER_POLICIES
+                                              if p.seccomp)
+    arches = {"x86_64": "SCMP_ARCH_X86_64", "aarch64": "SCMP_ARCH_AARCH64"}
+    assert {arches[machine] for machine in confine.ARCHES} <= set(profile["architectures"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -38,3 +39,21 @@ def test_bad_usage_exits_2_with_one_line(tmp_path):
     assert len(missing.stderr.strip().splitlines()) == 1 and "cannot read" in missing.stderr
     assert _cli("run", "--code", "x.py").returncode == 2
     assert _cli().returncode == 2
+
+
+def test_policy_prints_the_rules_in_force_and_says_weak_isolation_loudly():
+    from sandbox import worker_policy
+    from sandbox.inside.policy import from_json
+
+    shown = _cli("policy")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    policy = worker_policy()
+    assert f"level: {policy.level}" in lines and any(line.startswith("rlimits: CPU=cpu_s") for line in lines)
+    assert any(line.startswith("network: ") and policy.network in line for line in lines)
+    assert from_json(_cli("policy", "--json").stdout) == policy
+    weak = subprocess.run([sys.executable, "-m", "sandbox", "policy"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "SANDBOX_ISOLATION": "rlimits"})
+    assert weak.returncode == 0 and "level: rlimits" in weak.stdout
+    assert "WARNING: Weak sandbox" in weak.stdout and "seccomp: off" in weak.stdout
+    assert "network: the host's, unconfined" in weak.stdout

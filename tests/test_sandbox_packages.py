@@ -20,6 +20,7 @@ from sandbox import (
     run_tests,
 )
 from sandbox.inside import wire
+from sandbox.inside.policy import from_json
 from sandbox.isolation import worker_command
 from sandbox.packages import package_paths
 from sandbox.pool import WorkerPool, default_pool
@@ -101,18 +102,18 @@ def test_package_paths_are_the_package_and_its_libs_only():
 def test_worker_plan_offers_the_packages_and_not_site_packages():
     cmd, scratch = worker_command(0)
     try:
-        plan = json.loads(cmd[-1])
+        policy = from_json(cmd[-1])
         site = str(Path(np.__file__).resolve().parent.parent)
-        assert plan["preload"] == ["numpy"] and plan["env"]["OPENBLAS_NUM_THREADS"] == "1"
-        assert len(plan["sys_path"]) == 1
-        assert site not in plan["read_only"] and site not in cmd
+        assert policy.preload == ("numpy",) and dict(policy.env)["OPENBLAS_NUM_THREADS"] == "1"
+        assert len(policy.sys_path) == 1
+        assert site not in policy.readable and site not in cmd
         if isolation().bwrap:
-            assert plan["sys_path"] == ["/opt/packages"] and "/opt/packages" in plan["read_only"]
+            assert policy.sys_path == ("/opt/packages",) and "/opt/packages" in policy.readable
             binds = [cmd[i + 1:i + 3] for i, arg in enumerate(cmd) if arg == "--ro-bind"]
             assert [str(Path(np.__file__).resolve().parent), "/opt/packages/numpy"] in binds
         else:
-            assert sorted(os.listdir(plan["sys_path"][0])) == sorted(p.name for p in package_paths(("numpy",)))
-        assert json.loads(worker_command(0, preload=False)[0][-1])["preload"] == []
+            assert sorted(os.listdir(policy.sys_path[0])) == sorted(p.name for p in package_paths(("numpy",)))
+        assert from_json(worker_command(0, preload=False)[0][-1]).preload == ()
     finally:
         if scratch:
             import shutil
@@ -226,7 +227,9 @@ def _is_our_worker(proc: Path) -> bool:
     """A python worker.py process below one of the default pool's workers."""
     roots = {worker.proc.pid for worker in default_pool()._all.values()}
     try:
-        if b"worker.py" not in (proc / "cmdline").read_bytes() or b"bwrap" in (proc / "cmdline").read_bytes():
+        argv = (proc / "cmdline").read_bytes().split(b"\0")
+        # bubblewrap's own process names worker.py too; the worker's policy may name bwrap (its level)
+        if not any(arg.endswith(b"worker.py") for arg in argv) or argv[0].endswith(b"bwrap"):
             return False
         pid = int(proc.name)
         while pid > 1:

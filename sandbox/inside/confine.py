@@ -1,15 +1,17 @@
-"""Kernel confinement of one sandboxed process: Landlock (files, TCP, signals) and a seccomp filter.
+"""Kernel confinement of one sandboxed process, as its Policy says: rlimits, Landlock (files, TCP, signals) and a
+seccomp filter. The rules themselves (which paths, which calls, which limits) are the policy's (sandbox.policy
+writes them); this file only knows how to ask the kernel for them.
 
-Runs in the worker's children, after the rlimits and before any untrusted byte. Both are raw
+Runs in the worker's children before any untrusted byte. Landlock and seccomp are raw
 syscalls through ctypes: this file runs under ``python -I -S`` inside the sandbox, where no
 site-packages (and so no PyPI binding) exists. Both are irrevocable once set with no_new_privs,
 and both survive fork and exec, so whatever the code starts stays confined.
 
-Landlock: the process may read and execute only the given read-only paths (the Python install,
-the harness), may read and write only its own home, may not connect or bind TCP, and may not
-signal or reach abstract UNIX sockets of processes outside its own domain (the test process, the
-worker, the app). seccomp: no new sockets of any family (UDP, raw, netlink, UNIX by path), no
-io_uring (whose requests could bypass the rules above on older kernels).
+Landlock: the process may read and execute only the policy's readable paths, may read and write only
+its writable paths (its own home) and devices, and, where the kernel's ABI knows them, may not connect
+or bind TCP, nor signal or reach abstract UNIX sockets of processes outside its own domain (the test
+process, the worker, the app). seccomp: the policy's denied calls fail with EACCES; calls through
+another architecture's ABI (x32, i386 on x86_64), which would dodge the numbers below, are killed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,12 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import resource
 import struct
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the worker passes the value; this file is also imported on the host, where policy is not
+    from sandbox.inside.policy import Policy, Rlimit
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -99,7 +106,8 @@ def landlock(read_only: list[str], read_write: list[str]) -> int:
 
 
 # seccomp: classic BPF over struct seccomp_data {int nr; u32 arch; u64 ip; u64 args[6]}.
-_ARCHES = {"x86_64": (0xC000003E, {"socket": 41, "io_uring_setup": 425}),
+# The architectures the filter is written for: their audit number, and the numbers of the calls a policy may deny.
+ARCHES = {"x86_64": (0xC000003E, {"socket": 41, "io_uring_setup": 425}),
            "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425})}
 _LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
 _RET_ALLOW, _RET_KILL_PROCESS, _RET_ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
@@ -109,16 +117,19 @@ _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 
 def seccomp_supported() -> bool:
     """Is there a filter for this machine's architecture?"""
-    return platform.machine() in _ARCHES
+    return platform.machine() in ARCHES
 
 
 def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def seccomp_filter() -> bytes:
-    """The BPF program: other architectures and x32 calls are killed; socket() and io_uring fail with EACCES."""
-    arch, numbers = _ARCHES[platform.machine()]
+def seccomp_filter(denied: tuple[str, ...]) -> bytes:
+    """The BPF program: other architectures and x32 calls are killed; the denied calls fail with EACCES."""
+    arch, numbers = ARCHES[platform.machine()]
+    unknown = [name for name in denied if name not in numbers]
+    if unknown:  # a rule this file cannot enforce must not pass for enforced
+        raise ConfineError(f"seccomp: no syscall number for {', '.join(unknown)} on {platform.machine()}")
     program = [
         _insn(_LD_W_ABS, 0, 0, 4),  # arch
         _insn(_JEQ_K, 1, 0, arch),
@@ -127,16 +138,31 @@ def seccomp_filter() -> bytes:
         _insn(_JGE_K, 0, 1, 0x40000000),  # x32 ABI numbers on x86_64
         _insn(_RET_K, 0, 0, _RET_KILL_PROCESS),
     ]
-    for name in ("socket", "io_uring_setup"):
+    for name in denied:
         program += [_insn(_JEQ_K, 0, 1, numbers[name]), _insn(_RET_K, 0, 0, _RET_ERRNO | _EACCES)]
     program.append(_insn(_RET_K, 0, 0, _RET_ALLOW))
     return b"".join(program)
 
 
-def seccomp() -> None:
+def seccomp(denied: tuple[str, ...]) -> None:
     """Install the filter on this process (and so on all it forks). Needs no_new_privs set first."""
-    program = seccomp_filter()
+    program = seccomp_filter(denied)
     buffer = ctypes.create_string_buffer(program)
     fprog = struct.pack("=HxxxxxxQ", len(program) // 8, ctypes.addressof(buffer))
     if _libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.c_char_p(fprog), 0, 0) != 0:
         raise ConfineError(f"seccomp: errno {ctypes.get_errno()}")
+
+
+def set_rlimits(rules: tuple[Rlimit, ...], limits: dict) -> None:
+    """Set each of the policy's resource limits, from the run's limits (sandbox.verdict.Limits.to_wire)."""
+    for rule in rules:
+        resource.setrlimit(getattr(resource, f"RLIMIT_{rule.resource}"), rule.values(limits))
+
+
+def apply(policy: Policy, home: str) -> None:
+    """Confine this process with the policy's Landlock and seccomp layers (those it turns on); home is the
+    process's own folder. Needs no_new_privs set first; raises ConfineError."""
+    if policy.landlock:
+        landlock(list(policy.readable), policy.writable_for(home))
+    if policy.seccomp:
+        seccomp(policy.syscalls_denied)

@@ -15,6 +15,7 @@ with the worker's own summary (flags, exit codes, wall time).
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import fcntl
 import gc
 import json
@@ -34,32 +35,19 @@ import wire  # noqa: E402
 # Imported once here so that every fork starts with them loaded (each import costs a run ms).
 import candidate  # noqa: E402
 import confine  # noqa: E402
+import policy  # noqa: E402
 import pytest_shim  # noqa: E402,F401
 import remote  # noqa: E402,F401
 import testrunner  # noqa: E402
-import bisect, collections, copy, dataclasses, decimal, fractions, functools, hashlib  # noqa: E401,F401
+import bisect, collections, copy, decimal, fractions, functools, hashlib  # noqa: E401,F401
 import heapq, itertools, math, random, re, statistics, string, typing, unittest  # noqa: E401,F401
 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
 RUN_ROOT = "/tmp/runs"
-# Set by main from the host's plan (sandbox.isolation): what confines each child beyond its rlimits, where the
-# allow-listed packages are (sys_path), which of them to import before any fork, and the children's extra env.
-PLAN: dict = {"landlock": False, "seccomp": False, "watch_disk": True, "read_only": [], "sys_path": [],
-              "preload": [], "env": {}}
-
-
-def _set_limits(limits: dict) -> None:
-    cpu = max(1, int(limits["cpu_s"]))
-    for name, value in (
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_AS, (limits["memory_bytes"],) * 2),
-        (resource.RLIMIT_NPROC, (limits["processes"],) * 2),
-        (resource.RLIMIT_FSIZE, (limits["file_size_bytes"],) * 2),
-        (resource.RLIMIT_NOFILE, (limits["open_files"],) * 2),
-        (resource.RLIMIT_CORE, (0, 0)),
-    ):
-        resource.setrlimit(name, value)
+# Set by main from the host's policy (sandbox.policy): every rule a child is confined by, where the allow-listed
+# packages are, which of them to import before any fork, and the children's environment. This file holds none.
+POLICY = policy.Policy("unset")
 
 
 def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> None:
@@ -72,11 +60,11 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     os.closerange(max(keep) + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     os.chdir(home)
     os.environ.clear()
-    os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home, **PLAN["env"]})
+    os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home})
     np_random = sys.modules.get("numpy.random")
     if np_random is not None:  # a legacy global generator made before the fork would repeat in every run: reseed it
         np_random.seed()
-    _set_limits(limits)
+    confine.set_rlimits(POLICY.rlimits, limits)
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
@@ -88,15 +76,9 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
     sys.stdin = open(os.devnull)
     try:
-        if PLAN["landlock"]:
-            confine.landlock(PLAN["read_only"], [home, *DEVICES])
-        if PLAN["seccomp"]:
-            confine.seccomp()
+        confine.apply(POLICY, home)
     except (confine.ConfineError, OSError):
         os._exit(confine.CONFINE_FAILED)
-
-
-DEVICES = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
 
 
 def _fork(target, *args: object) -> int:
@@ -233,12 +215,12 @@ class Run:
             if remaining <= 0:
                 self.flags.add("timeout")
                 break
-            if PLAN["watch_disk"] and time.monotonic() >= next_disk_check:
+            if POLICY.watch_disk and time.monotonic() >= next_disk_check:
                 next_disk_check = time.monotonic() + 0.2
-                if _disk_used(RUN_ROOT) > DISK_LIMIT:
+                if _disk_used(RUN_ROOT) > POLICY.disk_bytes:
                     self.flags.add("disk_limit")
                     break
-            for key, _ in selector.select(min(remaining, 0.2) if PLAN["watch_disk"] else remaining):
+            for key, _ in selector.select(min(remaining, 0.2) if POLICY.watch_disk else remaining):
                 size = os.readv(key.fd, [_BUFFER])
                 if not size:
                     selector.unregister(key.fd)
@@ -271,8 +253,6 @@ class Run:
 
 
 _BUFFER = bytearray(65536)
-# Inside bubblewrap the run dir is a tmpfs of this size; outside it is the host's disk, watched (PLAN) instead.
-DISK_LIMIT = 256 << 20
 
 
 def _disk_used(root: str) -> int:
@@ -322,24 +302,23 @@ def _preload(names: list[str]) -> None:
             print(f"sandbox worker: pre-import of {name} failed: {exc!r}", file=sys.stderr)
     if _threads() > 1:
         print(f"sandbox worker: pre-imports {names} started threads; starting again without them", file=sys.stderr)
-        plan = json.dumps({**PLAN, "preload": []})
-        os.execv(sys.executable, [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), *sys.argv[1:4], plan])
+        again = dataclasses.replace(POLICY, preload=()).to_json()
+        os.execv(sys.executable, [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), *sys.argv[1:4], again])
 
 
 def main() -> None:
     """Serve runs until stdin closes or goes out of step.
 
-    argv: code uid, tests uid ('-': none), run dir, then optionally the plan as JSON (see PLAN)."""
-    global RUN_ROOT
+    argv: code uid, tests uid ('-': none), run dir, the policy as JSON (sandbox.inside.policy)."""
+    global RUN_ROOT, POLICY
     uids = tuple(None if a == "-" else int(a) for a in sys.argv[1:3])
     RUN_ROOT = sys.argv[3]
-    if len(sys.argv) > 4:
-        PLAN.update(json.loads(sys.argv[4]))
+    POLICY = policy.from_json(sys.argv[4])
     # Before any package loads: a numerical library reads its thread count once, when it loads.
-    os.environ.update(PLAN["env"])
+    os.environ.update(dict(POLICY.env))
     # After the standard library, so an allow-listed name can never shadow a standard module.
-    sys.path.extend(PLAN["sys_path"])
-    _preload(PLAN["preload"])
+    sys.path.extend(POLICY.sys_path)
+    _preload(list(POLICY.preload))
     # Everything loaded so far lives as long as the worker: out of the collector's reach, a child's full
     # collection neither walks it nor copies its pages on write (14 ms with numpy loaded; 3 ms frozen).
     gc.freeze()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sandbox import IsolationRefused, isolation, require_level
+from sandbox.isolation import IsolationRefused, isolation, require_level
 
 
 @dataclass(frozen=True)
