@@ -1,7 +1,6 @@
 """The self-healing loop: a LangGraph state machine (coder -> executor -> repair) on a real model."""
 
 from agent.config import Search, Settings, load_settings
-from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
 from agent.inputs import (
     BadInput,
     EntryPointUse,
@@ -10,9 +9,10 @@ from agent.inputs import (
     resolve_entry_point,
     validate_input,
 )
-from agent.llm import ModelSpec, ModelUnavailable, make_chat_model
-from agent.solve import Solver, Step, make_solver
-from agent.solve_job import SolveJob, start_job
+from agent.providers.chat_model import ModelSpec, ModelUnavailable, make_chat_model
+from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
+from agent.solves.jobs import SolveJob, start_job
+from agent.solves.solver import Solver, Step, make_solver
 from sandbox.status import SandboxStatus, sandbox_status
 
 __all__ = [

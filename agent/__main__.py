@@ -14,12 +14,12 @@ import sys
 import time
 from pathlib import Path
 
-from agent.candidates import candidates, choice, judged_now
 from agent.config import STRATEGIES, Search, load_settings
-from agent.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.inputs import BadInput, EnvironmentProblem, validate_input
-from agent.llm import ModelUnavailable
-from agent.solve import make_solver
+from agent.loop.candidates import candidates, choice, judged_now
+from agent.providers.chat_model import ModelUnavailable
+from agent.solves.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
+from agent.solves.solver import make_solver
 
 EXIT_CODES = {"passed": 0, "env_error": 3}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir, user_data_dir
 
-from agent.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
+from agent.loop.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
 
 DEFAULT_OLLAMA_MODEL = "qwen2.5-coder:1.5b"
 DEFAULT_GGUF_MODEL = "qwen2.5-coder-0.5b"
@@ -17,7 +17,7 @@ STRATEGIES = ("repair", "sample", "hybrid")
 
 @dataclass(frozen=True)
 class Search:
-    """How a solve spends its budget when the first answer fails the visible tests (see agent.nodes)."""
+    """How a solve spends its budget when the first answer fails the visible tests (see agent.loop.nodes)."""
 
     max_retries: int = 8  # the budget: candidates after the first answer
     strategy: str = "sample"  # repair | sample | hybrid

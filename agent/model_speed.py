@@ -15,10 +15,11 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from agent import prompts
-from agent.llamacpp_chat import LlamaCppChat, load_llama
+from agent.loop import prompts
 from agent.models import find_model
-from agent.solve import Solver
+from agent.providers.llamacpp_chat import LlamaCppChat
+from agent.providers.llamacpp_model import load_llama
+from agent.solves.solver import Solver
 
 TASKS = [
     ("Write a function is_palindrome(s) that tells whether the string s reads the same backwards.",

@@ -4,7 +4,7 @@ python -m agent.throughput [--model qwen2.5-coder-0.5b] [--n 2,4] [--max-tokens 
 
 1. N samples of one prompt: one after another through llama-cpp-python's Llama (its prompt cache makes
    every sample after the first cost only its own tokens), against the same N decoded together in one
-   context (agent.llamacpp_batch). Reported as generated tokens per second and their ratio.
+   context (agent.providers.llamacpp_batch). Reported as generated tokens per second and their ratio.
 2. A repair (the previous answer is in the prompt, so the new one repeats much of it) with and without
    llama-cpp-python's prompt-lookup draft model, which needs the logits of every token.
 
@@ -20,10 +20,10 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from agent import prompts
-from agent.llamacpp_batch import BatchDecoder
-from agent.llamacpp_chat import load_llama, render_prompt
+from agent.loop import prompts
 from agent.models import find_model
+from agent.providers.llamacpp_batch import BatchDecoder
+from agent.providers.llamacpp_model import load_llama, render_prompt
 
 N_CTX = 4096
 TASK = ('def running_max(numbers: list) -> list:\n    """Return the list of the maxima of every prefix of numbers.\n'

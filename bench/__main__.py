@@ -15,7 +15,7 @@ from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
 from agent.config import STRATEGIES, Search, mlflow_tracking_uri, ray_address, stored_search
-from agent.prompts import VERSIONS
+from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import BACKENDS, parse_endpoints
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS

@@ -16,10 +16,10 @@ import json
 import time
 
 from agent import BadInput, RunFinished, Solver, validate_input
-from agent.choice import answers_by_budget
 from agent.inputs import EnvironmentProblem
-from agent.nodes import describe_model_error, draw_samples
-from agent.state import Attempt
+from agent.loop.choice import answers_by_budget
+from agent.loop.nodes import describe_model_error, draw_samples
+from agent.loop.state import Attempt
 from bench.tasks import Task
 from bench.visible_tests import visible_tests_for
 from sandbox import Limits, TestReport, run_tests
@@ -61,7 +61,7 @@ class ModelOutage(Exception):
 
 def answer_at_cap(result: dict, k: int) -> int | None:
     """Index of the answer the loop gives with a budget of k candidates after the first: the chooser's
-    pick among the first k + 1 (agent.choice, stored per result); None if no attempt was made.
+    pick among the first k + 1 (agent.loop.choice, stored per result); None if no attempt was made.
     Results stored before the chooser existed: the first visible pass within k + 1, else attempt k + 1.
     A task lost to the environment or refused as bad input has no answer at any budget."""
     if result.get("final_status") in LOST_STATUSES:
@@ -196,7 +196,7 @@ def score_sample(code: str, task: Task, entry_point: str | None, extract_error: 
 
 def sample_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]:
     """A samples run's task: run["samples"] independent samples of the first prompt (the task and its visible tests)
-    at run["temperature"], each with its own seed, decoded together where the model can (agent.nodes.draw_samples);
+    at run["temperature"], each with its own seed, decoded together where the model can (agent.loop.nodes.draw_samples);
     the hidden tests score every one. Input the agent refuses is a lost task, as in solve_task; a model that fails
     is a ModelOutage."""
     started = time.perf_counter()

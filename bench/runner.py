@@ -2,7 +2,7 @@
 
 The honest protocol of one task is bench.protocol; where tasks run is a backend (bench.backends:
 threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
-agent.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
+agent.solves.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
 lost worker or a SIGKILL leaves whole tasks, and resume skips them.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agent import ModelSpec, Search, Solver, load_settings, sandbox_status
 from agent.config import ray_address
-from agent.liveness import keep_alive, owner_alive
+from agent.solves.liveness import keep_alive, owner_alive
 from bench import store
 from bench.backends import (
     BACKENDS,
@@ -339,7 +339,7 @@ def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | Non
 def run_state(run: dict) -> str:
     """The stored status, except that a running run whose owner stopped beating shows as 'interrupted'.
 
-    The owner is a per-process token with a heartbeat (agent.liveness), not a process id, which
+    The owner is a per-process token with a heartbeat (agent.solves.liveness), not a process id, which
     a restart or another machine may reuse."""
     status = run["status"]
     if status in ("running", "starting", "stopping"):

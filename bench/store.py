@@ -42,7 +42,7 @@ ATTEMPT_COLUMNS = {
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
     "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
     "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int, "extract_error": str,
-    "behaviour": str,  # JSON: the outcome on each probe (agent.probes), so a chooser can be re-run on stored runs
+    "behaviour": str,  # JSON: the outcome on each probe (agent.loop.probes), so a chooser can be re-run on stored runs
 }
 # A task file's tasks, as bench.tasks.Task, for the runs made from one (HumanEval's come from its package).
 TASK_COLUMNS = {

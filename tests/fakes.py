@@ -65,7 +65,7 @@ class ScriptedRecipe:
 
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
         from agent import ModelSpec, Solver
-        from agent.llm import ollama_models
+        from agent.providers.chat_model import ollama_models
         from bench.humaneval import load_problems
 
         if endpoint in self.dead:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.extract import extract_code
+from agent.loop.extract import extract_code
 
 HE_PROMPT = 'from typing import List\n\n\ndef below_zero(operations: List[int]) -> bool:\n    """True if..."""\n'
 
@@ -67,7 +67,7 @@ def test_no_code_gives_a_reason():
 
 
 def test_an_offered_package_used_by_its_usual_name_gets_its_import(monkeypatch):
-    from agent import extract
+    from agent.loop import extract
 
     code = "def col_means(rows):\n    return np.mean(rows, axis=0).tolist()\n"
     assert extract.add_missing_imports(code).startswith("import numpy as np\n")  # numpy is offered by default

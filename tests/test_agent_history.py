@@ -7,9 +7,9 @@ from typing import TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from agent import Solver
-from agent.candidates import candidates
-from agent.history import branches, code_diff, step_changes
-from agent.nodes import after_coder, after_executor
+from agent.loop.candidates import candidates
+from agent.loop.nodes import after_coder, after_executor
+from agent.solves.history import branches, code_diff, step_changes
 from test_agent_loop import RIGHT, TASK, TESTS, WRONG, run, solver_for
 
 

@@ -9,7 +9,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from agent import BadInput, NodeFinished, NodeStarted, RunFinished, Search, Solver, Token
-from agent.prompts import DEFAULT_PROMPT_VERSION
+from agent.loop.prompts import DEFAULT_PROMPT_VERSION
 
 TASK = "Write a function add(a, b) that returns the sum of a and b."
 TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"

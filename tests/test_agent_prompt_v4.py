@@ -7,9 +7,9 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agent import RunFinished, Search, Solver
-from agent.extract import add_missing_imports, extract_code
-from agent.nodes import answer_token_cap
-from agent.prompts import prompt_version
+from agent.loop.extract import add_missing_imports, extract_code
+from agent.loop.nodes import answer_token_cap
+from agent.loop.prompts import prompt_version
 
 HUMANEVAL_STYLE = 'def double(x: int) -> int:\n    """Return twice x.\n    >>> double(2)\n    4\n    """\n'
 TESTS = "assert double(2) == 4\n"

@@ -59,7 +59,7 @@ def test_repair_from_a_buggy_first_attempt_and_history(solver):
 def test_samples_are_decoded_together_each_with_its_seed(solver):
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from agent.prompts import FENCE
+    from agent.loop.prompts import FENCE
 
     model = solver.model.model_copy(update={"max_tokens": 48})
     asked = [HumanMessage(content="Write a Python function that returns a random greeting."), AIMessage(content=FENCE)]

@@ -8,9 +8,9 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agent import BadInput, NodeFinished, RunFinished, Search, Solver
-from agent.candidates import candidates
-from agent.choice import answers_by_budget, choose
-from agent.probes import Probe, behaviour, probe_calls, signature, within_contract
+from agent.loop.candidates import candidates
+from agent.loop.choice import answers_by_budget, choose
+from agent.loop.probes import Probe, behaviour, probe_calls, signature, within_contract
 
 TASK = "Write a function absolute(x) that returns the absolute value of x."
 TESTS = "assert absolute(3) == 3\n"
@@ -186,8 +186,8 @@ def test_a_candidate_that_raises_on_a_mutated_input_still_agrees_with_one_that_r
 
 
 def test_raising_on_a_visible_call_is_a_real_difference():
-    from agent.candidates import candidates as typed
-    from agent.choice import agree
+    from agent.loop.candidates import candidates as typed
+    from agent.loop.choice import agree
 
     a, b = typed({"attempts": [{"behaviour": ["= 1", "~= 2"], "signature": "x"},
                                {"behaviour": ["! ValueError", "~= 2"], "signature": "y"}]})
@@ -203,7 +203,7 @@ def test_raising_on_a_visible_call_is_a_real_difference():
 def test_ties_inside_the_contract_go_to_the_largest_group_that_agrees_exactly():
     # MBPP 558's shape: four candidates agree on the inputs the examples imply; on negative inputs two return the
     # same values, one returns others, and one raises. The exact pair wins, not the earliest candidate.
-    from agent.candidates import candidates as typed
+    from agent.loop.candidates import candidates as typed
 
     ok = {"status": "passed", "tests": [{"name": "t", "passed": True}]}
     drawn = typed({"attempts": [

@@ -9,12 +9,12 @@ import subprocess
 import sys
 import time
 
-from agent.liveness import owner_alive, process_token
+from agent.solves.liveness import owner_alive, process_token
 
 HOLDER = """
 import sys, time
 from pathlib import Path
-from agent.liveness import keep_alive
+from agent.solves.liveness import keep_alive
 with keep_alive(Path(sys.argv[1]), "solves", "thread_id", "t1"):
     print("held", flush=True)
     time.sleep(120)

@@ -7,7 +7,7 @@ import time
 from functools import partial
 
 from agent import NodeFinished, NodeStarted, RunFinished, Search, Solver, Token, start_job
-from agent.solve_job import job_for, stored_job
+from agent.solves.jobs import job_for, stored_job
 from fakes import PromptKeyedModel
 from test_agent_loop import RIGHT, TASK, TESTS, WRONG, solver_for
 
@@ -57,7 +57,7 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
 
 
 def test_a_job_started_with_a_thread_id_is_found_from_anywhere_in_the_process(tmp_path, monkeypatch):
-    import agent.solve_job as solve_job
+    import agent.solves.jobs as solve_job
 
     monkeypatch.setattr(solve_job, "_jobs", {})
     gate = threading.Event()

@@ -476,7 +476,7 @@ def visit(address: dict[str, str]) -> AppTest:
 
 
 def test_a_finished_solve_has_an_address_that_shows_it_again(app, monkeypatch):
-    import agent.solve_job
+    import agent.solves.jobs
 
     set_search(app, "hybrid", 4)
     run_add(app)
@@ -488,7 +488,7 @@ def test_a_finished_solve_has_an_address_that_shows_it_again(app, monkeypatch):
     assert timeline(other) == seen and "Passed" in other.success[0].value
     assert other.session_state["task"] == ADD_TASK  # the inputs are the solve's own
     # After a restart no job holds it: the same timeline is told from its checkpoints.
-    monkeypatch.setattr(agent.solve_job, "_jobs", {})
+    monkeypatch.setattr(agent.solves.jobs, "_jobs", {})
     restarted = visit({"solve": thread})
     assert not restarted.exception, restarted.exception
     assert timeline(restarted) == seen and "Passed" in restarted.success[0].value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agent import SolveJob
-from agent.candidates import Candidate
+from agent.loop.candidates import Candidate
 from ui.timeline import draw_timeline
 
 REFRESH_SECONDS = 0.5

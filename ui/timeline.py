@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from agent import NodeFinished, NodeStarted, RunFinished, Token
-from agent.candidates import Candidate, ChoiceView, candidates_after, choice, drawing_speed, judged_now
 from agent.config import Search
-from agent.events import Event
-from agent.history import code_diff
-from agent.nodes import next_kind
+from agent.loop.candidates import Candidate, ChoiceView, candidates_after, choice, drawing_speed, judged_now
+from agent.loop.nodes import next_kind
+from agent.solves.events import Event
+from agent.solves.history import code_diff
 from sandbox import TestReport
 
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code

@@ -13,7 +13,7 @@ import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver
 from agent.config import STRATEGIES, Search, stored_search
-from agent.prompts import VERSIONS
+from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import ModelRecipe
 from bench.cost import CostEstimate, duration, estimate_from_runs, probe

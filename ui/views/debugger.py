@@ -9,8 +9,8 @@ from functools import partial
 import streamlit as st
 
 from agent import BadInput, Event, Step, start_job
-from agent.history import Branch, branches, step_changes
-from agent.nodes import next_kind
+from agent.loop.nodes import next_kind
+from agent.solves.history import Branch, branches, step_changes
 from ui.code_editor import code_editor
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
@@ -258,7 +258,7 @@ def fork_from(solver, thread: str, step: Step, values: dict, drawn: list, busy: 
     st.caption("Edit the last candidate's code (the tests run next) or the failure report (the model draws next). "
                "The fork continues from this step; the original branch stays in the history.")
     if drawn:
-        # A fork's edited code replaces the last candidate's (agent.nodes.executor), which after the chooser
+        # A fork's edited code replaces the last candidate's (agent.loop.nodes.executor), which after the chooser
         # need not be the chosen answer that the state's code holds: edit that one.
         new_code = code_editor(f"Code of #{drawn[-1].number}, the last candidate", drawn[-1].code,
                                key=f"fork-code-{step.checkpoint_id}")

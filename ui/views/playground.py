@@ -1,8 +1,8 @@
 """Playground: a task and its tests in, a live timeline of candidates, their verdicts and the choice out.
 
 The address names the solve on show (``?solve=<thread id>``): a reload, a second tab or a shared link finds it
-again, live with its Stop button while it runs in this server (agent.solve_job.job_for), else from its
-checkpoints (agent.solve_job.stored_job).
+again, live with its Stop button while it runs in this server (agent.solves.jobs.job_for), else from its
+checkpoints (agent.solves.jobs.stored_job).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import streamlit as st
 
 from agent import BadInput, EntryPointUse, SolveJob, resolve_entry_point, start_job, validate_input
 from agent.inputs import offered_words
-from agent.prompts import is_python_code
-from agent.solve_job import job_for, stored_job
+from agent.loop.prompts import is_python_code
+from agent.solves.jobs import job_for, stored_job
 from sandbox import describe_tests
 from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES

@@ -20,14 +20,14 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Overwrite
 
-from agent.candidates import Candidate, ChoiceView, candidates, choice
 from agent.config import Search, Settings, load_settings, stored_search
-from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
-from agent.graph import NODES, build_graph
 from agent.inputs import BadInput, validate_input
-from agent.liveness import keep_alive, owner_alive, process_token
-from agent.llm import ModelSpec, make_chat_model
-from agent.state import SolveState, attempt_number, read_state
+from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
+from agent.loop.graph import NODES, build_graph
+from agent.loop.state import SolveState, attempt_number, read_state
+from agent.providers.chat_model import ModelSpec, make_chat_model
+from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
+from agent.solves.liveness import keep_alive, owner_alive, process_token
 
 
 @dataclass
@@ -267,7 +267,7 @@ class Solver:
 
     def state_at(self, thread_id: str, checkpoint_id: str | None = None) -> SolveState | dict:
         """The full state at a step (the latest when checkpoint_id is None), every key there with its default
-        (agent.state.read_state); {} when there is no such step."""
+        (agent.loop.state.read_state); {} when there is no such step."""
         values = self.graph.get_state(self._config(thread_id, checkpoint_id)).values
         return read_state(values) if values else {}
 
@@ -311,7 +311,7 @@ class Solver:
 
 
 def make_solver(settings: Settings | None = None) -> Solver:
-    """A Solver on the configured model (raises agent.llm.ModelUnavailable with a fix-it message)."""
+    """A Solver on the configured model (raises agent.providers.chat_model.ModelUnavailable with a fix-it message)."""
     settings = settings or load_settings()
     model, spec = make_chat_model(settings)
     return Solver(model, settings.checkpoint_db, spec, settings.search)

@@ -1,16 +1,13 @@
 """A LangChain chat model that runs a GGUF file in-process with llama-cpp-python (no server).
 
-One loaded model per process, shared by every thread and serialised by a lock held for the whole
-generation. The chat template from the GGUF renders the prompt and we tokenize it ourselves, so we
-know exactly how much of it llama.cpp's KV cache already holds: a repair prompt that extends the
-previous conversation re-evaluates only its new tokens. That count is reported per call in
-``response_metadata["prompt_tokens_reused"]``.
+One loaded model per process (agent.providers.llamacpp_model), shared by every thread and serialised by a lock
+held for the whole generation. We know exactly how much of a prompt llama.cpp's KV cache already holds: a repair
+prompt that extends the previous conversation re-evaluates only its new tokens. That count is reported per call
+in ``response_metadata["prompt_tokens_reused"]``.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,59 +17,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
-_ROLES = {"system": "system", "human": "user", "ai": "assistant"}
-_loaded: dict[tuple[str, int, int], tuple[Any, Any, threading.Lock]] = {}
-_load_lock = threading.Lock()
+from agent.providers.llamacpp_batch import batch_decoder
+from agent.providers.llamacpp_model import common_prefix, load_llama, render_prompt
+
 BATCH_SEQUENCES = 4  # the batch decoder's context holds this many sequences (more if a call asks for more)
-
-
-def load_llama(model_path: str, n_ctx: int, n_threads: int | None = None) -> tuple[Any, Any, threading.Lock]:
-    """The process-wide Llama for this file (loaded once), its chat formatter and its lock.
-
-    n_threads: the cores it decodes on; None means every core of the machine (a Ray actor passes the CPUs it holds)."""
-    # llama-cpp-python's default is half the cores; generation here is compute-bound on all of them.
-    threads = n_threads or os.cpu_count() or 1
-    key = (model_path, n_ctx, threads)
-    with _load_lock:
-        if key not in _loaded:
-            from llama_cpp import Llama
-            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-            llm = Llama(model_path=model_path, n_ctx=n_ctx, verbose=False, seed=0, n_threads=threads,
-                        n_threads_batch=threads)
-            eos, bos = llm.token_eos(), llm.token_bos()
-            formatter = Jinja2ChatFormatter(
-                template=llm.metadata["tokenizer.chat_template"],
-                eos_token=llm._model.token_get_text(eos),
-                bos_token=llm._model.token_get_text(bos) if bos != -1 else "",
-                stop_token_ids=[eos],
-            )
-            _loaded[key] = (llm, formatter, threading.Lock())
-        return _loaded[key]
-
-
-def common_prefix(cached: list[int], prompt: list[int]) -> int:
-    """How many leading prompt tokens a KV cache holding `cached` can keep. The last prompt token is
-    always evaluated again: its logits start the answer (llama-cpp-python does the same)."""
-    count = 0
-    for a, b in zip(cached, prompt[:-1]):
-        if a != b:
-            break
-        count += 1
-    return count
-
-
-def render_prompt(llm: Any, formatter: Any, messages: list[BaseMessage]) -> tuple[list[int], list[str]]:
-    """Prompt tokens and the template's stop strings. A trailing assistant message is a pre-fill: the
-    answer continues it, so it goes after the generation prompt instead of being closed as a turn."""
-    prefill = ""
-    if messages and messages[-1].type == "ai":
-        prefill, messages = str(messages[-1].content), messages[:-1]
-    chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
-    rendered = formatter(messages=chat)
-    prompt = llm.tokenize((rendered.prompt + prefill).encode(), add_bos=not rendered.added_special, special=True)
-    stops = [rendered.stop] if isinstance(rendered.stop, str) else list(rendered.stop or [])
-    return prompt, stops
 
 
 class LlamaCppChat(BaseChatModel):
@@ -138,8 +86,6 @@ class LlamaCppChat(BaseChatModel):
                     stop: list[str] | None = None) -> list[tuple[str, dict, dict]]:
         """n answers to the same messages, decoded together in one batch; sample i uses seed + i.
         Returns (text, usage, metadata) per sample; the time is shared, so each gets an equal part."""
-        from agent.llamacpp_batch import batch_decoder
-
         llm, formatter, lock = load_llama(self.model_path, self.n_ctx, self.n_threads)
         prompt, template_stops = render_prompt(llm, formatter, messages)
         with lock:

@@ -57,7 +57,7 @@ class Probe:
     kind: str  # original | mutated | outside
 
 
-# How a probe's outcome is marked in a behaviour, so that the chooser can tell the kinds apart (agent.choice).
+# How a probe's outcome is marked in a behaviour, so that the chooser can tell the kinds apart (agent.loop.choice).
 MARKS = {"original": "", "mutated": "~", "outside": "?"}
 
 

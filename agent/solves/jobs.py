@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent.events import Event, NodeFinished, NodeStarted, RunFinished, Token
-from agent.graph import NODES
+from agent.loop.graph import NODES
+from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 
 if TYPE_CHECKING:
-    from agent.solve import Solver
+    from agent.solves.solver import Solver
 
 # Finished jobs kept findable by thread id (running ones are always kept): enough for the links people share
 # while they work, small enough that a long-lived server does not keep every solve's events.

@@ -73,8 +73,8 @@ def _ollama(settings: Settings, model: str) -> BaseChatModel:
 
 def _openai(settings: Settings, model: str) -> tuple[BaseChatModel, str]:
     """The chat model and what to say of it: the server's URL, and that its answers arrive whole when the server
-    sends no token usage in a stream (see agent.openai_chat)."""
-    from agent.openai_chat import openai_compatible_chat
+    sends no token usage in a stream (see agent.providers.openai_chat)."""
+    from agent.providers.openai_chat import openai_compatible_chat
 
     try:
         _get_json(f"{settings.openai_base_url}/models", timeout=3.0)
@@ -102,7 +102,7 @@ def gguf_path(settings: Settings) -> Path:
 
 
 def _llamacpp(settings: Settings) -> tuple[BaseChatModel, str]:
-    from agent.llamacpp_chat import LlamaCppChat
+    from agent.providers.llamacpp_chat import LlamaCppChat
 
     path = gguf_path(settings)
     model = LlamaCppChat(model_path=str(path), n_ctx=settings.num_ctx, max_tokens=settings.max_tokens,

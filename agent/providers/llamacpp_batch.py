@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from agent.llamacpp_chat import common_prefix
+from agent.providers.llamacpp_model import common_prefix
 
 _decoders: dict[tuple[int, int, int], BatchDecoder] = {}
 _decoders_lock = threading.Lock()

@@ -24,7 +24,7 @@ class Candidate:
     report: TestReport | None  # None until the executor has run it
     feedback: str
     signature: str
-    behaviour: list[str]  # outcome on each probe, marked by the probe's kind (agent.probes)
+    behaviour: list[str]  # outcome on each probe, marked by the probe's kind (agent.loop.probes)
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None
@@ -124,7 +124,7 @@ def candidates(values: dict) -> list[Candidate]:
 
 def candidates_after(known: list[Candidate], update: dict) -> list[Candidate]:
     """The candidates after a node's update, from those known before: a node returns only the candidates it adds
-    or changes (agent.state.merge_attempts), so one it changes keeps its place and a new one goes last."""
+    or changes (agent.loop.state.merge_attempts), so one it changes keeps its place and a new one goes last."""
     by_number = {c.number: c for c in known}
     by_number.update({c.number: c for c in candidates(update)})
     return list(by_number.values())

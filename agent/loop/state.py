@@ -24,7 +24,7 @@ class Attempt(TypedDict, total=False):
     report: dict | None  # sandbox TestReport.to_dict() of the visible tests; None until the executor ran it
     feedback: str  # the failure text the model reads next
     signature: str  # fingerprint of what the code returns on the probe inputs ("" when there are none)
-    behaviour: list[str]  # what it returned or raised on each probe, marked by the probe's kind (agent.probes)
+    behaviour: list[str]  # what it returned or raised on each probe, marked by the probe's kind (agent.loop.probes)
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None

@@ -3,7 +3,7 @@
 coder     asks the model for the next candidates: the first answer, a repair of the last one, or fresh
           samples of the first prompt (warmer, each with its own seed), as the strategy says.
 executor  runs every new candidate against the visible tests and records how it behaves on probe inputs.
-chooser   when the solve ends with more than one candidate, picks the answer (agent.choice) and says why.
+chooser   when the solve ends with more than one candidate, picks the answer (agent.loop.choice) and says why.
 
 draw_samples, outside the loop, draws independent samples of the first prompt the same way (the bench's pass@k).
 """
@@ -16,14 +16,14 @@ from collections import Counter
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent import prompts
-from agent.candidates import candidates
-from agent.choice import choose
 from agent.config import Search
-from agent.extract import extract_code
 from agent.inputs import offered_words, tests_lack
-from agent.probes import Probe, behaviour, probe_calls, signature
-from agent.state import DEFAULTS, Attempt, SolveState, attempt_number, merge_attempts, read_state
+from agent.loop import prompts
+from agent.loop.candidates import candidates
+from agent.loop.choice import choose
+from agent.loop.extract import extract_code
+from agent.loop.probes import Probe, behaviour, probe_calls, signature
+from agent.loop.state import DEFAULTS, Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
@@ -286,7 +286,7 @@ def executor(state: SolveState) -> dict:
 
 
 def chooser(state: SolveState) -> dict:
-    """Pick the answer among the candidates by the visible tests and behaviour agreement (agent.choice)."""
+    """Pick the answer among the candidates by the visible tests and behaviour agreement (agent.loop.choice)."""
     attempts = read_state(state)["attempts"]
     picked = choose(candidates(state))
     chosen = attempts[picked.index]

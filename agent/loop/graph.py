@@ -8,8 +8,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
-from agent.nodes import after_coder, after_executor, chooser, coder, executor
-from agent.state import SolveState
+from agent.loop.nodes import after_coder, after_executor, chooser, coder, executor
+from agent.loop.state import SolveState
 
 NODES = ("coder", "executor", "chooser")
 

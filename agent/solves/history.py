@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from agent.candidates import candidates
-from agent.solve import Step
+from agent.loop.candidates import candidates
+from agent.solves.solver import Step
 from sandbox import TestReport
 
 

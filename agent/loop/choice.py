@@ -4,7 +4,7 @@ One rule, used by the chooser node for the solve's answer and by the bench for t
 have given with a smaller budget (the same rule applied to the first k candidates):
 1. the candidates that pass every visible test, else those that pass the most of them;
 2. among them, the one that agrees with the most others on the probe inputs inside the contract the visible
-   calls imply (agent.probes); an input on which either candidate raises is no disagreement unless it is a
+   calls imply (agent.loop.probes); an input on which either candidate raises is no disagreement unless it is a
    visible call's own (a right candidate may reject an input the task never gives it);
 3. then the one whose outcomes on every probe, the inputs outside that contract and exceptions included, are
    shared by the most others (exact agreement, the rule before the contract was read: it breaks ties only);
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.candidates import Candidate
-from agent.probes import MARKS
+from agent.loop.candidates import Candidate
+from agent.loop.probes import MARKS
 
 _MUTATED, _OUTSIDE = MARKS["mutated"], MARKS["outside"]
 
@@ -33,7 +33,7 @@ class Choice:
 
 
 def _kind(outcome: str) -> str:
-    """original | mutated | outside, from an outcome's mark (agent.probes.MARKS)."""
+    """original | mutated | outside, from an outcome's mark (agent.loop.probes.MARKS)."""
     if outcome.startswith(_OUTSIDE):
         return "outside"
     return "mutated" if outcome.startswith(_MUTATED) else "original"
