@@ -11,8 +11,9 @@ from agent.inputs import (
 )
 from agent.providers.chat_model import ModelSpec, ModelUnavailable, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token, event_to_dict
+from agent.solves.history import Step
 from agent.solves.jobs import SolveJob, start_job
-from agent.solves.solver import Solver, Step, make_solver
+from agent.solves.solver import Solver, make_solver
 from sandbox.status import SandboxStatus, sandbox_status
 
 __all__ = [

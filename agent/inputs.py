@@ -2,8 +2,8 @@
 
 A solve that cannot succeed whatever the model writes is refused here, with a message that says what to fix:
 an empty or non-Python task, tests that do not parse, an entry point the tests never call, tests that import a
-module the sandbox does not offer. The entry point, when none is given, is inferred from the tests and the task
-(see infer_entry_point), so a task typed in words needs none.
+module the sandbox does not offer, search settings that cannot run (validate_solve). The entry point, when none
+is given, is inferred from the tests and the task (see infer_entry_point), so a task typed in words needs none.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from agent.config import Search
 from sandbox import check_tests, imported_modules, module_offered, packages_offered
 from sandbox.inside.shapes import detect_shape, holds_assert
 from sandbox.syntax import parse
@@ -202,4 +203,15 @@ def validate_input(task: str, tests: str, entry_point: str | None = None) -> Ent
         raise BadInput(problem)
     use = resolve_entry_point(task, tests, entry_point)
     check_test_imports(tests)
+    return use
+
+
+def validate_solve(task: str, tests: str, entry_point: str | None, search: Search) -> EntryPointUse:
+    """Check everything a solve starts from: the input (validate_input), then the search settings it runs with.
+
+    Raises BadInput (or EnvironmentProblem) with what to fix; returns the entry point the solve will use."""
+    use = validate_input(task, tests, entry_point)
+    problem = search.problem()
+    if problem:
+        raise BadInput(problem)
     return use

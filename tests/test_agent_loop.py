@@ -148,8 +148,8 @@ def test_step_mode_runs_one_node_at_a_time(tmp_path):
 def test_past_solves_are_listed_after_a_restart(tmp_path):
     _, final = run(solver_for(tmp_path, RIGHT).start(TASK, TESTS))
     reopened = solver_for(tmp_path)  # a new process would build exactly this from the same file
-    assert reopened.solves()[0]["thread_id"] == final.thread_id
-    assert reopened.solves()[0]["status"] == "passed"
+    assert reopened.store.solves()[0]["thread_id"] == final.thread_id
+    assert reopened.store.solves()[0]["status"] == "passed"
     assert reopened.state_at(final.thread_id)["code"].strip().endswith("return a + b")
 
 
@@ -157,9 +157,9 @@ def test_solves_started_by_a_program_are_listed_apart_from_peoples_own(tmp_path)
     solver = solver_for(tmp_path, RIGHT, RIGHT)
     _, mine = run(solver.start(TASK, TESTS))
     _, batch = run(solver.start(TASK, TESTS, origin="bench run r1"))
-    assert [(s["thread_id"], s["origin"]) for s in solver.solves()] == [(mine.thread_id, "")]
-    assert [s["thread_id"] for s in solver.solves(origin="bench run r1")] == [batch.thread_id]
-    assert [s["thread_id"] for s in solver.solves(origin=None)] == [batch.thread_id, mine.thread_id]
+    assert [(s["thread_id"], s["origin"]) for s in solver.store.solves()] == [(mine.thread_id, "")]
+    assert [s["thread_id"] for s in solver.store.solves(origin="bench run r1")] == [batch.thread_id]
+    assert [s["thread_id"] for s in solver.store.solves(origin=None)] == [batch.thread_id, mine.thread_id]
 
 
 def test_a_solves_table_from_before_origins_lists_its_solves_as_peoples_own(tmp_path):
@@ -167,22 +167,22 @@ def test_a_solves_table_from_before_origins_lists_its_solves_as_peoples_own(tmp_
         db.execute("CREATE TABLE solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, created REAL, "
                    "updated REAL, status TEXT)")
         db.execute("INSERT INTO solves VALUES ('old', 'a task', 'm', 1.0, 1.0, 'passed')")
-    assert [(s["thread_id"], s["origin"]) for s in solver_for(tmp_path).solves()] == [("old", "")]
+    assert [(s["thread_id"], s["origin"]) for s in solver_for(tmp_path).store.solves()] == [("old", "")]
 
 
 def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
     first = solver_for(tmp_path)
     first.start(TASK, TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
-    thread = first.solves()[0]["thread_id"]
+    thread = first.store.solves()[0]["thread_id"]
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:  # its owner: a process long gone
         db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0 WHERE thread_id = ?", (thread,))
     reopened = solver_for(tmp_path, WRONG, RIGHT)
-    assert reopened.solves()[0]["status"] == "interrupted"
+    assert reopened.store.solves()[0]["status"] == "interrupted"
     assert reopened.steps(thread) == [] and reopened.can_restart(thread)
     assert reopened.search_of(thread).max_retries == 1  # the solve's own budget, not the solver's
     _, final = run(reopened.restart(thread))
     assert final.thread_id == thread and final.status == "passed" and final.iterations == 2
-    assert reopened.solves()[0]["status"] == "passed" and not reopened.can_restart(thread)
+    assert reopened.store.solves()[0]["status"] == "passed" and not reopened.can_restart(thread)
     with pytest.raises(BadInput, match="carry it on with resume"):
         reopened.restart(thread)
 

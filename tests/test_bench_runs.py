@@ -51,9 +51,9 @@ def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     assert metrics["pass_at_1"] == 0.75 and metrics["first_attempt_pass_at_1"] == 0.25
     assert len(store.attempts(db, run_id)) == 11
     # Its tasks are solves the Debugger can open, listed apart from people's own.
-    assert solver.solves() == []
-    assert {s["origin"] for s in solver.solves(origin=None)} == {f"bench run {run_id}"}
-    assert len(solver.solves(origin=f"bench run {run_id}")) == 4
+    assert solver.store.solves() == []
+    assert {s["origin"] for s in solver.store.solves(origin=None)} == {f"bench run {run_id}"}
+    assert len(solver.store.solves(origin=f"bench run {run_id}")) == 4
 
 
 def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):

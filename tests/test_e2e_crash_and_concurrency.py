@@ -143,7 +143,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         solves_db = Solver(PromptKeyedModel(answer=lambda p, a: ""), data / "solves.sqlite")
 
         def playground_solves() -> list[dict]:  # the run's tasks are solves too: only task A's are counted
-            return [s for s in solves_db.solves() if s["task"] == TASKS["A"][0]]
+            return [s for s in solves_db.store.solves() if s["task"] == TASKS["A"][0]]
 
         before = len(playground_solves())
         pages["A"].get_by_role("button", name="Run", exact=True).click()
@@ -166,7 +166,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
     # The bench run's tasks are solves too (the Debugger opens them), and the newest may be one of them: the
     # Playground's solve is followed by its thread id.
     killed = Solver(PromptKeyedModel(answer=lambda p, a: ""), data / "solves.sqlite")
-    assert killed.solve_status(thread) == "interrupted", killed.solves()[:3]
+    assert killed.store.status(thread) == "interrupted", killed.store.solves()[:3]
     db = store.open_store(data / "bench.sqlite")
     newest = store.list_runs(db)[0]
     assert runner.run_state(newest) == "interrupted"
@@ -179,7 +179,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         wait_or_explain(page, page.get_by_text("Interrupted:"), 60_000, "the interrupted solve's notice")
         page.get_by_role("button", name="Carry on from the last checkpoint").click()
         wait_or_explain(page, _outcome(page), 600_000, "the carried-on solve's outcome")
-        assert killed.solve_status(thread) not in ("interrupted", "running")
+        assert killed.store.status(thread) not in ("interrupted", "running")
     finally:
         proc.terminate()
         try:

@@ -16,9 +16,8 @@ import streamlit as st
 from agent import NodeFinished, NodeStarted, RunFinished, Token
 from agent.config import Search
 from agent.loop.candidates import Candidate, ChoiceView, candidates_after, choice, drawing_speed, judged_now
-from agent.loop.nodes import next_kind
 from agent.solves.events import Event
-from agent.solves.history import code_diff
+from agent.solves.history import code_diff, next_draw
 from sandbox import TestReport
 
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code
@@ -243,7 +242,7 @@ def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story
         elif isinstance(event, RunFinished):
             story.final = event
     if open_coder is not None:
-        upcoming = next_kind({"attempts": [{"kind": c.kind} for c in latest], "strategy": strategy})
+        upcoming = next_draw(latest, strategy)
         story.entries.append(_Writing(len(latest) + 1, upcoming, streamed))
     return story
 
@@ -279,7 +278,7 @@ def _draw_drawn(entry: _Drawn, key: str) -> None:
 def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
     used = len(entry.everyone)
     if entry.status == "running":
-        upcoming = next_kind({"attempts": [{"kind": c.kind} for c in entry.everyone], "strategy": strategy})
+        upcoming = next_draw(entry.everyone, strategy)
         label = (f"**route: draw more** — no candidate passes the visible tests yet; {used} of {budget} candidates "
                  f"used — next: {NEXT_WORDS.get(upcoming, upcoming)}")
         icon = ":material/replay:"

@@ -16,7 +16,7 @@ from collections import Counter
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent.config import Search
+from agent.config import BEFORE_SETTING, Search
 from agent.inputs import offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
@@ -148,16 +148,22 @@ def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: di
     }
 
 
-def next_kind(state: SolveState) -> str:
-    """What the coder draws next: the first answer, a repair of the last candidate, or fresh samples.
-    hybrid repairs once (the report names the bug when the model can read it), then samples."""
-    state = read_state(state)
-    attempts, strategy = state["attempts"], state["strategy"]
-    if not attempts:
+def kind_after(kinds: list[str | None], strategy: str | None) -> str:
+    """What the coder draws after candidates of these kinds: the first answer, a repair of the last candidate, or
+    fresh samples. hybrid repairs once (the report names the bug when the model can read it), then samples.
+    Readers ask it through agent.solves.history.next_draw."""
+    if not kinds:
         return "first"
-    if strategy == "repair" or (strategy == "hybrid" and not any(a.get("kind") == "repair" for a in attempts)):
+    strategy = strategy or BEFORE_SETTING["strategy"]
+    if strategy == "repair" or (strategy == "hybrid" and "repair" not in kinds):
         return "repair"
     return "sample"
+
+
+def next_kind(state: SolveState) -> str:
+    """What the coder draws next in this state (kind_after)."""
+    state = read_state(state)
+    return kind_after([a.get("kind") for a in state["attempts"]], state["strategy"])
 
 
 def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVersion, iteration: int,

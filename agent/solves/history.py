@@ -1,7 +1,8 @@
-"""Reading a solve's history: what changed between two checkpoints, and its branches (forks) with their outcome.
+"""Reading a solve's history: its steps, what changed between two checkpoints, its branches (forks) with their
+outcome, and what the loop draws next.
 
 Pure functions of checkpoints the Solver returns (Solver.steps, Solver.state_at), so the Debugger, a CLI or a
-test read the same answers.
+test read the same answers, and none of them re-runs the loop's own rules.
 """
 
 from __future__ import annotations
@@ -9,9 +10,29 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from agent.loop.candidates import candidates
-from agent.solves.solver import Step
+from agent.loop.candidates import Candidate, candidates
+from agent.loop.nodes import kind_after
 from sandbox import TestReport
+
+
+@dataclass
+class Step:
+    """One checkpoint of a solve's history (Solver.steps)."""
+
+    checkpoint_id: str
+    parent_id: str | None
+    step: int
+    next_node: str | None
+    iteration: int
+    status: str | None
+    created_at: str
+    source: str = ""  # LangGraph's: input, loop (a node ran) or update (a fork's edit)
+
+
+def next_draw(drawn: list[Candidate], strategy: str | None) -> str:
+    """What the loop draws after these candidates with this strategy: first | repair | sample, by the coder's own
+    rule (a strategy of None: a solve stored before strategies existed)."""
+    return kind_after([c.kind for c in drawn], strategy)
 
 
 def code_diff(before: str, after: str, before_name: str = "before", after_name: str = "after") -> str:

@@ -121,7 +121,7 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
     it had a checkpoint); one still running elsewhere (another process, or a job not started with its thread id)
     has no RunFinished yet, as its own stream would not. inputs hold the task, tests, budget and strategy; not the
     entry point, which the checkpoints hold as used, whether typed or inferred."""
-    status = solver.solve_status(thread_id)
+    status = solver.store.status(thread_id)
     if status is None:
         return None
     ordered = solver.steps(thread_id)  # oldest first: the last is the latest checkpoint

@@ -1,16 +1,13 @@
-"""Public API of the agent: start a solve and stream its events, list and read its steps, fork, step.
+"""The solver: start a solve and stream its events, resume, restart and fork it, and read its steps.
 
 History is LangGraph's own: a SqliteSaver checkpoint per node transition, one thread id per solve.
-A small ``solves`` table beside the checkpoints lists past solves for reopening after a restart.
+The ``solves`` table beside the checkpoints (listing, inputs, ownership) is the solver's store (agent.solves.store).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import sqlite3
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -21,32 +18,19 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Overwrite
 
 from agent.config import Search, Settings, load_settings, stored_search
-from agent.inputs import BadInput, validate_input
+from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.graph import NODES, build_graph
 from agent.loop.state import SolveState, attempt_number, read_state
 from agent.providers.chat_model import ModelSpec, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
-from agent.solves.liveness import keep_alive, owner_alive, process_token
-
-
-@dataclass
-class Step:
-    """One checkpoint of a solve's history."""
-
-    checkpoint_id: str
-    parent_id: str | None
-    step: int
-    next_node: str | None
-    iteration: int
-    status: str | None
-    created_at: str
-    source: str = ""  # LangGraph's: input, loop (a node ran) or update (a fork's edit)
+from agent.solves.history import Step
+from agent.solves.store import SolveStore
 
 
 @dataclass
 class Solver:
-    """A compiled loop for one chat model, with its checkpoint store."""
+    """A compiled loop for one chat model, with its checkpoints and its solves table (store)."""
 
     model: BaseChatModel
     db_path: Path
@@ -55,29 +39,12 @@ class Solver:
 
     def __post_init__(self) -> None:
         self.db_path = Path(self.db_path)
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.store = SolveStore(self.db_path)  # first: it makes the folder
         conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=60)
         conn.execute("PRAGMA journal_mode=WAL")
         self.checkpointer = SqliteSaver(conn)
         self.checkpointer.setup()
-        with self._db() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
-                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT, origin TEXT)")
-            columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
-            for column, kind in (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT")):
-                if column not in columns:
-                    db.execute(f"ALTER TABLE solves ADD COLUMN {column} {kind}")
         self.graph = build_graph(self.model, self.checkpointer)
-
-    @contextlib.contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        """A short-lived connection for the solves table: one transaction, then closed."""
-        db = sqlite3.connect(self.db_path, timeout=60)
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
 
     @staticmethod
     def _config(thread_id: str, checkpoint_id: str | None = None) -> dict:
@@ -97,25 +64,16 @@ class Solver:
         reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
         solves() can list them apart."""
-        entry_point = validate_input(task, tests, entry_point).name
         overrides = {"max_retries": max_retries, "strategy": strategy, "prompt_version": prompt_version}
         search = replace(self.search, **{k: v for k, v in overrides.items() if v is not None})
-        if search.problem():
-            raise BadInput(search.problem())
+        entry_point = validate_solve(task, tests, entry_point, search).name
         thread_id = thread_id or uuid.uuid4().hex
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
                  "max_retries": search.max_retries, "strategy": search.strategy,
                  "samples_per_round": search.samples_per_round, "sample_temperature": search.sample_temperature,
                  "token_budget": search.token_budget, "prompt_version": search.prompt_version, "iteration": 0,
                  "attempts": [], "messages": [], "status": "running", "choice": None}
-        with self._db() as db:
-            # Owned from the first moment it says running: no reader may see a new solve as interrupted. The
-            # inputs are kept so that a solve killed before its first checkpoint can still start again.
-            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
-                       "heartbeat, inputs, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (thread_id, task, self.model_spec.describe() if self.model_spec else "", time.time(),
-                        time.time(),
-                        "running", process_token(), time.time(), json.dumps(state), origin))
+        self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin)
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
@@ -148,24 +106,18 @@ class Solver:
         """Start again, from its stored inputs, a solve that was interrupted before its first checkpoint."""
         if self._has_checkpoint(thread_id):
             raise BadInput(f"solve {thread_id} has checkpoints: carry it on with resume instead")
-        inputs = self._inputs(thread_id)
+        inputs = self.store.inputs(thread_id)
         if not inputs:
             raise BadInput(f"solve {thread_id} has no stored inputs (it was made by an older version)")
         return self._stream(inputs, self._config(thread_id), step_mode, stop)
 
     def can_restart(self, thread_id: str) -> bool:
         """Whether restart can start this solve again: inputs stored and no checkpoint written."""
-        return bool(self._inputs(thread_id)) and not self._has_checkpoint(thread_id)
+        return bool(self.store.inputs(thread_id)) and not self._has_checkpoint(thread_id)
 
     def _has_checkpoint(self, thread_id: str) -> bool:
         # The latest checkpoint alone answers this; steps() would read the whole history.
         return self.checkpointer.get_tuple(self._config(thread_id)) is not None
-
-    def _inputs(self, thread_id: str) -> dict:
-        """The state a solve started from, as start stored it ({} for unknown or older solves)."""
-        with self._db() as db:
-            row = db.execute("SELECT inputs FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
-        return json.loads(row[0]) if row and row[0] else {}
 
     def fork(self, thread_id: str, checkpoint_id: str, *, code: str | None = None, feedback: str | None = None,
              step_mode: bool = False, stop: threading.Event | None = None) -> Iterator[Event]:
@@ -200,13 +152,9 @@ class Solver:
                 stop: threading.Event | None = None) -> Iterator[Event]:
         """Stream the graph as events. When stop is set, end at the next checkpoint, paused before the next
         node: a stream closed inside a node leaves that node's writes pending and no next node on record."""
-        thread_id = config["configurable"]["thread_id"]
         # This process owns the solve while it streams; if the process dies, the Debugger lists it as
-        # interrupted (see solves) and offers to carry it on from its last checkpoint.
-        with keep_alive(self.db_path, "solves", "thread_id", thread_id):
-            with self._db() as db:
-                db.execute("UPDATE solves SET status = 'running', updated = ? WHERE thread_id = ?",
-                           (time.time(), thread_id))
+        # interrupted (SolveStore.solves) and offers to carry it on from its last checkpoint.
+        with self.store.running(config["configurable"]["thread_id"]):
             yield from self._stream_owned(state, config, step_mode, stop)
 
     def _stream_owned(self, state: dict | None, config: dict, step_mode: bool,
@@ -237,9 +185,7 @@ class Solver:
         values, paused = final.values, bool(final.next)
         # No status at all: the graph stopped before its first node wrote one.
         status = "paused" if paused else values.get("status", "error")
-        with self._db() as db:
-            db.execute("UPDATE solves SET status = ?, updated = ? WHERE thread_id = ?",
-                       (status, time.time(), thread_id))
+        self.store.set_status(thread_id, status)
         yield RunFinished(thread_id, step, values.get("status", "error"), values.get("code", ""),
                           values.get("iteration", 0), paused, final.next[0] if paused else None, values.get("error"))
 
@@ -281,33 +227,9 @@ class Solver:
 
     def search_of(self, thread_id: str) -> Search:
         """The strategy, budget and prompt version a stored solve runs with."""
-        stored = self.graph.get_state(self._config(thread_id)).values or self._inputs(thread_id)
+        # The stored values as they are: read_state's defaults would hide what an old solve did not store.
+        stored = self.graph.get_state(self._config(thread_id)).values or self.store.inputs(thread_id)
         return stored_search(stored, self.search)
-
-    def solves(self, limit: int = 200, *, origin: str | None = "") -> list[dict]:
-        """Past solves, newest first: those of this origin ("" for people's own, see start), or all when origin
-        is None. A solve stored as running whose owning process is gone (killed, restarted) has status
-        ``interrupted``: resume carries it on from its last checkpoint."""
-        where, args = ("", ()) if origin is None else ("WHERE COALESCE(origin, '') = ? ", (origin,))
-        with self._db() as db:
-            rows = db.execute("SELECT thread_id, task, model, created, updated, status, COALESCE(origin, ''), owner, "
-                              f"heartbeat FROM solves {where}ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
-        keys = ("thread_id", "task", "model", "created", "updated", "status", "origin")
-        found = []
-        for row in rows:
-            solve = dict(zip(keys, row))
-            if solve["status"] == "running" and not owner_alive(solve["thread_id"], row[7], row[8]):
-                solve["status"] = "interrupted"
-            found.append(solve)
-        return found
-
-    def solve_status(self, thread_id: str) -> str | None:
-        """One solve's status as solves() reports it (interrupted when its owner died), None if unknown."""
-        with self._db() as db:
-            row = db.execute("SELECT status, owner, heartbeat FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
-        if row is None:
-            return None
-        return "interrupted" if row[0] == "running" and not owner_alive(thread_id, row[1], row[2]) else row[0]
 
 
 def make_solver(settings: Settings | None = None) -> Solver:

@@ -9,8 +9,7 @@ from functools import partial
 import streamlit as st
 
 from agent import BadInput, Event, Step, start_job
-from agent.loop.nodes import next_kind
-from agent.solves.history import Branch, branches, step_changes
+from agent.solves.history import Branch, branches, next_draw, step_changes
 from ui.code_editor import code_editor
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
@@ -37,7 +36,7 @@ def _start(label: str, thread_id: str, make_events: Callable[..., Iterator[Event
 
 def step_mode_form(solver, settings) -> None:
     """Start a new solve that pauses before every node."""
-    with st.expander("New step-mode solve: pause before every node", expanded=not solver.solves()):
+    with st.expander("New step-mode solve: pause before every node", expanded=not solver.store.solves()):
         with st.form("step-mode"):
             task = st.text_area("Task", value="Write a function add(a, b) that returns the sum of a and b.")
             tests = st.text_area("Tests", value="assert add(1, 2) == 3\n")
@@ -82,7 +81,7 @@ def job_panel(solver, thread: str, retries: int, strategy: str) -> bool:
 def run_controls(solver, thread: str, busy: bool) -> None:
     """Go on with a paused solve one node at a time or to the end; carry on an interrupted one."""
     paused = solver.paused_before(thread)
-    interrupted = solver.solve_status(thread) == "interrupted" and not busy
+    interrupted = solver.store.status(thread) == "interrupted" and not busy
     if interrupted and not paused and solver.can_restart(thread):
         st.warning("**Interrupted:** the process running this solve stopped (killed or restarted) before it wrote "
                    "its first checkpoint. Its task and tests are kept.")
@@ -258,7 +257,7 @@ def fork_from(solver, thread: str, step: Step, values: dict, drawn: list, busy: 
     st.caption("Edit the last candidate's code (the tests run next) or the failure report (the model draws next). "
                "The fork continues from this step; the original branch stays in the history.")
     if drawn:
-        # A fork's edited code replaces the last candidate's (agent.loop.nodes.executor), which after the chooser
+        # A fork's edited code replaces the last candidate's (the loop's executor), which after the chooser
         # need not be the chosen answer that the state's code holds: edit that one.
         new_code = code_editor(f"Code of #{drawn[-1].number}, the last candidate", drawn[-1].code,
                                key=f"fork-code-{step.checkpoint_id}")
@@ -266,7 +265,7 @@ def fork_from(solver, thread: str, step: Step, values: dict, drawn: list, busy: 
             _start(f"Fork from step {step.step} with edited code", thread,
                    partial(solver.fork, thread, step.checkpoint_id, code=new_code))
     if values.get("report"):
-        if next_kind(values) != "repair":
+        if next_draw(drawn, strategy) != "repair":
             st.caption(f"With this solve's strategy ({strategy}) the next candidates are fresh samples of the "
                        "first prompt: they do not read the failure report.")
         new_feedback = st.text_area("Failure report", value=values.get("feedback", ""), height=200,
@@ -285,7 +284,7 @@ step_mode_form(solver, settings)
 # A bench run's tasks are solves too; listed with people's own, one run of 164 would push those out of the list.
 with_bench = st.checkbox("Include the solves of bench runs", key="debug_with_bench",
                          help="each task of a bench run started in this app is a solve you can step through")
-solves = solver.solves(origin=None if with_bench else "")
+solves = solver.store.solves(origin=None if with_bench else "")
 if not solves and not state.get("debug_thread"):
     st.info("No solves yet: run one in the playground or start a step-mode solve above"
             + ("." if with_bench else ", or include the solves of bench runs."))
@@ -299,7 +298,7 @@ run_controls(solver, thread, busy)
 steps = solver.steps(thread)
 if not steps:
     # A solve that is starting, or was interrupted before its first checkpoint, has none yet: not a lost file.
-    if not busy and solver.solve_status(thread) not in ("running", "interrupted"):
+    if not busy and solver.store.status(thread) not in ("running", "interrupted"):
         st.info("This solve's checkpoints are not in this data directory (a bench run made elsewhere, or a "
                 "deleted file).")
     st.stop()

@@ -1,0 +1,109 @@
+"""The ``solves`` table beside LangGraph's checkpoints: which solves exist, what started them, who runs them now.
+
+The checkpoints hold a solve's history; this table lists past solves for reopening after a restart, keeps the
+inputs a solve started from (so one killed before its first checkpoint can start again), and says which process
+owns a running solve (an owner token and a heartbeat, agent.solves.liveness): a solve stored as running whose owner
+is gone is reported ``interrupted``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent.solves.liveness import keep_alive, owner_alive, process_token
+
+# Columns added after the first version of the table: a database made by an older version gets them on open.
+_ADDED_COLUMNS = (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT"))
+
+
+@dataclass
+class SolveStore:
+    """The solves table in one SQLite file (the checkpoints' file): listing, inputs, status and ownership."""
+
+    db_path: Path
+
+    def __post_init__(self) -> None:
+        self.db_path = Path(self.db_path)
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        with self._db() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
+                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT, origin TEXT)")
+            columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
+            for column, kind in _ADDED_COLUMNS:
+                if column not in columns:
+                    db.execute(f"ALTER TABLE solves ADD COLUMN {column} {kind}")
+
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        """A short-lived connection: one transaction, then closed."""
+        db = sqlite3.connect(self.db_path, timeout=60)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def add(self, thread_id: str, task: str, model: str, inputs: dict, origin: str) -> None:
+        """Record a new solve as running, owned by this process, with the state it starts from."""
+        now = time.time()
+        with self._db() as db:
+            # Owned from the first moment it says running: no reader may see a new solve as interrupted. The
+            # inputs are kept so that a solve killed before its first checkpoint can still start again.
+            db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
+                       "heartbeat, inputs, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (thread_id, task, model, now, now, "running", process_token(), now, json.dumps(inputs), origin))
+
+    @contextlib.contextmanager
+    def running(self, thread_id: str) -> Iterator[None]:
+        """Mark the solve running and own it (a heartbeat) while the block runs; the block stores how it ended.
+
+        If this process dies inside the block, solves() lists the solve as interrupted, to be carried on from its
+        last checkpoint."""
+        with keep_alive(self.db_path, "solves", "thread_id", thread_id):
+            self.set_status(thread_id, "running")
+            yield
+
+    def set_status(self, thread_id: str, status: str) -> None:
+        """Store a solve's status (running, paused, passed, gave_up, error, env_error)."""
+        with self._db() as db:
+            db.execute("UPDATE solves SET status = ?, updated = ? WHERE thread_id = ?",
+                       (status, time.time(), thread_id))
+
+    def inputs(self, thread_id: str) -> dict:
+        """The state a solve started from, as add stored it ({} for unknown or older solves)."""
+        with self._db() as db:
+            row = db.execute("SELECT inputs FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else {}
+
+    def solves(self, limit: int = 200, *, origin: str | None = "") -> list[dict]:
+        """Past solves, newest first: those of this origin ("" for people's own, see Solver.start), or all when
+        origin is None. A solve stored as running whose owning process is gone (killed, restarted) has status
+        ``interrupted``: resume carries it on from its last checkpoint."""
+        where, args = ("", ()) if origin is None else ("WHERE COALESCE(origin, '') = ? ", (origin,))
+        with self._db() as db:
+            rows = db.execute("SELECT thread_id, task, model, created, updated, status, COALESCE(origin, ''), owner, "
+                              f"heartbeat FROM solves {where}ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
+        keys = ("thread_id", "task", "model", "created", "updated", "status", "origin")
+        found = []
+        for row in rows:
+            solve = dict(zip(keys, row))
+            solve["status"] = _seen_status(solve["thread_id"], solve["status"], row[7], row[8])
+            found.append(solve)
+        return found
+
+    def status(self, thread_id: str) -> str | None:
+        """One solve's status as solves() reports it (interrupted when its owner died), None if unknown."""
+        with self._db() as db:
+            row = db.execute("SELECT status, owner, heartbeat FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
+        return None if row is None else _seen_status(thread_id, *row)
+
+
+def _seen_status(thread_id: str, stored: str, owner: str | None, heartbeat: float | None) -> str:
+    """The stored status, except that a running solve whose owner is gone is interrupted."""
+    return "interrupted" if stored == "running" and not owner_alive(thread_id, owner, heartbeat) else stored
