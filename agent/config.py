@@ -1,4 +1,5 @@
-"""Settings from environment variables, read in this one place. Every variable has a default."""
+"""The agent's settings from environment variables, read in this one place (the bench's own are bench.settings).
+Every variable has a default."""
 
 from __future__ import annotations
 
@@ -116,17 +117,6 @@ def models_dir() -> Path:
     if value and value.strip():
         return Path(value).expanduser()
     return Path(user_cache_dir("self-healing-agent", appauthor=False)) / "models"
-
-
-def ray_address() -> str | None:
-    """RAY_ADDRESS: the Ray cluster a bench run with the ray executor joins (host:port of its head, or
-    ray://host:10001 through Ray Client); unset: the run starts a Ray of its own on this machine."""
-    return (os.environ.get("RAY_ADDRESS") or "").strip() or None
-
-
-def mlflow_tracking_uri() -> str | None:
-    """MLFLOW_TRACKING_URI: when set, every finished bench run is also logged to MLflow there."""
-    return os.environ.get("MLFLOW_TRACKING_URI") or None
 
 
 def _number(name: str, default: int | float, kind: type = int) -> int | float:

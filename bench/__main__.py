@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES, Search, mlflow_tracking_uri, ray_address, stored_search
+from agent.config import STRATEGIES, Search, stored_search
 from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import BACKENDS, parse_endpoints
@@ -26,6 +26,7 @@ from bench.protocol import IMPORTED, SAMPLES, is_sampled
 from bench.rescore import DEFAULT_WORKERS as RESCORE_WORKERS
 from bench.rescore import RESCORED, TARGETS, rescore_run
 from bench.results_table import markdown_report
+from bench.settings import mlflow_tracking_uri, ray_address
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
 

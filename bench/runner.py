@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from agent import ModelSpec, Search, Solver, load_settings, sandbox_status
-from agent.config import ray_address
 from agent.solves.liveness import keep_alive, owner_alive
 from bench import store
 from bench.backends import (
@@ -34,6 +33,7 @@ from bench.backends.threads import run_threads, thread_workers
 from bench.code_version import code_version
 from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
 from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
+from bench.settings import ray_address
 from bench.tasks import Task, select_tasks
 
 __all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agent.config import ray_address
 from bench.backends import BACKENDS, parse_endpoints
 from bench.runner import backend_label
+from bench.settings import ray_address
 
 BACKEND_HELP = ("threads: worker threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
                  "on this machine (a Ray started for the run) or on the cluster at the Ray address.")
