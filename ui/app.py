@@ -7,20 +7,14 @@ which runs a page's file alone. The pages live in `views/` for that reason.)
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import streamlit as st
 
-# `streamlit run ui/app.py` puts ui/ on sys.path, not the project root that holds agent/ and bench/.
-ROOT = str(Path(__file__).resolve().parent.parent)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from ui.session import draw_sidebar  # noqa: E402  (needs the root on sys.path)
+# ui is part of the installed package (pip install -e ., as run.sh and the Dockerfile do), so these import from
+# anywhere: `streamlit run ui/app.py` puts only ui/ itself on sys.path.
+from agent import sandbox_status
+from ui.session import draw_sidebar
 
 st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
-from agent import sandbox_status  # noqa: E402  (after the path fix above)
 
 # Weak isolation is said loudly on every page: a banner, not a caption.
 status = sandbox_status()
