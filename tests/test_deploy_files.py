@@ -120,7 +120,7 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     source.mkdir()
     for name in ("pyproject.toml", "requirements.txt"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("agent", "bench", "sandbox"):
+    for package in ("agent", "bench", "sandbox", "ui"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                            str(source)], capture_output=True, text=True, timeout=300)
@@ -128,6 +128,9 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     scripts = {path.name for path in (target / "bin").iterdir()}
     assert scripts == set(project["project"]["scripts"])
     assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "backends").is_dir()
+    # agent's rooms, and the app with its pages: `streamlit run ui/app.py` imports ui and agent from the install.
+    assert all((target / "agent" / room / "__init__.py").is_file() for room in ("providers", "loop", "solves"))
+    assert (target / "ui" / "app.py").is_file() and (target / "ui" / "views" / "playground.py").is_file()
     # The datasets run by name ship with the package, with their licences (HumanEval+: Apache-2.0).
     plus = target / "bench" / "data" / "humanevalplus"
     shipped = {"HumanEvalPlus-OriginFmt.jsonl.gz", "tasks.json", "LICENSE", "README.md"}
