@@ -263,7 +263,7 @@ def worker_command(slot: int, preload: bool = True) -> tuple[list[str], str | No
     """The command that starts one pre-forked worker, and the host scratch dir it uses (None inside bwrap).
 
     preload: the worker imports the allow-listed packages once, before it reads any code, so that each run's
-    children start with them loaded (sandbox.speed measures both ways)."""
+    children start with them loaded (`python -m measure sandbox --numpy` measures both ways)."""
     level = isolation()
     names = sandbox_settings().packages
     packages = package_paths(names)
