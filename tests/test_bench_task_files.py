@@ -236,6 +236,7 @@ def test_the_cli_runs_a_task_file_and_list_show_and_dump_say_what_it_ran_on(tmp_
     assert bad.returncode == 2 and "not both" in bad.stderr
 
 
+@pytest.mark.ray
 def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path, ray_cluster):
     # The tasks travel with each call to the actors, read from the store: the file is gone before the run starts.
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.browser]
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"

@@ -34,7 +34,7 @@ from agent import Solver
 from bench import runner, store
 from fakes import PromptKeyedModel
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.browser]
 
 FUNCTIONS = {"A": "triple", "B": "shout"}
 TASKS = {
