@@ -32,7 +32,7 @@ def run(events) -> tuple[list, RunFinished]:
     return events, events[-1]
 
 
-def test_passes_first_time(tmp_path):
+def test_a_right_first_answer_passes_after_one_coder_and_one_executor_step(tmp_path):
     solver = solver_for(tmp_path, RIGHT)
     events, final = run(solver.start(TASK, TESTS))
     assert final.status == "passed" and final.iterations == 1

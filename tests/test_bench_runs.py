@@ -144,7 +144,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     (["run", "--tasks", "0", "--budget", "0"], "--budget is the number of candidates per task, 1 or more"),
     (["run", "--tasks", "0", "--strategy", "guess"], "invalid choice: 'guess'"),
 ])
-def test_cli_bad_input_exits_2(tmp_path, args, message):
+def test_cli_bad_input_exits_2_with_one_line_naming_the_problem(tmp_path, args, message):
     done = _cli("--db", str(tmp_path / "b.sqlite"), *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
