@@ -5,12 +5,12 @@ from __future__ import annotations
 from agent import Solver
 from agent.candidates import candidates
 from agent.history import branches, code_diff, step_changes
-from test_agent_loop import RIGHT, TASK, TESTS, WRONG, run, solver_for
+from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
 
 
 def repaired_solve(tmp_path) -> tuple[Solver, str]:
-    solver = solver_for(tmp_path, WRONG, RIGHT, WRONG, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT, ADD_WRONG, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     return solver, final.thread_id
 
 
@@ -25,8 +25,8 @@ def test_first_failing_step_is_the_checkpoint_after_the_first_failing_verdict(tm
 
 
 def test_a_solve_that_never_fails_has_no_failing_step(tmp_path):
-    solver = solver_for(tmp_path, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert solver.first_failing_step(final.thread_id) is None
 
 
@@ -61,14 +61,15 @@ def test_code_diff_is_empty_for_equal_code_and_names_both_sides():
 
 
 def test_forks_are_branches_with_their_own_outcome(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT, WRONG, WRONG, WRONG)  # the report fork's repairs all fail
-    _, final = run(solver.start(TASK, TESTS))
+    # the report fork's repairs all fail
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT, ADD_WRONG, ADD_WRONG, ADD_WRONG)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     thread = final.thread_id
     assert [(b.number, b.how, b.outcome, b.fork_of) for b in branches(solver.steps(thread))] == [
         (0, "the solve as run", "passed", None)]
     first = solver.first_failing_step(thread)
-    run(solver.fork(thread, first.checkpoint_id, code="def add(a, b):\n    return a + b\n"))
-    run(solver.fork(thread, first.checkpoint_id, feedback="status: failed\nreturn the sum, not the difference"))
+    run_to_end(solver.fork(thread, first.checkpoint_id, code="def add(a, b):\n    return a + b\n"))
+    run_to_end(solver.fork(thread, first.checkpoint_id, feedback="status: failed\nreturn the sum, not the difference"))
     found = branches(solver.steps(thread))
     assert [(b.how, b.fork_of, b.fork_step) for b in found] == [
         ("the solve as run", None, None), ("edited code", first.checkpoint_id, first.step),
@@ -82,9 +83,9 @@ def test_forks_are_branches_with_their_own_outcome(tmp_path):
 
 
 def test_a_paused_step_mode_solve_is_one_paused_branch(tmp_path):
-    solver = solver_for(tmp_path, RIGHT)
-    _, final = run(solver.start(TASK, TESTS, step_mode=True))
-    run(solver.resume(final.thread_id, step_mode=True))
+    solver = solver_for(tmp_path, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS, step_mode=True))
+    run_to_end(solver.resume(final.thread_id, step_mode=True))
     (branch,) = branches(solver.steps(final.thread_id))
     assert (branch.outcome, branch.next_node) == ("paused", "executor")
 

@@ -22,8 +22,8 @@ from bench.__main__ import main as bench_cli
 from bench.code_version import code_version
 from bench.humaneval import load_problems
 from fakes import ScriptedRecipe
-from test_bench_runs import wait_for
-from test_honest_prompts import leaks
+from polling import wait_for
+from prompt_audit import leaks
 
 ray = pytest.importorskip("ray")
 PROBLEMS = {p["task_id"]: p for p in load_problems()}

@@ -16,6 +16,7 @@ from bench import runner, store
 from bench.humaneval import load_problems
 from bench.metrics import run_metrics
 from fakes import PromptKeyedModel, humaneval_answers
+from polling import wait_for
 
 PROBLEMS = load_problems()
 
@@ -24,15 +25,6 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
     model = PromptKeyedModel(answer=humaneval_answers(PROBLEMS, right=set(right), fix_on_attempt=fix_on_attempt),
                              delay=delay)
     return Solver(model, tmp_path / "solves.sqlite")
-
-
-def wait_for(predicate, timeout=60.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
