@@ -82,7 +82,8 @@ def test_compose_ray_profile_is_a_head_and_scalable_workers_from_the_apps_image(
     host, port = _flag(worker["command"], "address").split(":")
     assert host == "ray-head" and port == _flag(head["command"], "port") and f"{port}:{port}" in head["ports"]
     client = _flag(head["command"], "ray-client-server-port")
-    assert f"{client}:{client}" in head["ports"] and "ray://ray-head:" + client in (ROOT / "docs" / "compose.md").read_text()
+    assert f"{client}:{client}" in head["ports"]
+    assert "ray://ray-head:" + client in (ROOT / "docs" / "compose.md").read_text()
     assert worker["depends_on"]["ray-head"]["condition"] == "service_healthy"
     assert worker["depends_on"]["ray-model-pull"]["condition"] == "service_completed_successfully"
     assert "ports" not in worker and "container_name" not in worker  # so --scale ray-worker=N works
