@@ -230,7 +230,7 @@ def worker_command(slot: int, preload: bool = True) -> tuple[list[str], str | No
     inside bwrap).
 
     preload: the worker imports the allow-listed packages once, before it reads any code, so that each run's
-    children start with them loaded (sandbox.speed measures both ways)."""
+    children start with them loaded (`python -m measure sandbox --numpy` measures both ways)."""
     # Inside bwrap the Python install and the harness are mounted at /opt and the run dir is a capped tmpfs;
     # outside, they are where they are, and the worker's own scratch folder holds its runs and package links.
     scratch = None if isolation().bwrap else tempfile.mkdtemp(prefix="sandbox-")

@@ -62,7 +62,8 @@ def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: 
 
 def run_on(pool: WorkerPool, code: str, tests: str, *, entry_point: str | None = None,
            limits: Limits = Limits()) -> TestReport:
-    """run_tests on a given pool of workers (sandbox.speed compares pools that pre-import packages or not)."""
+    """run_tests on a given pool of workers (`python -m measure sandbox --numpy` compares pools that pre-import
+    packages or not)."""
     started = time.perf_counter()
     problem = check_tests(tests)
     if problem:

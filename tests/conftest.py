@@ -1,4 +1,5 @@
-"""Shared pytest hooks."""
+"""Shared pytest hooks and fixtures: the app's pages with a scripted model, one real local Ray cluster a session.
+The test doubles themselves are in fakes.py (Ray actors import them by that module's name)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,21 @@ def ray_cluster():
             os.environ["PYTHONPATH"] = before
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The app under streamlit's AppTest, first page drawn: a scripted model (fakes.scripted_solver_factory), its
+    data in a temporary DATA_DIR."""
+    from streamlit.testing.v1 import AppTest
+
+    from fakes import scripted_solver_factory
+    from ui import session
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(session, "SOLVER_FACTORY", scripted_solver_factory)
+    session.cached_solver.clear()
+    at = AppTest.from_file("../ui/app.py", default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at

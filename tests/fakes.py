@@ -1,4 +1,8 @@
-"""Test doubles for logic tests only: a chat model whose answers depend on the prompt it reads."""
+"""Test doubles for logic tests only: chat models that answer from a script, by the prompt they read or by their
+seed, the solvers the app and the bench make of them, and the add task most loop tests solve.
+
+A module of its own rather than conftest.py: Ray actors unpickle the recipes by this module's name (the session's
+cluster puts tests/ on their path)."""
 
 from __future__ import annotations
 
@@ -10,10 +14,73 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 _LOCK = threading.Lock()
+
+# The add task of the loop's logic tests: a wrong first answer, and a right one after prose as models write it.
+ADD_TASK = "Write a function add(a, b) that returns the sum of a and b."
+ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
+ADD_WRONG = "```python\ndef add(a, b):\n    return a - b\n```"
+ADD_RIGHT = "Here you go:\n```python\ndef add(a, b):\n    return a + b\n```"
+# The add task's answers by attempt in the app's tests: wrong first, right from the second attempt on.
+WRONG_THEN_RIGHT = {1: ADD_WRONG, 2: "```python\ndef add(a, b):\n    return a + b\n```"}
+
+
+def scripted(*answers: str) -> GenericFakeChatModel:
+    """A chat model giving these answers in order, one a call (a call after the last fails)."""
+    return GenericFakeChatModel(messages=iter([AIMessage(content=a) for a in answers]))
+
+
+def solver_for(tmp_path: Path, *answers: str, max_retries: int = 3):
+    """A repair-strategy Solver over scripted answers, its solves stored under tmp_path."""
+    from agent import Search, Solver
+
+    return Solver(scripted(*answers), tmp_path / "solves.sqlite", search=Search(max_retries=max_retries,
+                                                                                strategy="repair"))
+
+
+def run_to_end(events) -> tuple[list, object]:
+    """All events of a solve and its last one, which must be the RunFinished."""
+    from agent import RunFinished
+
+    events = list(events)
+    assert isinstance(events[-1], RunFinished)
+    return events, events[-1]
+
+
+class ScriptedModel(BaseChatModel):
+    """Answers from a list in call order (the last one again once they run out); records every call's messages and
+    stop strings in log, a list its copies share, so the order is that of all calls. Thread-safe."""
+
+    answers: list[str]
+    log: list = []  # pydantic gives each instance its own; the coder's copies share their original's
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-fake"
+
+    @property
+    def calls(self) -> int:
+        """How many calls this model and its copies answered."""
+        return len(self.log)
+
+    def _generate(self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs) -> ChatResult:
+        with _LOCK:
+            self.log.append({"temperature": getattr(self, "temperature", None), "seed": getattr(self, "seed", None),
+                             "messages": messages, "stop": stop})
+            text = self.answers[min(len(self.log) - 1, len(self.answers) - 1)]
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+class SamplingScriptedModel(ScriptedModel):
+    """A ScriptedModel with the sampling settings the coder sets on its copies (a warmer temperature, a seed a
+    sample), which log records; without them the coder cannot draw fresh samples or resample warmer."""
+
+    temperature: float = 0.0
+    seed: int = 0
 
 
 class PromptKeyedModel(BaseChatModel):
@@ -38,6 +105,29 @@ class PromptKeyedModel(BaseChatModel):
         usage = {"input_tokens": 10 * len(messages), "output_tokens": len(text.split()), "total_tokens": 0}
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
 
+
+class CachedPromptModel(PromptKeyedModel):
+    """Says, as llama.cpp does, how many prompt tokens it took from its cache (all but the last message's)."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        result = super()._generate(messages, stop, run_manager, **kwargs)
+        result.generations[0].message.response_metadata = {"prompt_tokens_reused": 10 * (len(messages) - 1)}
+        return result
+
+
+def scripted_solver_factory(settings):
+    """The app's solver factory in tests (ui.session.SOLVER_FACTORY): HumanEval tasks are answered right, any other
+    task wrong first and right from the second attempt on."""
+    from agent import ModelSpec, Solver
+    from bench.humaneval import load_problems
+
+    problems = load_problems()
+
+    def answer(prompt: str, attempt: int) -> str:
+        if "HumanEval" in prompt or '"""' in prompt:
+            return humaneval_answers(problems, right={p["task_id"] for p in problems})(prompt, attempt)
+        return WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
+    return Solver(CachedPromptModel(answer=answer), settings.checkpoint_db, ModelSpec("fake", "scripted", "test"))
 
 def humaneval_answers(problems: list[dict], *, right: set[str], fix_on_attempt: dict[str, int] | None = None):
     """An answer function: canonical solutions for tasks in right (or from the given attempt on), else wrong code."""

@@ -10,12 +10,12 @@ from agent import Solver
 from agent.loop.candidates import candidates
 from agent.loop.nodes import after_coder, after_executor
 from agent.solves.history import branches, code_diff, step_changes
-from test_agent_loop import RIGHT, TASK, TESTS, WRONG, run, solver_for
+from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
 
 
 def repaired_solve(tmp_path) -> tuple[Solver, str]:
-    solver = solver_for(tmp_path, WRONG, RIGHT, WRONG, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT, ADD_WRONG, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     return solver, final.thread_id
 
 
@@ -30,8 +30,8 @@ def test_first_failing_step_is_the_checkpoint_after_the_first_failing_verdict(tm
 
 
 def test_a_solve_that_never_fails_has_no_failing_step(tmp_path):
-    solver = solver_for(tmp_path, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert solver.first_failing_step(final.thread_id) is None
 
 
@@ -66,14 +66,15 @@ def test_code_diff_is_empty_for_equal_code_and_names_both_sides():
 
 
 def test_forks_are_branches_with_their_own_outcome(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT, WRONG, WRONG, WRONG)  # the report fork's repairs all fail
-    _, final = run(solver.start(TASK, TESTS))
+    # the report fork's repairs all fail
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT, ADD_WRONG, ADD_WRONG, ADD_WRONG)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     thread = final.thread_id
     assert [(b.number, b.how, b.outcome, b.fork_of) for b in branches(solver.steps(thread))] == [
         (0, "the solve as run", "passed", None)]
     first = solver.first_failing_step(thread)
-    run(solver.fork(thread, first.checkpoint_id, code="def add(a, b):\n    return a + b\n"))
-    run(solver.fork(thread, first.checkpoint_id, feedback="status: failed\nreturn the sum, not the difference"))
+    run_to_end(solver.fork(thread, first.checkpoint_id, code="def add(a, b):\n    return a + b\n"))
+    run_to_end(solver.fork(thread, first.checkpoint_id, feedback="status: failed\nreturn the sum, not the difference"))
     found = branches(solver.steps(thread))
     assert [(b.how, b.fork_of, b.fork_step) for b in found] == [
         ("the solve as run", None, None), ("edited code", first.checkpoint_id, first.step),
@@ -87,9 +88,9 @@ def test_forks_are_branches_with_their_own_outcome(tmp_path):
 
 
 def test_a_paused_step_mode_solve_is_one_paused_branch(tmp_path):
-    solver = solver_for(tmp_path, RIGHT)
-    _, final = run(solver.start(TASK, TESTS, step_mode=True))
-    run(solver.resume(final.thread_id, step_mode=True))
+    solver = solver_for(tmp_path, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS, step_mode=True))
+    run_to_end(solver.resume(final.thread_id, step_mode=True))
     (branch,) = branches(solver.steps(final.thread_id))
     assert (branch.outcome, branch.next_node) == ("paused", "executor")
 
@@ -142,12 +143,12 @@ def old_graph(checkpointer):
 
 def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp_path):
     # A failed first answer as an old solve stored it: whole lists, no strategy, prompt version or search keys.
-    first = solver_for(tmp_path / "first", WRONG, max_retries=0)
-    _, final = run(first.start(TASK, TESTS))
+    first = solver_for(tmp_path / "first", ADD_WRONG, max_retries=0)
+    _, final = run_to_end(first.start(ADD_TASK, ADD_TESTS))
     kept = ("task", "tests", "entry_point", "code", "extract_error", "report", "feedback", "iteration", "messages",
             "attempts", "judged")
     values = {k: v for k, v in first.state_at(final.thread_id).items() if k in kept}
-    solver = solver_for(tmp_path, RIGHT)
+    solver = solver_for(tmp_path, ADD_RIGHT)
     old = old_graph(solver.checkpointer)
     config = {"configurable": {"thread_id": "old", "checkpoint_ns": ""}}
     judged = old.update_state(config, {**values, "max_retries": 3, "status": "running"}, as_node="executor")
@@ -162,12 +163,12 @@ def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp
     assert [s.next_node for s in solver.steps("old")] == ["coder", "executor"]
     assert [b.how for b in branches(solver.steps("old"))] == ["the solve as run", "edited code"]
     # Resumed, the executor runs the edit the old fork asked for.
-    _, resumed = run(solver.resume("old"))
+    _, resumed = run_to_end(solver.resume("old"))
     assert resumed.status == "passed" and resumed.iterations == 1
     [edited] = solver.state_at("old")["attempts"]
     assert edited["forked"] and edited["code"] == fixed and edited["report"]["status"] == "passed"
     # A fork from the old checkpoint with an edited report: the model repairs, and its conversation grows.
-    _, forked = run(solver.fork("old", judged["configurable"]["checkpoint_id"], feedback="return a + b"))
+    _, forked = run_to_end(solver.fork("old", judged["configurable"]["checkpoint_id"], feedback="return a + b"))
     assert forked.status == "passed" and forked.iterations == 2
     after = solver.state_at("old")
     assert [c.number for c in candidates(after)] == [1, 2]

@@ -4,12 +4,10 @@ module the sandbox lacks; and the solve that ends at once when the code keeps im
 from __future__ import annotations
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agent import BadInput, EnvironmentProblem, RunFinished, Search, Solver, infer_entry_point, resolve_entry_point
 from agent.inputs import validate_input
+from fakes import ScriptedModel
 
 SECOND = "Return the second largest distinct number in a list of integers, or None when there is none."
 SECOND_TESTS = ("assert second_largest([1, 2, 3]) == 2\nassert second_largest([1]) is None\n"
@@ -60,36 +58,20 @@ def test_tests_that_import_what_the_sandbox_lacks_are_refused_as_an_environment_
     assert validate_input(SECOND, "import math\n" + SECOND_TESTS).name == "second_largest"
 
 
-class Answers(BaseChatModel):
-    """Answers from a list in call order (a logic test's double)."""
-
-    answers: list[str]
-    calls: int = 0
-
-    @property
-    def _llm_type(self) -> str:
-        return "answers"
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        self.calls += 1
-        text = self.answers[min(self.calls - 1, len(self.answers) - 1)]
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
-
-
 RIGHT = ("```python\ndef second_largest(nums):\n    u = sorted(set(nums), reverse=True)\n"
          "    return u[1] if len(u) > 1 else None\n```")
 IMPORTS_MISSING = "```python\nimport no_such_package_xyz\n\ndef second_largest(nums):\n    return None\n```"
 
 
 def test_a_solve_without_an_entry_point_uses_the_inferred_one_and_passes(tmp_path):
-    solver = Solver(Answers(answers=[RIGHT]), tmp_path / "s.sqlite")
+    solver = Solver(ScriptedModel(answers=[RIGHT]), tmp_path / "s.sqlite")
     events = list(solver.start(SECOND, SECOND_TESTS))
     assert events[-1].status == "passed"
     assert solver.state_at(events[-1].thread_id)["entry_point"] == "second_largest"
 
 
 def test_a_first_answer_that_imports_what_the_sandbox_lacks_ends_the_solve_at_once(tmp_path):
-    model = Answers(answers=[IMPORTS_MISSING, RIGHT])
+    model = ScriptedModel(answers=[IMPORTS_MISSING, RIGHT])
     solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8))
     final = list(solver.start(SECOND, SECOND_TESTS))[-1]
     assert isinstance(final, RunFinished)
@@ -102,7 +84,7 @@ def test_a_first_answer_that_imports_what_the_sandbox_lacks_ends_the_solve_at_on
 
 def test_one_sample_of_four_reaching_for_a_missing_package_does_not_end_the_search(tmp_path):
     wrong = "```python\ndef second_largest(nums):\n    return max(nums)\n```"
-    model = Answers(answers=[wrong, IMPORTS_MISSING, wrong, wrong, RIGHT])
+    model = ScriptedModel(answers=[wrong, IMPORTS_MISSING, wrong, wrong, RIGHT])
     solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8, samples_per_round=4))
     final = list(solver.start(SECOND, SECOND_TESTS))[-1]
     assert final.status == "passed" and final.iterations == 5
@@ -111,7 +93,7 @@ def test_one_sample_of_four_reaching_for_a_missing_package_does_not_end_the_sear
 def test_tests_that_fail_to_import_at_run_time_end_the_solve_at_once(tmp_path):
     # The static check cannot see an import made by a call; the sandbox's report names it after one candidate.
     tests = "mod = __import__('no_such_package_xyz')\n" + SECOND_TESTS
-    model = Answers(answers=[RIGHT])
+    model = ScriptedModel(answers=[RIGHT])
     solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8))
     final = list(solver.start(SECOND, tests))[-1]
     assert final.status == "env_error" and final.iterations == 1

@@ -8,42 +8,23 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from agent import BadInput, NodeFinished, NodeStarted, RunFinished, Search, Solver, Token
+from agent import BadInput, NodeFinished, NodeStarted, Search, Solver, Token
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION
-
-TASK = "Write a function add(a, b) that returns the sum of a and b."
-TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
-WRONG = "```python\ndef add(a, b):\n    return a - b\n```"
-RIGHT = "Here you go:\n```python\ndef add(a, b):\n    return a + b\n```"
+from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
 
 
-def scripted(*answers: str) -> GenericFakeChatModel:
-    return GenericFakeChatModel(messages=iter([AIMessage(content=a) for a in answers]))
-
-
-def solver_for(tmp_path, *answers: str, max_retries: int = 3) -> Solver:
-    return Solver(scripted(*answers), tmp_path / "solves.sqlite", search=Search(max_retries=max_retries,
-                                                                                strategy="repair"))
-
-
-def run(events) -> tuple[list, RunFinished]:
-    events = list(events)
-    assert isinstance(events[-1], RunFinished)
-    return events, events[-1]
-
-
-def test_passes_first_time(tmp_path):
-    solver = solver_for(tmp_path, RIGHT)
-    events, final = run(solver.start(TASK, TESTS))
+def test_a_right_first_answer_passes_after_one_coder_and_one_executor_step(tmp_path):
+    solver = solver_for(tmp_path, ADD_RIGHT)
+    events, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "passed" and final.iterations == 1
     assert [(e.node, type(e).__name__) for e in events if isinstance(e, (NodeStarted, NodeFinished))] == [
         ("coder", "NodeStarted"), ("coder", "NodeFinished"), ("executor", "NodeStarted"), ("executor", "NodeFinished")]
-    assert "".join(e.text for e in events if isinstance(e, Token)).strip() == RIGHT.strip()
+    assert "".join(e.text for e in events if isinstance(e, Token)).strip() == ADD_RIGHT.strip()
 
 
 def test_repairs_after_failure_with_report_in_prompt(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "passed" and final.iterations == 2
     state = solver.state_at(final.thread_id)
     first, second = state["attempts"]
@@ -51,24 +32,24 @@ def test_repairs_after_failure_with_report_in_prompt(tmp_path):
     repair = second["messages"]
     # The repair extends the first conversation: same prefix, then the old answer, then the report.
     assert repair[:2] == first["messages"]
-    assert repair[2] == {"role": "assistant", "content": WRONG}
+    assert repair[2] == {"role": "assistant", "content": ADD_WRONG}
     assert "assert add(1, 2) == 3" in repair[3]["content"]
     assert "left side:  -1" in repair[3]["content"] and "right side: 3" in repair[3]["content"]
-    assert TASK in repair[1]["content"] and TESTS.strip() in repair[1]["content"]
+    assert ADD_TASK in repair[1]["content"] and ADD_TESTS.strip() in repair[1]["content"]
     assert state["prompt_version"] == DEFAULT_PROMPT_VERSION
 
 
 def test_retry_cap_means_max_retries_plus_one_attempts(tmp_path):
-    solver = solver_for(tmp_path, *[WRONG] * 10, max_retries=3)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, *[ADD_WRONG] * 10, max_retries=3)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "gave_up" and final.iterations == 4
-    _, final = run(solver_for(tmp_path, *[WRONG] * 10).start(TASK, TESTS, max_retries=0))
+    _, final = run_to_end(solver_for(tmp_path, *[ADD_WRONG] * 10).start(ADD_TASK, ADD_TESTS, max_retries=0))
     assert final.status == "gave_up" and final.iterations == 1
 
 
 def test_answer_without_code_is_a_failed_attempt_with_its_own_error(tmp_path):
-    solver = solver_for(tmp_path, "I am not sure how to do that.", RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, "I am not sure how to do that.", ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "passed" and final.iterations == 2
     first = solver.state_at(final.thread_id)["attempts"][0]
     assert first["extract_error"] == "the answer contains no Python code"
@@ -85,16 +66,16 @@ def test_model_failure_ends_with_clear_error(tmp_path):
             raise ConnectionError("Connection refused")
 
     solver = Solver(Down(messages=iter([])), tmp_path / "s.sqlite")
-    _, final = run(solver.start(TASK, TESTS))
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "error" and "stopped answering" in final.error
 
 
 @pytest.mark.parametrize("task, tests, message", [
-    ("", TESTS, "task is empty"),
-    ("   \n", TESTS, "task is empty"),
-    ("Write a function in JavaScript that adds numbers", TESTS, "JavaScript"),
-    (TASK, "", "tests are empty"),
-    (TASK, "assert add(1, 2) == 3\nassert add(1,, 2)\n", "line 2"),
+    ("", ADD_TESTS, "task is empty"),
+    ("   \n", ADD_TESTS, "task is empty"),
+    ("Write a function in JavaScript that adds numbers", ADD_TESTS, "JavaScript"),
+    (ADD_TASK, "", "tests are empty"),
+    (ADD_TASK, "assert add(1, 2) == 3\nassert add(1,, 2)\n", "line 2"),
 ])
 def test_bad_input_is_refused_before_the_model_runs(tmp_path, task, tests, message):
     solver = solver_for(tmp_path)
@@ -103,15 +84,15 @@ def test_bad_input_is_refused_before_the_model_runs(tmp_path, task, tests, messa
 
 
 def test_history_lists_every_step_and_forks_branch(tmp_path):
-    solver = solver_for(tmp_path, WRONG, WRONG, RIGHT)
-    _, final = run(solver.start(TASK, TESTS))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_WRONG, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     steps = solver.steps(final.thread_id)
     assert [s.next_node for s in steps] == ["__start__", "coder", "executor", "coder", "executor", "coder",
                                             "executor", "chooser", None]
     # Fork the first attempt with hand-fixed code: the tests run next, on the edited code.
     after_first_coder = steps[2]
     assert after_first_coder.next_node == "executor" and after_first_coder.iteration == 1
-    _, forked = run(solver.fork(final.thread_id, after_first_coder.checkpoint_id,
+    _, forked = run_to_end(solver.fork(final.thread_id, after_first_coder.checkpoint_id,
                                 code="def add(a, b):\n    return b + a\n"))
     assert forked.status == "passed" and forked.iterations == 1
     latest = solver.state_at(final.thread_id)
@@ -123,30 +104,30 @@ def test_history_lists_every_step_and_forks_branch(tmp_path):
 
 
 def test_fork_with_edited_report_asks_for_a_repair(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT)
-    _, final = run(solver.start(TASK, TESTS, max_retries=0))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS, max_retries=0))
     assert final.status == "gave_up"
     end = solver.steps(final.thread_id)[-1]
-    _, forked = run(solver.fork(final.thread_id, end.checkpoint_id, feedback="add must return a + b, not a - b"))
+    _, forked = run_to_end(solver.fork(final.thread_id, end.checkpoint_id, feedback="add must return a + b, not a - b"))
     assert forked.status == "passed" and forked.iterations == 2
     repair = solver.state_at(final.thread_id)["attempts"][-1]["messages"][-1]["content"]
     assert "add must return a + b, not a - b" in repair
 
 
 def test_step_mode_runs_one_node_at_a_time(tmp_path):
-    solver = solver_for(tmp_path, WRONG, RIGHT)
-    _, paused = run(solver.start(TASK, TESTS, step_mode=True))
+    solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
+    _, paused = run_to_end(solver.start(ADD_TASK, ADD_TESTS, step_mode=True))
     assert paused.paused and paused.next_node == "coder" and paused.iterations == 0
     nodes = []
     while paused.paused:
-        events, paused = run(solver.resume(paused.thread_id, step_mode=True))
+        events, paused = run_to_end(solver.resume(paused.thread_id, step_mode=True))
         nodes += [e.node for e in events if isinstance(e, NodeFinished)]
     assert nodes == ["coder", "executor", "coder", "executor", "chooser"]
     assert paused.status == "passed"
 
 
 def test_past_solves_are_listed_after_a_restart(tmp_path):
-    _, final = run(solver_for(tmp_path, RIGHT).start(TASK, TESTS))
+    _, final = run_to_end(solver_for(tmp_path, ADD_RIGHT).start(ADD_TASK, ADD_TESTS))
     reopened = solver_for(tmp_path)  # a new process would build exactly this from the same file
     assert reopened.store.solves()[0]["thread_id"] == final.thread_id
     assert reopened.store.solves()[0]["status"] == "passed"
@@ -154,9 +135,9 @@ def test_past_solves_are_listed_after_a_restart(tmp_path):
 
 
 def test_solves_started_by_a_program_are_listed_apart_from_peoples_own(tmp_path):
-    solver = solver_for(tmp_path, RIGHT, RIGHT)
-    _, mine = run(solver.start(TASK, TESTS))
-    _, batch = run(solver.start(TASK, TESTS, origin="bench run r1"))
+    solver = solver_for(tmp_path, ADD_RIGHT, ADD_RIGHT)
+    _, mine = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
+    _, batch = run_to_end(solver.start(ADD_TASK, ADD_TESTS, origin="bench run r1"))
     assert [(s["thread_id"], s["origin"]) for s in solver.store.solves()] == [(mine.thread_id, "")]
     assert [s["thread_id"] for s in solver.store.solves(origin="bench run r1")] == [batch.thread_id]
     assert [s["thread_id"] for s in solver.store.solves(origin=None)] == [batch.thread_id, mine.thread_id]
@@ -172,15 +153,15 @@ def test_a_solves_table_from_before_origins_lists_its_solves_as_peoples_own(tmp_
 
 def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
     first = solver_for(tmp_path)
-    first.start(TASK, TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
+    first.start(ADD_TASK, ADD_TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
     thread = first.store.solves()[0]["thread_id"]
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:  # its owner: a process long gone
         db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0 WHERE thread_id = ?", (thread,))
-    reopened = solver_for(tmp_path, WRONG, RIGHT)
+    reopened = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
     assert reopened.store.solves()[0]["status"] == "interrupted"
     assert reopened.steps(thread) == [] and reopened.can_restart(thread)
     assert reopened.search_of(thread).max_retries == 1  # the solve's own budget, not the solver's
-    _, final = run(reopened.restart(thread))
+    _, final = run_to_end(reopened.restart(thread))
     assert final.thread_id == thread and final.status == "passed" and final.iterations == 2
     assert reopened.store.solves()[0]["status"] == "passed" and not reopened.can_restart(thread)
     with pytest.raises(BadInput, match="carry it on with resume"):
@@ -202,11 +183,11 @@ def test_a_repeated_answer_is_sampled_again_warmer(tmp_path):
             return "stubborn"
 
         def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-            text = WRONG if self.temperature == 0 else RIGHT
+            text = ADD_WRONG if self.temperature == 0 else ADD_RIGHT
             return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
     solver = Solver(Stubborn(), tmp_path / "s.sqlite", search=Search(strategy="repair"))
-    _, final = run(solver.start(TASK, TESTS))
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "passed" and final.iterations == 2
     first, second = solver.state_at(final.thread_id)["attempts"]
     assert not first["resampled"] and second["resampled"]

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agent import BadInput, NodeFinished, RunFinished, Search, Solver
 from agent.loop.candidates import candidates
 from agent.loop.choice import answers_by_budget, choose
 from agent.loop.probes import Probe, behaviour, probe_calls, signature, within_contract
+from fakes import SamplingScriptedModel
 
 TASK = "Write a function absolute(x) that returns the absolute value of x."
 TESTS = "assert absolute(3) == 3\n"
@@ -20,26 +18,8 @@ RIGHT = "```python\ndef absolute(x):\n    return abs(x)\n```"
 LUCKY = "```python\ndef absolute(x):\n    return x\n```"
 
 
-class Scripted(BaseChatModel):
-    """Answers from a list in call order; records the temperature, seed and messages of every call."""
-
-    answers: list[str]
-    temperature: float = 0.0
-    seed: int = 0
-    log: list = []
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-sampler"
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        self.log.append({"temperature": self.temperature, "seed": self.seed, "messages": messages, "stop": stop})
-        text = self.answers[min(len(self.log) - 1, len(self.answers) - 1)]
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
-
-
 def solve(tmp_path, answers, **search):
-    model = Scripted(answers=answers, log=[])
+    model = SamplingScriptedModel(answers=answers)
     solver = Solver(model, tmp_path / "s.sqlite", search=Search(**search))
     events = list(solver.start(TASK, TESTS))
     assert isinstance(events[-1], RunFinished)
@@ -93,7 +73,7 @@ def test_the_token_budget_stops_the_search(tmp_path):
     ({"prompt_version": "v9"}, "prompt version"),
 ])
 def test_bad_search_settings_are_refused_with_a_clear_message(tmp_path, search, message):
-    solver = Solver(Scripted(answers=[RIGHT], log=[]), tmp_path / "s.sqlite", search=Search(**search))
+    solver = Solver(SamplingScriptedModel(answers=[RIGHT]), tmp_path / "s.sqlite", search=Search(**search))
     with pytest.raises(BadInput, match=message):
         solver.start(TASK, TESTS)
 
@@ -164,7 +144,7 @@ RAISES = ("```python\ndef solve(N):\n    if N < 100:\n        raise ValueError(N
 
 
 def _solve_sum(tmp_path, answers):
-    model = Scripted(answers=answers, log=[])
+    model = SamplingScriptedModel(answers=answers)
     solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=len(answers) - 1,
                                                                   samples_per_round=len(answers) - 1))
     final = list(solver.start(SUM_TASK, SUM_TESTS))[-1]

@@ -22,8 +22,8 @@ from bench.__main__ import main as bench_cli
 from bench.code_version import code_version
 from bench.humaneval import load_problems
 from fakes import ScriptedRecipe
-from test_bench_runs import wait_for
-from test_honest_prompts import leaks
+from polling import wait_for
+from prompt_audit import leaks
 
 ray = pytest.importorskip("ray")
 PROBLEMS = {p["task_id"]: p for p in load_problems()}
@@ -52,6 +52,7 @@ def _audit(db_path: Path, run_id: str) -> list[str]:
     return [row["task_id"] for row in rows if leaks(PROBLEMS[row["task_id"]], json.loads(row["messages"]))]
 
 
+@pytest.mark.ray
 def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
     threads = runner.start_run(runner.RunConfig(tasks="0-7", max_retries=2, strategy="repair", workers=2), db_path,
@@ -74,6 +75,7 @@ def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path
     assert _audit(db_path, on_ray) == []
 
 
+@pytest.mark.ray
 def test_the_prompt_audit_catches_a_leak_on_ray_too(tmp_path, ray_cluster):
     # Oracle feedback puts hidden-test failures in the repair prompt: the audit must see them, or it proves nothing.
     db_path = tmp_path / "bench.sqlite"
@@ -89,6 +91,7 @@ def _actors_of(run_id: str) -> list[str]:
     return [a["name"] for a in named if a["name"].startswith(f"bench-{run_id}")]
 
 
+@pytest.mark.ray
 @pytest.mark.parametrize("restart", [True, False], ids=["ray-restarts-it", "dead-for-good"])
 def test_an_actor_killed_mid_run_leaves_the_run_complete_with_each_task_once(tmp_path, ray_cluster, restart):
     db_path = tmp_path / "bench.sqlite"
@@ -110,6 +113,7 @@ def test_an_actor_killed_mid_run_leaves_the_run_complete_with_each_task_once(tmp
         assert "the actor died" in (run["notes"] or "")
 
 
+@pytest.mark.ray
 def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
     driver = textwrap.dedent(f"""
@@ -174,6 +178,7 @@ def test_no_ray_at_the_address_and_an_address_that_is_not_ray_say_so(tmp_path, n
     assert code == 2 and f"no Ray cluster at {nothing}" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.ray
 def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
     run_id = runner.start_run(_ray_config(ray_cluster, tasks="0", actors=1, cpus_per_actor=4), db_path,
@@ -187,6 +192,7 @@ def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, r
                                                                                    run_id)["error"]
 
 
+@pytest.mark.ray
 @pytest.mark.parametrize("backend", ["threads", "ray"])
 def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, backend):
     db_path = tmp_path / "bench.sqlite"
@@ -216,7 +222,7 @@ def test_bad_backend_options_exit_2_with_one_line(tmp_path, capsys):
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
 
 
-def test_backend_labels():
+def test_backend_labels_name_the_threads_cpus_cluster_and_endpoints():
     base = {"backend": "threads", "workers": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
             "ray_address": ""}
     assert runner.backend_label(base) == "threads x2"
@@ -227,6 +233,7 @@ def test_backend_labels():
         "ray actors filling the cluster x 2 CPU at 10.0.0.5:6379 on 2 endpoints"
 
 
+@pytest.mark.ray
 @pytest.mark.model
 def test_a_real_model_ray_run_of_two_tasks(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"

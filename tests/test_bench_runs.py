@@ -16,6 +16,7 @@ from bench import runner, store
 from bench.humaneval import load_problems
 from bench.metrics import run_metrics
 from fakes import PromptKeyedModel, humaneval_answers
+from polling import wait_for
 
 PROBLEMS = load_problems()
 
@@ -24,15 +25,6 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
     model = PromptKeyedModel(answer=humaneval_answers(PROBLEMS, right=set(right), fix_on_attempt=fix_on_attempt),
                              delay=delay)
     return Solver(model, tmp_path / "solves.sqlite")
-
-
-def wait_for(predicate, timeout=60.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
@@ -144,7 +136,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     (["run", "--tasks", "0", "--budget", "0"], "--budget is the number of candidates per task, 1 or more"),
     (["run", "--tasks", "0", "--strategy", "guess"], "invalid choice: 'guess'"),
 ])
-def test_cli_bad_input_exits_2(tmp_path, args, message):
+def test_cli_bad_input_exits_2_with_one_line_naming_the_problem(tmp_path, args, message):
     done = _cli("--db", str(tmp_path / "b.sqlite"), *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 

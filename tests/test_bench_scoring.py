@@ -18,7 +18,7 @@ def ids(problems):
     return [p["task_id"] for p in problems]
 
 
-def test_task_selection_shapes():
+def test_task_selections_by_range_ids_and_sample_are_sorted_unique_and_deterministic():
     assert len(select_tasks("all")) == 164
     assert ids(select_tasks("0-2")) == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
     assert ids(select_tasks("HumanEval/3,17")) == ["HumanEval/3", "HumanEval/17"]
@@ -32,7 +32,7 @@ def test_task_selection_shapes():
     ("HumanEval/999", "unknown task"), ("foo", "unknown task"), ("5-2", "start is after the end"),
     ("", "empty"), ("sample:0", "sample:N"), ("sample:x", "sample:N"), ("0-200", "unknown task"),
 ])
-def test_bad_task_selection(spec, message):
+def test_a_bad_task_selection_is_refused_saying_what_is_wrong(spec, message):
     with pytest.raises(TaskSpecError, match=message):
         select_tasks(spec)
 
@@ -62,7 +62,7 @@ def test_tasks_without_docstring_examples_get_only_an_existence_check():
     assert count == 0 and source == "assert callable(decode_cyclic)\n"
 
 
-def test_answer_at_cap_k():
+def test_the_answer_at_budget_k_is_the_choosers_pick_or_for_old_rows_the_first_visible_pass():
     # Results stored before the chooser: the first visible pass within k + 1 attempts, else attempt k + 1.
     legacy = {"visible_by_attempt": [False, False, True], "hidden_by_attempt": [False, True, True]}
     assert [hidden_at_cap(legacy, k) for k in range(4)] == [False, True, True, True]
@@ -77,7 +77,7 @@ def test_answer_at_cap_k():
     assert [hidden_at_cap(chosen, k) for k in range(4)] == [False, False, True, True]
 
 
-def test_metrics_and_compare():
+def test_run_metrics_give_the_repair_curve_and_compare_names_fixed_and_regressed_tasks():
     run = {"max_retries": 2, "task_ids": ["HumanEval/0", "HumanEval/1"], "protocol": "honest", "elapsed": 60.0}
     results = [
         {"task_id": "HumanEval/0", "visible_by_attempt": [False, True], "hidden_by_attempt": [False, True],

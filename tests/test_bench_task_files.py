@@ -19,8 +19,8 @@ from bench.task_file import TaskFileError, keep_copy, load_task_file, parse_task
 from bench.tasks import TaskSpecError, select_tasks
 from bench.transfer import dump_runs, load_runs
 from fakes import KeyedRecipe, PromptKeyedModel, keyed_answers
+from polling import wait_for
 from sandbox import Limits, run_tests
-from test_bench_runs import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "tasks.jsonl"
@@ -236,6 +236,7 @@ def test_the_cli_runs_a_task_file_and_list_show_and_dump_say_what_it_ran_on(tmp_
     assert bad.returncode == 2 and "not both" in bad.stderr
 
 
+@pytest.mark.ray
 def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path, ray_cluster):
     # The tasks travel with each call to the actors, read from the store: the file is gone before the run starts.
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
@@ -388,18 +389,8 @@ def test_the_example_tasks_are_solvable_here_and_their_hidden_tests_tell_wrong_f
 
 
 @pytest.fixture
-def bench_page(tmp_path, monkeypatch):
-    from streamlit.testing.v1 import AppTest
-
-    from test_ui_pages import fake_factory
-    from ui import session
-
-    monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
-    session.cached_solver.clear()
-    at = AppTest.from_file("../ui/app.py", default_timeout=60)
-    at.run()
-    return at.switch_page("views/bench.py").run()
+def bench_page(app):
+    return app.switch_page("views/bench.py").run()
 
 
 def test_the_bench_page_runs_the_mbpp_task_file_and_says_so(bench_page, tmp_path):

@@ -55,7 +55,7 @@ def test_the_schema_check_catches_mistakes():
     assert len(_errors(broken)) >= 2
 
 
-def test_compose_wiring():
+def test_compose_app_starts_after_a_healthy_ollama_has_pulled_the_model():
     compose = _load("docker-compose.yml")
     services, volumes = compose["services"], compose["volumes"]
     assert {name for name, service in services.items() if "profiles" not in service} == {"ollama", "model-pull", "app"}
@@ -120,7 +120,7 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     source.mkdir()
     for name in ("pyproject.toml", "requirements.txt"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("agent", "bench", "sandbox", "ui"):
+    for package in ("agent", "bench", "sandbox", "ui", "measure"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                            str(source)], capture_output=True, text=True, timeout=300)
@@ -131,6 +131,7 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     # agent's rooms, and the app with its pages: `streamlit run ui/app.py` imports ui and agent from the install.
     assert all((target / "agent" / room / "__init__.py").is_file() for room in ("providers", "loop", "solves"))
     assert (target / "ui" / "app.py").is_file() and (target / "ui" / "views" / "playground.py").is_file()
+    assert (target / "measure" / "__main__.py").is_file()  # `python -m measure` on every machine the package is on
     # The datasets run by name ship with the package, with their licences (HumanEval+: Apache-2.0).
     plus = target / "bench" / "data" / "humanevalplus"
     shipped = {"HumanEvalPlus-OriginFmt.jsonl.gz", "tasks.json", "LICENSE", "README.md"}

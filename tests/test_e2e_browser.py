@@ -13,8 +13,6 @@ import io
 import json
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,17 +21,11 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.model
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
+from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, free_port, select, settle, wait_or_explain
+
+pytestmark = [pytest.mark.model, pytest.mark.browser]
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WIDTH = 1400
-ACE = "iframe[title='streamlit_ace.streamlit_ace']"
-OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
-            "The model is not available", "Stopped: the sandbox cannot run this"]
 SECOND_TASK = "Return the second largest distinct number in a list of integers, or None when there is none."
 SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
                 "assert second_largest([-1, -5, 0]) == -1\n")
@@ -44,12 +36,6 @@ NUMPY_TESTS = ("import numpy as np\n\nassert np.allclose(col_means([[1, 2], [3, 
                "assert np.allclose(col_means([[1, 2, 3]]), [1, 2, 3])\n")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("data")
@@ -57,7 +43,7 @@ def data_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(data_dir):
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256",
            "LLM_NUM_CTX": "4096"}
     ARTIFACTS.mkdir(exist_ok=True)
@@ -107,19 +93,6 @@ def screenshot_on_failure(request, page):
         page.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"), full_page=True)
 
 
-def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:
-    """Wait for locator; on timeout fail with what the page and the server said, so a CI log alone explains it."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    try:
-        locator.first.wait_for(timeout=timeout_ms)
-    except PlaywrightTimeout:
-        body = page.locator("body").inner_text()[-3000:]
-        log = (ARTIFACTS / "streamlit.log").read_text(errors="replace")[-3000:]
-        pytest.fail(f"{what} did not appear in {timeout_ms / 1000:.0f}s.\n--- page text ---\n{body}\n"
-                    f"--- streamlit log ---\n{log}", pytrace=False)
-
-
 def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
     outcome = page.get_by_text(OUTCOMES[0])
     for text in OUTCOMES[1:]:
@@ -128,37 +101,9 @@ def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
     return page.locator("[data-testid='stMain']").inner_text()
 
 
-def settle(page, seconds: float = 1.0) -> None:
-    """Let a rerun that a change started finish (Streamlit greys the page while it runs)."""
-    time.sleep(seconds)
-    page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden", timeout=60_000)
-
-
 def sidebar_select(page, label: str, option: str) -> None:
     page.locator("[data-testid='stSidebar']").get_by_role("combobox", name=label, exact=True).click()
     page.get_by_role("option", name=option, exact=True).click()
-    settle(page)
-
-
-def select(page, label: str, option_text: str) -> None:
-    """Pick the option holding this text in the select box with this label (a second try if the list did not
-    open: a click that lands while the page redraws is lost)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    box = page.locator("[data-testid='stMain']").get_by_role("combobox", name=label, exact=True)
-    option = page.get_by_role("option").filter(has_text=option_text).first
-    for attempt in range(2):
-        settle(page)
-        box.scroll_into_view_if_needed()
-        box.click()
-        try:
-            option.wait_for(timeout=5_000)
-            break
-        except PlaywrightTimeout:
-            page.keyboard.press("Escape")
-            if attempt:
-                raise
-    option.click()
     settle(page)
 
 

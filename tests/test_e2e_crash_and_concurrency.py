@@ -17,24 +17,24 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_e2e_browser import (
+
+from agent import Solver
+from bench import runner, store
+from browser_pages import (
     ACE,
     ARTIFACTS,
     CHROMIUM,
     FLAGS,
     OUTCOMES,
     ROOT,
-    _free_port,
+    free_port,
     select,
     settle,
     wait_or_explain,
 )
-
-from agent import Solver
-from bench import runner, store
 from fakes import PromptKeyedModel
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.browser]
 
 FUNCTIONS = {"A": "triple", "B": "shout"}
 TASKS = {
@@ -44,7 +44,7 @@ TASKS = {
 
 
 def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     # A budget of two candidates keeps three solves at once on two cores within minutes.
     env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128",
            "LLM_NUM_CTX": "4096", "MAX_RETRIES": "1"}

@@ -11,19 +11,7 @@ from langchain_core.messages import AIMessage
 from agent import RunFinished, Search, Solver
 from bench.humaneval import load_problems
 from bench.visible_tests import visible_test_source
-
-
-def hidden_lines(problem: dict) -> list[str]:
-    """Lines of the hidden test code that the prompt does not already show (those may appear)."""
-    prompt = problem["prompt"]
-    return [ln.strip() for ln in problem["test"].splitlines()
-            if len(ln.strip()) > 12 and ln.strip() not in prompt]
-
-
-def leaks(problem: dict, messages: list[dict]) -> list[str]:
-    text = "\n".join(m["content"] for m in messages)
-    found = [ln for ln in hidden_lines(problem) if ln in text]
-    return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
+from prompt_audit import leaks, plus_leaks, task_leaks
 
 
 def _wrong_answers(n: int) -> GenericFakeChatModel:
@@ -62,14 +50,6 @@ def test_the_leak_check_itself_catches_a_leak(tmp_path):
 
 
 # --- a task file's run: the same audit on what the bench stores ---------------------------------------------------
-
-
-def task_leaks(task: dict, messages: list[dict]) -> list[str]:
-    """Lines of a task file's hidden tests that its prompt and visible tests do not show, found in the messages."""
-    shown = task["prompt"] + "\n" + task["tests"]
-    text = "\n".join(m["content"] for m in messages)
-    return [ln.strip() for ln in task["hidden_tests"].splitlines()
-            if ln.strip() and ln.strip() not in shown and ln.strip() in text]
 
 
 def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tuple[list[dict], dict[str, list[dict]]]:
@@ -153,16 +133,6 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
 
 
 # --- a HumanEval+ run: HumanEval's prompts and visible tests, EvalPlus's hidden tests --------------------------------
-
-
-def plus_leaks(task: dict, messages: list[dict]) -> list[str]:
-    """Lines of a HumanEval+ check (longer than a bare `return True`) that the task's prompt and visible tests do not
-    show, found in the messages; and the check itself by its name."""
-    shown = task["prompt"] + "\n" + task["tests"]
-    text = "\n".join(m["content"] for m in messages)
-    found = [ln.strip() for ln in task["hidden_tests"].splitlines()
-             if len(ln.strip()) > 12 and ln.strip() not in shown and ln.strip() in text]
-    return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
 
 
 def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[str, dict], list[dict]]:

@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_sandbox_hostile import (
+
+from hostile_programs import (
     EXPECTED,
     HOSTILE,
     NUMPY_ATTACK_STATUS,
@@ -22,7 +23,6 @@ from test_sandbox_hostile import (
     numpy_attack,
     site_library,
 )
-
 from sandbox.packages import package_paths
 
 ROOT = Path(__file__).resolve().parent.parent

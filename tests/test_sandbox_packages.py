@@ -67,7 +67,7 @@ def test_cli_says_a_missing_package_in_one_line(tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1 and "pip install surely_not_installed_pkg" in proc.stderr
 
 
-def test_module_offered(monkeypatch):
+def test_a_module_is_offered_from_the_standard_library_pytest_or_sandbox_packages(monkeypatch):
     monkeypatch.setenv("SANDBOX_PACKAGES", "numpy")
     assert module_offered("os") and module_offered("collections.abc") and module_offered("pytest")
     assert module_offered("numpy") and module_offered("numpy.linalg")
@@ -76,7 +76,7 @@ def test_module_offered(monkeypatch):
     assert not module_offered("numpy") and module_offered("json")
 
 
-def test_imported_modules():
+def test_imported_modules_are_the_absolute_top_level_names_in_order_once():
     source = ("from __future__ import annotations\nimport os, numpy.linalg as la\nfrom collections import abc\n"
               "from . import sibling\nfrom .pkg import thing\nimport numpy as np\n"
               "def test_x():\n    import scipy.stats\n    from pandas import DataFrame\n")
@@ -158,7 +158,7 @@ def test_unreadable_packages_are_said_loudly():
     ("import numpy as np\nWEIGHTS = np.array([0.5, 0.5])\ndef f():\n    return 1\n",
      "import numpy as np\nassert np.array_equal(WEIGHTS, [0.5, 0.5])\n"),
 ])
-def test_numpy_values_cross(code, tests):
+def test_numpy_values_cross_the_sandbox_boundary_and_compare_as_python_values(code, tests):
     report = run_tests(code, tests)
     assert report.status == "passed", report.summary()
 

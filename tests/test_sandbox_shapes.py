@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox import Limits, describe_tests, run_tests
+from sandbox import Limits, describe_tests, isolation, run_tests
 
 ADD = "def add(a, b):\n    return a + b\n"
 BUGGY = "def add(a, b):\n    return a - b\n"
@@ -20,7 +20,7 @@ def test_plain_asserts_each_reported():
     assert (failed.left, failed.op, failed.right) == ("4", "==", "5")
 
 
-def test_all_pass():
+def test_every_assert_passing_is_a_pass_with_each_counted():
     report = run_tests(ADD, "assert add(1, 2) == 3\nassert add(-1, 1) == 0\n")
     assert report.status == "passed" and report.passed and report.n_passed == 2
 
@@ -138,13 +138,13 @@ def test_timeout_status_and_running_test_named():
     assert report.tests[1].name.startswith("line 2")
 
 
-def test_memory_status():
+def test_code_over_its_memory_limit_has_status_memory():
     report = run_tests("def f():\n    return len(bytearray(2 << 30))\n", "assert f() == 0\n",
                        limits=Limits(memory_bytes=256 << 20))
     assert report.status == "memory"
 
 
-def test_output_limit_status():
+def test_output_over_its_limit_has_status_output_limit_and_is_truncated():
     report = run_tests("def f():\n    while True:\n        print('x' * 1000)\n", "assert f() is None\n",
                        limits=Limits(output_bytes=200_000))
     assert report.status == "output_limit"
@@ -157,8 +157,14 @@ def test_crashed_status_on_segfault():
     assert report.status == "crashed"
 
 
-def test_isolation_reported():
-    assert run_tests(ADD, "assert add(1, 1) == 2").isolation
+def test_each_report_names_the_layers_of_isolation_that_confined_it():
+    report = run_tests(ADD, "assert add(1, 1) == 2")
+    confined = isolation()
+    assert report.isolation == confined.description
+    assert report.isolation.endswith("rlimits")  # resource limits confine every run, at every level
+    assert report.isolation.startswith("bwrap(") == (confined.level == "bwrap")
+    assert ("landlock" in report.isolation) == (confined.landlock_abi > 0)
+    assert ("seccomp" in report.isolation) == confined.seccomp
 
 
 @pytest.mark.parametrize("exit_call", ["import sys; sys.exit(0)", "import os; os._exit(0)"])

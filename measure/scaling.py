@@ -1,6 +1,6 @@
 """Measured scaling of bench runs: the same tasks on each backend, in one run, and what it projects.
 
-    python -m bench.scaling [--tasks sample:6] [--budget 1] [--max-tokens 192] [--json]
+    python -m measure scaling [--tasks sample:6] [--budget 1] [--max-tokens 192] [--json]
 
 Runs the tasks with the embedded model on: the threads backend (two threads sharing one model that decodes
 on every core); Ray with 1 actor x 2 CPUs; Ray with 2 actors x 1 CPU (two models, one core each). It reports
@@ -81,14 +81,16 @@ def _markdown(rows: list[dict], driver_s: float, node_rate: float) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; prints a Markdown table (or JSON) and returns the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m measure scaling`."""
     parser.add_argument("--tasks", default="sample:6")
     parser.add_argument("--budget", type=int, default=1, help="candidates per task (1: one shot)")
     parser.add_argument("--max-tokens", type=int, default=192)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Measure each configuration; print a Markdown table (or JSON)."""
     base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": Search.retries_for(args.budget),
             "max_tokens": args.max_tokens,
             "feedback": "visible" if args.budget > 1 else "none"}
@@ -106,8 +108,3 @@ def main(argv: list[str] | None = None) -> int:
                           "projected": {n: projected_rate(node_rate, driver_s, n) for n in PROJECTED_NODES}}))
     else:
         print(_markdown(rows, driver_s, node_rate))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """Embedded-model speed through the agent and directly, and what prefix reuse saves on a repair.
 
-python -m agent.model_speed [--model qwen2.5-coder-0.5b] [--rounds 3] [--max-tokens 128]
+python -m measure model [--model qwen2.5-coder-0.5b] [--rounds 3] [--max-tokens 128]
 
 All figures come from one run on this machine; compare the ratios, not the absolute numbers.
 """
@@ -20,6 +20,7 @@ from agent.models import find_model
 from agent.providers.llamacpp_chat import LlamaCppChat
 from agent.providers.llamacpp_model import load_llama
 from agent.solves.solver import Solver
+from measure.ratios import median_ratio
 
 TASKS = [
     ("Write a function is_palindrome(s) that tells whether the string s reads the same backwards.",
@@ -78,13 +79,15 @@ def _repair_prompt_cost(model: LlamaCppChat, reuse: bool) -> tuple[int, int, flo
     return result.usage_metadata["input_tokens"], meta["prompt_tokens_evaluated"], time.perf_counter() - started
 
 
-def main() -> None:
-    """Print tokens per second (agent vs direct) and the repair's prompt evaluation with and without reuse."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m measure model`."""
     parser.add_argument("--model", default="qwen2.5-coder-0.5b")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, default=128)
-    args = parser.parse_args()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Print tokens per second (agent vs direct) and the repair's prompt evaluation with and without reuse."""
     path = str(find_model(args.model))
     model = LlamaCppChat(model_path=path, n_ctx=4096, max_tokens=args.max_tokens)
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,14 +97,14 @@ def main() -> None:
             for task, tests in TASKS:
                 direct.append(_direct_tokens_per_second(path, 4096, task, tests, args.max_tokens))
                 agent.append(_agent_tokens_per_second(solver, model, task, tests))
-    d, a = statistics.median(direct), statistics.median(agent)
     print(f"model {Path(path).name}; {len(direct)} generations each way, interleaved, cold KV cache")
-    print(f"tokens/s  direct llama-cpp-python {d:6.1f}   through the agent {a:6.1f}   agent/direct {a / d:5.2f}")
+    d, a = statistics.median(direct), statistics.median(agent)
+    print(f"tokens/s  direct llama-cpp-python {d:6.1f}   through the agent {a:6.1f}   "
+          f"agent/direct {median_ratio(agent, direct):5.2f}")
+    costs = {}
     for reuse in (True, False):
-        total, evaluated, seconds = _repair_prompt_cost(model, reuse)
+        total, evaluated, seconds = costs[reuse] = _repair_prompt_cost(model, reuse)
         print(f"repair prompt, prefix reuse {'on ' if reuse else 'off'}: {total} tokens, {evaluated} evaluated, "
               f"{seconds:.2f}s for the call")
-
-
-if __name__ == "__main__":
-    main()
+    print(f"repair call, reuse on/off: {costs[True][2] / costs[False][2]:4.2f} of the time, "
+          f"{costs[True][1] / max(1, costs[False][1]):4.2f} of the prompt tokens evaluated")

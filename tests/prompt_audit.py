@@ -1,0 +1,37 @@
+"""The honest-protocol audit of prompts: which lines of a task's hidden tests reached the model's messages.
+
+An empty list is the protocol kept; the tests that feed hidden tests as visible ones show each check can fail."""
+
+from __future__ import annotations
+
+
+def hidden_lines(problem: dict) -> list[str]:
+    """Lines of the hidden test code that the prompt does not already show (those may appear)."""
+    prompt = problem["prompt"]
+    return [ln.strip() for ln in problem["test"].splitlines()
+            if len(ln.strip()) > 12 and ln.strip() not in prompt]
+
+
+def leaks(problem: dict, messages: list[dict]) -> list[str]:
+    """Lines of a HumanEval problem's hidden tests (or its check function) found in the messages."""
+    text = "\n".join(m["content"] for m in messages)
+    found = [ln for ln in hidden_lines(problem) if ln in text]
+    return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
+
+
+def task_leaks(task: dict, messages: list[dict]) -> list[str]:
+    """Lines of a task file's hidden tests that its prompt and visible tests do not show, found in the messages."""
+    shown = task["prompt"] + "\n" + task["tests"]
+    text = "\n".join(m["content"] for m in messages)
+    return [ln.strip() for ln in task["hidden_tests"].splitlines()
+            if ln.strip() and ln.strip() not in shown and ln.strip() in text]
+
+
+def plus_leaks(task: dict, messages: list[dict]) -> list[str]:
+    """Lines of a HumanEval+ check (longer than a bare `return True`) that the task's prompt and visible tests do not
+    show, found in the messages; and the check itself by its name."""
+    shown = task["prompt"] + "\n" + task["tests"]
+    text = "\n".join(m["content"] for m in messages)
+    found = [ln.strip() for ln in task["hidden_tests"].splitlines()
+             if len(ln.strip()) > 12 and ln.strip() not in shown and ln.strip() in text]
+    return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
