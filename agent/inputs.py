@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from agent.config import Search
 from sandbox import check_tests, imported_modules, module_offered, packages_offered
 from sandbox.inside.shapes import detect_shape, holds_assert
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
     r"\b(?:in|using|with|write)\s+(?:a\s+|an\s+)?(javascript|typescript|java|c\+\+|c#|rust|golang|go|ruby|php|"

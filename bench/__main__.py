@@ -22,11 +22,11 @@ from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
 from bench.evaluate import DEFAULT_WORKERS, evaluate_file
 from bench.export import export_samples
 from bench.metrics import compare_runs, lost_words, run_metrics, timed_out_answers
-from bench.protocol import IMPORTED, SAMPLES, is_sampled
 from bench.rescore import DEFAULT_WORKERS as RESCORE_WORKERS
 from bench.rescore import RESCORED, TARGETS, rescore_run
 from bench.results_table import markdown_report
 from bench.settings import mlflow_tracking_uri, ray_address
+from bench.task_protocol import IMPORTED, SAMPLES, is_sampled
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
 

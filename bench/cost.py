@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from agent import Solver
 from agent.config import Search, stored_search
-from bench.protocol import is_sampled, solve_task
 from bench.runner import RunConfig, selected_tasks
+from bench.task_protocol import is_sampled, solve_task
 
 
 @dataclass(frozen=True)

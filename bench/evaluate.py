@@ -20,9 +20,9 @@ from agent import infer_entry_point, sandbox_status
 from bench import store
 from bench.code_version import code_version
 from bench.datasets import HUMANEVAL, load_dataset
-from bench.protocol import IMPORTED, attempt_row, sampled_result, score_sample
 from bench.runner import default_db_path, new_run_id
 from bench.samples_file import Sample, load_samples
+from bench.task_protocol import IMPORTED, attempt_row, sampled_result, score_sample
 from bench.tasks import Task
 
 IMPORTED_STATUS = "imported"  # a task's status in an imported run

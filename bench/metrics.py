@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from agent.config import stored_search
 from bench.passk import mean_pass_at_k, reported_ks
-from bench.protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap, is_sampled
+from bench.task_protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap, is_sampled
 
 
 def _mean(values: list[float]) -> float:
@@ -60,7 +60,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
     used to choose) and the visible-test precision (share of visible-passing answers that pass the hidden
     tests too). Tasks lost to the environment, to bad input or to extraction are counted apart (lost_counts).
 
-    A sampled run (bench.protocol.SAMPLED) adds pass_at_k_metrics, and its pass@1 is the unbiased estimate over all
+    A sampled run (bench.task_protocol.SAMPLED) adds pass_at_k_metrics, and its pass@1 is the unbiased estimate over all
     its samples; nothing was chosen, so its one answer a task is its first sample (cap 0: 'first attempt'), and its
     visible precision is over every sample that passes the visible tests."""
     sampled = is_sampled(run)

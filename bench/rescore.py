@@ -21,8 +21,8 @@ from pathlib import Path
 from bench import store
 from bench.code_version import code_version
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS, load_dataset
-from bench.protocol import answer_at_cap, hidden_limits, hidden_status
 from bench.runner import default_db_path, new_run_id, run_state
+from bench.task_protocol import answer_at_cap, hidden_limits, hidden_status
 from bench.tasks import Task
 from sandbox import run_tests
 

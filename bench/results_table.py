@@ -11,8 +11,8 @@ from agent.config import stored_search
 from bench import store
 from bench.metrics import run_metrics
 from bench.passk import PASS_AT_K
-from bench.protocol import IMPORTED, SAMPLES
 from bench.rescore import rescored_twin
+from bench.task_protocol import IMPORTED, SAMPLES
 
 # One-shot HumanEval pass@1 from the Qwen2.5-Coder technical report (all 164 tasks, full precision).
 PUBLISHED = {"0.5b": 61.6, "1.5b": 70.7, "7b": 88.4}

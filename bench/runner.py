@@ -1,6 +1,6 @@
 """Bench runs: create, start, stop, resume; the driver that hands tasks to a backend and writes the store.
 
-The honest protocol of one task is bench.protocol; where tasks run is a backend (bench.backends:
+The honest protocol of one task is bench.task_protocol; where tasks run is a backend (bench.backends:
 threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
 agent.solves.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
 lost worker or a SIGKILL leaves whole tasks, and resume skips them.
@@ -32,8 +32,8 @@ from bench.backends import (
 from bench.backends.threads import run_threads, thread_workers
 from bench.code_version import code_version
 from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
-from bench.protocol import FEEDBACK_MODES, ModelOutage, protocol_label
 from bench.settings import ray_address
+from bench.task_protocol import FEEDBACK_MODES, ModelOutage, protocol_label
 from bench.tasks import Task, select_tasks
 
 __all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",
@@ -61,7 +61,7 @@ class RunConfig:
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
     endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either backend
-    samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.protocol)
+    samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.task_protocol)
     temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
 
 

@@ -26,7 +26,8 @@ RUN_COLUMNS = {
     "executor": str, "ray_address": str, "actors": int, "cpus_per_actor": float, "endpoints": str, "notes": str,
     "dataset": str, "tasks_file": str, "tasks_sha256": str,
     "rescored_from": str,  # a rescored run (bench.rescore): the run whose candidates it scored again
-    # pass@k runs (bench.protocol.SAMPLED): samples a task and their temperature, or the file imported samples came from
+    # pass@k runs (bench.task_protocol.SAMPLED): samples a task and their temperature, or the file imported samples
+    # came from
     "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, handed to every caller decoded
@@ -35,7 +36,7 @@ RESULT_COLUMNS = {
     "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
     "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str, "extract_errors": int,
-    "pass_at_1": float,  # a sampled run's task (bench.protocol.SAMPLED): its share of passing samples, c / n
+    "pass_at_1": float,  # a sampled run's task (bench.task_protocol.SAMPLED): its share of passing samples, c / n
 }
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,

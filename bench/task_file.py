@@ -26,7 +26,7 @@ from bench.jsonl_lines import parse_lines
 from bench.tasks import Task, tests_in
 from sandbox import check_tests
 from sandbox.inside.shapes import detect_shape
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 REQUIRED = ("task_id", "prompt", "tests", "hidden_tests")
 

@@ -12,7 +12,7 @@ from typing import NotRequired, TypedDict
 from bench.humaneval import Problem, load_problems
 from bench.visible_tests import visible_tests_for
 from sandbox.inside.shapes import count_tests, detect_shape
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 
 class Task(TypedDict):
@@ -30,7 +30,7 @@ class Task(TypedDict):
     entry_point: str | None
     visible_count: int  # tests in ``tests`` (0 for HumanEval's bare existence check: it tests nothing)
     # The hidden tests' time limit, where a dataset sets one per task (HumanEval+: from its canonical solution's
-    # runtime); without it, bench.protocol.HIDDEN_LIMITS.
+    # runtime); without it, bench.task_protocol.HIDDEN_LIMITS.
     hidden_timeout_s: NotRequired[float]
 
 

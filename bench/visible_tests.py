@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bench.humaneval import Problem
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 # Every assert extracted from the 164 real prompts was run against prompt + canonical_solution
 # (tests/test_visible_tests.py keeps doing so). These docstring examples contradict the reference

@@ -17,8 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from sandbox.locked_parse import parse
 from sandbox.settings import sandbox_settings
-from sandbox.syntax import parse
 
 # Offered to the tests although not in the standard library: the harness's own pytest stand-in, and the
 # module that holds the candidate's code.

@@ -9,9 +9,9 @@ from dataclasses import fields
 from sandbox.inside.confine import CONFINE_FAILED
 from sandbox.inside.shapes import count_tests, detect_shape
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
+from sandbox.locked_parse import parse
 from sandbox.packages import missing_module_hint, missing_module_name
 from sandbox.pool import RawRun, WorkerBroken, WorkerPool, default_pool
-from sandbox.syntax import parse
 from sandbox.verdict import Limits, TestReport, TestResult
 
 KEEP_OUTPUT = 64 * 1024

@@ -104,7 +104,7 @@ def test_every_humaneval_entry_point_is_inferred_from_its_prompt_and_visible_tes
     # Not a tuning target: a check that the rule holds on 164 tasks people did not write for it (the hidden
     # check(candidate) tests only as a second shape; they never reach a solve).
     from bench.humaneval import load_problems
-    from bench.protocol import visible_tests_for
+    from bench.task_protocol import visible_tests_for
 
     problems = load_problems()
     assert [p["task_id"] for p in problems if infer_entry_point(p["prompt"], visible_tests_for(p)[0])

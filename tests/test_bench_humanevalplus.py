@@ -12,7 +12,7 @@ import pytest
 
 from bench import humanevalplus
 from bench.datasets import DATASETS, HUMANEVAL_PLUS, load_dataset
-from bench.protocol import HIDDEN_LIMITS, TIME_LIMIT_ERROR, hidden_limits, hidden_status
+from bench.task_protocol import HIDDEN_LIMITS, TIME_LIMIT_ERROR, hidden_limits, hidden_status
 from bench.tasks import humaneval_tasks, select_tasks
 from sandbox import Limits, run_tests
 

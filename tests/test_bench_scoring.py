@@ -9,7 +9,7 @@ import pytest
 
 from bench.humaneval import load_problems
 from bench.metrics import compare_runs, run_metrics
-from bench.protocol import answer_at_cap, hidden_at_cap, visible_tests_for
+from bench.task_protocol import answer_at_cap, hidden_at_cap, visible_tests_for
 from bench.tasks import TaskSpecError, select_tasks
 from sandbox import Limits, run_tests
 

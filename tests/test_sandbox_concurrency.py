@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
-from sandbox import run_tests, syntax
+from sandbox import locked_parse, run_tests
 from sandbox.pool import default_pool
 
 
@@ -57,7 +57,7 @@ def _most_parses_at_once(parse_source: Callable[[str], object], monkeypatch) -> 
             inside -= 1
         return ast.Module(body=[], type_ignores=[])
 
-    monkeypatch.setattr(syntax, "ast", SimpleNamespace(parse=slow_parse, AST=ast.AST))
+    monkeypatch.setattr(locked_parse, "ast", SimpleNamespace(parse=slow_parse, AST=ast.AST))
     threads = [threading.Thread(target=lambda: [parse_source("x = 1") for _ in range(5)]) for _ in range(6)]
     for t in threads:
         t.start()
@@ -69,13 +69,14 @@ def _most_parses_at_once(parse_source: Callable[[str], object], monkeypatch) -> 
 def test_parses_on_the_host_never_overlap(monkeypatch):
     # CPython 3.11 keeps the AST conversion's recursion depth in one global (gh-106905): two threads parsing at
     # once can fail with "SystemError: AST constructor recursion depth mismatch". The lock's contract: one at a time.
-    assert _most_parses_at_once(lambda source: syntax.ast.parse(source), monkeypatch) > 1  # unlocked: they overlap
-    assert _most_parses_at_once(syntax.parse, monkeypatch) == 1
+    assert _most_parses_at_once(lambda src: locked_parse.ast.parse(src), monkeypatch) > 1  # unlocked: they overlap
+    assert _most_parses_at_once(locked_parse.parse, monkeypatch) == 1
 
 
 def test_every_host_parse_goes_through_the_lock():
     root = Path(__file__).resolve().parent.parent
     unlocked = [f"{path.relative_to(root)}:{n}" for folder in ("agent", "bench", "sandbox", "ui")
-                for path in (root / folder).rglob("*.py") if "inside" not in path.parts and path.name != "syntax.py"
+                for path in (root / folder).rglob("*.py")
+                if "inside" not in path.parts and path.name != "locked_parse.py"
                 for n, line in enumerate(path.read_text().splitlines(), 1) if "ast.parse(" in line]
-    assert unlocked == [], "parse through sandbox.syntax.parse (see its docstring)"
+    assert unlocked == [], "parse through sandbox.locked_parse.parse (see its docstring)"

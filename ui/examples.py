@@ -7,7 +7,7 @@ task a person types, so an example loaded and then edited leaves no stale name b
 from __future__ import annotations
 
 from bench.humaneval import load_problems
-from bench.protocol import visible_tests_for
+from bench.task_protocol import visible_tests_for
 
 
 def _humaneval(task_id: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ import builtins
 import re
 
 from sandbox import module_offered
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_START = re.compile(r"^(def |class |import |from |@|async def |[A-Za-z_][A-Za-z0-9_]* *=)")

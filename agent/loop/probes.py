@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 
 from sandbox import Limits, run_tests
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
 PROBE_LIMITS = Limits(timeout_s=3)

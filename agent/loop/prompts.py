@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sandbox import TestReport
-from sandbox.syntax import parse
+from sandbox.locked_parse import parse
 
 DEFAULT_PROMPT_VERSION = "v4-body"
 

@@ -1,7 +1,7 @@
 """Where 'solve and score one task' runs: threads of this process, or Ray actors on a cluster.
 
 A backend takes the tasks still to do and yields what happened, as it happens: a task done (its
-result and attempt rows, from bench.protocol), a worker lost (a model endpoint that does not answer,
+result and attempt rows, from bench.task_protocol), a worker lost (a model endpoint that does not answer,
 an actor that died for good), or None now and then so the driver can look at its stop flag. It
 never writes the store: the driver (bench.runner) alone does, one transaction per finished task.
 """

@@ -26,7 +26,7 @@ from agent import ModelUnavailable
 from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
 from bench.backends.ray_cluster import actors_that_fit, check_fits, connected
 from bench.code_version import source_digest
-from bench.protocol import ModelOutage, solve_task
+from bench.task_protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
 NAMESPACE = "self-healing-agent"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
 from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
-from bench.protocol import ModelOutage, solve_task
+from bench.task_protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
 TICK_S = 1.0  # how often the driver gets a chance to look at its stop flag while nothing finishes

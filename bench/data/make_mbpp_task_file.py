@@ -27,7 +27,7 @@ import json
 import sys
 from pathlib import Path
 
-from sandbox.syntax import parse  # the host's one parse lock (see its docstring)
+from sandbox.locked_parse import parse  # the host's one parse lock (see its docstring)
 
 DEV_SPLITS = ((1, 10), (511, 600), (601, 974))  # prompt, validation, train: never the test split (11-510)
 OUT = Path(__file__).resolve().parent / "mbpp-sanitized-dev.jsonl"

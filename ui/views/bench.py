@@ -20,10 +20,10 @@ from bench.cost import CostEstimate, duration, estimate_from_runs, probe
 from bench.datasets import DATASETS, HUMANEVAL
 from bench.export import results_csv, samples_jsonl
 from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progress, sample_counts
-from bench.protocol import IMPORTED, SAMPLES, is_sampled
 from bench.rescore import RESCORED
 from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
+from bench.task_protocol import IMPORTED, SAMPLES, is_sampled
 from bench.tasks import TaskSpecError, select_tasks
 from ui.bench_backend import backend_options, needs_app_model, worker_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
