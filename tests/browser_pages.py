@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import time
 from pathlib import Path
 
@@ -18,13 +17,6 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 ACE = "iframe[title='streamlit_ace.streamlit_ace']"
 OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
             "The model is not available", "Stopped: the sandbox cannot run this"]
-
-
-def free_port() -> int:
-    """A TCP port free on this machine right now (for a server a test starts)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -12,12 +11,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from agent import ModelUnavailable, RunFinished, Settings, Token, load_settings, make_chat_model, make_solver
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from ports import free_port
 
 
 @pytest.fixture
@@ -104,7 +98,7 @@ def fake_gguf(tmp_path):
 
 
 def test_ollama_unreachable_names_the_url():
-    url = f"http://127.0.0.1:{_closed_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(ModelUnavailable, match="not reachable at " + url) as info:
         make_chat_model(Settings(provider="ollama", ollama_base_url=url))
     assert "ollama serve" in str(info.value)
@@ -147,7 +141,7 @@ def test_embedded_model_path_that_is_not_gguf(tmp_path):
 
 
 def test_openai_server_down_names_the_url():
-    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(ModelUnavailable, match=url):
         make_chat_model(Settings(provider="openai", model="qwen", openai_base_url=url))
     with pytest.raises(ModelUnavailable, match="needs LLM_MODEL"):
@@ -212,7 +206,7 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path):
 def test_cli_ollama_down_exits_2_naming_the_url(tmp_path):
     tests = tmp_path / "t.py"
     tests.write_text("assert add(1, 2) == 3\n")
-    url = f"http://127.0.0.1:{_closed_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     env = {**__import__("os").environ, "OLLAMA_BASE_URL": url}
     down = _cli("solve", "--task", "add numbers", "--tests", f"@{tests}", "--provider", "ollama", env=env)
     assert down.returncode == 2 and url in down.stderr

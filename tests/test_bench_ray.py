@@ -23,6 +23,7 @@ from bench.code_version import code_version
 from bench.humaneval import load_problems
 from fakes import ScriptedRecipe
 from polling import wait_for
+from ports import free_port
 from prompt_audit import leaks
 
 ray = pytest.importorskip("ray")
@@ -32,12 +33,6 @@ EIGHT = ScriptedRecipe(right=frozenset({"HumanEval/0", "HumanEval/2", "HumanEval
 SAME = ("final_status", "visible_passed", "hidden_passed", "iterations", "answer_by_cap", "hidden_by_attempt",
         "visible_by_attempt", "visible_tests")
 ATTEMPT = ("iteration", "code", "kind", "visible_status", "hidden_passed", "hidden_status")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _ray_config(address: str, **changes) -> runner.RunConfig:
@@ -166,7 +161,7 @@ def not_ray():
 
 
 def test_no_ray_at_the_address_and_an_address_that_is_not_ray_say_so(tmp_path, not_ray, capsys):
-    nothing = f"127.0.0.1:{_free_port()}"
+    nothing = f"127.0.0.1:{free_port()}"
     with pytest.raises(ValueError, match=f"no Ray cluster at {nothing}"):
         runner.start_run(_ray_config(nothing), tmp_path / "b.sqlite", recipe=ScriptedRecipe())
     with pytest.raises(ValueError, match=f"{not_ray} answers but is not a Ray cluster"):
@@ -196,7 +191,7 @@ def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, r
 @pytest.mark.parametrize("backend", ["threads", "ray"])
 def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, backend):
     db_path = tmp_path / "bench.sqlite"
-    dead, live = f"http://127.0.0.1:{_free_port()}", "http://127.0.0.1:1/scripted"
+    dead, live = f"http://127.0.0.1:{free_port()}", "http://127.0.0.1:1/scripted"
     config = runner.RunConfig(tasks="0-3", provider="ollama", backend=backend, endpoints=[dead, live],
                               ray_address=ray_cluster if backend == "ray" else None)
     run_id = runner.start_run(config, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS), dead=(dead,)),

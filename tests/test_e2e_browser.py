@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, free_port, select, settle, wait_or_explain
+from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, select, settle, wait_or_explain
+from ports import free_port
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"

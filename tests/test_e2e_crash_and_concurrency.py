@@ -27,12 +27,12 @@ from browser_pages import (
     FLAGS,
     OUTCOMES,
     ROOT,
-    free_port,
     select,
     settle,
     wait_or_explain,
 )
 from fakes import PromptKeyedModel
+from ports import free_port
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from agent import RunFinished, Settings, make_chat_model, make_solver
 from agent.models import find_model, pull
 from agent.models.weights import ModelNotPulledError
 from bench import store
+from ports import free_port
 
 pytestmark = pytest.mark.model
 
@@ -27,12 +27,6 @@ MODEL = "qwen2.5-coder-0.5b"  # the name the server serves the embedded GGUF und
 TASK = "Write a function add(a, b) that returns the sum of a and b."
 TESTS = "assert add(1, 2) == 3\nassert add(-4, 4) == 0\n"
 START_TIMEOUT_S = 120
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _answers(url: str) -> bool:
@@ -50,7 +44,7 @@ def server_url(tmp_path_factory):
         path = find_model(MODEL)
     except ModelNotPulledError:
         path = pull(MODEL)
-    port, log = _free_port(), tmp_path_factory.mktemp("openai-server") / "server.log"
+    port, log = free_port(), tmp_path_factory.mktemp("openai-server") / "server.log"
     threads = str(min(2, os.cpu_count() or 1))  # a CI machine has 2 cores; the sandbox needs some too
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--model_alias", MODEL,
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", threads,
@@ -97,7 +91,7 @@ def test_the_answer_cap_reaches_the_server(server_url):
 
 
 def test_a_bench_run_over_the_server_and_a_dead_endpoint_counts_every_attempts_tokens(server_url, tmp_path):
-    dead = f"http://127.0.0.1:{_free_port()}/v1"
+    dead = f"http://127.0.0.1:{free_port()}/v1"
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--provider", "openai",
                            "--model", MODEL, "--endpoints", f"{server_url},{dead}", "--tasks", "2,7",

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from ports import free_port
 
 
 def _start(app, **fields) -> None:
@@ -37,6 +32,6 @@ def test_the_progress_shows_which_worker_did_what(app):
 
 
 def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):
-    nothing = f"127.0.0.1:{_free_port()}"
+    nothing = f"127.0.0.1:{free_port()}"
     _start(app, bench_backend="ray", bench_ray_address=nothing, bench_actors=2)
     assert any(f"no Ray cluster at {nothing}" in e.value for e in app.error), [e.value for e in app.error]
