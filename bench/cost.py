@@ -20,7 +20,7 @@ class CostEstimate:
     """Seconds of wall time per task, and where the figure comes from."""
 
     seconds_per_task: float
-    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample, budget 9, 2 workers)"
+    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample, budget 9, 2 at once)"
 
     def for_tasks(self, tasks: int) -> float:
         """Expected wall seconds for this many tasks."""
@@ -54,7 +54,7 @@ def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstim
         if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
             per_task = run["elapsed"] / run["done"]
             return CostEstimate(per_task, f"run {run['id']}: {run['done']} tasks in {duration(run['elapsed'])} "
-                                          f"({_search(run)}, {run['workers']} workers)")
+                                          f"({_search(run)}, {run['parallel']} at once)")
     return None
 
 

@@ -26,7 +26,7 @@ from bench.task_protocol import IMPORTED, attempt_row, sampled_result, score_sam
 from bench.tasks import Task
 
 IMPORTED_STATUS = "imported"  # a task's status in an imported run
-DEFAULT_WORKERS = 2  # samples scored at once (each a sandbox run of the visible, then the hidden tests)
+DEFAULT_PARALLEL = 2  # samples scored at once (each a sandbox run of the visible, then the hidden tests)
 
 
 def _entry_point(task: Task) -> str | None:
@@ -42,13 +42,13 @@ def _score(task: Task, sample: Sample, iteration: int, run_id: str) -> dict:
 
 
 def evaluate_file(path: str | Path, dataset_name: str = HUMANEVAL, db_path: str | Path | None = None, *,
-                  workers: int = DEFAULT_WORKERS, progress: Callable[[int, int], None] | None = None) -> str:
+                  parallel: int = DEFAULT_PARALLEL, progress: Callable[[int, int], None] | None = None) -> str:
     """Score a samples file on a dataset's hidden tests in the sandbox and store it as an imported run; returns its
     id. A bad file (bench.samples_file.SamplesFileError) or dataset (ValueError) is refused before anything is run
     or stored, and nothing is stored either if scoring fails: the run is written once every sample is scored.
     progress(done, total) is called as samples are scored."""
-    if workers < 1:
-        raise ValueError(f"workers must be 1 or more, got {workers}")
+    if parallel < 1:
+        raise ValueError(f"parallel must be 1 or more, got {parallel}")
     dataset = load_dataset(dataset_name)
     tasks = {task["task_id"]: task for task in dataset.tasks}
     samples = load_samples(path, list(tasks), dataset.label)
@@ -59,7 +59,7 @@ def evaluate_file(path: str | Path, dataset_name: str = HUMANEVAL, db_path: str 
     run_id = new_run_id()
     started, done = time.time(), 0
     rows: dict[str, list[dict]] = {task_id: [] for task_id in order}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
         for row in pool.map(lambda job: _score(job[0], job[1], job[2], run_id), jobs):
             rows[row["task_id"]].append(row)
             done += 1
@@ -72,7 +72,7 @@ def evaluate_file(path: str | Path, dataset_name: str = HUMANEVAL, db_path: str 
         "protocol": IMPORTED, "provider": IMPORTED, "model": samples.name, "model_arg": "", "max_tokens": None,
         "prompt_version": "", "strategy": "", "isolation": sandbox_status().description, "max_retries": most - 1,
         "feedback": "none", "tasks_spec": "all" if len(order) == len(tasks) else f"{len(order)} of {len(tasks)}",
-        "task_ids": json.dumps(order), "workers": workers, "code_version": code_version(), "pid": os.getpid(),
+        "task_ids": json.dumps(order), "workers": parallel, "code_version": code_version(), "pid": os.getpid(),
         "heartbeat": time.time(), "owner": None, "error": None, "elapsed": elapsed, "executor": "threads",
         "ray_address": "", "actors": None, "cpus_per_actor": None, "endpoints": "[]", "notes": None,
         "dataset": dataset.label, "tasks_file": dataset.file_name, "tasks_sha256": dataset.sha256, "samples": None,

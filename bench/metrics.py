@@ -141,7 +141,7 @@ class RunProgress:
 def run_progress(run: dict, results: list[dict], phase: str) -> RunProgress:
     """Progress of a run from its stored results; phase is its state as bench.runner.run_state gives it."""
     total, done = len(run["task_ids"]), len(results)
-    spent = sum(r["seconds"] for r in results) / max(1, run.get("workers") or 1)
+    spent = sum(r["seconds"] for r in results) / max(1, run.get("parallel") or 1)
     eta = spent / done * (total - done) if phase == "running" and done else None
     return RunProgress(done=done, total=total, passing=sum(bool(r["hidden_passed"]) for r in results), phase=phase,
                        eta_seconds=eta)

@@ -28,7 +28,7 @@ from sandbox import run_tests
 
 RESCORED = "rescored"  # the protocol of a rescored run
 TARGETS = (HUMANEVAL_PLUS,)  # datasets a run can be rescored onto: the same tasks as HumanEval, other hidden tests
-DEFAULT_WORKERS = 2  # candidates scored at once (each one sandbox run)
+DEFAULT_PARALLEL = 2  # candidates scored at once (each one sandbox run)
 
 
 def check_rescore(run: dict, dataset: str) -> None:
@@ -81,13 +81,13 @@ def _rescored_result(result: dict, attempts: list[dict], cap: int, run_id: str) 
 
 
 def rescore_run(db_path: str | Path | None, run_id: str, dataset: str = HUMANEVAL_PLUS, *,
-                workers: int = DEFAULT_WORKERS, progress: Callable[[int, int], None] | None = None) -> str:
+                parallel: int = DEFAULT_PARALLEL, progress: Callable[[int, int], None] | None = None) -> str:
     """Score every stored candidate of a finished honest HumanEval run on the dataset's hidden tests and store the
     result as a new run, linked to the source (rescored_from); returns its id. Refused with ValueError (check_rescore)
     or StoreError (an unknown run) before anything runs; nothing is stored until every candidate is scored.
     progress(done, total) is called as candidates are scored."""
-    if workers < 1:
-        raise ValueError(f"workers must be 1 or more, got {workers}")
+    if parallel < 1:
+        raise ValueError(f"parallel must be 1 or more, got {parallel}")
     db_path = Path(db_path or default_db_path())
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -105,7 +105,7 @@ def rescore_run(db_path: str | Path | None, run_id: str, dataset: str = HUMANEVA
             for attempt in attempts.get(result["task_id"], [])]
     started, done = time.time(), 0
     scored: dict[tuple[str, int], dict] = {}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
         for row in pool.map(lambda job: _rescored_attempt(job[0], job[1], new_id), jobs):
             scored[(row["task_id"], row["iteration"])] = row
             done += 1

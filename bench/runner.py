@@ -3,7 +3,7 @@
 The honest protocol of one task is bench.task_protocol; where tasks run is a backend (bench.backends:
 threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
 agent.solves.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
-lost worker or a SIGKILL leaves whole tasks, and resume skips them.
+lost solver or a SIGKILL leaves whole tasks, and resume skips them.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from bench.backends import (
     BACKENDS,
     ModelRecipe,
     Outcomes,
+    SolverLost,
     SolverRecipe,
     TaskDone,
-    WorkerLost,
     check_endpoints_provider,
     parse_endpoints,
 )
-from bench.backends.threads import run_threads, thread_workers
+from bench.backends.threads import run_threads, thread_solvers
 from bench.code_version import code_version
 from bench.datasets import HUMANEVAL, PACKAGED, Dataset, load_dataset, packaged_tasks
 from bench.settings import ray_address
@@ -52,7 +52,7 @@ class RunConfig:
     model: str | None = None
     max_retries: int = Search.max_retries  # the budget: candidates after the first answer
     feedback: str = "visible"
-    workers: int = 2  # threads backend: worker threads sharing one model
+    parallel: int = 2  # threads backend: tasks solved at once, one thread each, sharing one model
     max_tokens: int | None = None
     strategy: str = Search.strategy
     prompt_version: str = Search.prompt_version
@@ -60,7 +60,7 @@ class RunConfig:
     ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
-    endpoints: list[str] = field(default_factory=list)  # model servers, one worker each, in either backend
+    endpoints: list[str] = field(default_factory=list)  # model servers, one solver each, in either backend
     samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.task_protocol)
     temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
 
@@ -118,21 +118,21 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
         yield from run_on_ray(problems, run, recipe, halt.is_set,
                               on_ready=lambda report: _record_model(db_path, run, report))
         return
-    workers, lost = thread_workers(recipe, run["workers"], run["endpoints"], solver)
+    solvers, lost = thread_solvers(recipe, run["parallel"], run["endpoints"], solver)
     yield from lost
-    if workers and run["endpoints"] and workers[0][1].model_spec:
-        spec = workers[0][1].model_spec
+    if solvers and run["endpoints"] and solvers[0][1].model_spec:
+        spec = solvers[0][1].model_spec
         _record_model(db_path, run, {"provider": spec.provider, "model": spec.model})
-    if workers:
-        yield from run_threads(problems, run, workers, halt.is_set)
+    if solvers:
+        yield from run_threads(problems, run, solvers, halt.is_set)
 
 
 def _record_model(db_path: Path, run: dict, report: dict) -> None:
-    """The model the workers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
+    """The model the solvers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
     how many actors a run that asked to fill its cluster got."""
     changes = {"provider": report["provider"], "model": report["model"]} if report.get("model") else {}
     if report.get("actors") and not run["actors"]:
-        changes |= {"actors": report["actors"], "workers": report["actors"]}
+        changes |= {"actors": report["actors"], "workers": report["actors"]}  # workers: parallel's column
     if changes:
         store.update_run(store.open_store(db_path), run["id"], **changes)
 
@@ -156,15 +156,16 @@ def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRe
         for outcome in outcomes:
             if isinstance(outcome, TaskDone):
                 try:
-                    store.record_task(db, {**outcome.result, "worker": outcome.worker}, outcome.rows)
+                    # The results table keeps its worker column for the name of the solver that ran the task.
+                    store.record_task(db, {**outcome.result, "worker": outcome.solver_name}, outcome.rows)
                 except Exception as exc:  # a full disk must not lose the run: stop it, keep what is stored
                     failure.append(f"{outcome.result['task_id']}: cannot store it: {type(exc).__name__}: {exc}")
                     halt.set()
                     continue
                 if progress:
                     progress(outcome.result)
-            elif isinstance(outcome, WorkerLost):
-                lost.append(f"{outcome.worker}: {outcome.reason}")
+            elif isinstance(outcome, SolverLost):
+                lost.append(f"{outcome.solver_name}: {outcome.reason}")
                 store.update_run(db, run_id, notes="\n".join(lost))
             if stop.is_set():
                 halt.set()
@@ -177,7 +178,7 @@ def _execute(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRe
         outcomes.close()
     remaining = len(run["task_ids"]) - len(store.finished_task_ids(db, run_id))
     if remaining and not stop.is_set() and not failure:
-        failure.append("no worker is left to run the remaining tasks: " + "; ".join(lost) if lost
+        failure.append("no solver is left to run the remaining tasks: " + "; ".join(lost) if lost
                        else f"{remaining} tasks were not done")
     status = "finished" if remaining == 0 else ("failed" if failure else "stopped")
     store.update_run(db, run_id, status=status, error="; ".join(failure) or None, finished=time.time(),
@@ -218,8 +219,8 @@ def check_config(config: RunConfig) -> list[str]:
     """Raise ValueError for a configuration that cannot run; returns its endpoints, parsed."""
     if config.feedback not in FEEDBACK_MODES:
         raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {config.feedback!r}")
-    if config.workers < 1:
-        raise ValueError(f"workers must be 1 or more, got {config.workers}")
+    if config.parallel < 1:
+        raise ValueError(f"parallel must be 1 or more, got {config.parallel}")
     if config.backend not in BACKENDS:
         raise ValueError(f"the backend must be one of {', '.join(BACKENDS)}, got {config.backend!r}")
     if config.actors is not None and config.actors < 1:
@@ -270,7 +271,8 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
         "strategy": "" if sampled else config.strategy, "isolation": sandbox_status().description,
         "max_retries": retries, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
-        "workers": len(endpoints) or (config.actors or 0 if on_ray else config.workers),
+        # parallel is stored in the workers column (its name before; store._decoded reads it as parallel)
+        "workers": len(endpoints) or (config.actors or 0 if on_ray else config.parallel),
         "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
         "owner": None, "error": None, "elapsed": 0.0, "executor": config.backend,  # old column name (store._decoded)
         "ray_address": (config.ray_address or ray_address() or "") if on_ray else "",
@@ -286,7 +288,7 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
               recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
     """Store a new run and start it; returns its id at once (background) or when it ends.
 
-    solver: the model for a threads run (made here from the config when None). recipe: how each worker
+    solver: the model for a threads run (made here from the config when None). recipe: how each thread or actor
     makes its solver where it runs (Ray actors, endpoints); by default the config's model and this
     process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
     model of a threads run (Ollama down, model not pulled), the Ray address."""
@@ -357,7 +359,7 @@ def backend_label(run: dict) -> str:
     """Where a run's tasks ran, in a few words: 'threads x2', 'ray 2 actors x 1 CPU at 10.0.0.5:6379'..."""
     endpoints = f" on {len(run['endpoints'])} endpoints" if run["endpoints"] else ""
     if run["backend"] != "ray":
-        return f"threads x{run['workers']}{endpoints}"
+        return f"threads x{run['parallel']}{endpoints}"
     actors = f"{run['actors']} actors" if run["actors"] else "actors filling the cluster"
     where = f" at {run['ray_address']}" if run["ray_address"] else " (local Ray)"
     return f"ray {actors} x {run['cpus_per_actor'] or 1:g} CPU{where}{endpoints}"

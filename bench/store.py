@@ -150,11 +150,13 @@ _RUNS_WITH_COUNTS = (
 
 def _decoded(row: dict) -> dict:
     """The one row shape of a run: JSON list columns decoded, backend read from the executor
-    column (its name before backends were called so), threads for runs stored before it."""
+    column (its name before backends were called so), threads for runs stored before it, parallel from workers."""
     for column in JSON_RUN_COLUMNS:
         row[column] = json.loads(row.get(column) or "[]")
     # Read here only; the raw column stays in the row so that copies of it (rescore, transfer) keep it.
     row["backend"] = row.get("executor") or "threads"
+    row["parallel"] = row.get("workers")  # the workers column holds parallel (its name before "worker" meant a
+    # sandbox process only)
     row["dataset"] = row.get("dataset") or "humaneval"  # runs stored before task files all ran HumanEval
     return row
 

@@ -29,7 +29,7 @@ from bench import runner, store
 from bench.backends.ray_cluster import connected
 
 CONFIGS = (
-    ("threads x2, one model on 2 cores", {"backend": "threads", "workers": 2}),
+    ("threads x2, one model on 2 cores", {"backend": "threads", "parallel": 2}),
     ("ray 1 actor x 2 CPUs", {"backend": "ray", "actors": 1, "cpus_per_actor": 2.0}),
     ("ray 2 actors x 1 CPU", {"backend": "ray", "actors": 2, "cpus_per_actor": 1.0}),
 )

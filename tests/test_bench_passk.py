@@ -169,7 +169,7 @@ def seeded_solver(tmp_path, right_seeds: dict[str, set[int]]) -> Solver:
 def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_their_mean(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = seeded_solver(tmp_path, {"HumanEval/0": {1}, "HumanEval/1": {0, 1, 2}})
-    config = runner.RunConfig(tasks="0-2", samples=3, temperature=0.6, workers=2)
+    config = runner.RunConfig(tasks="0-2", samples=3, temperature=0.6, parallel=2)
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)

@@ -50,7 +50,7 @@ def _audit(db_path: Path, run_id: str) -> list[str]:
 @pytest.mark.ray
 def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    threads = runner.start_run(runner.RunConfig(tasks="0-7", max_retries=2, strategy="repair", workers=2), db_path,
+    threads = runner.start_run(runner.RunConfig(tasks="0-7", max_retries=2, strategy="repair", parallel=2), db_path,
                                solver=EIGHT(), background=False)
     on_ray = runner.start_run(_ray_config(ray_cluster), db_path, recipe=EIGHT, background=False)
     db = store.open_store(db_path)
@@ -198,7 +198,7 @@ def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_p
                               background=False)
     run = store.get_run(store.open_store(db_path), run_id)
     assert run["status"] == "finished", run["error"]
-    assert run["endpoints"] == [dead, live] and run["workers"] == 2
+    assert run["endpoints"] == [dead, live] and run["parallel"] == 2
     assert run["notes"].startswith(dead) and f"Ollama is not reachable at {dead}" in run["notes"]
     assert {r["worker"].split("@")[0] for r in store.results(store.open_store(db_path), run_id)} == {live}
 
@@ -218,7 +218,7 @@ def test_bad_backend_options_exit_2_with_one_line(tmp_path, capsys):
 
 
 def test_backend_labels_name_the_threads_cpus_cluster_and_endpoints():
-    base = {"backend": "threads", "workers": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
+    base = {"backend": "threads", "parallel": 2, "endpoints": [], "actors": None, "cpus_per_actor": None,
             "ray_address": ""}
     assert runner.backend_label(base) == "threads x2"
     assert runner.backend_label({**base, "backend": "ray", "actors": 2, "cpus_per_actor": 1.0}) == \

@@ -103,7 +103,7 @@ def test_cost_comes_from_the_last_run_of_the_same_model(real_runs):
     runs = store.list_runs(real_runs)
     estimate = estimate_from_runs(runs, "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
     assert estimate.seconds_per_task == pytest.approx(3335.7379727 / 164)
-    assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min (sample, budget 9, 2 workers)"
+    assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min (sample, budget 9, 2 at once)"
     assert duration(estimate.for_tasks(164)) == "56 min"
     assert [duration(s) for s in (0.42, 45, 7200 + 5 * 60)] == ["0.4 s", "45 s", "2 h 05 min"]
     assert estimate_from_runs(runs, "ollama", "qwen2.5-coder:1.5b") is None

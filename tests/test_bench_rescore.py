@@ -46,7 +46,7 @@ def _solver(tmp_path: Path) -> Solver:
 @pytest.fixture
 def humaneval_run(tmp_path) -> tuple[Path, str]:
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, workers=1)
+    config = runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, parallel=1)
     run_id = runner.start_run(config, db_path, solver=_solver(tmp_path), background=False)
     return db_path, run_id
 
@@ -215,7 +215,7 @@ def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts
 
 def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, app):
     db_path = tmp_path / "bench.sqlite"  # the app's DATA_DIR is tmp_path: its Bench page reads these runs
-    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, workers=1), db_path,
+    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, parallel=1), db_path,
                                  solver=_solver(tmp_path), background=False)
     rescored_id = rescore_run(db_path, source_id)
     at = app.switch_page("views/bench.py").run()

@@ -30,7 +30,7 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
-    config = runner.RunConfig(tasks="0-3", max_retries=3, workers=2, strategy="repair")
+    config = runner.RunConfig(tasks="0-3", max_retries=3, parallel=2, strategy="repair")
     run_id = runner.start_run(config, db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
@@ -67,7 +67,7 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
 def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={p["task_id"] for p in PROBLEMS[:8]}, delay=0.2)
-    run_id = runner.start_run(runner.RunConfig(tasks="0-7", workers=1), db_path, solver=solver)
+    run_id = runner.start_run(runner.RunConfig(tasks="0-7", parallel=1), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
     runner.stop_run(run_id, db_path)
@@ -85,7 +85,7 @@ def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
 
 def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    ids = [runner.start_run(runner.RunConfig(tasks="0-9", workers=3), db_path,
+    ids = [runner.start_run(runner.RunConfig(tasks="0-9", parallel=3), db_path,
                             solver=fake_solver(tmp_path / str(i), right={p["task_id"] for p in PROBLEMS[:10]}))
            for i in range(2)]
     errors = []
@@ -118,7 +118,7 @@ def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
             raise ConnectionError("Connection refused")
         return humaneval_answers(PROBLEMS, right={"HumanEval/0"})(prompt, attempt)
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "s.sqlite")
-    run_id = runner.start_run(runner.RunConfig(tasks="0-1", workers=1), db_path, solver=solver, background=False)
+    run_id = runner.start_run(runner.RunConfig(tasks="0-1", parallel=1), db_path, solver=solver, background=False)
     run = store.get_run(store.open_store(db_path), run_id)
     assert run["status"] == "failed" and "HumanEval/1" in run["error"] and "stopped answering" in run["error"]
     assert store.finished_task_ids(store.open_store(db_path), run_id) == {"HumanEval/0"}
@@ -174,7 +174,7 @@ def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
     # HumanEval/2 is right only on the first try's conversation (attempt 1), so the samples of its first
     # prompt are right too; HumanEval/3 is never right.
     solver = fake_solver(tmp_path, right={"HumanEval/2"})
-    config = runner.RunConfig(tasks="2-3", max_retries=4, workers=1, strategy="sample")
+    config = runner.RunConfig(tasks="2-3", max_retries=4, parallel=1, strategy="sample")
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)

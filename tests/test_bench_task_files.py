@@ -169,7 +169,7 @@ def test_datasets_by_name_and_file():
 def test_a_task_file_run_stores_its_tasks_and_resumes_without_the_file(tmp_path):
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks_file=str(path), tasks="all", max_retries=2, strategy="repair", workers=2)
+    config = runner.RunConfig(tasks_file=str(path), tasks="all", max_retries=2, strategy="repair", parallel=2)
     _, run_id = runner.create_run(config, db_path)  # stored, not started: the file goes before it runs
     path.unlink()
     solver = task_file_solver(tmp_path)
@@ -202,7 +202,7 @@ def test_a_task_file_run_stopped_midway_resumes_without_the_file_and_duplicates_
     db_path = tmp_path / "bench.sqlite"
     solver = task_file_solver(tmp_path)
     solver.model.delay = 0.2
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), workers=1), db_path, solver=solver)
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
     runner.stop_run(run_id, db_path)
@@ -242,7 +242,7 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
     base = {"tasks_file": str(path), "max_retries": 2, "strategy": "repair"}
-    threads = runner.start_run(runner.RunConfig(**base, workers=2), db_path, solver=task_file_solver(tmp_path),
+    threads = runner.start_run(runner.RunConfig(**base, parallel=2), db_path, solver=task_file_solver(tmp_path),
                                background=False)
     _, on_ray = runner.create_run(runner.RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
                                   db_path)
@@ -282,7 +282,7 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
     path = write_tasks(tmp_path / "env.jsonl", tasks)
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), max_retries=1, strategy="repair", workers=1),
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), max_retries=1, strategy="repair", parallel=1),
                               db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -309,7 +309,7 @@ def test_a_task_the_agent_refuses_is_bad_input_not_an_outage(tmp_path):
     task = {**TASKS[0], "task_id": "java", "prompt": "Write this in Java: return twice the number given."}
     path = write_tasks(tmp_path / "java.jsonl", [task, TASKS[0]])
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), workers=1), db_path,
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), db_path,
                               solver=task_file_solver(tmp_path), background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, run_id)["status"] == "finished"
@@ -416,7 +416,7 @@ def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench
             "tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n",
             "hidden_tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n"}
     path = write_tasks(tmp_path / "env.jsonl", [TASKS[0], lost])
-    runner.start_run(runner.RunConfig(tasks_file=str(path), workers=1), tmp_path / "bench.sqlite",
+    runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), tmp_path / "bench.sqlite",
                      solver=task_file_solver(tmp_path), background=False)
     at = bench_page.run()
     assert not at.exception, at.exception

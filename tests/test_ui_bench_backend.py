@@ -27,8 +27,8 @@ def test_the_progress_shows_which_worker_did_what(app):
             break
         time.sleep(0.5)
     assert any(c.value == "backend: threads x2" for c in app.caption)
-    workers = next(d.value for d in app.dataframe if "worker" in d.value.columns)
-    assert set(workers.worker) <= {"thread-1", "thread-2"} and workers.tasks.sum() == 4
+    solvers = next(d.value for d in app.dataframe if "solver" in d.value.columns)
+    assert set(solvers.solver) <= {"thread-1", "thread-2"} and solvers.tasks.sum() == 4
 
 
 def test_a_ray_address_with_no_cluster_is_refused_with_a_clear_message(app):

@@ -9,7 +9,7 @@ from bench.backends import BACKENDS, parse_endpoints
 from bench.runner import backend_label
 from bench.settings import ray_address
 
-BACKEND_HELP = ("threads: worker threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
+BACKEND_HELP = ("threads: threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
                  "on this machine (a Ray started for the run) or on the cluster at the Ray address.")
 
 
@@ -28,26 +28,26 @@ def backend_options() -> dict:
                                  help="ray: the embedded model decodes on as many threads")
         endpoints = mid.text_input("Endpoints", key="bench_endpoints", placeholder="http://gpu1:11434,http://gpu2:11434",
                                    help="model servers (Ollama, or OpenAI-compatible with the openai provider): one "
-                                        "worker each, in either backend")
+                                        "solver each, in either backend")
     return {"backend": backend, "ray_address": address.strip() or None, "actors": int(actors) or None,
             "cpus_per_actor": float(cpus), "endpoints": endpoints}
 
 
 def needs_app_model(options_or_run: dict) -> bool:
-    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its workers
+    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its threads or actors
     make their own, where they run."""
     return options_or_run["backend"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
 
 
-def worker_progress(run: dict, rows: list[dict]) -> None:
-    """Where the run's tasks run, the workers it lost, and what each worker did."""
+def solver_progress(run: dict, rows: list[dict]) -> None:
+    """Where the run's tasks run, the solvers it lost, and what each solver (thread, actor, endpoint) did."""
     st.caption(f"backend: {backend_label(run)}")
     for note in (run.get("notes") or "").splitlines():
-        st.warning(f"worker lost: {note}")
+        st.warning(f"solver lost: {note}")
     if not rows:
         return
-    table = pd.DataFrame([{"worker": r.get("worker") or "-", "hidden": r["hidden_passed"], "seconds": r["seconds"]}
+    table = pd.DataFrame([{"solver": r.get("worker") or "-", "hidden": r["hidden_passed"], "seconds": r["seconds"]}
                           for r in rows])
-    summary = table.groupby("worker").agg(tasks=("hidden", "size"), passing=("hidden", "sum"),
+    summary = table.groupby("solver").agg(tasks=("hidden", "size"), passing=("hidden", "sum"),
                                           seconds_per_task=("seconds", "mean")).reset_index()
     st.dataframe(summary.round({"seconds_per_task": 1}), hide_index=True, width="stretch")

@@ -1,7 +1,7 @@
 """Where 'solve and score one task' runs: threads of this process, or Ray actors on a cluster.
 
 A backend takes the tasks still to do and yields what happened, as it happens: a task done (its
-result and attempt rows, from bench.task_protocol), a worker lost (a model endpoint that does not answer,
+result and attempt rows, from bench.task_protocol), a solver lost (a model endpoint that does not answer,
 an actor that died for good), or None now and then so the driver can look at its stop flag. It
 never writes the store: the driver (bench.runner) alone does, one transaction per finished task.
 """
@@ -19,32 +19,33 @@ SERVER_PROVIDERS = ("ollama", "openai")
 
 @dataclass(frozen=True)
 class TaskDone:
-    """A task solved and scored by one worker."""
+    """A task solved and scored by one of the run's solvers (a thread's, a Ray actor's, an endpoint's)."""
 
-    worker: str
+    solver_name: str  # thread-1, actor-1@host, or the endpoint: stored in the results' worker column
     result: dict
     rows: list[dict]
 
 
 @dataclass(frozen=True)
-class WorkerLost:
-    """A worker that will take no more tasks, and why; the task it held (if any) goes back to the others."""
+class SolverLost:
+    """One of the run's solvers that will take no more tasks, and why; the task it held (if any) goes back to
+    the others."""
 
-    worker: str
+    solver_name: str
     reason: str
 
 
-Outcome = TaskDone | WorkerLost | None  # None: nothing new, a moment to check the stop flag
+Outcome = TaskDone | SolverLost | None  # None: nothing new, a moment to check the stop flag
 Outcomes = Iterator[Outcome]
-# Makes the solver a worker uses, where that worker runs: (model endpoint or None, CPU threads or None) -> Solver.
+# Makes one of the run's solvers where it runs: (model endpoint or None, CPU threads or None) -> Solver.
 SolverRecipe = Callable[[str | None, int | None], Solver]
 
 
 @dataclass(frozen=True)
 class ModelRecipe:
-    """The driver's model and search settings, made into a solver on whichever machine runs a worker.
+    """The driver's model and search settings, made into a solver on whichever machine runs one.
 
-    The worker keeps its own data directory (checkpoints) and finds models in its own MODELS_DIR; an
+    Each keeps its own data directory (checkpoints) and finds models in its own MODELS_DIR; an
     endpoint replaces the server URL of the provider; n_threads is the cores an actor holds."""
 
     settings: Settings
@@ -81,4 +82,5 @@ def check_endpoints_provider(provider: str | None, endpoints: list[str]) -> None
     """Endpoints are model servers: they go with Ollama or an OpenAI-compatible server, not the embedded model."""
     if endpoints and provider not in (None, *SERVER_PROVIDERS):
         raise ValueError(f"endpoints are model servers ({' or '.join(SERVER_PROVIDERS)}); the {provider} provider "
-                         "runs the model inside each worker: leave the endpoints empty or pick a server provider")
+                         "runs the model inside each thread or actor: leave the endpoints empty or pick a server "
+                         "provider")

@@ -23,7 +23,7 @@ import ray
 from ray.util.actor_pool import ActorPool
 
 from agent import ModelUnavailable
-from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.backends import Outcomes, SolverLost, SolverRecipe, TaskDone
 from bench.backends.ray_cluster import actors_that_fit, check_fits, connected
 from bench.code_version import source_digest
 from bench.task_protocol import ModelOutage, solve_task
@@ -46,17 +46,17 @@ class TaskSolver:
         self.solver, self.problem = None, None
         try:
             self.solver = recipe(endpoint, n_threads)
-        except Exception as exc:  # reported by ready(): the driver says which worker and why
+        except Exception as exc:  # reported by ready(): the driver says which actor and why
             self.problem = str(exc) if isinstance(exc, ModelUnavailable) else f"{type(exc).__name__}: {exc}"
 
     def ready(self) -> dict:
         """Who this actor is, the code it runs, and its model (or why it has none)."""
         spec = self.solver.model_spec if self.solver else None
-        return {"worker": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
+        return {"name": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
                 "code": source_digest(), "provider": spec.provider if spec else "",
                 "model": spec.model if spec else ""}
 
-    def solve(self, problem: Task, run: dict) -> TaskDone | WorkerLost:
+    def solve(self, problem: Task, run: dict) -> TaskDone | SolverLost:
         """Solve and score one task; a model that stops answering retires this actor (the task goes back).
 
         The task travels with the call (a plain dict, HumanEval's or a task file's alike): an actor needs no
@@ -65,7 +65,7 @@ class TaskSolver:
             result, rows = solve_task(self.solver, problem, run)
         except Exception as exc:
             why = str(exc) if isinstance(exc, ModelOutage) else f"{type(exc).__name__}: {exc}"
-            return WorkerLost(self.name, f"{problem['task_id']}: {why}")
+            return SolverLost(self.name, f"{problem['task_id']}: {why}")
         return TaskDone(self.name, result, rows)
 
 
@@ -112,20 +112,20 @@ def _drive(problems: list[Task], run: dict, handles: list, endpoints: list[str],
         try:
             report = ray.get(done[0])
         except ray.exceptions.RayError as exc:
-            yield WorkerLost(labels[handle], f"the actor did not start: {_first_line(exc)}")
+            yield SolverLost(labels[handle], f"the actor did not start: {_first_line(exc)}")
             continue
         if report["problem"] or report["code"] != digest:
             why = report["problem"] or f"it runs other code (sources {report['code']}, the driver's {digest})"
             ray.kill(handle, no_restart=True)
-            yield WorkerLost(report["worker"], why)
+            yield SolverLost(report["name"], why)
             continue
         first = first or report
         live.append(handle)
-        names[report["worker"]], by_actor_id[report["actor_id"]] = handle, handle
-        labels[handle] = report["worker"]
+        names[report["name"]], by_actor_id[report["actor_id"]] = handle, handle
+        labels[handle] = report["name"]
     for handle in pending.values():
         ray.kill(handle, no_restart=True)
-        yield WorkerLost(labels[handle], f"did not start within {READY_TIMEOUT_S:.0f} s (are the cluster's CPUs "
+        yield SolverLost(labels[handle], f"did not start within {READY_TIMEOUT_S:.0f} s (are the cluster's CPUs "
                                          "taken by another run?)")
     if not live:
         return
@@ -159,15 +159,15 @@ def _drive(problems: list[Task], run: dict, handles: list, endpoints: list[str],
             if handle in live:
                 live.remove(handle)
             problem = in_flight.pop(handle, None)
-            yield WorkerLost(labels.get(handle, "an actor"), f"the actor died: {_first_line(exc)}")
+            yield SolverLost(labels.get(handle, "an actor"), f"the actor died: {_first_line(exc)}")
             if problem is not None:
                 requeues[problem["task_id"]] += 1
                 if requeues[problem["task_id"]] < MAX_REQUEUES:
                     todo.append(problem)
             continue
-        handle = names[outcome.worker]
+        handle = names[outcome.solver_name]
         problem = in_flight.pop(handle)
-        if isinstance(outcome, WorkerLost):
+        if isinstance(outcome, SolverLost):
             _retire(pool, handle)
             live.remove(handle)
             todo.append(problem)

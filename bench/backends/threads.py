@@ -1,4 +1,4 @@
-"""The zero-setup backend: worker threads in this process.
+"""The zero-setup backend: solver threads in this process.
 
 Without endpoints the threads share one solver (one loaded model; the embedded model serialises its
 decoding, the threads overlap its sandbox runs). With endpoints there is one thread per endpoint, each
@@ -12,38 +12,38 @@ import threading
 from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
-from bench.backends import Outcomes, SolverRecipe, TaskDone, WorkerLost
+from bench.backends import Outcomes, SolverLost, SolverRecipe, TaskDone
 from bench.task_protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
 TICK_S = 1.0  # how often the driver gets a chance to look at its stop flag while nothing finishes
 
 
-def thread_workers(recipe: SolverRecipe, count: int, endpoints: list[str], solver: Solver | None = None
-                   ) -> tuple[list[tuple[str, Solver]], list[WorkerLost]]:
-    """(name, solver) per worker, and the endpoints that could not make one (their message names them)."""
+def thread_solvers(recipe: SolverRecipe, count: int, endpoints: list[str], solver: Solver | None = None
+                   ) -> tuple[list[tuple[str, Solver]], list[SolverLost]]:
+    """(name, solver) per thread, and the endpoints that could not make one (their message names them)."""
     if not endpoints:
         shared = solver or recipe(None, None)  # an unusable model fails the run here, before any task
         return [(f"thread-{i + 1}", shared) for i in range(max(1, count))], []
-    workers, lost = [], []
+    solvers, lost = [], []
     for endpoint in endpoints:
         try:
-            workers.append((endpoint, recipe(endpoint, None)))
+            solvers.append((endpoint, recipe(endpoint, None)))
         except ModelUnavailable as exc:
-            lost.append(WorkerLost(endpoint, str(exc)))
-    return workers, lost
+            lost.append(SolverLost(endpoint, str(exc)))
+    return solvers, lost
 
 
-def run_threads(problems: list[Task], run: dict, workers: list[tuple[str, Solver]],
+def run_threads(problems: list[Task], run: dict, solvers: list[tuple[str, Solver]],
                 should_stop: Callable[[], bool]) -> Outcomes:
-    """Solve the problems on the workers' threads; yields outcomes until every thread has ended.
+    """Solve the problems on the solvers' threads; yields outcomes until every thread has ended.
 
     A thread ends when no task is left, when should_stop() says so (at a task boundary), or when its
     model fails (the task goes back to the queue for the others)."""
     todo: queue.SimpleQueue[Task] = queue.SimpleQueue()
     for problem in problems:
         todo.put(problem)
-    out: queue.SimpleQueue[TaskDone | WorkerLost | str] = queue.SimpleQueue()
+    out: queue.SimpleQueue[TaskDone | SolverLost | str] = queue.SimpleQueue()
 
     def work(name: str, solver: Solver) -> None:
         try:
@@ -54,19 +54,19 @@ def run_threads(problems: list[Task], run: dict, workers: list[tuple[str, Solver
                     return
                 try:
                     result, rows = solve_task(solver, problem, run)
-                except Exception as exc:  # a model outage, or a bug: this worker stops, the task is not lost
+                except Exception as exc:  # a model outage, or a bug: this thread stops, the task is not lost
                     todo.put(problem)
                     why = str(exc) if isinstance(exc, ModelOutage) else f"{type(exc).__name__}: {exc}"
-                    out.put(WorkerLost(name, f"{problem['task_id']}: {why}"))
+                    out.put(SolverLost(name, f"{problem['task_id']}: {why}"))
                     return
                 out.put(TaskDone(name, result, rows))
         finally:
             out.put("ended")
 
     # Daemon threads: an app shutting down must not wait for a run; the store keeps it resumable.
-    for index, (name, solver) in enumerate(workers):
+    for index, (name, solver) in enumerate(solvers):
         threading.Thread(target=work, args=(name, solver), name=f"bench-{run['id']}-{index}", daemon=True).start()
-    running = len(workers)
+    running = len(solvers)
     while running:
         try:
             item = out.get(timeout=TICK_S)

@@ -25,7 +25,7 @@ from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
 from bench.task_protocol import IMPORTED, SAMPLES, is_sampled
 from bench.tasks import TaskSpecError, select_tasks
-from ui.bench_backend import backend_options, needs_app_model, worker_progress
+from ui.bench_backend import backend_options, needs_app_model, solver_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
 
 FEEDBACK_WORDS = {"visible": "visible tests (honest)", "none": "none (one shot, honest)",
@@ -70,7 +70,8 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     left, mid, right = st.columns(3)
     tasks = left.text_input("Tasks", value="sample:41", help="among the dataset's tasks: all, 0-19, task ids "
                                                              "(HumanEval/3,17) or sample:N")
-    workers = mid.number_input("Workers", 1, 16, 2, help="tasks solved at once (they share the model)")
+    parallel = mid.number_input("Tasks at once", 1, 16, 2, key="bench_parallel",
+                                help="tasks solved at once (threads sharing the model)")
     versions = list(VERSIONS)
     prompt_version = right.selectbox("Prompt version", versions, key="bench_prompt_version",
                                      index=versions.index(settings.search.prompt_version)
@@ -93,7 +94,7 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     backend = backend_options()
     return runner.RunConfig(tasks=tasks, dataset=HUMANEVAL if tasks_file else dataset, tasks_file=tasks_file,
                             provider=settings.provider, model=settings.model,
-                            max_retries=Search.retries_for(int(budget)), feedback=feedback, workers=int(workers),
+                            max_retries=Search.retries_for(int(budget)), feedback=feedback, parallel=int(parallel),
                             strategy=strategy,
                             prompt_version=prompt_version, **backend)
 
@@ -113,7 +114,7 @@ def start_form(settings: Settings, db_path) -> None:
     try:
         runner.selected_tasks(config)  # a bad task file or selection is said before a model is loaded
         if start:
-            # Ray actors and endpoint workers make their own solvers where they run; threads share this app's.
+            # Ray actors and endpoint threads make their own solvers where they run; threads share this app's.
             solver = model_solver(settings) if needs_app_model(vars(config)) else None
             state.bench_run = runner.start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings))
         else:
@@ -196,7 +197,7 @@ def _progress(db_path, run_id: str) -> None:
     st.progress(progress.fraction, text=progress.text())
     if run.get("error"):
         st.warning(run["error"])
-    worker_progress(run, rows)
+    solver_progress(run, rows)
     stop_col, resume_col = st.columns(2)
     if progress.phase in ("running", "starting") and stop_col.button("Stop the run", key=f"stop-{run_id}"):
         runner.stop_run(run_id, db_path)
