@@ -62,16 +62,13 @@ class _Handles:
         self.next_id = 1
 
     def encode(self, value: object) -> tuple:
-        try:
-            return ("v", wire.normalize(value))
-        except wire.NotPlain:
-            record = wire.array_record(value)
-            if record is not None:
-                return record
-            handle = self.next_id
-            self.next_id += 1
-            self.objects[handle] = value
-            return ("h", handle, type(value).__name__, _safe_str(repr, value))
+        data = wire.encode_data(value)
+        if data is not None:
+            return data
+        handle = self.next_id
+        self.next_id += 1
+        self.objects[handle] = value
+        return ("h", handle, type(value).__name__, _safe_str(repr, value))
 
     def decode(self, enc: tuple) -> object:
         if enc[0] == "h":

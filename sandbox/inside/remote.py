@@ -95,17 +95,14 @@ class Channel:
 def _encode_arg(value: object) -> tuple:
     if isinstance(value, RemoteObject):
         return ("h", object.__getattribute__(value, "_id"))
-    try:
-        return ("v", wire.normalize(value))
-    except wire.NotPlain:
-        record = wire.array_record(value)
-        if record is not None:
-            return record
+    data = wire.encode_data(value)
+    if data is None:
         raise TypeError(
             f"cannot pass a {type(value).__name__} to the code under test: only plain data "
             "(numbers, strings, bytes, lists, tuples, dicts, sets, None, and a numpy array of numbers as a "
             "whole argument) crosses the sandbox boundary"
-        ) from None
+        )
+    return data
 
 
 def _call(channel: Channel, ref: tuple, args: tuple, kwargs: dict) -> object:

@@ -168,6 +168,15 @@ def array_record(value: object) -> tuple | None:
         return None
 
 
+def encode_data(value: object) -> tuple | None:
+    """("v", plain data) or an array record: how a value crosses between the processes as data; None when it is
+    neither (the caller keeps it behind as a handle, or refuses it)."""
+    try:
+        return ("v", normalize(value))
+    except NotPlain:
+        return array_record(value)
+
+
 def from_record(record: object) -> object:
     """A fresh ndarray built by this process's own numpy from an array record; raises ChannelClosed on anything
     malformed (wrong types, a dtype outside the plain ones, a size that does not match the bytes)."""
