@@ -290,10 +290,12 @@ def main(argv: list[str] | None = None) -> int:
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
     # --workers is the old name of --parallel, still accepted: "worker" now means a sandbox worker process only.
-    run.add_argument("--parallel", "--workers", dest="parallel", type=int, default=2,
-                     help="threads backend: tasks solved at once, threads sharing the model")
+    run.add_argument("--parallel", "--workers", dest="parallel", type=int,
+                     help="tasks solved at once: threads sharing the model (default 2), or processes with a model "
+                          "each (default one per core, each decoding on cores / N)")
     run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default="threads",
-                     help="where tasks run: threads of this process (default) or actors of a Ray cluster")
+                     help="where tasks run: threads of this process (default), processes of this machine with a "
+                          "solver and model each, or actors of a Ray cluster")
     run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
                      help="ray: the cluster's head, host:port (default RAY_ADDRESS; none: start Ray on this machine "
                           "and shut it down after)")

@@ -1,9 +1,9 @@
 """Bench runs: create, start, stop, resume; the driver that hands tasks to a backend and writes the store.
 
 The honest protocol of one task is bench.task_protocol; where tasks run is a backend (bench.backends:
-threads of this process, or Ray actors). This process is the run's owner (a token with a heartbeat,
-agent.solves.liveness) and the only writer of its rows: each finished task in one transaction, so a stop, a
-lost solver or a SIGKILL leaves whole tasks, and resume skips them.
+threads of this process, processes of this machine, or Ray actors). This process is the run's owner (a token
+with a heartbeat, agent.solves.liveness) and the only writer of its rows: each finished task in one
+transaction, so a stop, a lost solver or a SIGKILL leaves whole tasks, and resume skips them.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from bench.backends import (
     SolverRecipe,
     TaskDone,
     check_endpoints_provider,
+    default_parallel,
     parse_endpoints,
 )
 from bench.backends.threads import run_threads, thread_solvers
@@ -52,11 +53,13 @@ class RunConfig:
     model: str | None = None
     max_retries: int = Search.max_retries  # the budget: candidates after the first answer
     feedback: str = "visible"
-    parallel: int = 2  # threads backend: tasks solved at once, one thread each, sharing one model
+    # Tasks solved at once: threads sharing one model, or processes with a model each. None: the backend's default,
+    # 2 threads or one process per core (bench.backends.default_parallel).
+    parallel: int | None = None
     max_tokens: int | None = None
     strategy: str = Search.strategy
     prompt_version: str = Search.prompt_version
-    backend: str = "threads"  # threads | ray (stored in the runs table's executor column)
+    backend: str = "threads"  # threads | processes | ray (stored in the runs table's executor column)
     ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)
@@ -118,6 +121,12 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
         yield from run_on_ray(problems, run, recipe, halt.is_set,
                               on_ready=lambda report: _record_model(db_path, run, report))
         return
+    if run["backend"] == "processes":
+        from bench.backends.processes import run_processes
+
+        yield from run_processes(problems, run, recipe, halt.is_set,
+                                 on_ready=lambda report: _record_model(db_path, run, report))
+        return
     solvers, lost = thread_solvers(recipe, run["parallel"], run["endpoints"], solver)
     yield from lost
     if solvers and run["endpoints"] and solvers[0][1].model_spec:
@@ -128,7 +137,7 @@ def _outcomes(db_path: Path, run: dict, problems: list, solver: Solver | None, r
 
 
 def _record_model(db_path: Path, run: dict, report: dict) -> None:
-    """The model the solvers resolved (a Ray actor's, an endpoint's), for runs whose driver made none, and
+    """The model the solvers resolved (a Ray actor's, a process's, an endpoint's), for runs whose driver made none, and
     how many actors a run that asked to fill its cluster got."""
     changes = {"provider": report["provider"], "model": report["model"]} if report.get("model") else {}
     if report.get("actors") and not run["actors"]:
@@ -219,7 +228,7 @@ def check_config(config: RunConfig) -> list[str]:
     """Raise ValueError for a configuration that cannot run; returns its endpoints, parsed."""
     if config.feedback not in FEEDBACK_MODES:
         raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {config.feedback!r}")
-    if config.parallel < 1:
+    if config.parallel is not None and config.parallel < 1:
         raise ValueError(f"parallel must be 1 or more, got {config.parallel}")
     if config.backend not in BACKENDS:
         raise ValueError(f"the backend must be one of {', '.join(BACKENDS)}, got {config.backend!r}")
@@ -272,7 +281,8 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
         "max_retries": retries, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         # parallel is stored in the workers column (its name before; store._decoded reads it as parallel)
-        "workers": len(endpoints) or (config.actors or 0 if on_ray else config.parallel),
+        "workers": len(endpoints) or (config.actors or 0 if on_ray else
+                                      config.parallel or default_parallel(config.backend)),
         "code_version": code_version(), "pid": os.getpid(), "heartbeat": time.time(),
         "owner": None, "error": None, "elapsed": 0.0, "executor": config.backend,  # old column name (store._decoded)
         "ray_address": (config.ray_address or ray_address() or "") if on_ray else "",
@@ -288,10 +298,10 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
               recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
     """Store a new run and start it; returns its id at once (background) or when it ends.
 
-    solver: the model for a threads run (made here from the config when None). recipe: how each thread or actor
-    makes its solver where it runs (Ray actors, endpoints); by default the config's model and this
+    solver: the model for a threads run (made here from the config when None). recipe: how each thread, process or
+    actor makes its solver where it runs (processes, Ray actors, endpoints); by default the config's model and this
     process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
-    model of a threads run (Ollama down, model not pulled), the Ray address."""
+    model of a threads or processes run (Ollama down, model not pulled), the Ray address."""
     check_config(config)
     selected_tasks(config)  # a bad task file or selection fails before a model is loaded
     settings = _settings(config.provider, config.model, config.max_tokens)
@@ -317,7 +327,7 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
 
 def stop_run(run_id: str, db_path: Path | None = None) -> None:
     """Ask a run to stop (works across processes through the store). Threads finish the task they are on;
-    Ray actors are ended at once, and the tasks they held are done again on resume."""
+    solver processes and Ray actors are ended at once, and the tasks they held are done again on resume."""
     db = store.open_store(Path(db_path or default_db_path()))
     if store.get_run(db, run_id)["status"] in ("running", "starting"):
         store.update_run(db, run_id, status="stopping")
@@ -356,10 +366,11 @@ def config_of(run: dict) -> dict:
 
 
 def backend_label(run: dict) -> str:
-    """Where a run's tasks ran, in a few words: 'threads x2', 'ray 2 actors x 1 CPU at 10.0.0.5:6379'..."""
+    """Where a run's tasks ran, in a few words: 'threads x2', 'processes x2', 'ray 2 actors x 1 CPU at
+    10.0.0.5:6379'..."""
     endpoints = f" on {len(run['endpoints'])} endpoints" if run["endpoints"] else ""
     if run["backend"] != "ray":
-        return f"threads x{run['parallel']}{endpoints}"
+        return f"{run['backend']} x{run['parallel']}{endpoints}"
     actors = f"{run['actors']} actors" if run["actors"] else "actors filling the cluster"
     where = f" at {run['ray_address']}" if run["ray_address"] else " (local Ray)"
     return f"ray {actors} x {run['cpus_per_actor'] or 1:g} CPU{where}{endpoints}"

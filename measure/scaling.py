@@ -1,15 +1,17 @@
 """Measured scaling of bench runs: the same tasks on each backend, in one run, and what it projects.
 
-    python -m measure scaling [--tasks sample:6] [--budget 1] [--max-tokens 192] [--json]
+    python -m measure scaling [--tasks sample:6] [--budget 1] [--max-tokens 192] [--backends threads,processes,ray]
+                              [--json]
 
 Runs the tasks with the embedded model on: the threads backend (two threads sharing one model that decodes
-on every core); Ray with 1 actor x 2 CPUs; Ray with 2 actors x 1 CPU (two models, one core each). It reports
-tasks per minute twice: over the run's wall time (actors starting and loading their model included) and
-steady (from the start of the first task to the end of the last). The driver's own cost per task is its
-process's CPU time over a Ray run divided by the tasks (handing out tasks, receiving results, writing
-SQLite; the hidden-test scoring runs on the actors). N nodes like one of these then give at most
-min(N x one node's steady rate, 60 / driver seconds per task) tasks per minute: the driver is the one
-part that does not grow with the cluster.
+on every core); the processes backend (two processes, a model on one core each); Ray with 1 actor x 2 CPUs;
+Ray with 2 actors x 1 CPU (two models, one core each). --backends keeps some of them (threads,processes: no
+Ray at all). It reports tasks per minute twice: over the run's wall time (processes or actors starting and
+loading their model included) and steady (from the start of the first task to the end of the last). The
+driver's own cost per task is its process's CPU time over a run whose solvers are other processes (processes,
+Ray) divided by the tasks (handing out tasks, receiving results, writing SQLite; the hidden-test scoring runs
+in the solvers' processes). N nodes like one of these then give at most min(N x one node's steady rate,
+60 / driver seconds per task) tasks per minute: the driver is the one part that does not grow with the cluster.
 
 It loads the embedded model: on a shared machine run it under `flock /tmp/model.lock`. The machine is
 noisy: read the ratios, measured in one run, rather than the absolute figures.
@@ -18,6 +20,7 @@ noisy: read the ratios, measured in one run, rather than the absolute figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -26,10 +29,11 @@ from pathlib import Path
 
 from agent.config import Search
 from bench import runner, store
-from bench.backends.ray_cluster import connected
+from bench.backends import BACKENDS
 
 CONFIGS = (
     ("threads x2, one model on 2 cores", {"backend": "threads", "parallel": 2}),
+    ("processes x2, a model on 1 core each", {"backend": "processes", "parallel": 2}),
     ("ray 1 actor x 2 CPUs", {"backend": "ray", "actors": 1, "cpus_per_actor": 2.0}),
     ("ray 2 actors x 1 CPU", {"backend": "ray", "actors": 2, "cpus_per_actor": 1.0}),
 )
@@ -61,7 +65,7 @@ def measure(name: str, changes: dict, base: dict, db_path: Path) -> dict:
     run, results = store.get_run(db, run_id), store.results(db, run_id)
     if run["status"] != "finished":
         raise RuntimeError(f"{name}: the run ended {run['status']}: {run['error']}")
-    return {"config": name, "run": run_id, "tasks": len(results), "wall_s": round(wall, 1),
+    return {"config": name, "backend": config.backend, "run": run_id, "tasks": len(results), "wall_s": round(wall, 1),
             "tasks_per_min_wall": round(len(results) / (wall / 60), 2),
             "tasks_per_min_steady": round(steady_rate(results), 2),
             "driver_cpu_s_per_task": round(cpu / max(1, len(results)), 3),
@@ -70,12 +74,13 @@ def measure(name: str, changes: dict, base: dict, db_path: Path) -> dict:
 
 def _markdown(rows: list[dict], driver_s: float, node_rate: float) -> str:
     base = rows[0]["tasks_per_min_steady"] or 1.0
-    lines = ["| configuration | tasks | wall s | tasks/min (wall) | tasks/min (steady) | steady vs threads |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| configuration | tasks | wall s | tasks/min (wall) | tasks/min (steady) | "
+             f"steady vs {rows[0]['backend']} |", "|---|---|---|---|---|---|"]
     lines += [f"| {r['config']} | {r['tasks']} | {r['wall_s']} | {r['tasks_per_min_wall']} | "
               f"{r['tasks_per_min_steady']} | {r['tasks_per_min_steady'] / base:.2f} |" for r in rows]
-    lines += ["", f"driver cost: {driver_s:.3f} CPU s per task (Ray runs), so one driver takes in at most "
-                  f"{60 / driver_s:.0f} tasks/min" if driver_s else "driver cost: too small to measure", "",
+    lines += ["", f"driver cost: {driver_s:.3f} CPU s per task (processes and Ray runs), so one driver takes in at "
+                  f"most {60 / driver_s:.0f} tasks/min" if driver_s else
+              "driver cost: not measured (a processes or Ray run measures it) or too small to measure", "",
               "| nodes like this one | projected tasks/min |", "|---|---|"]
     lines += [f"| {n} | {projected_rate(node_rate, driver_s, n):.1f} |" for n in PROJECTED_NODES]
     return "\n".join(lines)
@@ -86,7 +91,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tasks", default="sample:6")
     parser.add_argument("--budget", type=int, default=1, help="candidates per task (1: one shot)")
     parser.add_argument("--max-tokens", type=int, default=192)
+    parser.add_argument("--backends", type=backend_list, default=list(BACKENDS),
+                        help="the backends compared, in the table's order (default threads,processes,ray)")
     parser.add_argument("--json", action="store_true")
+
+
+def backend_list(text: str) -> list[str]:
+    """'threads,processes' -> its backends, in order (argparse: a bad name is a usage error)."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BACKENDS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"backends are among {', '.join(BACKENDS)}, got {text!r}")
+    return names
+
+
+def _one_ray(wanted: bool):
+    """One local Ray for both Ray configurations (its start is not what is measured), or nothing without them."""
+    if not wanted:
+        return contextlib.nullcontext()
+    from bench.backends.ray_cluster import connected
+
+    return connected(None)
 
 
 def run(args: argparse.Namespace) -> None:
@@ -94,15 +119,17 @@ def run(args: argparse.Namespace) -> None:
     base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": Search.retries_for(args.budget),
             "max_tokens": args.max_tokens,
             "feedback": "visible" if args.budget > 1 else "none"}
+    configs = sorted((c for c in CONFIGS if c[1]["backend"] in args.backends),
+                     key=lambda c: args.backends.index(c[1]["backend"]))
     rows = []
-    with tempfile.TemporaryDirectory(prefix="bench-scaling-") as folder, connected(None):
-        # One local Ray for both Ray configurations: its start is not what is measured.
-        for name, changes in CONFIGS:
+    with tempfile.TemporaryDirectory(prefix="bench-scaling-") as folder, _one_ray("ray" in args.backends):
+        for name, changes in configs:
             rows.append(measure(name, changes, base, Path(folder) / "bench.sqlite"))
             print(f"{name}: {rows[-1]}", file=sys.stderr)
-    on_ray = [r for r in rows if r["config"].startswith("ray")]
-    driver_s = sum(r["driver_cpu_s_per_task"] for r in on_ray) / len(on_ray)
-    node_rate = max(r["tasks_per_min_steady"] for r in on_ray)
+    # Runs whose solvers are processes of their own: there the driver's CPU time is the driver's work alone.
+    apart = [r for r in rows if r["backend"] != "threads"]
+    driver_s = sum(r["driver_cpu_s_per_task"] for r in apart) / len(apart) if apart else 0.0
+    node_rate = max(r["tasks_per_min_steady"] for r in apart or rows)
     if args.json:
         print(json.dumps({"rows": rows, "driver_cpu_s_per_task": driver_s, "node_tasks_per_min": node_rate,
                           "projected": {n: projected_rate(node_rate, driver_s, n) for n in PROJECTED_NODES}}))

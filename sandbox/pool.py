@@ -187,3 +187,12 @@ def default_pool() -> WorkerPool:
             _pool = WorkerPool(sandbox_settings().workers)
             atexit.register(_pool.close)
         return _pool
+
+
+def close_default_pool() -> None:
+    """Stop the process-wide pool's workers now, if it was made: for a process about to leave without atexit
+    (os._exit), whose workers would otherwise run on until they read the end of their stdin."""
+    with _pool_lock:
+        pool = _pool
+    if pool is not None:
+        pool.close()

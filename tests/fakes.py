@@ -6,6 +6,7 @@ cluster puts tests/ on their path)."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
@@ -164,6 +165,29 @@ class ScriptedRecipe:
         folder = Path(tempfile.mkdtemp(prefix="scripted-solver-"))
         return Solver(PromptKeyedModel(answer=answer, delay=self.delay), folder / "solves.sqlite",
                       ModelSpec("fake", "scripted", "test"))
+
+
+def _refuse(prompt: str, attempt: int) -> str:
+    raise ConnectionError("Connection refused")
+
+
+@dataclass(frozen=True)
+class FirstSolverDownRecipe:
+    """A solver recipe whose first solver (the one that creates marker, a path no file holds yet) has a model that
+    never answers; every other is others'. For a model outage in one of a run's solver processes (picklable)."""
+
+    marker: str
+    others: ScriptedRecipe = ScriptedRecipe()
+
+    def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
+        from agent import ModelSpec, Solver
+
+        try:
+            os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return self.others(endpoint, n_threads)
+        folder = Path(tempfile.mkdtemp(prefix="down-solver-"))
+        return Solver(PromptKeyedModel(answer=_refuse), folder / "solves.sqlite", ModelSpec("fake", "scripted", "test"))
 
 
 def keyed_answers(answers: tuple[tuple[str, str, str], ...]) -> Callable[[str, int], str]:

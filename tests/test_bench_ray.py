@@ -8,15 +8,13 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from backend_runs import EIGHT, assert_a_dead_endpoint_is_named, assert_each_task_once, assert_same_rows, start_driver
 from bench import runner, store
 from bench.__main__ import main as bench_cli
 from bench.code_version import code_version
@@ -28,11 +26,6 @@ from prompt_audit import leaks
 
 ray = pytest.importorskip("ray")
 PROBLEMS = {p["task_id"]: p for p in load_problems()}
-EIGHT = ScriptedRecipe(right=frozenset({"HumanEval/0", "HumanEval/2", "HumanEval/5"}),
-                       fix_on_attempt=(("HumanEval/1", 2), ("HumanEval/3", 3)))
-SAME = ("final_status", "visible_passed", "hidden_passed", "iterations", "answer_by_cap", "hidden_by_attempt",
-        "visible_by_attempt", "visible_tests")
-ATTEMPT = ("iteration", "code", "kind", "visible_status", "hidden_passed", "hidden_status")
 
 
 def _ray_config(address: str, **changes) -> runner.RunConfig:
@@ -58,12 +51,9 @@ def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path
     assert run["status"] == "finished", run["error"]
     assert (run["backend"], run["actors"], run["cpus_per_actor"], run["ray_address"]) == ("ray", 2, 1.0, ray_cluster)
     assert run["model"] == "scripted" and run["code_version"] == code_version()
-    ours, theirs = store.results(db, on_ray), store.results(db, threads)
-    assert [r["task_id"] for r in ours] == [r["task_id"] for r in theirs] == [f"HumanEval/{i}" for i in range(8)]
-    for a, b in zip(ours, theirs):
-        assert {k: a[k] for k in SAME} == {k: b[k] for k in SAME}, a["task_id"]
-        assert [{k: x[k] for k in ATTEMPT} for x in store.attempts(db, on_ray, a["task_id"])] == \
-               [{k: x[k] for k in ATTEMPT} for x in store.attempts(db, threads, a["task_id"])]
+    ours = assert_same_rows(db, on_ray, threads)
+    assert [r["task_id"] for r in ours] == [f"HumanEval/{i}" for i in range(8)]
+    theirs = store.results(db, threads)
     host = socket.gethostname()
     assert {r["worker"] for r in ours} == {f"actor-1@{host}", f"actor-2@{host}"}  # both actors took tasks
     assert {r["worker"] for r in theirs} <= {"thread-1", "thread-2"}
@@ -111,16 +101,8 @@ def test_an_actor_killed_mid_run_leaves_the_run_complete_with_each_task_once(tmp
 @pytest.mark.ray
 def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    driver = textwrap.dedent(f"""
-        from bench import runner
-        from fakes import ScriptedRecipe
-        config = runner.RunConfig(tasks="0-5", backend="ray", ray_address={ray_cluster!r}, actors=2)
-        runner.start_run(config, {str(db_path)!r}, recipe=ScriptedRecipe(delay=0.4), background=False)
-    """)
-    tests_dir = str(Path(__file__).resolve().parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests_dir, str(Path(tests_dir).parent)])}
-    proc = subprocess.Popen([sys.executable, "-c", driver], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = start_driver(db_path, f'tasks="0-5", backend="ray", ray_address={ray_cluster!r}, actors=2',
+                        "ScriptedRecipe(delay=0.4)")
     run_id = None
     deadline = time.time() + 180
     while time.time() < deadline and proc.poll() is None and run_id is None:
@@ -137,11 +119,8 @@ def test_a_driver_killed_with_sigkill_resumes_with_nothing_lost(tmp_path, ray_cl
     runner.resume_run(run_id, db_path, recipe=ScriptedRecipe(), background=False)
     run = store.get_run(db, run_id)
     assert run["status"] == "finished", run["error"]
-    results = store.results(db, run_id)
-    assert sorted(r["task_id"] for r in results) == [f"HumanEval/{i}" for i in range(6)]
+    results = assert_each_task_once(db, run_id, 6)
     assert before <= {r["task_id"] for r in results}
-    pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
-    assert len(pairs) == len(set(pairs)) == sum(r["iterations"] for r in results)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -190,17 +169,8 @@ def test_more_cpus_per_actor_than_the_cluster_has_is_a_clear_failure(tmp_path, r
 @pytest.mark.ray
 @pytest.mark.parametrize("backend", ["threads", "ray"])
 def test_an_endpoint_that_does_not_answer_is_named_and_the_others_carry_on(tmp_path, ray_cluster, backend):
-    db_path = tmp_path / "bench.sqlite"
-    dead, live = f"http://127.0.0.1:{free_port()}", "http://127.0.0.1:1/scripted"
-    config = runner.RunConfig(tasks="0-3", provider="ollama", backend=backend, endpoints=[dead, live],
-                              ray_address=ray_cluster if backend == "ray" else None)
-    run_id = runner.start_run(config, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS), dead=(dead,)),
-                              background=False)
-    run = store.get_run(store.open_store(db_path), run_id)
-    assert run["status"] == "finished", run["error"]
-    assert run["endpoints"] == [dead, live] and run["parallel"] == 2
-    assert run["notes"].startswith(dead) and f"Ollama is not reachable at {dead}" in run["notes"]
-    assert {r["worker"].split("@")[0] for r in store.results(store.open_store(db_path), run_id)} == {live}
+    assert_a_dead_endpoint_is_named(tmp_path / "bench.sqlite", backend=backend,
+                                    ray_address=ray_cluster if backend == "ray" else None)
 
 
 def test_bad_backend_options_exit_2_with_one_line(tmp_path, capsys):

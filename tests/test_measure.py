@@ -19,8 +19,10 @@ from measure.scaling import projected_rate, steady_rate
     (["batch", "--n", "1,8", "--skip-lookup"], {"n": [1, 8], "skip_lookup": True}),
     (["sandbox"], {"runs": 200, "numpy": False}),
     (["sandbox", "--runs", "20", "--numpy"], {"runs": 20, "numpy": True}),
-    (["scaling"], {"tasks": "sample:6", "budget": 1, "max_tokens": 192, "json": False}),
-    (["scaling", "--tasks", "0-3", "--budget", "3", "--json"], {"tasks": "0-3", "budget": 3, "json": True}),
+    (["scaling"], {"tasks": "sample:6", "budget": 1, "max_tokens": 192, "json": False,
+                   "backends": ["threads", "processes", "ray"]}),
+    (["scaling", "--tasks", "0-3", "--budget", "3", "--json", "--backends", "threads,processes"],
+     {"tasks": "0-3", "budget": 3, "json": True, "backends": ["threads", "processes"]}),
 ], ids=["model", "model-options", "batch", "batch-options", "sandbox", "sandbox-numpy", "scaling", "scaling-options"])
 def test_each_subcommand_keeps_the_options_of_its_old_script(argv, expected):
     args = build_parser().parse_args(argv)
@@ -29,7 +31,7 @@ def test_each_subcommand_keeps_the_options_of_its_old_script(argv, expected):
 
 
 @pytest.mark.parametrize("argv", [[], ["speed"], ["batch", "--n", "0"], ["batch", "--n", "two"],
-                                  ["sandbox", "--runs", "many"]])
+                                  ["sandbox", "--runs", "many"], ["scaling", "--backends", "threads,dask"]])
 def test_a_missing_or_unknown_subcommand_and_bad_numbers_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_info:
         build_parser().parse_args(argv)

@@ -1,4 +1,5 @@
-"""The Bench page's backend: where a run's tasks go (threads here, or a Ray cluster), and who did what."""
+"""The Bench page's backend: where a run's tasks go (threads here, processes here, or a Ray cluster), and who did
+what."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from bench.backends import BACKENDS, parse_endpoints
 from bench.runner import backend_label
 from bench.settings import ray_address
 
-BACKEND_HELP = ("threads: threads of this app sharing one model (no setup). ray: one solver per Ray actor, "
-                 "on this machine (a Ray started for the run) or on the cluster at the Ray address.")
+BACKEND_HELP = ("threads: threads of this app sharing one model (no setup). processes: processes of this machine, "
+                "each with its own solver and model on its share of the cores (no setup). ray: one solver per Ray "
+                "actor, on this machine (a Ray started for the run) or on the cluster at the Ray address.")
 
 
 def backend_options() -> dict:
@@ -34,13 +36,13 @@ def backend_options() -> dict:
 
 
 def needs_app_model(options_or_run: dict) -> bool:
-    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its threads or actors
-    make their own, where they run."""
+    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its threads, processes
+    or actors make their own, where they run."""
     return options_or_run["backend"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
 
 
 def solver_progress(run: dict, rows: list[dict]) -> None:
-    """Where the run's tasks run, the solvers it lost, and what each solver (thread, actor, endpoint) did."""
+    """Where the run's tasks run, the solvers it lost, and what each solver (thread, process, actor, endpoint) did."""
     st.caption(f"backend: {backend_label(run)}")
     for note in (run.get("notes") or "").splitlines():
         st.warning(f"solver lost: {note}")

@@ -1,4 +1,4 @@
-"""Where 'solve and score one task' runs: threads of this process, or Ray actors on a cluster.
+"""Where 'solve and score one task' runs: threads of this process, processes of this machine, or Ray actors.
 
 A backend takes the tasks still to do and yields what happened, as it happens: a task done (its
 result and attempt rows, from bench.task_protocol), a solver lost (a model endpoint that does not answer,
@@ -8,20 +8,26 @@ never writes the store: the driver (bench.runner) alone does, one transaction pe
 
 from __future__ import annotations
 
+import os
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from agent import Settings, Solver, load_settings, make_solver
+from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
+from bench.task_protocol import ModelOutage, solve_task
+from bench.tasks import Task
 
-BACKENDS = ("threads", "ray")
+BACKENDS = ("threads", "processes", "ray")
+THREADS_PARALLEL = 2  # the threads backend's tasks at once when none is asked: they share one model
+MAX_REQUEUES = 3  # a task whose solver (a process, an actor) dies under it this many times is left for a resume
 SERVER_PROVIDERS = ("ollama", "openai")
 
 
 @dataclass(frozen=True)
 class TaskDone:
-    """A task solved and scored by one of the run's solvers (a thread's, a Ray actor's, an endpoint's)."""
+    """A task solved and scored by one of the run's solvers (a thread's, a process's, a Ray actor's, an endpoint's)."""
 
-    solver_name: str  # thread-1, actor-1@host, or the endpoint: stored in the results' worker column
+    solver_name: str  # thread-1, process-1, actor-1@host, or the endpoint: stored in the results' worker column
     result: dict
     rows: list[dict]
 
@@ -46,7 +52,7 @@ class ModelRecipe:
     """The driver's model and search settings, made into a solver on whichever machine runs one.
 
     Each keeps its own data directory (checkpoints) and finds models in its own MODELS_DIR; an
-    endpoint replaces the server URL of the provider; n_threads is the cores an actor holds."""
+    endpoint replaces the server URL of the provider; n_threads is the cores an actor or process holds."""
 
     settings: Settings
 
@@ -54,6 +60,61 @@ class ModelRecipe:
         settings = replace(self.settings, data_dir=load_settings().data_dir,
                            n_threads=n_threads or self.settings.n_threads)
         return make_solver(with_endpoint(settings, endpoint) if endpoint else settings)
+
+
+def local_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container's cpuset narrows), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def default_parallel(backend: str) -> int:
+    """Tasks at once when a run asks for none: two threads sharing the model, or one process per core (each
+    decoding on one core: on a small machine more smaller solvers beat one on every core, docs/scaling-out.md)."""
+    return local_cores() if backend == "processes" else THREADS_PARALLEL
+
+
+def failure_words(exc: BaseException) -> str:
+    """Why a solver is lost, for the run's notes: the message of a model that is unusable or stopped answering,
+    else the exception's type and message (a bug)."""
+    return str(exc) if isinstance(exc, (ModelUnavailable, ModelOutage)) else f"{type(exc).__name__}: {exc}"
+
+
+def make_solver_or_why(recipe: SolverRecipe, endpoint: str | None, n_threads: int | None
+                       ) -> tuple[Solver | None, str | None]:
+    """The recipe's solver where this runs (a Ray actor, a process), or None and why it could not be made."""
+    try:
+        return recipe(endpoint, n_threads), None
+    except Exception as exc:  # said by the solver's ready report: the driver names the solver and the reason
+        return None, failure_words(exc)
+
+
+def ready_report(name: str, solver: Solver | None, problem: str | None) -> dict:
+    """What a solver that runs apart from the driver says once made: its name, its model, or why it has none."""
+    spec = solver.model_spec if solver else None
+    return {"name": name, "problem": problem, "provider": spec.provider if spec else "",
+            "model": spec.model if spec else ""}
+
+
+def solve_one(solver: Solver, name: str, problem: Task, run: dict) -> TaskDone | SolverLost:
+    """One task on one of the run's solvers, as every backend does it: the task done, or the solver lost (a model
+    outage, or a bug) with the task named, for the driver to hand it to another."""
+    try:
+        result, rows = solve_task(solver, problem, run)
+    except Exception as exc:
+        return SolverLost(name, f"{problem['task_id']}: {failure_words(exc)}")
+    return TaskDone(name, result, rows)
+
+
+def hand_back(todo: deque[Task], problem: Task, deaths: Counter) -> None:
+    """A task whose solver died under it (a process or actor gone, not a model that stopped answering) goes back in
+    line for the others, unless it has now taken MAX_REQUEUES of them: it is left for a resume rather than allowed
+    to take every solver of the run with it."""
+    deaths[problem["task_id"]] += 1
+    if deaths[problem["task_id"]] < MAX_REQUEUES:
+        todo.append(problem)
 
 
 def with_endpoint(settings: Settings, endpoint: str) -> Settings:

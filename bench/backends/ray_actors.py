@@ -22,17 +22,23 @@ from collections.abc import Callable
 import ray
 from ray.util.actor_pool import ActorPool
 
-from agent import ModelUnavailable
-from bench.backends import Outcomes, SolverLost, SolverRecipe, TaskDone
+from bench.backends import (
+    Outcomes,
+    SolverLost,
+    SolverRecipe,
+    TaskDone,
+    hand_back,
+    make_solver_or_why,
+    ready_report,
+    solve_one,
+)
 from bench.backends.ray_cluster import actors_that_fit, check_fits, connected
 from bench.code_version import source_digest
-from bench.task_protocol import ModelOutage, solve_task
 from bench.tasks import Task
 
 NAMESPACE = "self-healing-agent"
 MAX_RESTARTS = 2  # an actor process that dies is started again this many times
 MAX_TASK_RETRIES = 2  # and the task it was on is sent again
-MAX_REQUEUES = 3  # a task whose actors die for good this many times is left for a resume
 READY_TIMEOUT_S = 600.0  # loading a large GGUF from a slow disk
 TICK_S = 1.0
 
@@ -43,30 +49,19 @@ class TaskSolver:
 
     def __init__(self, recipe: SolverRecipe, endpoint: str | None, n_threads: int, label: str) -> None:
         self.name = f"{label}@{socket.gethostname()}"
-        self.solver, self.problem = None, None
-        try:
-            self.solver = recipe(endpoint, n_threads)
-        except Exception as exc:  # reported by ready(): the driver says which actor and why
-            self.problem = str(exc) if isinstance(exc, ModelUnavailable) else f"{type(exc).__name__}: {exc}"
+        self.solver, self.problem = make_solver_or_why(recipe, endpoint, n_threads)  # a problem: said by ready()
 
     def ready(self) -> dict:
         """Who this actor is, the code it runs, and its model (or why it has none)."""
-        spec = self.solver.model_spec if self.solver else None
-        return {"name": self.name, "actor_id": ray.get_runtime_context().get_actor_id(), "problem": self.problem,
-                "code": source_digest(), "provider": spec.provider if spec else "",
-                "model": spec.model if spec else ""}
+        return {**ready_report(self.name, self.solver, self.problem),
+                "actor_id": ray.get_runtime_context().get_actor_id(), "code": source_digest()}
 
     def solve(self, problem: Task, run: dict) -> TaskDone | SolverLost:
         """Solve and score one task; a model that stops answering retires this actor (the task goes back).
 
         The task travels with the call (a plain dict, HumanEval's or a task file's alike): an actor needs no
         dataset or file of its own."""
-        try:
-            result, rows = solve_task(self.solver, problem, run)
-        except Exception as exc:
-            why = str(exc) if isinstance(exc, ModelOutage) else f"{type(exc).__name__}: {exc}"
-            return SolverLost(self.name, f"{problem['task_id']}: {why}")
-        return TaskDone(self.name, result, rows)
+        return solve_one(self.solver, self.name, problem, run)
 
 
 def run_on_ray(problems: list[Task], run: dict, recipe: SolverRecipe, should_stop: Callable[[], bool],
@@ -161,9 +156,7 @@ def _drive(problems: list[Task], run: dict, handles: list, endpoints: list[str],
             problem = in_flight.pop(handle, None)
             yield SolverLost(labels.get(handle, "an actor"), f"the actor died: {_first_line(exc)}")
             if problem is not None:
-                requeues[problem["task_id"]] += 1
-                if requeues[problem["task_id"]] < MAX_REQUEUES:
-                    todo.append(problem)
+                hand_back(todo, problem, requeues)
             continue
         handle = names[outcome.solver_name]
         problem = in_flight.pop(handle)

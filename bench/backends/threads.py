@@ -12,8 +12,7 @@ import threading
 from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
-from bench.backends import Outcomes, SolverLost, SolverRecipe, TaskDone
-from bench.task_protocol import ModelOutage, solve_task
+from bench.backends import Outcomes, SolverLost, SolverRecipe, TaskDone, solve_one
 from bench.tasks import Task
 
 TICK_S = 1.0  # how often the driver gets a chance to look at its stop flag while nothing finishes
@@ -52,14 +51,12 @@ def run_threads(problems: list[Task], run: dict, solvers: list[tuple[str, Solver
                     problem = todo.get_nowait()
                 except queue.Empty:
                     return
-                try:
-                    result, rows = solve_task(solver, problem, run)
-                except Exception as exc:  # a model outage, or a bug: this thread stops, the task is not lost
+                outcome = solve_one(solver, name, problem, run)
+                if isinstance(outcome, SolverLost):  # a model outage, or a bug: this thread stops, the task is not lost
                     todo.put(problem)
-                    why = str(exc) if isinstance(exc, ModelOutage) else f"{type(exc).__name__}: {exc}"
-                    out.put(SolverLost(name, f"{problem['task_id']}: {why}"))
+                    out.put(outcome)
                     return
-                out.put(TaskDone(name, result, rows))
+                out.put(outcome)
         finally:
             out.put("ended")
 

@@ -71,7 +71,8 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     tasks = left.text_input("Tasks", value="sample:41", help="among the dataset's tasks: all, 0-19, task ids "
                                                              "(HumanEval/3,17) or sample:N")
     parallel = mid.number_input("Tasks at once", 1, 16, 2, key="bench_parallel",
-                                help="tasks solved at once (threads sharing the model)")
+                                help="tasks solved at once: threads sharing the model, or processes with a model "
+                                     "each (Where tasks run)")
     versions = list(VERSIONS)
     prompt_version = right.selectbox("Prompt version", versions, key="bench_prompt_version",
                                      index=versions.index(settings.search.prompt_version)
@@ -114,7 +115,8 @@ def start_form(settings: Settings, db_path) -> None:
     try:
         runner.selected_tasks(config)  # a bad task file or selection is said before a model is loaded
         if start:
-            # Ray actors and endpoint threads make their own solvers where they run; threads share this app's.
+            # Processes, Ray actors and endpoint threads make their own solvers where they run; threads share
+            # this app's.
             solver = model_solver(settings) if needs_app_model(vars(config)) else None
             state.bench_run = runner.start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings))
         else:
