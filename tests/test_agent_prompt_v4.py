@@ -85,3 +85,19 @@ def test_missing_standard_imports_are_added_and_nothing_else():
     assert add_missing_imports("import math\nx = math.pi\n") == "import math\nx = math.pi\n"
     code, _ = extract_code("```python\ndef f(xs: List[int]) -> int:\n    return reduce(max, xs)\n```")
     assert "from typing import List" in code and "from functools import reduce" in code
+
+
+def test_qwen_asks_a_python_task_as_qwens_harness_does_and_a_task_in_words_with_its_tests(tmp_path):
+    model = Continuing(sent=[])
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(prompt_version="qwen"))
+    final = list(solver.start(HUMANEVAL_STYLE, TESTS, entry_point="double"))[-1]
+    assert final.status == "passed"
+    call = model.sent[0]
+    assert call["messages"][1].content == (
+        f"Can you complete the following Python function?\n```python\n{HUMANEVAL_STYLE.strip()}\n```")
+    assert call["messages"][-1].content == "```python\n"
+    assert "\n#" in call["stop"] and "\nassert " not in call["stop"]
+    model.sent.clear()
+    list(Solver(model, tmp_path / "w.sqlite", search=Search(prompt_version="qwen")).start(
+        "Write double(x) returning twice x.", TESTS, entry_point="double"))
+    assert TESTS.strip() in model.sent[0]["messages"][1].content

@@ -7,6 +7,10 @@ v4: the answer format of Qwen's own HumanEval harness (QwenLM/Qwen2.5-Coder, qwe
     the assistant turn pre-filled with the opening code fence where the provider allows it, and stop strings
     at the closing fence and at top-level driver code, so the model writes code at once and stops when the
     code ends. Repairs and failure reports are worded as in v3.
+v4-body: v4, with a task written as Python pre-filled after the fence, so the model writes only the body.
+qwen: Qwen's harness exactly, for comparison: a task written as Python is asked without the visible tests (its
+    docstring's examples are all the model sees, as in the harness), and generation stops at Qwen's strings,
+    a top-level comment included. A task in words is asked as in v4 (the harness has no such task).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ _SYSTEM_V4 = "You are an intelligent programming assistant to produce Python alg
 FENCE = "```python\n"
 # Qwen's harness stops at these; "\nassert" is ours: small models append example asserts after the code.
 _STOPS_V4 = ("\n```", "\nif __name__", "\ndef main(", "\nprint(", "\nassert ")
+_STOPS_QWEN = ("\n```", "\nif __name__", "\ndef main(", "\nprint(", "\n#")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class PromptVersion:
     fence: bool  # pre-fill the answer with an open code fence, where the provider can continue an answer
     stops: tuple[str, ...]  # generation ends at these (only with a pre-fill: a fence stop needs an open fence)
     body_only: bool = False  # a task written as Python is pre-filled too: the model writes only the body
+    tests_with_code: bool = True  # a task written as Python is asked with the visible tests below it
 
     def prefill(self, task: str) -> str:
         """The start of the assistant's answer ("" for none)."""
@@ -53,7 +59,8 @@ class PromptVersion:
             return f"Task:\n{task.strip()}\n{name}\nYour code must pass these tests:\n```python\n{tests.strip()}\n```"
         tests_part = f"\n\nIt must pass these tests:\n```python\n{tests.strip()}\n```"
         if is_python_code(task):
-            return f"Can you complete the following Python function?\n```python\n{task.strip()}\n```{tests_part}"
+            shown = tests_part if self.tests_with_code else ""
+            return f"Can you complete the following Python function?\n```python\n{task.strip()}\n```{shown}"
         name = f" Name the function `{entry_point}`." if entry_point else ""
         return f"Write a Python function for this task.{name}\n\n{task.strip()}{tests_part}"
 
@@ -62,6 +69,7 @@ VERSIONS = {
     "v3": PromptVersion("v3", _SYSTEM_V3, fence=False, stops=()),
     "v4": PromptVersion("v4", _SYSTEM_V4, fence=True, stops=_STOPS_V4),
     "v4-body": PromptVersion("v4-body", _SYSTEM_V4, fence=True, stops=_STOPS_V4, body_only=True),
+    "qwen": PromptVersion("qwen", _SYSTEM_V4, fence=True, stops=_STOPS_QWEN, tests_with_code=False),
 }
 
 
