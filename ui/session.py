@@ -11,7 +11,8 @@ from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
 from agent.config import STRATEGIES, Search
 
 PROVIDERS = ["auto", "llamacpp", "ollama", "openai"]
-MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF", "llamacpp": "qwen2.5-coder-0.5b or a .gguf path",
+MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF",
+              "llamacpp": "qwen2.5-coder-0.5b, qwen2.5-coder-0.5b-q8_0 or a .gguf path",
               "ollama": "qwen2.5-coder:1.5b", "openai": "the model name the server serves"}
 STRATEGY_HELP = ("repair: each new candidate repairs the last one from its failure report. sample: fresh answers to "
                  "the first prompt, warmer, drawn a round at a time. hybrid: one repair, then fresh samples. When "

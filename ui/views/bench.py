@@ -59,7 +59,8 @@ def protocol_caption(run: dict) -> str:
 
 
 def _short_model(model: str) -> str:
-    return model.removesuffix(".gguf").removesuffix("-instruct-q4_k_m")
+    """A run's model as the catalog names it: the default quantization (Q4_K_M) left unsaid, another one kept."""
+    return model.removesuffix(".gguf").removesuffix("-instruct-q4_k_m").replace("-instruct-", "-")
 
 
 # --- starting a run ------------------------------------------------------------------------------------------
