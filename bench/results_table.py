@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from agent.config import stored_search
 from bench import store
+from bench.change_table import change_rows
 from bench.metrics import run_metrics
 from bench.passk import PASS_AT_K
 from bench.rescore import rescored_twin
@@ -160,4 +161,5 @@ def markdown_report(db: Database) -> str:
                       + ", ".join(f"`{twin}` (of `{run_id}`)" for run_id, twin in twins.items()) + "."]
         lines.append("")
     lines += sampled_tables(latest_finished_runs(db), db)
+    lines += change_rows(db, latest_finished_runs(db))
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."
