@@ -191,6 +191,7 @@ def _first_tasks_of(dump: dict, run_id: str, count: int) -> dict:
             "tasks": []}
 
 
+@pytest.mark.dataset
 def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     db = store.open_store(db_path)

@@ -340,6 +340,7 @@ def test_the_mbpp_file_has_170_dev_tasks_the_first_assert_visible_and_all_hidden
     assert "CC BY 4.0" in readme and "google-research/google-research" in readme and "shared" not in readme
 
 
+@pytest.mark.dataset
 def test_the_mbpp_reference_solutions_pass_their_hidden_tests_in_our_sandbox():
     # As for HumanEval's canonical solutions: a failing task must be the model's failure, not the scorer's.
     records = [json.loads(line) for line in MBPP.read_text(encoding="utf-8").splitlines()]

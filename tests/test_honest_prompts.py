@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
@@ -35,6 +36,7 @@ def _solve_all(tmp_path, problems, tests_for) -> list[tuple[dict, list[dict]]]:
     return out
 
 
+@pytest.mark.dataset
 def test_no_hidden_test_text_in_any_prompt_of_a_bench_style_solve(tmp_path):
     problems = [p for p in load_problems() if visible_test_source(p).strip()]
     assert len(problems) >= 150
@@ -156,6 +158,7 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
     return plus, store.attempts(db, run_id)
 
 
+@pytest.mark.dataset
 def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
     plus, rows = _humanevalplus_prompts(tmp_path, "visible", "sample:41")
     kinds: dict[str, list[str]] = {}
