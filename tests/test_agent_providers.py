@@ -205,14 +205,14 @@ def test_openai_answers_are_counted_whether_or_not_the_server_streams_usage(fake
 
 def test_settings_from_environment(monkeypatch):
     monkeypatch.setenv("LLM_PROVIDER", "Ollama")
-    monkeypatch.setenv("MAX_RETRIES", "5")
+    monkeypatch.setenv("BUDGET", "6")
     monkeypatch.setenv("OLLAMA_BASE_URL", "http://ollama:11434/")
     settings = load_settings()
-    assert (settings.provider, settings.max_retries, settings.ollama_base_url) == ("ollama", 5, "http://ollama:11434")
-    monkeypatch.setenv("MAX_RETRIES", "three")
-    with pytest.raises(ValueError, match="MAX_RETRIES must be a whole number"):
+    assert (settings.provider, settings.search.budget, settings.ollama_base_url) == ("ollama", 6, "http://ollama:11434")
+    monkeypatch.setenv("BUDGET", "three")
+    with pytest.raises(ValueError, match="BUDGET must be a whole number"):
         load_settings()
-    monkeypatch.setenv("MAX_RETRIES", "3")
+    monkeypatch.setenv("BUDGET", "3")
     monkeypatch.setenv("LLM_PROVIDER", "gpt")
     with pytest.raises(ValueError, match="LLM_PROVIDER must be"):
         load_settings()

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agent import ModelSpec, Solver
+from agent import ModelSpec, Search, Solver
+from agent.config import stored_search
 from bench import runner, store
 from bench.evaluate import evaluate_file
 from bench.humaneval import load_problems
@@ -174,7 +176,9 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
     assert (run["status"], run["protocol"], run["samples"], run["temperature"]) == ("finished", "samples", 3, 0.6)
-    assert (run["feedback"], run["strategy"], run["max_retries"]) == ("none", "", 2)
+    # Its search: its samples, at their temperature; no loop spends them.
+    assert run["feedback"] == "none" and stored_search(run) == replace(Search(), budget=3, strategy="sample",
+                                                                       sample_temperature=0.6)
     for task_id in ("HumanEval/0", "HumanEval/1", "HumanEval/2"):
         rows = store.attempts(db, run_id, task_id)
         assert [(a["iteration"], a["kind"], a["seed"], a["temperature"]) for a in rows] == [

@@ -24,7 +24,7 @@ def _wrong_answers(n: int) -> GenericFakeChatModel:
 def _solve_all(tmp_path, problems, tests_for) -> list[tuple[dict, list[dict]]]:
     # hybrid with 3 candidates: the first answer, a repair and a fresh sample, so every kind is audited.
     solver = Solver(_wrong_answers(len(problems) * 3), tmp_path / "s.sqlite",
-                    search=Search(strategy="hybrid", max_retries=2))
+                    search=Search(strategy="hybrid", budget=3))
     out = []
     for problem in problems:
         events = list(solver.start(problem["prompt"], tests_for(problem), entry_point=problem["entry_point"]))
@@ -76,8 +76,8 @@ def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tupl
         name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
         return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks_file=str(path), strategy="hybrid", max_retries=2, feedback=feedback, parallel=2,
-                              samples=samples)
+    config = runner.RunConfig(tasks_file=str(path), search=Search(budget=3, strategy="hybrid"), feedback=feedback,
+                              parallel=2, samples=samples)
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
@@ -150,7 +150,7 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
         task = next(t for t in plus.values() if t["prompt"].strip() in prompt)
         return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, strategy="hybrid", max_retries=2,
+    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
                               feedback=feedback, parallel=2)
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
