@@ -28,7 +28,7 @@ def _loop_settings(run: dict) -> dict:
 
 
 def _sample_settings(run: dict) -> dict:
-    return {"prompt_version": run["prompt_version"], "temperature": run.get("temperature")}
+    return {"prompt_version": stored_search(run).prompt_version, "temperature": run.get("temperature")}
 
 
 def _same_ground(run: dict) -> tuple:

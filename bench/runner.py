@@ -249,7 +249,8 @@ def run_search(config: RunConfig) -> Search:
     their temperature (no loop spends them)."""
     search = config.search or load_settings().search
     if config.samples:
-        return replace(search, budget=config.samples, strategy="sample", sample_temperature=config.temperature)
+        return replace(search, budget=config.samples, strategy="sample", sample_temperature=config.temperature,
+                       later_round_temperature=None)
     return replace(search, budget=1) if config.feedback == "none" else search
 
 

@@ -8,7 +8,7 @@ from typing import TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from agent import Solver
-from agent.config import stored_search
+from agent.config import BEFORE_SETTING, stored_search
 from agent.loop.candidates import candidates
 from agent.loop.nodes import after_coder, after_executor
 from agent.solves.history import branches, code_diff, step_changes
@@ -163,7 +163,7 @@ def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp
     assert state["search"] is None and state["attempts"][0]["code"] == values["attempts"][0]["code"]
     # Its search, from the keys it stored (max_retries 3: a budget of 4) and what solves did before the rest existed.
     assert stored_search(state, solver.search) == solver.search_of("old") == replace(
-        solver.search, budget=4, strategy="repair", prompt_version="v3")
+        solver.search, budget=4, **BEFORE_SETTING)
     assert [s.next_node for s in solver.steps("old")] == ["coder", "executor"]
     assert [b.how for b in branches(solver.steps("old"))] == ["the solve as run", "edited code"]
     # Resumed, the executor runs the edit the old fork asked for.

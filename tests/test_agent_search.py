@@ -56,6 +56,16 @@ def test_sample_strategy_draws_fresh_samples_of_the_first_prompt_with_their_own_
     assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
 
 
+
+def test_rounds_after_the_first_are_drawn_at_the_later_round_temperature(tmp_path):
+    solver, events, model = solve(tmp_path, [WRONG] * 4 + [RIGHT], strategy="sample", budget=5, samples_per_round=2,
+                                  sample_temperature=0.8, later_round_temperature=1.1)
+    assert events[-1].status == "passed"
+    assert [c["temperature"] for c in model.log] == [0.0, 0.8, 0.8, 1.1, 1.1]
+    assert [c.temperature for c in solver.candidates(events[-1].thread_id)[1:]] == [0.8, 0.8, 1.1, 1.1]
+    # A solve stored before the setting existed kept every round as warm as the first.
+    assert Search(later_round_temperature=None).round_temperature(3) == 0.8
+
 def test_hybrid_repairs_once_then_samples(tmp_path):
     solver, events, model = solve(tmp_path, [WRONG, WRONG, WRONG, WRONG], strategy="hybrid", budget=4,
                                   samples_per_round=2)
@@ -254,7 +264,7 @@ def test_stored_search_reads_every_shape_a_search_was_stored_in():
                                                              token_budget=123)
     # The keys (a checkpoint's) or columns (a bench row's) of older versions: the budget as max_retries.
     assert stored_search({"max_retries": 4, "strategy": "hybrid", "samples_per_round": 2, "sample_temperature": 0.6,
-                          "token_budget": 900, "prompt_version": "v4"}) == search
+                          "token_budget": 900, "prompt_version": "v4"}) == replace(search, later_round_temperature=None)
     assert stored_search({"max_retries": 0, "strategy": "", "prompt_version": None}, base) == replace(
         base, budget=1, **BEFORE_SETTING)
     # Nothing stored (a state typed into LangGraph Studio): the base, whole.
@@ -262,11 +272,13 @@ def test_stored_search_reads_every_shape_a_search_was_stored_in():
 
 
 def test_describe_search_says_the_whole_search_in_one_form():
-    assert describe_search(Search()) == ("sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, "
-                                         "prompt v4-body")
+    assert describe_search(Search()) == ("sample search, budget 9 candidates (rounds of 4 at T=0.8, later ones at "
+                                         "1.1), 3000 tokens, prompt v4-body")
+    assert describe_search(Search(later_round_temperature=None)) == (
+        "sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, prompt v4-body")
     assert describe_search(Search(strategy="repair", budget=4, token_budget=0)) == (
         "repair search, budget 4 candidates, no token limit, prompt v4-body")
-    assert describe_search(Search(strategy="hybrid", samples_per_round=2)) == (
+    assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8)) == (
         "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, prompt v4-body")
     assert describe_search(Search(budget=1, prompt_version="v3")) == "one shot, prompt v3"
 

@@ -178,7 +178,8 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
     assert (run["status"], run["protocol"], run["samples"], run["temperature"]) == ("finished", "samples", 3, 0.6)
     # Its search: its samples, at their temperature; no loop spends them.
     assert run["feedback"] == "none" and stored_search(run) == replace(Search(), budget=3, strategy="sample",
-                                                                       sample_temperature=0.6)
+                                                                       sample_temperature=0.6,
+                                                                       later_round_temperature=None)
     for task_id in ("HumanEval/0", "HumanEval/1", "HumanEval/2"):
         rows = store.attempts(db, run_id, task_id)
         assert [(a["iteration"], a["kind"], a["seed"], a["temperature"]) for a in rows] == [
@@ -266,7 +267,8 @@ def test_report_reads_runs_one_setting_apart_on_the_same_tasks_as_one_change(tmp
     # Other tasks, or two settings changed at once: not one change.
     runner.start_run(runner.RunConfig(tasks="0,4", samples=4, temperature=1.1), db_path,
                      solver=seeded_solver(tmp_path / "c", {}), background=False)
-    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, prompt_version="v4"), db_path,
+    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4")),
+                     db_path,
                      solver=seeded_solver(tmp_path / "d", {}), background=False)
     report = _cli("--db", str(db_path), "report").stdout
     rows = [line for line in report.split("**What each change gained (independent samples")[1].splitlines()

@@ -210,7 +210,7 @@ def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
         else:
             left = search.budget - len(attempts)
             n = max(1, min(search.samples_per_round, left))
-            temperature = search.sample_temperature
+            temperature = search.round_temperature(sum(a.get("kind") == "sample" for a in attempts))
             seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
             first = state["messages"][:2]
             started = time.perf_counter()
