@@ -10,8 +10,8 @@ v4: the answer format of Qwen's own HumanEval harness (QwenLM/Qwen2.5-Coder, qwe
 v4-body: v4, with a task written as Python pre-filled after the fence, so the model writes only the body.
 v5: v4-body, and the visible tests are shown only when they say more than the task: a task whose text already
     holds every call they make (HumanEval's docstring examples, a task pasted with its doctests) is asked as Qwen's
-    harness asks it, which the 0.5B answers with more care (its first answers passed 58 of 71 HumanEval tasks so
-    asked, against 51 with the examples repeated as tests). A person's own tests are new to the task: shown.
+    harness asks it, which the 0.5B answers with more care: on all 164 HumanEval tasks its first answers passed
+    56.7% with v5 and 59.1% with qwen, against 54.9% with v4-body. A person's own tests are new to the task: shown.
 qwen: Qwen's harness exactly, for comparison: a task written as Python is asked without the visible tests (its
     docstring's examples are all the model sees, as in the harness), and generation stops at Qwen's strings,
     a top-level comment included. A task in words is asked as in v4 (the harness has no such task).
