@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # One command to set up and start the app (`bash run.sh app`) or to set up and run every test
-# (`bash run.sh test`) on a fresh Debian machine. Idempotent: a second run skips what is done.
+# (`bash run.sh test`) on a fresh Debian machine; `bash run.sh quick` runs the quick tier (no real model, browser,
+# Ray cluster or whole-dataset scoring). Idempotent: a second run skips what is done.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 MODE="${1:-}"
+TIER=()
 case "$MODE" in
   app|test) ;;
-  *) echo "usage: bash run.sh app|test" >&2; exit 2 ;;
+  quick) MODE=test; TIER=(-m "not model and not browser and not ray and not dataset") ;;
+  *) echo "usage: bash run.sh app|test|quick" >&2; exit 2 ;;
 esac
 
 # Debian packages: bubblewrap isolates sandboxed code; chromium drives the browser test.
@@ -55,7 +58,7 @@ if [ "$MODE" = test ]; then
   echo "== ruff"
   .venv/bin/ruff check .
   echo "== pytest"
-  exec .venv/bin/python -m pytest "${@:2}"
+  exec .venv/bin/python -m pytest "${TIER[@]}" "${@:2}"
 fi
 
 exec .venv/bin/streamlit run ui/app.py --server.port "${PORT:-8501}" --server.address "${ADDRESS:-0.0.0.0}"

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from agent.config import STRATEGIES, Search, load_settings
+from agent.config import STRATEGIES, describe_search, load_settings, search_dict
 from agent.inputs import BadInput, EnvironmentProblem, validate_input
 from agent.loop.candidates import candidates, choice, judged_now
 from agent.providers.chat_model import ModelUnavailable
@@ -61,14 +61,13 @@ def _line(event: NodeFinished, started: float) -> str:
 def _solve(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 1:
         raise BadInput(f"--budget is the number of candidates, 1 or more; got {args.budget}")
-    retries = Search.retries_for(args.budget) if args.budget is not None else args.max_retries
-    settings = load_settings().with_overrides(provider=args.provider, model=args.model, max_retries=retries,
+    settings = load_settings().with_overrides(provider=args.provider, model=args.model, budget=args.budget,
                                               strategy=args.strategy)
     task, tests = _text(args.task, "task"), _text(args.tests, "tests")
     validate_input(task, tests, args.entry_point)  # before loading a model: bad input fails fast
     solver = make_solver(settings)
     if not args.json:
-        print(f"model: {solver.model_spec.describe()}", file=sys.stderr)
+        print(f"model: {solver.model_spec.describe()}\nsearch: {describe_search(settings.search)}", file=sys.stderr)
     started = time.perf_counter()
     final = None
     for event in solver.start(task, tests, entry_point=args.entry_point):
@@ -83,7 +82,8 @@ def _solve(args: argparse.Namespace) -> int:
             final = event
     state = solver.state_at(final.thread_id)
     summary = {"thread_id": final.thread_id, "status": final.status, "iterations": final.iterations,
-               "code": final.code, "error": final.error, "model": solver.model_spec.describe()}
+               "code": final.code, "error": final.error, "model": solver.model_spec.describe(),
+               "search": search_dict(settings.search)}
     if args.json:
         print(json.dumps({"kind": "summary", **summary}))
     else:
@@ -109,8 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     solve.add_argument("--model", help="model name (Ollama/OpenAI) or GGUF name/path (llamacpp)")
     solve.add_argument("--strategy", choices=STRATEGIES,
                        help="after a failing first answer: repair it, draw fresh samples, or both (default STRATEGY)")
-    solve.add_argument("--budget", type=int, help="candidates in all, the first answer included")
-    solve.add_argument("--max-retries", type=int, help="candidates after the first answer (default MAX_RETRIES)")
+    solve.add_argument("--budget", type=int, help="candidates in all, the first answer included (default BUDGET)")
     solve.add_argument("--json", action="store_true", help="one JSON event per line and a summary")
     args = parser.parse_args(argv)
     try:

@@ -11,10 +11,11 @@ import json
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from agent import ModelUnavailable, load_settings
-from agent.config import STRATEGIES, Search, stored_search
+from agent import ModelUnavailable, Search, load_settings
+from agent.config import STRATEGIES, stored_search
 from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import BACKENDS, parse_endpoints
@@ -26,7 +27,7 @@ from bench.rescore import DEFAULT_PARALLEL as RESCORE_PARALLEL
 from bench.rescore import RESCORED, TARGETS, rescore_run
 from bench.results_table import markdown_report
 from bench.settings import mlflow_tracking_uri, ray_address
-from bench.task_protocol import IMPORTED, SAMPLES, is_sampled
+from bench.task_protocol import IMPORTED, SAMPLES, is_sampled, search_words
 from bench.tasks import TaskSpecError
 from bench.transfer import dump_runs, load_file, write_file
 
@@ -88,7 +89,8 @@ def _sampled_summary(run: dict, metrics: dict) -> list[str]:
     ours = run["protocol"] == SAMPLES
     lines = [
         f"run {run['id']}  [{protocol_words(run)}]  {runner.run_state(run)}",
-        (f"model {run['provider']}: {run['model']}   prompt {run['prompt_version']}  code {run['code_version']}"
+        (f"model {run['provider']}: {run['model']}   prompt {stored_search(run).prompt_version}  "
+         f"code {run['code_version']}"
          if ours else f"scored by code {run['code_version']}"),
         f"sandbox {run.get('isolation') or 'not recorded'}",
         f"dataset {run['dataset']}   selection {run['tasks_spec']}",
@@ -119,9 +121,8 @@ def _summary(run: dict, metrics: dict) -> str:
     label = protocol_words(run)
     lines = [
         f"run {run['id']}  [{label}]  {runner.run_state(run)}",
-        f"model {run['provider']}: {run['model']}   feedback={run['feedback']}  "
-        f"strategy={stored_search(run).strategy}  budget={stored_search(run).budget} candidates  "
-        f"prompt {run['prompt_version']}  code {run['code_version']}",
+        f"model {run['provider']}: {run['model']}   feedback {run['feedback']}   code {run['code_version']}",
+        f"search: {search_words(run)}",
         f"sandbox {run.get('isolation') or 'not recorded (run made before isolation was stored)'}",
         f"backend {runner.backend_label(run)}" + (f"  endpoints {', '.join(run['endpoints'])}"
                                                     if run["endpoints"] else ""),
@@ -168,8 +169,8 @@ def _show(db, run_id: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace, db_path: Path) -> int:
     config = runner.RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file,
                               provider=args.provider, model=args.model,
-                              max_retries=_budget(args), feedback=args.feedback, parallel=args.parallel,
-                              max_tokens=args.max_tokens, strategy=args.strategy, prompt_version=args.prompt,
+                              search=_search(args), feedback=args.feedback, parallel=args.parallel,
+                              max_tokens=args.max_tokens,
                               backend=args.backend, ray_address=args.ray_address, actors=args.actors,
                               cpus_per_actor=args.cpus_per_actor, endpoints=parse_endpoints(args.endpoints),
                               samples=args.samples, temperature=args.temperature)
@@ -210,13 +211,12 @@ def _rescore(args: argparse.Namespace, db_path: Path) -> int:
     return _show(store.open_store(db_path), run_id, args.json)
 
 
-def _budget(args: argparse.Namespace) -> int:
-    """Candidates after the first answer, from --budget (candidates in all) or --max-retries."""
-    if args.budget is None:
-        return args.max_retries
+def _search(args: argparse.Namespace) -> Search:
+    """The run's Search: the settings' (BUDGET, STRATEGY, PROMPT_VERSION, ...) with --budget, --strategy and
+    --prompt."""
     if args.budget < 1:
         raise ValueError(f"--budget is the number of candidates per task, 1 or more; got {args.budget}")
-    return Search.retries_for(args.budget)
+    return replace(load_settings().search, budget=args.budget, strategy=args.strategy, prompt_version=args.prompt)
 
 
 def _finish(db_path: Path, run_id: str, args: argparse.Namespace) -> int:
@@ -256,7 +256,7 @@ def _log_mlflow(args: argparse.Namespace, run: dict, metrics: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     try:
-        defaults = load_settings().search  # STRATEGY, MAX_RETRIES, PROMPT_VERSION ... set the defaults
+        defaults = load_settings().search  # BUDGET, STRATEGY, PROMPT_VERSION ... set the defaults
     except ValueError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2
@@ -282,10 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--strategy", choices=STRATEGIES, default=defaults.strategy,
                      help=f"after a failing first answer: repair it, draw fresh samples, or both "
                           f"(default {defaults.strategy})")
-    run.add_argument("--budget", type=int, help="candidates per task, the first answer included "
-                                                f"(default {defaults.budget})")
-    run.add_argument("--max-retries", type=int, default=defaults.max_retries,
-                     help="candidates after the first answer (--budget minus one)")
+    run.add_argument("--budget", type=int, default=defaults.budget,
+                     help=f"candidates per task, the first answer included (default BUDGET, {defaults.budget})")
     run.add_argument("--prompt", choices=list(VERSIONS), default=defaults.prompt_version,
                      help=f"prompt version (default {defaults.prompt_version})")
     run.add_argument("--feedback", choices=runner.FEEDBACK_MODES, default="visible")
@@ -370,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps([{**r, "state": runner.run_state(r)} for r in rows]))
             for r in [] if args.json else rows:
                 print(f"{r['id']}  {runner.run_state(r):11s} {r['protocol']:8s} {r['feedback']:7s} "
-                      f"{r['provider']}:{r['model']}  {r['dataset']}  {r['done']}/{len(r['task_ids'])} done, "
+                      f"{r['provider']}:{r['model']}  {r['dataset']}  [{search_words(r)}]  "
+                      f"{r['done']}/{len(r['task_ids'])} done, "
                       f"{_passing_words(db, r)}  [{runner.backend_label(r)}]"
                       + (f"  rescored from {r['rescored_from']}" if r.get("rescored_from") else ""))
             return 0

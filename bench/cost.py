@@ -10,9 +10,9 @@ import time
 from dataclasses import dataclass
 
 from agent import Solver
-from agent.config import Search, stored_search
-from bench.runner import RunConfig, selected_tasks
-from bench.task_protocol import is_sampled, solve_task
+from agent.config import describe_search, search_dict
+from bench.runner import RunConfig, run_search, selected_tasks
+from bench.task_protocol import is_sampled, search_words, solve_task
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class CostEstimate:
     """Seconds of wall time per task, and where the figure comes from."""
 
     seconds_per_task: float
-    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample, budget 9, 2 at once)"
+    source: str  # e.g. "run 20261130-110503-2f694d: 164 tasks in 56 min (sample search, budget 9 ..., 2 at once)"
 
     def for_tasks(self, tasks: int) -> float:
         """Expected wall seconds for this many tasks."""
@@ -37,11 +37,6 @@ def duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 120 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-def _search(run: dict) -> str:
-    search = stored_search(run)
-    return f"{search.strategy if search.max_retries else 'one shot'}, budget {search.budget}"
-
-
 def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstimate | None:
     """From the newest run of the loop with this provider and model that has finished tasks and a measured wall
     time (bench.store.list_runs rows, newest first): its wall seconds per finished task. Runs of independent samples
@@ -54,7 +49,7 @@ def estimate_from_runs(runs: list[dict], provider: str, model: str) -> CostEstim
         if run["provider"] == provider and run["model"] == model and run.get("done") and run.get("elapsed"):
             per_task = run["elapsed"] / run["done"]
             return CostEstimate(per_task, f"run {run['id']}: {run['done']} tasks in {duration(run['elapsed'])} "
-                                          f"({_search(run)}, {run['parallel']} at once)")
+                                          f"({search_words(run)}; {run['parallel']} at once)")
     return None
 
 
@@ -62,12 +57,12 @@ def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     """Solve the first task of config's selection once, as a run would (visible tests, then hidden scoring),
     and time it. Nothing is stored in the bench: a probe is not a run."""
     problem = selected_tasks(config)[0]
-    run = {"id": "cost-probe", "feedback": config.feedback, "max_retries": config.max_retries,
-           "strategy": config.strategy, "prompt_version": config.prompt_version}
+    search = run_search(config)
+    run = {"id": "cost-probe", "feedback": config.feedback, "search": search_dict(search)}
     started = time.perf_counter()
     result, _ = solve_task(solver, problem, run)
     seconds = time.perf_counter() - started
     verdict = "passed" if result["hidden_passed"] else "failed"
     return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "
-                                 f"candidate(s) of a budget of {Search.budget_of(config.max_retries)} ({verdict}); "
+                                 f"candidate(s) ({verdict}; {describe_search(search)}); "
                                  "a task that needs more candidates takes longer")

@@ -66,12 +66,12 @@ def evaluate_file(path: str | Path, dataset_name: str = HUMANEVAL, db_path: str 
             if progress:
                 progress(done, len(jobs))
     elapsed = time.time() - started
-    most = max(len(found) for found in rows.values())
     run = {
         "id": run_id, "created": started, "started": started, "finished": None, "status": "created",
         "protocol": IMPORTED, "provider": IMPORTED, "model": samples.name, "model_arg": "", "max_tokens": None,
-        "prompt_version": "", "strategy": "", "isolation": sandbox_status().description, "max_retries": most - 1,
-        "feedback": "none", "tasks_spec": "all" if len(order) == len(tasks) else f"{len(order)} of {len(tasks)}",
+        # No search: the samples were made elsewhere (the feedback, none, says no loop of ours ran).
+        "isolation": sandbox_status().description, "feedback": "none",
+        "tasks_spec": "all" if len(order) == len(tasks) else f"{len(order)} of {len(tasks)}",
         "task_ids": json.dumps(order), "workers": parallel, "code_version": code_version(), "pid": os.getpid(),
         "heartbeat": time.time(), "owner": None, "error": None, "elapsed": elapsed, "executor": "threads",
         "ray_address": "", "actors": None, "cpus_per_actor": None, "endpoints": "[]", "notes": None,

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from bench import store
-from bench.task_protocol import answer_at_cap, is_sampled
+from bench.task_protocol import answer_at_cap, final_cap, is_sampled
 from sandbox import Limits, run_tests
 
 
@@ -18,7 +18,7 @@ def final_answers(db: Database, run_id: str) -> dict[str, str]:
     """task_id -> the code of the run's final answer (the attempt pass@1 scores); a task lost to the environment or
     refused as bad input has none and is left out."""
     run = store.get_run(db, run_id)
-    cap = run["max_retries"]
+    cap = final_cap(run)
     by_task: dict[str, list[dict]] = {}
     for attempt in store.attempts(db, run_id):
         by_task.setdefault(attempt["task_id"], []).append(attempt)

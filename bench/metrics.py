@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.config import stored_search
 from bench.passk import mean_pass_at_k, reported_ks
-from bench.task_protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, hidden_at_cap, is_sampled
+from bench.task_protocol import BAD_INPUT, ENV_ERROR, answer_at_cap, curve_caps, final_cap, hidden_at_cap, is_sampled
 
 
 def _mean(values: list[float]) -> float:
@@ -64,8 +63,9 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
     its samples; nothing was chosen, so its one answer a task is its first sample (cap 0: 'first attempt'), and its
     visible precision is over every sample that passes the visible tests."""
     sampled = is_sampled(run)
-    cap = 0 if sampled else run["max_retries"]
-    after_k = [_mean([hidden_at_cap(r, k) for r in results]) for k in range(cap + 1)]
+    caps = curve_caps(run)
+    cap = caps[-1]
+    after_k = [_mean([hidden_at_cap(r, k) for r in results]) for k in caps]
     final = [answer_at_cap(r, cap) for r in results]
     visible_final = [r for r, i in zip(results, final) if i is not None and r["visible_by_attempt"][i]]
     seconds = sum(r["seconds"] for r in results)
@@ -86,7 +86,7 @@ def run_metrics(run: dict, results: list[dict]) -> dict:
         "visible_pass_rate": _mean([r["visible_passed"] for r in results]),
         # Diagnostics, measured with the hidden tests after the run; nothing in the loop reads them.
         "oracle_ceiling": _mean([any(r["hidden_by_attempt"]) for r in results]),
-        "oracle_after_k": [_mean([any(r["hidden_by_attempt"][:k + 1]) for r in results]) for k in range(cap + 1)],
+        "oracle_after_k": [_mean([any(r["hidden_by_attempt"][:k + 1]) for r in results]) for k in caps],
         "visible_precision": _mean([r["hidden_by_attempt"][answer_at_cap(r, cap)] for r in visible_final]),
         "candidates_per_task": _mean([len(r["hidden_by_attempt"]) for r in results]),
         "mean_attempts": _mean([r["iterations"] for r in results]),
@@ -181,7 +181,7 @@ def compare_run_curves(run_a: dict, results_a: list[dict], run_b: dict, results_
         if is_sampled(run):  # no loop, so no answer after k more: one point, its unbiased pass@1 on these tasks
             curves[key] = [mean_pass_at_k(sample_counts(shared), 1)]
         else:
-            curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in range(stored_search(run).budget)]
+            curves[key] = [_mean([hidden_at_cap(r, k) for r in shared]) for k in curve_caps(run)]
     return Comparison(common=diff["common"], curves=curves, fixed=diff["fixed"], regressed=diff["regressed"],
                       both=diff["both"], neither=diff["neither"])
 
@@ -192,7 +192,7 @@ def timed_out_answers(run: dict, results: list[dict], statuses: dict[str, list[s
     task's hidden statuses by attempt (bench.store.hidden_statuses)."""
     count = 0
     for result in results:
-        index = answer_at_cap(result, run["max_retries"])
+        index = answer_at_cap(result, final_cap(run))
         found = statuses.get(result["task_id"], [])
         count += index is not None and index < len(found) and found[index] == "timeout"
     return count

@@ -22,7 +22,7 @@ from bench import store
 from bench.code_version import code_version
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS, load_dataset
 from bench.runner import default_db_path, new_run_id, run_state
-from bench.task_protocol import answer_at_cap, hidden_limits, hidden_status
+from bench.task_protocol import answer_at_cap, final_cap, hidden_limits, hidden_status
 from bench.tasks import Task
 from sandbox import run_tests
 
@@ -120,7 +120,7 @@ def rescore_run(db_path: str | Path | None, run_id: str, dataset: str = HUMANEVA
     })
     for result in results:
         rows = [scored[(a["task_id"], a["iteration"])] for a in attempts.get(result["task_id"], [])]
-        store.record_task(db, _rescored_result(result, rows, run["max_retries"], new_id), rows)
+        store.record_task(db, _rescored_result(result, rows, final_cap(run), new_id), rows)
     return new_id
 
 

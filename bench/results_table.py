@@ -9,10 +9,11 @@ from sqlite_utils import Database
 
 from agent.config import stored_search
 from bench import store
+from bench.change_table import change_rows
 from bench.metrics import run_metrics
 from bench.passk import PASS_AT_K
 from bench.rescore import rescored_twin
-from bench.task_protocol import IMPORTED, SAMPLES
+from bench.task_protocol import IMPORTED, SAMPLES, search_words
 
 # One-shot HumanEval pass@1 from the Qwen2.5-Coder technical report (all 164 tasks, full precision).
 PUBLISHED = {"0.5b": 61.6, "1.5b": 70.7, "7b": 88.4}
@@ -57,12 +58,11 @@ def _published(run: dict) -> str:
 
 
 def latest_finished_runs(db: Database) -> list[dict]:
-    """The newest finished run per (model, dataset, tasks, feedback, strategy, budget, prompt version, protocol)."""
+    """The newest finished run per (model, dataset, tasks, feedback, search, protocol)."""
     seen, chosen = set(), []
     for run in store.list_runs(db):  # newest first
-        key = (run["provider"], run["model"], run["dataset"], run["tasks_spec"], run["feedback"], run.get("strategy"),
-               run["max_retries"], run["prompt_version"], run["protocol"], run.get("temperature"),
-               run.get("samples_sha256"))
+        key = (run["provider"], run["model"], run["dataset"], run["tasks_spec"], run["feedback"], stored_search(run),
+               run["protocol"], run.get("temperature"), run.get("samples_sha256"))
         if run["status"] == "finished" and key not in seen:
             seen.add(key)
             chosen.append(run)
@@ -132,21 +132,19 @@ def markdown_report(db: Database) -> str:
         title = "Honest protocol (repairs see visible tests only)" if protocol == "honest" else \
             "LEAKY protocol (hidden-test failures fed back; reproduces older agents; not comparable)"
         lines += [f"**{title}**", "",
-                  "| model | tasks | prompt | feedback | strategy | budget | pass@1 | first answer | "
+                  "| model | tasks | feedback | search | pass@1 | first answer | "
                   "HumanEval+: pass@1 / first answer | "
                   "after k more candidates (k=0..) | published one-shot (164 tasks) | oracle ceiling | "
                   "visible precision | lost: env / extraction | tokens/task | wall | model share | run |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         twins = {}
         for run in runs:
             m = run_metrics(run, store.results(db, run["id"]))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
-            search = stored_search(run)
             dataset = "" if run["dataset"] == "humaneval" else f"{run['dataset']} "
             lines.append(
                 f"| {run['provider']}: {run['model']} | {dataset}{run['tasks_spec']} ({m['tasks']}) | "
-                f"{run['prompt_version']} | "
-                f"{run['feedback']} | {search.strategy if search.max_retries else '-'} | {search.budget} | "
+                f"{run['feedback']} | {search_words(run)} | "
                 f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | "
                 f"{_plus_cell(db, run, twins)} | {curve} | "
                 f"{_published(run)} | {100 * m['oracle_ceiling']:.1f}% | "
@@ -160,4 +158,5 @@ def markdown_report(db: Database) -> str:
                       + ", ".join(f"`{twin}` (of `{run_id}`)" for run_id, twin in twins.items()) + "."]
         lines.append("")
     lines += sampled_tables(latest_finished_runs(db), db)
+    lines += change_rows(db, latest_finished_runs(db))
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."

@@ -13,10 +13,11 @@ import os
 import threading
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from agent import ModelSpec, Search, Solver, load_settings, sandbox_status
+from agent.config import search_dict, stored_search
 from agent.solves.liveness import keep_alive, owner_alive
 from bench import store
 from bench.backends import (
@@ -38,7 +39,8 @@ from bench.task_protocol import FEEDBACK_MODES, ModelOutage, protocol_label
 from bench.tasks import Task, select_tasks
 
 __all__ = ["FEEDBACK_MODES", "ModelOutage", "RunConfig", "code_version", "config_of", "create_run",
-           "default_db_path", "resume_run", "run_state", "select_tasks", "selected_tasks", "start_run", "stop_run"]
+           "default_db_path", "resume_run", "run_search", "run_state", "select_tasks", "selected_tasks", "start_run",
+           "stop_run"]
 STOP_POLL_S = 1.0  # how often the driver reads the store for a stop asked from another process
 
 
@@ -51,14 +53,12 @@ class RunConfig:
     tasks_file: str | None = None  # a person's task file (JSONL, bench.task_file); then dataset stays humaneval
     provider: str | None = None
     model: str | None = None
-    max_retries: int = Search.max_retries  # the budget: candidates after the first answer
+    search: Search | None = None  # how each task's solve searches; None: the settings' (BUDGET, STRATEGY, ...)
     feedback: str = "visible"
     # Tasks solved at once: threads sharing one model, or processes with a model each. None: the backend's default,
     # 2 threads or one process per core (bench.backends.default_parallel).
     parallel: int | None = None
     max_tokens: int | None = None
-    strategy: str = Search.strategy
-    prompt_version: str = Search.prompt_version
     backend: str = "threads"  # threads | processes | ray (stored in the runs table's executor column)
     ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
     actors: int | None = None  # ray: None fills the cluster
@@ -246,11 +246,21 @@ def check_config(config: RunConfig) -> list[str]:
             raise ValueError(f"the samples' temperature must be above 0 and at most 2, got {config.temperature}")
     endpoints = parse_endpoints(config.endpoints)
     check_endpoints_provider(config.provider, endpoints)
-    problem = Search(max_retries=config.max_retries, strategy=config.strategy,
-                     prompt_version=config.prompt_version).problem()
+    problem = run_search(config).problem()
     if problem:
         raise ValueError(problem)
     return endpoints
+
+
+def run_search(config: RunConfig) -> Search:
+    """The Search a run of this configuration stores and solves every task with (read back by stored_search): the
+    configuration's, else the settings'; one candidate when nothing is fed back; a samples run's samples, drawn at
+    their temperature (no loop spends them)."""
+    search = config.search or load_settings().search
+    if config.samples:
+        return replace(search, budget=config.samples, strategy="sample", sample_temperature=config.temperature,
+                       later_round_temperature=None)
+    return replace(search, budget=1) if config.feedback == "none" else search
 
 
 def new_run_id() -> str:
@@ -268,17 +278,13 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
     run_id = new_run_id()
     on_ray = config.backend == "ray"
     sampled = bool(config.samples)
-    # A samples run has no loop: its budget is its samples, nothing is fed back, no strategy spends it.
-    retries = (Search.retries_for(config.samples) if sampled else
-               0 if config.feedback == "none" else config.max_retries)
     store.create_run(db, {
         "id": run_id, "created": time.time(), "started": None, "finished": None, "status": "created",
         "protocol": protocol_label(config.feedback, config.samples),
         "provider": spec.provider if spec else (config.provider or ""),
         "model": spec.model if spec else (config.model or ""), "model_arg": config.model or "",
-        "max_tokens": config.max_tokens, "prompt_version": config.prompt_version,
-        "strategy": "" if sampled else config.strategy, "isolation": sandbox_status().description,
-        "max_retries": retries, "feedback": "none" if sampled else config.feedback,
+        "max_tokens": config.max_tokens, "search": json.dumps(search_dict(run_search(config))),
+        "isolation": sandbox_status().description, "feedback": "none" if sampled else config.feedback,
         "tasks_spec": config.tasks, "task_ids": json.dumps([p["task_id"] for p in problems]),
         # parallel is stored in the workers column (its name before; store._decoded reads it as parallel)
         "workers": len(endpoints) or (config.actors or 0 if on_ray else
@@ -360,9 +366,9 @@ def run_state(run: dict) -> str:
 
 
 def config_of(run: dict) -> dict:
-    """The run's configuration as stored (for display and MLflow)."""
-    keys = asdict(RunConfig()).keys() | {"prompt_version", "code_version", "protocol"}
-    return {k: run.get(k) for k in keys if k in run} | {"tasks": run["tasks_spec"]}
+    """The run's configuration as stored (for display and MLflow), its search's fields among the others."""
+    keys = (asdict(RunConfig()).keys() - {"search"}) | {"code_version", "protocol"}
+    return {k: run.get(k) for k in keys if k in run} | search_dict(stored_search(run)) | {"tasks": run["tasks_spec"]}
 
 
 def backend_label(run: dict) -> str:

@@ -20,6 +20,8 @@ from sqlite_utils import Database
 
 RUN_COLUMNS = {
     "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
+    # prompt_version, max_retries and strategy: the search as runs stored it before it was stored whole (search);
+    # still read from those runs (agent.config.stored_search), no longer written
     "provider": str, "model": str, "prompt_version": str, "max_retries": int, "feedback": str, "tasks_spec": str,
     "task_ids": str, "workers": int, "code_version": str, "pid": int, "heartbeat": float, "error": str,
     "elapsed": float, "model_arg": str, "max_tokens": int, "strategy": str, "owner": str, "isolation": str,
@@ -29,6 +31,7 @@ RUN_COLUMNS = {
     # pass@k runs (bench.task_protocol.SAMPLED): samples a task and their temperature, or the file imported samples
     # came from
     "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
+    "search": str,  # JSON: the run's agent.config.Search, whole (search_dict); read it with stored_search
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, handed to every caller decoded
 RESULT_COLUMNS = {
@@ -149,10 +152,12 @@ _RUNS_WITH_COUNTS = (
 
 
 def _decoded(row: dict) -> dict:
-    """The one row shape of a run: JSON list columns decoded, backend read from the executor
-    column (its name before backends were called so), threads for runs stored before it, parallel from workers."""
+    """The one row shape of a run: JSON columns decoded (the search None for a run stored before it was, which
+    agent.config.stored_search reads from its older columns), backend read from the executor column (its name before
+    backends were called so), threads for runs stored before it, parallel from workers."""
     for column in JSON_RUN_COLUMNS:
         row[column] = json.loads(row.get(column) or "[]")
+    row["search"] = json.loads(row["search"]) if row.get("search") else None
     # Read here only; the raw column stays in the row so that copies of it (rescore, transfer) keep it.
     row["backend"] = row.get("executor") or "threads"
     row["parallel"] = row.get("workers")  # the workers column holds parallel (its name before "worker" meant a

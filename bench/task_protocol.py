@@ -16,6 +16,7 @@ import json
 import time
 
 from agent import BadInput, RunFinished, Solver, validate_input
+from agent.config import describe_search, stored_search
 from agent.inputs import EnvironmentProblem
 from agent.loop.choice import answers_by_budget
 from agent.loop.nodes import describe_model_error, draw_samples
@@ -25,8 +26,8 @@ from bench.visible_tests import visible_tests_for
 from sandbox import Limits, TestReport, run_tests
 
 __all__ = ["ENV_ERROR", "FEEDBACK_MODES", "IMPORTED", "LOST_STATUSES", "ModelOutage", "SAMPLED", "SAMPLES",
-           "answer_at_cap", "hidden_at_cap", "is_sampled", "protocol_label", "sample_task", "solve_task",
-           "visible_tests_for"]
+           "answer_at_cap", "curve_caps", "final_cap", "hidden_at_cap", "is_sampled", "protocol_label", "sample_task",
+           "search_words", "solve_task", "visible_tests_for"]
 FEEDBACK_MODES = ("visible", "none", "oracle")
 HIDDEN_LIMITS = Limits(timeout_s=10)
 # Raised by hidden tests that limit each call themselves (HumanEval+'s, as EvalPlus): a timeout, not a wrong answer.
@@ -52,6 +53,29 @@ def protocol_label(feedback: str, samples: int | None = None) -> str:
 def is_sampled(run: dict) -> bool:
     """A run of independent samples (ours or imported): scored by pass@k, not by the loop's answers."""
     return run.get("protocol") in SAMPLED
+
+
+def search_words(run: dict) -> str:
+    """How a run's tasks were solved, in the words list, show, the report and the Bench page all print: its search
+    (agent.config.describe_search), or for a run of independent samples what they were."""
+    if run.get("protocol") == IMPORTED:
+        return "samples made elsewhere, scored here"
+    search = stored_search(run)
+    if run.get("protocol") == SAMPLES:
+        return (f"{run['samples']} independent samples a task at T={run['temperature']:g}, prompt "
+                f"{search.prompt_version}")
+    return describe_search(search)
+
+
+def curve_caps(run: dict) -> range:
+    """The k of a run's "pass rate after k more candidates" (answer_at_cap): 0, the first answer, up to as many as its
+    budget allowed after it; only 0 for a sampled run, whose one answer a task is its first sample."""
+    return range(1) if is_sampled(run) else range(stored_search(run).budget)
+
+
+def final_cap(run: dict) -> int:
+    """The k of a run's final answer: the last of curve_caps."""
+    return curve_caps(run)[-1]
 
 
 class ModelOutage(Exception):
@@ -109,15 +133,13 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
     ``samples``) draws its samples instead (sample_task)."""
     if run.get("samples"):
         return sample_task(solver, task, run)
-    visible = task["tests"]
-    feedback, retries = run["feedback"], (0 if run["feedback"] == "none" else run["max_retries"])
+    visible, feedback = task["tests"], run["feedback"]
     executed, shown = (task["hidden_tests"], visible) if feedback == "oracle" else (visible, None)
     started = time.perf_counter()
     try:
+        # The run's search, whole (a run without feedback stored a budget of one candidate).
         events = list(solver.start(task["prompt"], executed, entry_point=task["entry_point"],
-                                   max_retries=retries, strategy=run["strategy"] or None,
-                                   prompt_version=run["prompt_version"], shown_tests=shown,
-                                   origin=f"bench run {run['id']}"))
+                                   search=stored_search(run), shown_tests=shown, origin=f"bench run {run['id']}"))
     except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
         return _result(task, run, started, status=_lost_status(exc), error=str(exc), thread_id=None, rows=[],
                        vis=[], hid=[], by_cap=[], choice=""), []
@@ -205,12 +227,12 @@ def sample_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]
     except BadInput as exc:
         return _result(task, run, started, status=_lost_status(exc), error=str(exc), thread_id=None, rows=[],
                        vis=[], hid=[], by_cap=[], choice=""), []
-    model = solver.model
+    model, search = solver.model, stored_search(run)
     try:
         drawn: list[Attempt] = draw_samples(
             model, task["prompt"], task["tests"], entry_point, n=run["samples"], temperature=run["temperature"],
-            seed=getattr(model, "seed", 0) or 0, prompt_version=run["prompt_version"],
-            per_round=solver.search.samples_per_round)
+            seed=getattr(model, "seed", 0) or 0, prompt_version=search.prompt_version,
+            per_round=search.samples_per_round)
     except Exception as exc:  # the provider's own errors vary, as in the loop's coder
         raise ModelOutage(describe_model_error(exc)) from exc
     rows = []

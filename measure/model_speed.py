@@ -11,6 +11,7 @@ import argparse
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -55,7 +56,7 @@ def _agent_tokens_per_second(solver: Solver, model: LlamaCppChat, task: str, tes
     llm, _, lock = load_llama(model.model_path, model.n_ctx)
     with lock:
         llm.reset()
-    events = list(solver.start(task, tests, max_retries=0))
+    events = list(solver.start(task, tests, search=replace(solver.search, budget=1)))
     attempt = solver.state_at(events[-1].thread_id)["attempts"][0]
     return attempt["tokens_out"] / attempt["seconds_model"]
 

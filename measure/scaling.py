@@ -25,9 +25,10 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from agent.config import Search
+from agent.config import load_settings
 from bench import runner, store
 from bench.backends import BACKENDS
 
@@ -116,7 +117,7 @@ def _one_ray(wanted: bool):
 
 def run(args: argparse.Namespace) -> None:
     """Measure each configuration; print a Markdown table (or JSON)."""
-    base = {"tasks": args.tasks, "provider": "llamacpp", "max_retries": Search.retries_for(args.budget),
+    base = {"tasks": args.tasks, "provider": "llamacpp", "search": replace(load_settings().search, budget=args.budget),
             "max_tokens": args.max_tokens,
             "feedback": "visible" if args.budget > 1 else "none"}
     configs = sorted((c for c in CONFIGS if c[1]["backend"] in args.backends),

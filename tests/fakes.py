@@ -35,11 +35,11 @@ def scripted(*answers: str) -> GenericFakeChatModel:
     return GenericFakeChatModel(messages=iter([AIMessage(content=a) for a in answers]))
 
 
-def solver_for(tmp_path: Path, *answers: str, max_retries: int = 3):
+def solver_for(tmp_path: Path, *answers: str, budget: int = 4):
     """A repair-strategy Solver over scripted answers, its solves stored under tmp_path."""
     from agent import Search, Solver
 
-    return Solver(scripted(*answers), tmp_path / "solves.sqlite", search=Search(max_retries=max_retries,
+    return Solver(scripted(*answers), tmp_path / "solves.sqlite", search=Search(budget=budget,
                                                                                 strategy="repair"))
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
 from agent import Solver
+from agent.config import BEFORE_SETTING, stored_search
 from agent.loop.candidates import candidates
 from agent.loop.nodes import after_coder, after_executor
 from agent.solves.history import branches, code_diff, step_changes
@@ -143,7 +145,7 @@ def old_graph(checkpointer):
 
 def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp_path):
     # A failed first answer as an old solve stored it: whole lists, no strategy, prompt version or search keys.
-    first = solver_for(tmp_path / "first", ADD_WRONG, max_retries=0)
+    first = solver_for(tmp_path / "first", ADD_WRONG, budget=1)
     _, final = run_to_end(first.start(ADD_TASK, ADD_TESTS))
     kept = ("task", "tests", "entry_point", "code", "extract_error", "report", "feedback", "iteration", "messages",
             "attempts", "judged")
@@ -158,8 +160,10 @@ def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp
                      as_node="coder")
 
     state = solver.state_at("old")
-    assert state["strategy"] == "repair" and state["attempts"][0]["code"] == values["attempts"][0]["code"]
-    assert solver.search_of("old").strategy == "repair" and solver.search_of("old").budget == 4
+    assert state["search"] is None and state["attempts"][0]["code"] == values["attempts"][0]["code"]
+    # Its search, from the keys it stored (max_retries 3: a budget of 4) and what solves did before the rest existed.
+    assert stored_search(state, solver.search) == solver.search_of("old") == replace(
+        solver.search, budget=4, **BEFORE_SETTING)
     assert [s.next_node for s in solver.steps("old")] == ["coder", "executor"]
     assert [b.how for b in branches(solver.steps("old"))] == ["the solve as run", "edited code"]
     # Resumed, the executor runs the edit the old fork asked for.

@@ -72,7 +72,7 @@ def test_a_solve_without_an_entry_point_uses_the_inferred_one_and_passes(tmp_pat
 
 def test_a_first_answer_that_imports_what_the_sandbox_lacks_ends_the_solve_at_once(tmp_path):
     model = ScriptedModel(answers=[IMPORTS_MISSING, RIGHT])
-    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8))
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", budget=9))
     final = list(solver.start(SECOND, SECOND_TESTS))[-1]
     assert isinstance(final, RunFinished)
     assert final.status == "env_error" and final.iterations == 1 and model.calls == 1
@@ -85,7 +85,7 @@ def test_a_first_answer_that_imports_what_the_sandbox_lacks_ends_the_solve_at_on
 def test_one_sample_of_four_reaching_for_a_missing_package_does_not_end_the_search(tmp_path):
     wrong = "```python\ndef second_largest(nums):\n    return max(nums)\n```"
     model = ScriptedModel(answers=[wrong, IMPORTS_MISSING, wrong, wrong, RIGHT])
-    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8, samples_per_round=4))
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", budget=9, samples_per_round=4))
     final = list(solver.start(SECOND, SECOND_TESTS))[-1]
     assert final.status == "passed" and final.iterations == 5
 
@@ -94,7 +94,7 @@ def test_tests_that_fail_to_import_at_run_time_end_the_solve_at_once(tmp_path):
     # The static check cannot see an import made by a call; the sandbox's report names it after one candidate.
     tests = "mod = __import__('no_such_package_xyz')\n" + SECOND_TESTS
     model = ScriptedModel(answers=[RIGHT])
-    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=8))
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", budget=9))
     final = list(solver.start(SECOND, tests))[-1]
     assert final.status == "env_error" and final.iterations == 1
     assert final.error.startswith("the tests import no_such_package_xyz")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from agent import BadInput, NodeFinished, NodeStarted, Search, Solver, Token
+from agent.config import search_dict, stored_search
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION
 from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
 
@@ -36,14 +38,15 @@ def test_repairs_after_failure_with_report_in_prompt(tmp_path):
     assert "assert add(1, 2) == 3" in repair[3]["content"]
     assert "left side:  -1" in repair[3]["content"] and "right side: 3" in repair[3]["content"]
     assert ADD_TASK in repair[1]["content"] and ADD_TESTS.strip() in repair[1]["content"]
-    assert state["prompt_version"] == DEFAULT_PROMPT_VERSION
+    assert stored_search(state).prompt_version == DEFAULT_PROMPT_VERSION
+    assert state["search"] == search_dict(solver.search)  # stored whole, in the one shape readers read
 
 
-def test_retry_cap_means_max_retries_plus_one_attempts(tmp_path):
-    solver = solver_for(tmp_path, *[ADD_WRONG] * 10, max_retries=3)
+def test_the_budget_is_the_candidates_in_all(tmp_path):
+    solver = solver_for(tmp_path, *[ADD_WRONG] * 10, budget=4)
     _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "gave_up" and final.iterations == 4
-    _, final = run_to_end(solver_for(tmp_path, *[ADD_WRONG] * 10).start(ADD_TASK, ADD_TESTS, max_retries=0))
+    _, final = run_to_end(solver_for(tmp_path, *[ADD_WRONG] * 10).start(ADD_TASK, ADD_TESTS, search=Search(budget=1)))
     assert final.status == "gave_up" and final.iterations == 1
 
 
@@ -105,7 +108,7 @@ def test_history_lists_every_step_and_forks_branch(tmp_path):
 
 def test_fork_with_edited_report_asks_for_a_repair(tmp_path):
     solver = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
-    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS, max_retries=0))
+    _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS, search=replace(solver.search, budget=1)))
     assert final.status == "gave_up"
     end = solver.steps(final.thread_id)[-1]
     _, forked = run_to_end(solver.fork(final.thread_id, end.checkpoint_id, feedback="add must return a + b, not a - b"))
@@ -153,14 +156,15 @@ def test_a_solves_table_from_before_origins_lists_its_solves_as_peoples_own(tmp_
 
 def test_a_solve_killed_before_its_first_checkpoint_starts_again_from_its_inputs(tmp_path):
     first = solver_for(tmp_path)
-    first.start(ADD_TASK, ADD_TESTS, max_retries=1)  # the row is written; the stream never ran, as if killed at once
+    # The row is written; the stream never ran, as if killed at once.
+    first.start(ADD_TASK, ADD_TESTS, search=replace(first.search, budget=2))
     thread = first.store.solves()[0]["thread_id"]
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:  # its owner: a process long gone
         db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0 WHERE thread_id = ?", (thread,))
     reopened = solver_for(tmp_path, ADD_WRONG, ADD_RIGHT)
     assert reopened.store.solves()[0]["status"] == "interrupted"
     assert reopened.steps(thread) == [] and reopened.can_restart(thread)
-    assert reopened.search_of(thread).max_retries == 1  # the solve's own budget, not the solver's
+    assert reopened.search_of(thread).budget == 2  # the solve's own budget, not the solver's
     _, final = run_to_end(reopened.restart(thread))
     assert final.thread_id == thread and final.status == "passed" and final.iterations == 2
     assert reopened.store.solves()[0]["status"] == "passed" and not reopened.can_restart(thread)

@@ -9,7 +9,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from agent import RunFinished, Search, Solver
 from agent.loop.extract import add_missing_imports, extract_code
 from agent.loop.nodes import answer_token_cap
-from agent.loop.prompts import prompt_version
+from agent.loop.prompts import prompt_version, repeats_task
 
 HUMANEVAL_STYLE = 'def double(x: int) -> int:\n    """Return twice x.\n    >>> double(2)\n    4\n    """\n'
 TESTS = "assert double(2) == 4\n"
@@ -85,3 +85,32 @@ def test_missing_standard_imports_are_added_and_nothing_else():
     assert add_missing_imports("import math\nx = math.pi\n") == "import math\nx = math.pi\n"
     code, _ = extract_code("```python\ndef f(xs: List[int]) -> int:\n    return reduce(max, xs)\n```")
     assert "from typing import List" in code and "from functools import reduce" in code
+
+
+def test_qwen_asks_a_python_task_as_qwens_harness_does_and_a_task_in_words_with_its_tests(tmp_path):
+    model = Continuing(sent=[])
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(prompt_version="qwen"))
+    final = list(solver.start(HUMANEVAL_STYLE, TESTS, entry_point="double"))[-1]
+    assert final.status == "passed"
+    call = model.sent[0]
+    assert call["messages"][1].content == (
+        f"Can you complete the following Python function?\n```python\n{HUMANEVAL_STYLE.strip()}\n```")
+    assert call["messages"][-1].content == "```python\n"
+    assert "\n#" in call["stop"] and "\nassert " not in call["stop"]
+    model.sent.clear()
+    list(Solver(model, tmp_path / "w.sqlite", search=Search(prompt_version="qwen")).start(
+        "Write double(x) returning twice x.", TESTS, entry_point="double"))
+    assert TESTS.strip() in model.sent[0]["messages"][1].content
+
+
+def test_v5_shows_the_tests_only_when_they_say_more_than_the_task(tmp_path):
+    doctested = HUMANEVAL_STYLE.replace("    >>> double(2)\n    4\n", "    >>> double( 2 )\n    4\n")
+    assert repeats_task(doctested, TESTS) and not repeats_task(HUMANEVAL_STYLE.replace(">>> double(2)", ""), TESTS)
+    assert not repeats_task(HUMANEVAL_STYLE, "assert double(3) == 6\n")  # a call of its own: new to the task
+    assert not repeats_task(HUMANEVAL_STYLE, "not python(")
+    v5 = prompt_version("v5")
+    assert "must pass these tests" not in v5.first_message(HUMANEVAL_STYLE, TESTS, "double")
+    assert "assert double(3) == 6" in v5.first_message(HUMANEVAL_STYLE, "assert double(3) == 6\n", "double")
+    assert TESTS.strip() in v5.first_message("Write double(x) returning twice x.", TESTS, "double")
+    # Body only: the task is pre-filled after the fence, as v4-body does.
+    assert v5.prefill(HUMANEVAL_STYLE) == prompt_version("v4-body").prefill(HUMANEVAL_STYLE)

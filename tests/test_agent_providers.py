@@ -133,6 +133,38 @@ def test_embedded_model_missing_gives_the_pull_command(tmp_path, monkeypatch):
         make_chat_model(Settings(provider="llamacpp"))
 
 
+@pytest.mark.parametrize("name", ["qwen2.5-coder-0.5b-q8_0", "qwen2.5-coder-0.5b-instruct-q8_0.gguf"])
+def test_embedded_q8_0_by_name_says_where_to_put_it(tmp_path, monkeypatch, name):
+    """LLM_MODEL names the Q8_0 that no index holds: the error names the file, the folder and where to get it."""
+    monkeypatch.setenv("MODELS_DIR", str(tmp_path))
+    monkeypatch.setenv("LLM_PROVIDER", "llamacpp")
+    monkeypatch.setenv("LLM_MODEL", name)
+    with pytest.raises(ModelUnavailable) as info:
+        make_chat_model(load_settings())
+    message = str(info.value)
+    assert "qwen2.5-coder-0.5b-instruct-q8_0.gguf" in message and str(tmp_path) in message
+    assert "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF" in message
+
+
+def test_embedded_model_by_name_resolves_in_models_dir(tmp_path, monkeypatch):
+    """A catalog name put in place by hand resolves to its file in MODELS_DIR (resolution only: nothing is loaded)."""
+    import hashlib
+
+    from agent.models.catalog import CATALOG, ModelSpec
+    from agent.providers.chat_model import gguf_path
+
+    data = b"GGUF" + b"\0" * 60
+    spec = ModelSpec(name="tiny-q8", filename="tiny-q8.gguf", parts=(), size=len(data),
+                     sha256=hashlib.sha256(data).hexdigest(), source="nowhere")
+    monkeypatch.setitem(CATALOG, spec.name, spec)
+    monkeypatch.setenv("MODELS_DIR", str(tmp_path))
+    (tmp_path / spec.filename).write_bytes(data)
+    monkeypatch.setenv("LLM_MODEL", spec.name)
+    assert gguf_path(load_settings()) == tmp_path / spec.filename
+    monkeypatch.setenv("LLAMACPP_MODEL_PATH", spec.filename)  # a bare file name there too
+    assert gguf_path(load_settings()) == tmp_path / spec.filename
+
+
 def test_embedded_model_path_that_is_not_gguf(tmp_path):
     bad = tmp_path / "x.gguf"
     bad.write_text("not a model")
@@ -173,14 +205,14 @@ def test_openai_answers_are_counted_whether_or_not_the_server_streams_usage(fake
 
 def test_settings_from_environment(monkeypatch):
     monkeypatch.setenv("LLM_PROVIDER", "Ollama")
-    monkeypatch.setenv("MAX_RETRIES", "5")
+    monkeypatch.setenv("BUDGET", "6")
     monkeypatch.setenv("OLLAMA_BASE_URL", "http://ollama:11434/")
     settings = load_settings()
-    assert (settings.provider, settings.max_retries, settings.ollama_base_url) == ("ollama", 5, "http://ollama:11434")
-    monkeypatch.setenv("MAX_RETRIES", "three")
-    with pytest.raises(ValueError, match="MAX_RETRIES must be a whole number"):
+    assert (settings.provider, settings.search.budget, settings.ollama_base_url) == ("ollama", 6, "http://ollama:11434")
+    monkeypatch.setenv("BUDGET", "three")
+    with pytest.raises(ValueError, match="BUDGET must be a whole number"):
         load_settings()
-    monkeypatch.setenv("MAX_RETRIES", "3")
+    monkeypatch.setenv("BUDGET", "3")
     monkeypatch.setenv("LLM_PROVIDER", "gpt")
     with pytest.raises(ValueError, match="LLM_PROVIDER must be"):
         load_settings()

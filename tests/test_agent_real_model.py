@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent import NodeFinished, RunFinished, Settings, Solver, Token, make_chat_model
+from agent import NodeFinished, RunFinished, Search, Settings, Solver, Token, make_chat_model
 from agent.models import find_model, pull
 from agent.models.weights import ModelNotPulledError
 
@@ -35,7 +35,7 @@ def test_small_task_solved_end_to_end_with_streamed_tokens(solver):
 
 
 def test_repair_from_a_buggy_first_attempt_and_history(solver):
-    events = list(solver.start(TASK, TESTS, max_retries=2, strategy="repair"))
+    events = list(solver.start(TASK, TESTS, search=Search(budget=3, strategy="repair")))
     thread = events[-1].thread_id
     first_answer = next(s for s in solver.steps(thread) if s.next_node == "executor" and s.iteration == 1)
     buggy = "def add(a, b):\n    return a * b\n"

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict, dataclass, field, replace
+
 import pytest
 
 from agent import BadInput, NodeFinished, RunFinished, Search, Solver
+from agent.config import (
+    BEFORE_SETTING,
+    SEARCH_VARIABLES,
+    describe_search,
+    load_search,
+    search_dict,
+    stored_search,
+)
 from agent.loop.candidates import candidates
 from agent.loop.choice import answers_by_budget, choose
 from agent.loop.probes import Probe, behaviour, probe_calls, signature, within_contract
@@ -27,7 +38,7 @@ def solve(tmp_path, answers, **search):
 
 
 def test_sample_strategy_draws_fresh_samples_of_the_first_prompt_with_their_own_seeds(tmp_path):
-    solver, events, model = solve(tmp_path, [WRONG, WRONG, RIGHT], strategy="sample", max_retries=3,
+    solver, events, model = solve(tmp_path, [WRONG, WRONG, RIGHT], strategy="sample", budget=4,
                                   samples_per_round=2, sample_temperature=0.9)
     final = events[-1]
     assert final.status == "passed" and final.iterations == 3
@@ -45,8 +56,18 @@ def test_sample_strategy_draws_fresh_samples_of_the_first_prompt_with_their_own_
     assert solver.state_at(final.thread_id)["code"].strip().endswith("return abs(x)")
 
 
+
+def test_rounds_after_the_first_are_drawn_at_the_later_round_temperature(tmp_path):
+    solver, events, model = solve(tmp_path, [WRONG] * 4 + [RIGHT], strategy="sample", budget=5, samples_per_round=2,
+                                  sample_temperature=0.8, later_round_temperature=1.1)
+    assert events[-1].status == "passed"
+    assert [c["temperature"] for c in model.log] == [0.0, 0.8, 0.8, 1.1, 1.1]
+    assert [c.temperature for c in solver.candidates(events[-1].thread_id)[1:]] == [0.8, 0.8, 1.1, 1.1]
+    # A solve stored before the setting existed kept every round as warm as the first.
+    assert Search(later_round_temperature=None).round_temperature(3) == 0.8
+
 def test_hybrid_repairs_once_then_samples(tmp_path):
-    solver, events, model = solve(tmp_path, [WRONG, WRONG, WRONG, WRONG], strategy="hybrid", max_retries=3,
+    solver, events, model = solve(tmp_path, [WRONG, WRONG, WRONG, WRONG], strategy="hybrid", budget=4,
                                   samples_per_round=2)
     final = events[-1]
     assert final.status == "gave_up" and final.iterations == 4
@@ -56,19 +77,19 @@ def test_hybrid_repairs_once_then_samples(tmp_path):
 
 
 def test_repair_strategy_never_samples(tmp_path):
-    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="repair", max_retries=2)
+    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="repair", budget=3)
     assert [c.kind for c in solver.candidates(events[-1].thread_id)] == ["first", "repair", "repair"]
 
 
 def test_the_token_budget_stops_the_search(tmp_path):
     # Each scripted answer counts no tokens, so a budget of 1 token is never spent: the candidate cap rules.
-    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="sample", max_retries=4, token_budget=1)
+    solver, events, _ = solve(tmp_path, [WRONG] * 5, strategy="sample", budget=5, token_budget=1)
     assert events[-1].iterations == 5
 
 
 @pytest.mark.parametrize("search, message", [
     ({"strategy": "guess"}, "strategy must be one of repair, sample, hybrid"),
-    ({"max_retries": -1}, "0 or more"),
+    ({"budget": 0}, "1 or more"),
     ({"samples_per_round": 0}, "samples per round"),
     ({"prompt_version": "v9"}, "prompt version"),
 ])
@@ -81,7 +102,7 @@ def test_bad_search_settings_are_refused_with_a_clear_message(tmp_path, search, 
 def test_the_chooser_takes_the_largest_group_that_behaves_alike(tmp_path):
     # Two passing candidates return abs(x); one passing candidate returns x: on the mutated input -3 they differ.
     answers = [WRONG, LUCKY, RIGHT, RIGHT]
-    solver, events, _ = solve(tmp_path, answers, strategy="sample", max_retries=3, samples_per_round=3)
+    solver, events, _ = solve(tmp_path, answers, strategy="sample", budget=4, samples_per_round=3)
     final = events[-1]
     picked = solver.chosen(final.thread_id)
     # The example's 3 implies no negative input, so on the probes inside that all three agree; the negative
@@ -93,7 +114,7 @@ def test_the_chooser_takes_the_largest_group_that_behaves_alike(tmp_path):
 
 
 def test_answers_by_budget_apply_the_same_rule_to_every_prefix(tmp_path):
-    solver, events, _ = solve(tmp_path, [WRONG, LUCKY, RIGHT, RIGHT], strategy="sample", max_retries=3,
+    solver, events, _ = solve(tmp_path, [WRONG, LUCKY, RIGHT, RIGHT], strategy="sample", budget=4,
                               samples_per_round=3)
     drawn = solver.candidates(events[-1].thread_id)
     # k=0: the failing first answer; k=1: the lucky one (the only passer); k>=2: the agreeing pair's first.
@@ -145,7 +166,7 @@ RAISES = ("```python\ndef solve(N):\n    if N < 100:\n        raise ValueError(N
 
 def _solve_sum(tmp_path, answers):
     model = SamplingScriptedModel(answers=answers)
-    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", max_retries=len(answers) - 1,
+    solver = Solver(model, tmp_path / "s.sqlite", search=Search(strategy="sample", budget=len(answers),
                                                                   samples_per_round=len(answers) - 1))
     final = list(solver.start(SUM_TASK, SUM_TESTS))[-1]
     return solver, final
@@ -193,3 +214,91 @@ def test_ties_inside_the_contract_go_to_the_largest_group_that_agrees_exactly():
         {"iteration": 4, "report": ok, "behaviour": ["= 1", "~= 0", "?= 7"], "signature": "c"}]})
     picked = choose(drawn)
     assert (picked.index, picked.agreeing) == (2, 4) and "2 agree on every probe" in picked.reason
+
+
+# --- the one search setting: read from the environment, stored whole, read back, described -----------------------
+
+
+@pytest.fixture
+def clean_search_env(monkeypatch):
+    for variable in [*SEARCH_VARIABLES.values(), "MAX_RETRIES"]:
+        monkeypatch.delenv(variable, raising=False)
+    return monkeypatch
+
+
+def test_each_search_field_is_read_from_its_own_variable(clean_search_env):
+    assert load_search() == Search()
+    wanted = Search(budget=3, strategy="hybrid", samples_per_round=2, sample_temperature=0.5, token_budget=0,
+                    prompt_version="v3")
+    for name, variable in SEARCH_VARIABLES.items():
+        clean_search_env.setenv(variable, str(getattr(wanted, name)))
+    assert load_search() == wanted
+    clean_search_env.setenv("BUDGET", " ")  # blank reads as unset
+    assert load_search().budget == Search().budget
+
+
+def test_max_retries_is_the_budgets_older_name_and_may_not_contradict_it(clean_search_env):
+    clean_search_env.setenv("MAX_RETRIES", "3")  # candidates after the first: a budget of 4
+    assert load_search().budget == 4
+    clean_search_env.setenv("BUDGET", "4")
+    assert load_search().budget == 4
+    clean_search_env.setenv("BUDGET", "9")
+    with pytest.raises(ValueError, match="BUDGET=9 and MAX_RETRIES=3 disagree"):
+        load_search()
+    clean_search_env.setenv("MAX_RETRIES", "-1")
+    clean_search_env.delenv("BUDGET")
+    with pytest.raises(ValueError, match="budget .* must be 1 or more, got 0"):
+        load_search()
+
+
+def test_stored_search_reads_every_shape_a_search_was_stored_in():
+    search = Search(budget=5, strategy="hybrid", samples_per_round=2, sample_temperature=0.6, token_budget=900,
+                    prompt_version="v4")
+    # Whole: a state's dict, a bench row's JSON text; keys it does not know (a field since removed) are left out.
+    assert stored_search({"search": search_dict(search)}) == search
+    assert stored_search({"search": json.dumps({**search_dict(search), "gone": 1})}) == search
+    # A field stored before it existed is what solves did then, else the base's.
+    older = {k: v for k, v in search_dict(search).items() if k not in ("prompt_version", "token_budget")}
+    base = Search(token_budget=123)
+    assert stored_search({"search": older}, base) == replace(search, prompt_version=BEFORE_SETTING["prompt_version"],
+                                                             token_budget=123)
+    # The keys (a checkpoint's) or columns (a bench row's) of older versions: the budget as max_retries.
+    assert stored_search({"max_retries": 4, "strategy": "hybrid", "samples_per_round": 2, "sample_temperature": 0.6,
+                          "token_budget": 900, "prompt_version": "v4"}) == replace(search, later_round_temperature=None)
+    assert stored_search({"max_retries": 0, "strategy": "", "prompt_version": None}, base) == replace(
+        base, budget=1, **BEFORE_SETTING)
+    # Nothing stored (a state typed into LangGraph Studio): the base, whole.
+    assert stored_search({"task": "t", "search": None}, base) == base
+
+
+def test_describe_search_says_the_whole_search_in_one_form():
+    assert describe_search(Search()) == ("sample search, budget 9 candidates (rounds of 4 at T=0.8, later ones at "
+                                         "1.1), 3000 tokens, prompt v4-body")
+    assert describe_search(Search(later_round_temperature=None)) == (
+        "sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, prompt v4-body")
+    assert describe_search(Search(strategy="repair", budget=4, token_budget=0)) == (
+        "repair search, budget 4 candidates, no token limit, prompt v4-body")
+    assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8)) == (
+        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, prompt v4-body")
+    assert describe_search(Search(budget=1, prompt_version="v3")) == "one shot, prompt v3"
+
+
+def test_a_new_search_field_is_described_without_words_of_its_own():
+    @dataclass(frozen=True)
+    class Wider(Search):
+        second_opinion: str = field(default="off", metadata={"env": "SECOND_OPINION"})
+
+    assert describe_search(Wider(budget=1)) == "one shot, prompt v4-body, second opinion off"
+    assert asdict(Wider())["second_opinion"] == "off"
+
+
+def test_a_solve_stores_its_search_whole_and_a_fork_past_its_budget_raises_it(tmp_path):
+    search = Search(budget=2, strategy="repair", token_budget=500)
+    other_wrong = WRONG.replace("-x", "0 - x")  # a repair that repeats its code would be drawn again
+    solver, events, _ = solve(tmp_path, [WRONG, other_wrong, RIGHT], **asdict(search))
+    thread = events[-1].thread_id
+    assert events[-1].status == "gave_up" and solver.state_at(thread)["search"] == search_dict(search)
+    assert solver.search_of(thread) == search
+    end = solver.steps(thread)[-1]
+    forked = list(solver.fork(thread, end.checkpoint_id, feedback="return abs(x)"))[-1]
+    assert forked.status == "passed" and solver.search_of(thread) == replace(search, budget=3)

@@ -66,6 +66,7 @@ def test_atol_and_time_limits_come_from_tasks_json(plus):
     assert sum(t["base_inputs"] + t["plus_inputs"] for t in info.values()) == 124253
 
 
+@pytest.mark.dataset
 def test_every_canonical_solution_passes_its_humanevalplus_hidden_tests_in_our_sandbox(plus):
     # EvalPlus's reference solutions must score 164/164 under our scorer, with the time limits a candidate gets.
     def score(task):

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agent import ModelSpec, Solver
+from agent import ModelSpec, Search, Solver
+from agent.config import stored_search
 from bench import runner, store
 from bench.evaluate import evaluate_file
 from bench.humaneval import load_problems
@@ -174,7 +176,10 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
     assert (run["status"], run["protocol"], run["samples"], run["temperature"]) == ("finished", "samples", 3, 0.6)
-    assert (run["feedback"], run["strategy"], run["max_retries"]) == ("none", "", 2)
+    # Its search: its samples, at their temperature; no loop spends them.
+    assert run["feedback"] == "none" and stored_search(run) == replace(Search(), budget=3, strategy="sample",
+                                                                       sample_temperature=0.6,
+                                                                       later_round_temperature=None)
     for task_id in ("HumanEval/0", "HumanEval/1", "HumanEval/2"):
         rows = store.attempts(db, run_id, task_id)
         assert [(a["iteration"], a["kind"], a["seed"], a["temperature"]) for a in rows] == [
@@ -250,3 +255,26 @@ def test_a_samples_run_exports_every_sample_for_human_evals_scorer(tmp_path):
 def test_bad_samples_settings_exit_2_before_any_model(tmp_path, args, message):
     done = _cli("--db", str(tmp_path / "b.sqlite"), "run", "--tasks", "0", *args)
     assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_report_reads_runs_one_setting_apart_on_the_same_tasks_as_one_change(tmp_path):
+    db_path = tmp_path / "bench.sqlite"
+    cool = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=0.8), db_path,
+                            solver=seeded_solver(tmp_path / "a", {"HumanEval/0": {1}}), background=False)
+    warm = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.1), db_path,
+                            solver=seeded_solver(tmp_path / "b", {"HumanEval/0": {0, 1}, "HumanEval/2": {3}}),
+                            background=False)
+    # Other tasks, or two settings changed at once: not one change.
+    runner.start_run(runner.RunConfig(tasks="0,4", samples=4, temperature=1.1), db_path,
+                     solver=seeded_solver(tmp_path / "c", {}), background=False)
+    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4")),
+                     db_path,
+                     solver=seeded_solver(tmp_path / "d", {}), background=False)
+    report = _cli("--db", str(db_path), "report").stdout
+    rows = [line for line in report.split("**What each change gained (independent samples")[1].splitlines()
+            if line.startswith("| fake")]
+    # pass@1 1/8 -> 3/8 of the samples; tasks with a passing sample 1 of 2 -> 2 of 2.
+    assert len(rows) == 1 and rows[0].startswith(
+        "| fake: seeded | humaneval 0,2 (2) | 4 | temperature 0.8 -> 1.1 | 12.5 -> 37.5 (+25.0) | "
+        "50.0 -> 100.0 (+50.0) |")
+    assert rows[0].endswith(f"| `{cool}` -> `{warm}` |")

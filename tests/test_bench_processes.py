@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from agent import Search
 from backend_runs import EIGHT, assert_a_dead_endpoint_is_named, assert_each_task_once, assert_same_rows, start_driver
 from bench import runner, store
 from bench.__main__ import main as bench_cli
@@ -24,7 +25,7 @@ SLOW = ScriptedRecipe(right=frozenset(PROBLEMS), delay=1.0)  # a task long enoug
 
 
 def _config(**changes) -> runner.RunConfig:
-    return runner.RunConfig(**{"tasks": "0-7", "max_retries": 2, "strategy": "repair", "backend": "processes",
+    return runner.RunConfig(**{"tasks": "0-7", "search": Search(budget=3, strategy="repair"), "backend": "processes",
                                "parallel": 2, **changes})
 
 

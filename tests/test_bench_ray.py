@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from agent import Search
 from backend_runs import EIGHT, assert_a_dead_endpoint_is_named, assert_each_task_once, assert_same_rows, start_driver
 from bench import runner, store
 from bench.__main__ import main as bench_cli
@@ -29,7 +30,7 @@ PROBLEMS = {p["task_id"]: p for p in load_problems()}
 
 
 def _ray_config(address: str, **changes) -> runner.RunConfig:
-    base = {"tasks": "0-7", "max_retries": 2, "strategy": "repair", "backend": "ray", "ray_address": address,
+    base = {"tasks": "0-7", "search": Search(budget=3, strategy="repair"), "backend": "ray", "ray_address": address,
             "actors": 2, "cpus_per_actor": 1.0}
     return runner.RunConfig(**{**base, **changes})
 
@@ -43,8 +44,8 @@ def _audit(db_path: Path, run_id: str) -> list[str]:
 @pytest.mark.ray
 def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    threads = runner.start_run(runner.RunConfig(tasks="0-7", max_retries=2, strategy="repair", parallel=2), db_path,
-                               solver=EIGHT(), background=False)
+    threads = runner.start_run(runner.RunConfig(tasks="0-7", search=Search(budget=3, strategy="repair"), parallel=2),
+                               db_path, solver=EIGHT(), background=False)
     on_ray = runner.start_run(_ray_config(ray_cluster), db_path, recipe=EIGHT, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, on_ray)
@@ -202,7 +203,7 @@ def test_backend_labels_name_the_threads_cpus_cluster_and_endpoints():
 @pytest.mark.model
 def test_a_real_model_ray_run_of_two_tasks(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks="0,2", provider="llamacpp", max_retries=1, max_tokens=256, backend="ray",
+    config = runner.RunConfig(tasks="0,2", provider="llamacpp", search=Search(budget=2), max_tokens=256, backend="ray",
                               ray_address=ray_cluster, actors=1, cpus_per_actor=2)
     run_id = runner.start_run(config, db_path, background=False)
     db = store.open_store(db_path)

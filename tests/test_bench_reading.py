@@ -6,17 +6,20 @@ import csv
 import gzip
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agent import Solver
+from agent import Search, Solver
+from agent.config import describe_search, stored_search
 from bench import runner, store
 from bench.cost import duration, estimate_from_runs, probe
 from bench.export import RESULT_CSV_COLUMNS, results_csv, samples_jsonl
 from bench.humaneval import load_problems
 from bench.metrics import compare_run_curves, run_metrics, run_progress
 from bench.results_table import published_baseline
+from bench.task_protocol import search_words
 from bench.transfer import dump_runs, load_file, load_runs, write_file
 from fakes import PromptKeyedModel, humaneval_answers
 
@@ -39,6 +42,12 @@ def test_the_fixture_holds_the_readmes_measured_runs(real_runs):
                                                                       71.3]
     m = run_metrics(store.get_run(real_runs, ONE_FIVE), store.results(real_runs, ONE_FIVE))
     assert m["tasks"] == 41 and round(100 * m["pass_at_1"], 1) == 82.9
+    # Stored before the search was stored whole: read from its older columns (strategy, max_retries, prompt_version).
+    old = store.get_run(real_runs, ALL_164)
+    assert old["search"] is None and (old["strategy"], old["max_retries"], old["prompt_version"]) == (
+        "sample", 8, "v4-body")
+    ran = replace(Search(), later_round_temperature=None)  # today's defaults, but one temperature throughout
+    assert stored_search(old) == ran and search_words(old) == describe_search(ran)
     # Every candidate's code is kept (slim drops prompts, raw answers and reports only).
     attempts = store.attempts(real_runs, ALL_164)
     assert len(attempts) == sum(r["iterations"] for r in store.results(real_runs, ALL_164))
@@ -103,7 +112,8 @@ def test_cost_comes_from_the_last_run_of_the_same_model(real_runs):
     runs = store.list_runs(real_runs)
     estimate = estimate_from_runs(runs, "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
     assert estimate.seconds_per_task == pytest.approx(3335.7379727 / 164)
-    assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min (sample, budget 9, 2 at once)"
+    ran = describe_search(replace(Search(), later_round_temperature=None))
+    assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min ({ran}; 2 at once)"
     assert duration(estimate.for_tasks(164)) == "56 min"
     assert [duration(s) for s in (0.42, 45, 7200 + 5 * 60)] == ["0.4 s", "45 s", "2 h 05 min"]
     assert estimate_from_runs(runs, "ollama", "qwen2.5-coder:1.5b") is None
@@ -114,10 +124,10 @@ def test_a_probe_times_one_task_as_a_run_would_and_stores_nothing(tmp_path, monk
     problems = load_problems()
     solver = Solver(PromptKeyedModel(answer=humaneval_answers(problems, right={"HumanEval/3"})),
                     tmp_path / "solves.sqlite")
-    estimate = probe(solver, runner.RunConfig(tasks="3-5", max_retries=2))
+    estimate = probe(solver, runner.RunConfig(tasks="3-5", search=Search(budget=3)))
     assert estimate.seconds_per_task > 0
-    assert estimate.source.startswith("a probe: HumanEval/3 took") and "1 candidate(s) of a budget of 3 (passed)" in \
-        estimate.source
+    assert estimate.source.startswith("a probe: HumanEval/3 took")
+    assert "1 candidate(s) (passed; sample search, budget 3 candidates" in estimate.source
     assert store.list_runs(store.open_store(runner.default_db_path())) == []
 
 

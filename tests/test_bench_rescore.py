@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent import Solver
+from agent import Search, Solver
 from bench import runner, store
 from bench.cost import estimate_from_runs
 from bench.datasets import HUMANEVAL_PLUS, load_dataset
@@ -46,7 +46,7 @@ def _solver(tmp_path: Path) -> Solver:
 @pytest.fixture
 def humaneval_run(tmp_path) -> tuple[Path, str]:
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, parallel=1)
+    config = runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1)
     run_id = runner.start_run(config, db_path, solver=_solver(tmp_path), background=False)
     return db_path, run_id
 
@@ -123,8 +123,8 @@ def test_what_cannot_be_rescored_is_refused_clearly_and_nothing_is_stored(tmp_pa
     elif case == "not finished":
         _, run_id = runner.create_run(runner.RunConfig(tasks="0"), db_path)
     elif case == "leaky":
-        run_id = runner.start_run(runner.RunConfig(tasks="HumanEval/0", feedback="oracle", max_retries=0), db_path,
-                                  solver=_solver(tmp_path), background=False)
+        run_id = runner.start_run(runner.RunConfig(tasks="HumanEval/0", feedback="oracle", search=Search(budget=1)),
+                                  db_path, solver=_solver(tmp_path), background=False)
     elif case == "task file":
         path = tmp_path / "one.jsonl"
         path.write_text(json.dumps({"task_id": "double", "prompt": "Return twice the number given.",
@@ -191,6 +191,7 @@ def _first_tasks_of(dump: dict, run_id: str, count: int) -> dict:
             "tasks": []}
 
 
+@pytest.mark.dataset
 def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     db = store.open_store(db_path)
@@ -215,8 +216,8 @@ def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts
 
 def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, app):
     db_path = tmp_path / "bench.sqlite"  # the app's DATA_DIR is tmp_path: its Bench page reads these runs
-    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, strategy="repair", max_retries=1, parallel=1), db_path,
-                                 solver=_solver(tmp_path), background=False)
+    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1),
+                                 db_path, solver=_solver(tmp_path), background=False)
     rescored_id = rescore_run(db_path, source_id)
     at = app.switch_page("views/bench.py").run()
     assert not at.exception, at.exception
@@ -226,5 +227,5 @@ def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path,
     assert runs.set_index("run").loc[rescored_id, "dataset"] == HUMANEVAL_PLUS
     # The newest run is shown first: the rescored one, labelled as such in its banner and caption.
     assert any(i.value.startswith(f"rescored: the candidates and answers of run {source_id}") for i in at.info)
-    assert any(c.value.startswith("dataset humaneval+ · strategy") and
+    assert any(c.value.startswith("dataset humaneval+ · repair search, budget 2 candidates") and
                c.value.endswith(f"· protocol rescored, from run {source_id}") for c in at.caption)

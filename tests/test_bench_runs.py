@@ -8,10 +8,12 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
-from agent import Solver
+from agent import Search, Solver
+from agent.config import describe_search, search_dict, stored_search
 from bench import runner, store
 from bench.humaneval import load_problems
 from bench.metrics import run_metrics
@@ -30,7 +32,7 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
-    config = runner.RunConfig(tasks="0-3", max_retries=3, parallel=2, strategy="repair")
+    config = runner.RunConfig(tasks="0-3", search=Search(budget=4, strategy="repair"), parallel=2)
     run_id = runner.start_run(config, db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
@@ -52,7 +54,7 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 2})
     one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none"), db_path, solver=solver, background=False)
-    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", strategy="repair"), db_path,
+    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", search=Search(strategy="repair")), db_path,
                               solver=solver, background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, one_shot)["protocol"] == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
@@ -124,6 +126,27 @@ def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
     assert store.finished_task_ids(store.open_store(db_path), run_id) == {"HumanEval/0"}
 
 
+def test_a_run_stores_its_search_whole_and_solves_with_it_whatever_the_environment_says_later(tmp_path, monkeypatch):
+    db_path = tmp_path / "bench.sqlite"
+    search = Search(budget=3, strategy="repair", token_budget=700, prompt_version="v4")
+    _, run_id = runner.create_run(runner.RunConfig(tasks="0-1", search=search, parallel=1), db_path)
+    monkeypatch.setenv("BUDGET", "7")  # the environment of the process that runs it: the stored search rules
+    monkeypatch.setenv("STRATEGY", "sample")
+    solver = fake_solver(tmp_path)
+    runner.resume_run(run_id, db_path, solver=solver, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert run["status"] == "finished" and run["search"] == search_dict(search) and stored_search(run) == search
+    assert [r["iterations"] for r in store.results(db, run_id)] == [3, 3]
+    assert {solver.search_of(s["thread_id"]) for s in solver.store.solves(origin=None)} == {search}
+    # Every CLI says it in the same words.
+    words = describe_search(search)
+    assert f"search: {words}" in _cli("--db", str(db_path), "show", run_id).stdout
+    assert f"[{words}]" in _cli("--db", str(db_path), "list").stdout
+    # Nothing fed back: one candidate, whatever the search says.
+    assert runner.run_search(runner.RunConfig(feedback="none", search=search)) == replace(search, budget=1)
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bench", *args], capture_output=True, text=True, timeout=300)
 
@@ -174,11 +197,11 @@ def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
     # HumanEval/2 is right only on the first try's conversation (attempt 1), so the samples of its first
     # prompt are right too; HumanEval/3 is never right.
     solver = fake_solver(tmp_path, right={"HumanEval/2"})
-    config = runner.RunConfig(tasks="2-3", max_retries=4, parallel=1, strategy="sample")
+    config = runner.RunConfig(tasks="2-3", search=Search(budget=5, strategy="sample"), parallel=1)
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["strategy"] == "sample" and run["status"] == "finished"
+    assert run["search"] == search_dict(Search(budget=5, strategy="sample")) and run["status"] == "finished"
     attempts = store.attempts(db, run_id, "HumanEval/3")
     assert [a["kind"] for a in attempts] == ["first", "sample", "sample", "sample", "sample"]
     metrics = run_metrics(run, store.results(db, run_id))

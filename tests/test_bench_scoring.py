@@ -37,6 +37,7 @@ def test_a_bad_task_selection_is_refused_saying_what_is_wrong(spec, message):
         select_tasks(spec)
 
 
+@pytest.mark.dataset
 def test_every_canonical_solution_passes_its_hidden_tests_in_our_sandbox():
     # The reference solutions must score 164/164 under our scorer, or our pass rates mean nothing.
     problems = load_problems()

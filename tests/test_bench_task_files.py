@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agent import Solver
+from agent import Search, Solver
 from bench import runner, store
 from bench.datasets import BUNDLED, load_dataset
 from bench.metrics import run_metrics
@@ -169,7 +169,8 @@ def test_datasets_by_name_and_file():
 def test_a_task_file_run_stores_its_tasks_and_resumes_without_the_file(tmp_path):
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks_file=str(path), tasks="all", max_retries=2, strategy="repair", parallel=2)
+    config = runner.RunConfig(tasks_file=str(path), tasks="all", search=Search(budget=3, strategy="repair"),
+                              parallel=2)
     _, run_id = runner.create_run(config, db_path)  # stored, not started: the file goes before it runs
     path.unlink()
     solver = task_file_solver(tmp_path)
@@ -241,7 +242,7 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
     # The tasks travel with each call to the actors, read from the store: the file is gone before the run starts.
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    base = {"tasks_file": str(path), "max_retries": 2, "strategy": "repair"}
+    base = {"tasks_file": str(path), "search": Search(budget=3, strategy="repair")}
     threads = runner.start_run(runner.RunConfig(**base, parallel=2), db_path, solver=task_file_solver(tmp_path),
                                background=False)
     _, on_ray = runner.create_run(runner.RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
@@ -282,7 +283,8 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
     path = write_tasks(tmp_path / "env.jsonl", tasks)
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), max_retries=1, strategy="repair", parallel=1),
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"),
+                                               parallel=1),
                               db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -340,6 +342,7 @@ def test_the_mbpp_file_has_170_dev_tasks_the_first_assert_visible_and_all_hidden
     assert "CC BY 4.0" in readme and "google-research/google-research" in readme and "shared" not in readme
 
 
+@pytest.mark.dataset
 def test_the_mbpp_reference_solutions_pass_their_hidden_tests_in_our_sandbox():
     # As for HumanEval's canonical solutions: a failing task must be the model's failure, not the scorer's.
     records = [json.loads(line) for line in MBPP.read_text(encoding="utf-8").splitlines()]
@@ -408,7 +411,7 @@ def test_the_bench_page_runs_the_mbpp_task_file_and_says_so(bench_page, tmp_path
     run = store.list_runs(db)[0]
     assert run["dataset"].startswith("file:mbpp-sanitized-dev.jsonl (sha ") and run["task_ids"] == ["mbpp/2", "mbpp/3"]
     at.run()
-    assert any(c.value.startswith(f"dataset {run['dataset']} · strategy") for c in at.caption)
+    assert any(c.value.startswith(f"dataset {run['dataset']} · one shot, prompt ") for c in at.caption)
 
 
 def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench_page, tmp_path):

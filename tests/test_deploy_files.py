@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
+from agent.config import OLD_BUDGET_VARIABLE, SEARCH_VARIABLES, Search
 from sandbox.inside import confine
 from sandbox.isolation import Isolation
 from sandbox.policy import build_policy
@@ -64,7 +65,6 @@ def test_compose_app_starts_after_a_healthy_ollama_has_pulled_the_model():
     assert host and host.group(1) in services and host.group(2) == "11434"
     assert "11434:11434" in ollama["ports"] and "8501:8501" in app["ports"]
     assert app["environment"]["LLM_MODEL"] == "${LLM_MODEL:-qwen2.5-coder:1.5b}"
-    assert app["environment"]["MAX_RETRIES"] == "${MAX_RETRIES:-3}"
     assert "OLLAMA_KEEP_ALIVE" in ollama["environment"]
     for service in (ollama, app):
         for mount in service["volumes"]:
@@ -76,6 +76,40 @@ def test_compose_app_starts_after_a_healthy_ollama_has_pulled_the_model():
     assert "/_stcore/health" in " ".join(app["healthcheck"]["test"]) and ollama["healthcheck"]["test"]
     gpu = _load("docker-compose.gpu.yml")["services"]["ollama"]["deploy"]["resources"]["reservations"]["devices"]
     assert gpu[0]["capabilities"] == ["gpu"]
+
+
+def _search_defaults() -> dict[str, str]:
+    """Each variable of the search (agent.config.Search) with the code's default, as an environment holds it."""
+    defaults = Search()
+    found = {variable: str(getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()}
+    return {**found, OLD_BUDGET_VARIABLE: str(defaults.max_retries)}
+
+
+def test_compose_passes_the_search_through_and_states_no_default_of_its_own():
+    environment = _load("docker-compose.yml")["services"]["app"]["environment"]
+    assert SEARCH_VARIABLES["budget"] in environment  # passed through, so BUDGET=N docker compose up reaches the app
+    for variable, default in _search_defaults().items():
+        if variable not in environment:
+            continue
+        value = str(environment[variable])
+        wrong = f"{variable}: {value} in docker-compose.yml, the code's default is {default}"
+        given = re.fullmatch(r"\$\{(\w+):-(.*)\}", value)
+        if given:  # ${VAR:-} is blank unless set, and a blank variable reads as unset: the code's default
+            assert given.group(1) == variable and given.group(2) in ("", default), wrong
+        else:
+            assert value == default, wrong
+
+
+def test_the_configuration_page_states_the_codes_search_defaults():
+    rows = {}
+    for line in (ROOT / "docs" / "configuration.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1]
+    assert OLD_BUDGET_VARIABLE in rows  # still read, so still documented
+    for variable, default in _search_defaults().items():
+        if variable != OLD_BUDGET_VARIABLE:  # unset by default: BUDGET is what holds the default
+            assert f"`{default}`" in rows.get(variable, ""), f"docs/configuration.md: {variable}'s default is {default}"
 
 
 def _flag(command: list[str], name: str) -> str:

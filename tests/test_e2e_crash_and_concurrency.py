@@ -47,7 +47,7 @@ def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     # A budget of two candidates keeps three solves at once on two cores within minutes.
     env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128",
-           "LLM_NUM_CTX": "4096", "MAX_RETRIES": "1"}
+           "LLM_NUM_CTX": "4096", "BUDGET": "2"}
     log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
                              "--server.port", str(port), "--server.headless", "true",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
@@ -23,7 +24,7 @@ def _wrong_answers(n: int) -> GenericFakeChatModel:
 def _solve_all(tmp_path, problems, tests_for) -> list[tuple[dict, list[dict]]]:
     # hybrid with 3 candidates: the first answer, a repair and a fresh sample, so every kind is audited.
     solver = Solver(_wrong_answers(len(problems) * 3), tmp_path / "s.sqlite",
-                    search=Search(strategy="hybrid", max_retries=2))
+                    search=Search(strategy="hybrid", budget=3))
     out = []
     for problem in problems:
         events = list(solver.start(problem["prompt"], tests_for(problem), entry_point=problem["entry_point"]))
@@ -35,6 +36,7 @@ def _solve_all(tmp_path, problems, tests_for) -> list[tuple[dict, list[dict]]]:
     return out
 
 
+@pytest.mark.dataset
 def test_no_hidden_test_text_in_any_prompt_of_a_bench_style_solve(tmp_path):
     problems = [p for p in load_problems() if visible_test_source(p).strip()]
     assert len(problems) >= 150
@@ -74,8 +76,8 @@ def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tupl
         name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
         return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks_file=str(path), strategy="hybrid", max_retries=2, feedback=feedback, parallel=2,
-                              samples=samples)
+    config = runner.RunConfig(tasks_file=str(path), search=Search(budget=3, strategy="hybrid"), feedback=feedback,
+                              parallel=2, samples=samples)
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
@@ -148,7 +150,7 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
         task = next(t for t in plus.values() if t["prompt"].strip() in prompt)
         return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, strategy="hybrid", max_retries=2,
+    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
                               feedback=feedback, parallel=2)
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
@@ -156,6 +158,7 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
     return plus, store.attempts(db, run_id)
 
 
+@pytest.mark.dataset
 def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
     plus, rows = _humanevalplus_prompts(tmp_path, "visible", "sample:41")
     kinds: dict[str, list[str]] = {}

@@ -13,7 +13,7 @@ import pytest
 
 from agent.models import __main__ as cli
 from agent.models import weights
-from agent.models.catalog import CATALOG, ModelSpec
+from agent.models.catalog import CATALOG, ModelSpec, lookup
 from agent.models.weights import (
     InvalidModelFileError,
     ModelDownloadError,
@@ -170,7 +170,7 @@ def test_find_model_and_list_after_pull(monkeypatch: pytest.MonkeyPatch) -> None
     rows = {row["name"]: row for row in weights.list_models()}
     assert rows[spec.name] == {
         "name": spec.name, "path": str(path), "present": True, "size": len(JOINED),
-        "expected_size": len(JOINED), "verified": True,
+        "expected_size": len(JOINED), "verified": True, "pullable": True,
     }  # fmt: skip
     assert rows["qwen2.5-coder-0.5b"]["present"] is False
 
@@ -208,3 +208,118 @@ def test_cli_usage_and_missing_model(capsys: pytest.CaptureFixture[str]) -> None
     assert len(err.splitlines()) == 1 and "pull qwen2.5-coder-0.5b" in err
     assert cli.main(["list"]) == 0
     assert "absent" in capsys.readouterr().out
+
+
+# --- models put in place by hand (no wheel parts) --------------------------------------------------------------
+
+Q8 = "qwen2.5-coder-0.5b-q8_0"
+Q8_FILE = "qwen2.5-coder-0.5b-instruct-q8_0.gguf"
+PLACED = b"GGUF" + b"placed by hand"
+
+
+def _placed_spec(data: bytes = PLACED) -> ModelSpec:
+    return ModelSpec(
+        name="fake-q8",
+        filename="fake-q8.gguf",
+        parts=(),
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        source="the fake model's home page",
+    )
+
+
+def test_q8_0_entry_is_the_official_file_and_is_not_pullable() -> None:
+    spec = CATALOG[Q8]
+    assert (spec.filename, spec.size, spec.pullable) == (Q8_FILE, 675_710_848, False)
+    assert spec.sha256 == "e1a77721fa97d412f121878223eec81fb4ae6f271e18f922d746711f67b344d1"
+    assert lookup(Q8_FILE) is spec and lookup(Q8) is spec
+    # Another build's file name differs only in case: it must not be taken for (and checked as) the official one.
+    assert lookup("Qwen2.5-Coder-0.5B-Instruct-Q8_0.gguf") is None
+
+
+def test_a_spec_needs_parts_or_a_source() -> None:
+    with pytest.raises(ValueError, match="source"):
+        ModelSpec(name="x", filename="x.gguf", parts=(), size=1, sha256="0" * 64)
+
+
+@pytest.mark.parametrize("key", [Q8, Q8_FILE])
+def test_missing_q8_0_says_where_to_put_it(models_env: Path, key: str) -> None:
+    with pytest.raises(ModelNotPulledError) as info:
+        weights.find_model(key)
+    message = str(info.value)
+    assert Q8_FILE in message and str(models_env) in message and "MODELS_DIR" in message
+    assert "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF" in message and "cannot be pulled" in message
+    with pytest.raises(ModelNotPulledError, match="cannot be pulled"):
+        weights.pull(key, progress=_quiet, downloader=_never)
+
+
+def test_another_file_under_the_q8_0_name_is_refused_and_kept(models_env: Path) -> None:
+    models_env.mkdir()
+    other = models_env / Q8_FILE
+    other.write_bytes(b"GGUF" + b"\0" * 100)  # e.g. another build saved under the official name
+    with pytest.raises(ModelIntegrityError, match=r"104 bytes, not the 675710848 .*give its path") as info:
+        weights.find_model(Q8)
+    assert str(other) in str(info.value) and other.exists()
+    assert weights.find_model(other) == other.resolve()  # its path runs it, unverified
+
+
+def test_placed_file_is_verified_once_by_name_or_file_name(models_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _placed_spec()
+    monkeypatch.setitem(CATALOG, spec.name, spec)
+    models_env.mkdir()
+    (models_env / spec.filename).write_bytes(PLACED)
+    said: list[str] = []
+    path = weights.find_model(spec.name, progress=said.append)
+    assert path == models_env / spec.filename and weights.is_verified(path, spec) and "verifying" in said[0]
+
+    def no_rehash(*_: object) -> str:
+        raise AssertionError("a verified file must not be hashed again")
+
+    monkeypatch.setattr(weights, "verify", no_rehash)
+    assert weights.find_model(spec.filename) == path
+    assert weights.pull(spec.name, progress=_quiet, downloader=_never) == path
+
+
+def test_placed_file_with_other_bytes_is_refused_and_kept(models_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _placed_spec()
+    monkeypatch.setitem(CATALOG, spec.name, spec)
+    models_env.mkdir()
+    placed = models_env / spec.filename
+    placed.write_bytes(b"GGUF" + b"X" * (len(PLACED) - 4))  # right size, other bytes
+    with pytest.raises(ModelIntegrityError, match="integrity check failed.*give its path"):
+        weights.find_model(spec.name)
+    assert placed.exists() and not Path(str(placed) + ".sha256").exists()
+    with pytest.raises(ModelIntegrityError):
+        weights.pull(spec.name, progress=_quiet, downloader=_never)
+
+
+def test_bare_file_name_is_found_in_the_models_dir(
+    models_env: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    models_env.mkdir()
+    theirs = models_env / "Qwen2.5-Coder-0.5B-Instruct-Q8_0.gguf"
+    theirs.write_bytes(b"GGUF\x03\x00\x00\x00rest")
+    assert weights.find_model(theirs.name) == theirs.resolve()
+    with pytest.raises(InvalidModelFileError, match=str(models_env)):
+        weights.find_model("absent.gguf")
+
+
+def test_pulled_file_without_marker_is_rehashed_by_find_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _spec()
+    monkeypatch.setitem(CATALOG, spec.name, spec)
+    path = weights.pull(spec.name, progress=_quiet, downloader=FakeDownloader())
+    Path(str(path) + ".sha256").unlink()  # e.g. the file was copied in from another machine
+    assert weights.find_model(spec.name) == path and weights.is_verified(path, spec)
+    path.write_bytes(b"short")
+    with pytest.raises(ModelIntegrityError, match=rf"pull {spec.name}` to fetch it again"):
+        weights.find_model(spec.name)
+
+
+def test_cli_pull_of_a_hand_placed_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["pull", Q8]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and Q8_FILE in err and "cannot be pulled" in err
+    assert cli.main(["list"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(Q8 + " "))
+    assert "absent" in line and "by hand" in line

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from agent import RunFinished, Settings, make_chat_model, make_solver
+from agent import RunFinished, Search, Settings, make_chat_model, make_solver
 from agent.models import find_model, pull
 from agent.models.weights import ModelNotPulledError
 from bench import store
@@ -74,7 +74,7 @@ def test_a_solve_through_the_server_counts_every_candidates_tokens(server_url, t
                         max_tokens=128)
     solver = make_solver(settings)
     assert "not streamed" in solver.model_spec.reason  # this server streams no usage: it is asked without streaming
-    events = list(solver.start(TASK, TESTS, max_retries=1, strategy="repair"))
+    events = list(solver.start(TASK, TESTS, search=Search(budget=2, strategy="repair")))
     final = events[-1]
     assert isinstance(final, RunFinished) and final.status == "passed", solver.state_at(final.thread_id)
     made = solver.candidates(final.thread_id)

@@ -7,6 +7,7 @@ import time
 from functools import partial
 
 from agent import NodeFinished, NodeStarted, RunFinished, Search, Solver, Token, start_job
+from agent.config import search_dict
 from agent.solves.jobs import job_for, stored_job
 from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, PromptKeyedModel, solver_for
 
@@ -41,7 +42,7 @@ def test_stop_ends_the_solve_between_nodes_and_it_resumes_from_there(tmp_path):
 
     # repair: every later answer reads the earlier one (attempt >= 2), so the gate holds the second coder
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite",
-                    search=Search(max_retries=3, strategy="repair"))
+                    search=Search(budget=4, strategy="repair"))
     job = start_job(partial(solver.start, ADD_TASK, ADD_TESTS, thread_id="stopped"))
     deadline = time.time() + 30
     while not any(isinstance(e, NodeStarted) and e.step == 3 for e in job.snapshot()) and time.time() < deadline:
@@ -84,12 +85,13 @@ def test_a_job_started_with_a_thread_id_is_found_from_anywhere_in_the_process(tm
 
 def test_a_stored_solve_is_told_as_the_job_that_streamed_it(tmp_path):
     solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: ADD_WRONG if attempt == 1 else ADD_RIGHT),
-                    tmp_path / "solves.sqlite", search=Search(max_retries=3, strategy="repair"))
+                    tmp_path / "solves.sqlite", search=Search(budget=4, strategy="repair"))
     live = list(solver.start(ADD_TASK, ADD_TESTS, thread_id="done"))
     told = stored_job(solver, "done")
     assert not told.running and told.thread_id == "done"
     nodes = [(type(e).__name__, e.node) for e in live if isinstance(e, NodeStarted | NodeFinished)]
     assert [(type(e).__name__, e.node) for e in told.events if not isinstance(e, RunFinished)] == nodes
     assert told.final == live[-1]
-    assert told.inputs == {"task": ADD_TASK, "tests": ADD_TESTS, "max_retries": 3, "strategy": "repair"}
+    assert told.inputs == {"task": ADD_TASK, "tests": ADD_TESTS,
+                           "search": search_dict(Search(budget=4, strategy="repair"))}
     assert stored_job(solver, "unknown") is None

@@ -18,8 +18,8 @@ import pytest
 from streamlit.proto.Block_pb2 import Block as BlockProto
 from streamlit.testing.v1 import AppTest
 
-from agent import ModelSpec, Solver, make_solver
-from agent.config import load_settings
+from agent import ModelSpec, Search, Solver, make_solver
+from agent.config import describe_search, load_settings, stored_search
 from bench import store
 from bench.humaneval import load_problems
 from bench.transfer import load_file
@@ -135,7 +135,9 @@ def test_the_entry_script_draws_the_sidebar_once_for_every_page(app):
         assert not app.exception, app.exception
         assert app.number_input(key="budget").value == 3, page
         assert [t.label for t in app.sidebar.toggle] == ["Edit code in plain text boxes"]
-    assert app.session_state["settings"].max_retries == 2  # what pages read: current_settings()
+    assert app.session_state["settings"].search.budget == 3  # what pages read: current_settings()
+    # The sidebar says the whole search in the words every page and CLI uses.
+    assert describe_search(app.session_state["settings"].search) in [c.value for c in app.sidebar.caption]
 
 
 # --- playground ------------------------------------------------------------------------------------------------
@@ -250,7 +252,7 @@ def test_sidebar_strategy_and_budget_reach_the_solve(app, tmp_path, monkeypatch)
     set_search(app, "repair", 2)
     run_add(app)
     state = stored_state(tmp_path, app.session_state["solve_job"].final.thread_id)
-    assert (state["strategy"], state["max_retries"]) == ("repair", 1)
+    assert (stored_search(state).strategy, stored_search(state).budget) == ("repair", 2)
     # The budget of 2 candidates ends the solve, not the default of 4; the chooser still picks between the two.
     labels = timeline(app)
     assert step_kinds(labels) == ["candidate", "more", "candidate", "stop", "chooser"]
@@ -508,8 +510,8 @@ def test_a_solve_running_elsewhere_shows_its_steps_so_far(app, monkeypatch):
 
     solver = Solver(PromptKeyedModel(answer=held_repair), load_settings().checkpoint_db)
     # Started without its id, as by the Debugger or another process: no job of this process is found by it.
-    job = start_job(partial(solver.start, ADD_TASK, "assert add(1, 2) == 3\n", strategy="repair", max_retries=3,
-                            thread_id="elsewhere"))
+    job = start_job(partial(solver.start, ADD_TASK, "assert add(1, 2) == 3\n",
+                            search=Search(strategy="repair", budget=4), thread_id="elsewhere"))
     try:
         deadline = time.time() + 30
         while not any(getattr(e, "step", 0) == 3 for e in job.snapshot()) and time.time() < deadline:
@@ -537,7 +539,7 @@ def test_an_unknown_address_says_so_and_the_page_works(app):
 
 def test_an_interrupted_solve_at_its_address_offers_the_debugger(app, tmp_path):
     solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
-    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=3, strategy="repair", thread_id="cut",
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", search=Search(budget=4, strategy="repair"), thread_id="cut",
                       step_mode=True))  # paused before the coder, as a process killed there leaves it
     list(solver.resume("cut", step_mode=True))
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:
@@ -580,7 +582,7 @@ def test_debugger_lists_a_solve_and_its_steps(app):
 
 def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, tmp_path):
     solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
-    solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair")  # never streamed
+    solver.start(ADD_TASK, "assert add(1, 2) == 3\n", search=Search(budget=2, strategy="repair"))  # never streamed
     with sqlite3.connect(tmp_path / "solves.sqlite") as db:
         db.execute("UPDATE solves SET owner = 'elsewhere|0/0|1|0|dead', heartbeat = 0")
     app.switch_page("views/debugger.py").run()
@@ -594,8 +596,9 @@ def test_debugger_starts_again_a_solve_killed_before_its_first_checkpoint(app, t
 
 def test_debugger_lists_the_solves_of_bench_runs_only_when_asked(app):
     solver = scripted_solver_factory(load_settings())  # DATA_DIR is the app's (the fixture set it)
-    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair"))
-    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", max_retries=1, strategy="repair", origin="bench run r1"))
+    search = Search(budget=2, strategy="repair")
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", search=search))
+    list(solver.start(ADD_TASK, "assert add(1, 2) == 3\n", search=search, origin="bench run r1"))
     app.switch_page("views/debugger.py").run()
     solve = next(s for s in app.selectbox if s.label == "Solve")
     assert len(solve.options) == 1 and "bench run" not in solve.format_func(solve.value)
@@ -745,7 +748,9 @@ def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
         time.sleep(0.5)
     assert "2/2 tasks done · 2 passing · finished" == bars[0].proto.text and bars[0].proto.value == 100
     assert any("honest protocol" in s.value for s in app.success)
-    assert any("strategy repair · budget 2 candidates · prompt v3 · 2 tasks" in c.value for c in app.caption)
+    words = "repair search, budget 2 candidates, 3000 tokens, prompt v3"
+    assert any(f"dataset humaneval · {words} · 2 tasks" in c.value for c in app.caption), [c.value for c in app.caption]
+    assert words in set(next(d.value for d in app.dataframe if "search" in d.value.columns)["search"])
     assert any(m.value.startswith("**Diagnostics** — measured with the hidden tests after the run, never used to "
                                   "choose") for m in app.markdown)
     assert {m.label: m.value for m in app.metric}["oracle ceiling"] == "100.0%"

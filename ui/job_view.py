@@ -4,34 +4,33 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent import SolveJob
+from agent import Search, SolveJob
 from agent.loop.candidates import Candidate
 from ui.timeline import draw_timeline
 
 REFRESH_SECONDS = 0.5
 
 
-def show_job(job: SolveJob, max_retries: int, strategy: str, *, key: str, known: list[Candidate] | None = None) -> None:
+def show_job(job: SolveJob, search: Search, *, key: str, known: list[Candidate] | None = None) -> None:
     """Draw the job's timeline where this is called; when a running job ends, rerun the page.
 
-    max_retries and strategy are the solve's own; known are its candidates from before the job began; key
+    search is the solve's own; known are its candidates from before the job began; key
     prefixes the timeline's widget keys (unique on the page)."""
     if job.running:
-        _live(job, max_retries, strategy, key, known)
+        _live(job, search, key, known)
     else:
-        _draw(job, max_retries, strategy, key, known, tokens=False)
+        _draw(job, search, key, known, tokens=False)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live(job: SolveJob, max_retries: int, strategy: str, key: str, known: list[Candidate] | None) -> None:
+def _live(job: SolveJob, search: Search, key: str, known: list[Candidate] | None) -> None:
     if not job.running:
         st.rerun()  # the whole page: what it offers next (download, debugger, the checkpoint tree) depends on it
-    _draw(job, max_retries, strategy, key, known, tokens=True)
+    _draw(job, search, key, known, tokens=True)
 
 
-def _draw(job: SolveJob, max_retries: int, strategy: str, key: str, known: list[Candidate] | None, *,
-          tokens: bool) -> None:
-    draw_timeline(job.snapshot(tokens=tokens), max_retries=max_retries, strategy=strategy, key=key, known=known)
+def _draw(job: SolveJob, search: Search, key: str, known: list[Candidate] | None, *, tokens: bool) -> None:
+    draw_timeline(job.snapshot(tokens=tokens), search=search, key=key, known=known)
     if job.error:
         st.error(f"**The solve stopped with an error:** {job.error}", icon=":material/error:")
     elif job.cancelled:

@@ -8,10 +8,11 @@ from dataclasses import replace
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
-from agent.config import STRATEGIES, Search
+from agent.config import STRATEGIES, describe_search
 
 PROVIDERS = ["auto", "llamacpp", "ollama", "openai"]
-MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF", "llamacpp": "qwen2.5-coder-0.5b or a .gguf path",
+MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF",
+              "llamacpp": "qwen2.5-coder-0.5b, qwen2.5-coder-0.5b-q8_0 or a .gguf path",
               "ollama": "qwen2.5-coder:1.5b", "openai": "the model name the server serves"}
 STRATEGY_HELP = ("repair: each new candidate repairs the last one from its failure report. sample: fresh answers to "
                  "the first prompt, warmer, drawn a round at a time. hybrid: one repair, then fresh samples. When "
@@ -34,10 +35,6 @@ def model_solver(settings: Settings) -> Solver:
     return cached_solver(replace(settings, search=load_settings().search))
 
 
-def _budget_default(max_retries: int) -> int:
-    return min(MAX_BUDGET, max(1, Search.budget_of(max_retries)))
-
-
 def draw_sidebar() -> Settings:
     """Provider, model, strategy, budget and temperature from the sidebar (defaults from the environment), and
     whether code is edited in plain text areas. Drawn once per run, by the entry script (ui/app.py); pages read
@@ -46,7 +43,7 @@ def draw_sidebar() -> Settings:
     state.setdefault("cfg_provider", base.provider or "auto")
     state.setdefault("cfg_model", base.model or "")
     state.setdefault("cfg_strategy", base.search.strategy)
-    state.setdefault("cfg_budget", _budget_default(base.max_retries))
+    state.setdefault("cfg_budget", min(MAX_BUDGET, base.search.budget))
     state.setdefault("cfg_temperature", float(base.temperature))
     state.setdefault("cfg_plain_editors", False)
     with st.sidebar:
@@ -62,15 +59,16 @@ def draw_sidebar() -> Settings:
                                           key="strategy", help=STRATEGY_HELP)
         state.cfg_budget = st.number_input("Budget (candidates per task)", 1, MAX_BUDGET, int(state.cfg_budget),
                                            key="budget", help="the first answer included: 1 means one shot")
+        settings = base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
+                                       model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
+                                       budget=int(state.cfg_budget), temperature=float(state.cfg_temperature))
+        # The whole search, the rest of it from the environment, in the words every page and CLI uses.
+        st.caption(describe_search(settings.search))
         st.subheader("Display")
         state.cfg_plain_editors = st.toggle("Edit code in plain text boxes", value=bool(state.cfg_plain_editors),
                                             key="plain_editors",
                                             help="instead of the highlighting editor: for screen readers and "
                                                  "keyboard-only use")
-    settings = base.with_overrides(provider=None if state.cfg_provider == "auto" else state.cfg_provider,
-                                   model=state.cfg_model.strip() or None, strategy=state.cfg_strategy,
-                                   max_retries=Search.retries_for(int(state.cfg_budget)),
-                                   temperature=float(state.cfg_temperature))
     state.settings = settings
     return settings
 

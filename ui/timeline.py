@@ -347,22 +347,20 @@ def _draw_final(final: RunFinished) -> None:
         st.error(f"**Stopped with an error**: {final.error}", icon=":material/error:")
 
 
-def draw_timeline(events: list[Event], *, max_retries: int, strategy: str, key: str,
-                  known: list[Candidate] | None = None) -> None:
+def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[Candidate] | None = None) -> None:
     """Draw the events of one solve (or of a step, fork or resume of it) as timeline steps where this is called.
 
-    max_retries and strategy are the solve's own (its budget is Search.budget_of(max_retries) candidates); known
-    are its candidates from before the first event, for a job that starts mid-solve. key prefixes the steps'
-    widget keys and must be unique on the page."""
+    search is the solve's own (agent.config.stored_search); known are its candidates from before the first event,
+    for a job that starts mid-solve. key prefixes the steps' widget keys and must be unique on the page."""
     known = list(known or [])
-    story = _story(events, strategy, known)
+    story = _story(events, search.strategy, known)
     thread = events[0].thread_id if events else "none"
     prefix = f"{key}-{thread}"
     for entry in story.entries:
         if isinstance(entry, _Drawn):
             _draw_drawn(entry, prefix)
         elif isinstance(entry, _Route):
-            _draw_route(entry, Search.budget_of(max_retries), strategy)
+            _draw_route(entry, search.budget, search.strategy)
         elif isinstance(entry, _Chooser):
             _draw_chooser(entry)
         elif isinstance(entry, _Writing):

@@ -16,14 +16,14 @@ from collections import Counter
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent.config import BEFORE_SETTING, Search
+from agent.config import Search, stored_search
 from agent.inputs import offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
 from agent.loop.choice import choose
 from agent.loop.extract import extract_code
 from agent.loop.probes import Probe, behaviour, probe_calls, signature
-from agent.loop.state import DEFAULTS, Attempt, SolveState, attempt_number, merge_attempts, read_state
+from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
@@ -148,22 +148,20 @@ def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: di
     }
 
 
-def kind_after(kinds: list[str | None], strategy: str | None) -> str:
-    """What the coder draws after candidates of these kinds: the first answer, a repair of the last candidate, or
-    fresh samples. hybrid repairs once (the report names the bug when the model can read it), then samples.
-    Readers ask it through agent.solves.history.next_draw."""
+def kind_after(kinds: list[str | None], strategy: str) -> str:
+    """What the coder draws after candidates of these kinds under a strategy (the solve's Search.strategy): the first
+    answer, a repair of the last candidate, or fresh samples. hybrid repairs once (the report names the bug when the
+    model can read it), then samples. Readers ask it through agent.solves.history.next_draw."""
     if not kinds:
         return "first"
-    strategy = strategy or BEFORE_SETTING["strategy"]
     if strategy == "repair" or (strategy == "hybrid" and "repair" not in kinds):
         return "repair"
     return "sample"
 
 
-def next_kind(state: SolveState) -> str:
-    """What the coder draws next in this state (kind_after)."""
-    state = read_state(state)
-    return kind_after([a.get("kind") for a in state["attempts"]], state["strategy"])
+def next_kind(state: SolveState, search: Search) -> str:
+    """What the coder draws next in this state, under the solve's search (kind_after)."""
+    return kind_after([a.get("kind") for a in read_state(state)["attempts"]], search.strategy)
 
 
 def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVersion, iteration: int,
@@ -188,13 +186,15 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
     return [attempt], history[len(state["messages"]):] + [{"role": "assistant", "content": attempt["answer"]}]
 
 
-def coder(state: SolveState, model: BaseChatModel) -> dict:
-    """Ask the model for the next candidate(s), as next_kind says; returns them and the messages they add."""
+def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> dict:
+    """Ask the model for the next candidate(s), as next_kind says; returns them and the messages they add. The
+    search is the state's (agent.config.stored_search; base for what the state does not hold)."""
     state = read_state(state)
-    version = prompts.prompt_version(state["prompt_version"])
+    search = stored_search(state, base)
+    version = prompts.prompt_version(search.prompt_version)
     attempts = state["attempts"]
     iteration = len(attempts) + 1
-    kind = next_kind(state)
+    kind = next_kind(state, search)
     cap = answer_token_cap(state["task"])
     added: list[dict] = []  # samples are asked the first prompt again: the conversation stays as it is
     try:
@@ -208,9 +208,9 @@ def coder(state: SolveState, model: BaseChatModel) -> dict:
         elif kind == "repair":
             new, added = _repair(model, state, version, iteration, cap)
         else:
-            left = Search.budget_of(state["max_retries"]) - len(attempts)
-            n = max(1, min(state["samples_per_round"] or 1, left))
-            temperature = state["sample_temperature"] or DEFAULTS["sample_temperature"]
+            left = search.budget - len(attempts)
+            n = max(1, min(search.samples_per_round, left))
+            temperature = search.round_temperature(sum(a.get("kind") == "sample" for a in attempts))
             seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
             first = state["messages"][:2]
             started = time.perf_counter()
@@ -266,24 +266,26 @@ def environment_problem(judged: list[Attempt]) -> str | None:
     return None
 
 
-def executor(state: SolveState) -> dict:
+def executor(state: SolveState, base: Search = Search()) -> dict:
     """Run the candidates not yet run (new ones, or one whose code a fork edited) against the visible tests and
-    decide whether to draw more; returns those candidates with their verdicts."""
+    decide whether to draw more within the state's search (agent.config.stored_search; base for what the state does
+    not hold); returns those candidates with their verdicts."""
     state = read_state(state)
+    search = stored_search(state, base)
     calls = probe_calls(state["tests"], state["entry_point"])
     ran = [_judge({**a, "iteration": attempt_number(a, i)}, state, calls)
            for i, a in enumerate(state["attempts"]) if a.get("report") is None]
     attempts = merge_attempts(state["attempts"], ran)
     last = attempts[-1]
     spent = sum(a.get("tokens_out", 0) for a in attempts)
-    tokens = state["token_budget"]
+    tokens = search.token_budget
     lacking = environment_problem(ran)
     error = None
     if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
     elif lacking:
         status, error = "env_error", lacking
-    elif len(attempts) >= Search.budget_of(state["max_retries"]) or (tokens and spent >= tokens):
+    elif len(attempts) >= search.budget or (tokens and spent >= tokens):
         status = "gave_up"
     else:
         status = "running"

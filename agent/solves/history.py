@@ -29,9 +29,9 @@ class Step:
     source: str = ""  # LangGraph's: input, loop (a node ran) or update (a fork's edit)
 
 
-def next_draw(drawn: list[Candidate], strategy: str | None) -> str:
-    """What the loop draws after these candidates with this strategy: first | repair | sample, by the coder's own
-    rule (a strategy of None: a solve stored before strategies existed)."""
+def next_draw(drawn: list[Candidate], strategy: str) -> str:
+    """What the loop draws after these candidates with this strategy (the solve's, agent.config.stored_search):
+    first | repair | sample, by the coder's own rule."""
     return kind_after([c.kind for c in drawn], strategy)
 
 

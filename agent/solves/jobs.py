@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent.config import search_dict
 from agent.loop.graph import NODES
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 
@@ -32,7 +33,8 @@ class SolveJob:
     """The events a background solve has produced so far; safe to read from any thread while it runs.
 
     thread_id is the solve's, when the starter named it; inputs are what the starter says about the solve (its
-    task, tests, entry point, budget and strategy) for a page that finds the job by its id later."""
+    task, tests, entry point and its Search under "search", read with agent.config.stored_search) for a page that
+    finds the job by its id later."""
 
     events: list[Event] = field(default_factory=list)
     error: str | None = None
@@ -119,7 +121,7 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
 
     A solve whose process died ends with the status ``interrupted`` (paused before the node that was running, if
     it had a checkpoint); one still running elsewhere (another process, or a job not started with its thread id)
-    has no RunFinished yet, as its own stream would not. inputs hold the task, tests, budget and strategy; not the
+    has no RunFinished yet, as its own stream would not. inputs hold the task, tests and search; not the
     entry point, which the checkpoints hold as used, whether typed or inferred."""
     status = solver.store.status(thread_id)
     if status is None:
@@ -147,9 +149,8 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
         events.append(RunFinished(thread_id, last.step if last else 0, final_status, values.get("code", ""),
                                   values.get("iteration", 0), paused, last.next_node if paused else None,
                                   values.get("error")))
-    search = solver.search_of(thread_id)
     job = SolveJob(events=events, thread_id=thread_id,
                    inputs={"task": values.get("task", ""), "tests": values.get("tests", ""),
-                           "max_retries": search.max_retries, "strategy": search.strategy})
+                           "search": search_dict(solver.search_of(thread_id))})
     job._done.set()
     return job

@@ -17,7 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Overwrite
 
-from agent.config import Search, Settings, load_settings, stored_search
+from agent.config import Search, Settings, load_settings, search_dict, stored_search
 from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.graph import NODES, build_graph
@@ -44,7 +44,7 @@ class Solver:
         conn.execute("PRAGMA journal_mode=WAL")
         self.checkpointer = SqliteSaver(conn)
         self.checkpointer.setup()
-        self.graph = build_graph(self.model, self.checkpointer)
+        self.graph = build_graph(self.model, self.checkpointer, self.search)
 
     @staticmethod
     def _config(thread_id: str, checkpoint_id: str | None = None) -> dict:
@@ -53,26 +53,22 @@ class Solver:
             configurable["checkpoint_id"] = checkpoint_id
         return {"configurable": configurable}
 
-    def start(self, task: str, tests: str, *, entry_point: str | None = None, max_retries: int | None = None,
-              strategy: str | None = None, prompt_version: str | None = None, thread_id: str | None = None,
-              step_mode: bool = False, origin: str = "",
+    def start(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
+              thread_id: str | None = None, step_mode: bool = False, origin: str = "",
               shown_tests: str | None = None, stop: threading.Event | None = None) -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
-        max_retries, strategy and prompt_version override the solver's Search for this solve. shown_tests replaces the
+        search is this solve's (None: the solver's own); the state stores it whole. shown_tests replaces the
         tests in the prompt while ``tests`` are still what runs: only the bench's oracle mode uses it, to
         reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
         solves() can list them apart."""
-        overrides = {"max_retries": max_retries, "strategy": strategy, "prompt_version": prompt_version}
-        search = replace(self.search, **{k: v for k, v in overrides.items() if v is not None})
+        search = search or self.search
         entry_point = validate_solve(task, tests, entry_point, search).name
         thread_id = thread_id or uuid.uuid4().hex
         state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
-                 "max_retries": search.max_retries, "strategy": search.strategy,
-                 "samples_per_round": search.samples_per_round, "sample_temperature": search.sample_temperature,
-                 "token_budget": search.token_budget, "prompt_version": search.prompt_version, "iteration": 0,
-                 "attempts": [], "messages": [], "status": "running", "choice": None}
+                 "search": search_dict(search), "iteration": 0, "attempts": [], "messages": [], "status": "running",
+                 "choice": None}
         self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin)
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
@@ -143,8 +139,9 @@ class Solver:
                     {"role": "assistant", "content": f"```python\n{code.rstrip()}\n```"}])
         else:
             values, as_node = {"feedback": feedback, "status": "running"}, "executor"
-            if base["iteration"] >= Search.budget_of(base["max_retries"]):
-                values["max_retries"] = Search.retries_for(base["iteration"] + 1)  # allow the one repair asked for
+            search = stored_search(base, self.search)
+            if base["iteration"] >= search.budget:  # allow the one more candidate asked for
+                values["search"] = search_dict(replace(search, budget=base["iteration"] + 1))
         config = self.graph.update_state(self._config(thread_id, checkpoint_id), values, as_node=as_node)
         return self._stream(None, config, step_mode, stop)
 
@@ -226,8 +223,8 @@ class Solver:
         return choice(self.state_at(thread_id, checkpoint_id))
 
     def search_of(self, thread_id: str) -> Search:
-        """The strategy, budget and prompt version a stored solve runs with."""
-        # The stored values as they are: read_state's defaults would hide what an old solve did not store.
+        """The Search a stored solve runs with (its latest checkpoint's, else its stored inputs'), read as its nodes
+        read it (agent.config.stored_search, with this solver's Search for what an old solve did not store)."""
         stored = self.graph.get_state(self._config(thread_id)).values or self.store.inputs(thread_id)
         return stored_search(stored, self.search)
 

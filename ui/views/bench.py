@@ -6,13 +6,14 @@ Each section of the page is one function; the script at the bottom only puts the
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver
-from agent.config import STRATEGIES, Search, stored_search
+from agent.config import STRATEGIES, stored_search
 from agent.loop.prompts import VERSIONS
 from bench import runner, store
 from bench.backends import ModelRecipe
@@ -23,7 +24,7 @@ from bench.metrics import compare_run_curves, lost_words, run_metrics, run_progr
 from bench.rescore import RESCORED
 from bench.results_table import has_published_baseline, published_baseline
 from bench.task_file import keep_copy
-from bench.task_protocol import IMPORTED, SAMPLES, is_sampled
+from bench.task_protocol import SAMPLES, is_sampled, search_words
 from bench.tasks import TaskSpecError, select_tasks
 from ui.bench_backend import backend_options, needs_app_model, solver_progress
 from ui.session import MAX_BUDGET, STRATEGY_HELP, current_settings, model_solver
@@ -35,17 +36,8 @@ RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one cand
 state = st.session_state
 
 
-def _strategy(run: dict) -> str:
-    return stored_search(run).strategy
-
-
 def _run_label(run: dict) -> str:
-    if run["protocol"] == SAMPLES:
-        how = f"{run['samples']} samples a task at temperature {run['temperature']:g}"
-    elif run["protocol"] == IMPORTED:
-        how = "samples made elsewhere, scored here"
-    else:
-        how = f"{run['feedback']} · {_strategy(run)} ×{stored_search(run).budget}"
+    how = search_words(run) if is_sampled(run) else f"{run['feedback']} · {search_words(run)}"
     return f"{run['id']} · {run['protocol']} · {how} · {run['model']} · {run['done']}/{len(run['task_ids'])}"
 
 
@@ -59,7 +51,8 @@ def protocol_caption(run: dict) -> str:
 
 
 def _short_model(model: str) -> str:
-    return model.removesuffix(".gguf").removesuffix("-instruct-q4_k_m")
+    """A run's model as the catalog names it: the default quantization (Q4_K_M) left unsaid, another one kept."""
+    return model.removesuffix(".gguf").removesuffix("-instruct-q4_k_m").replace("-instruct-", "-")
 
 
 # --- starting a run ------------------------------------------------------------------------------------------
@@ -93,11 +86,10 @@ def run_form_fields(settings: Settings) -> runner.RunConfig:
     # Kept in the data dir under its content's digest: the run stores its tasks, the copy only starts it.
     tasks_file = str(keep_copy(upload.getvalue(), upload.name, settings.data_dir / "task-files")) if upload else None
     backend = backend_options()
+    search = replace(settings.search, budget=int(budget), strategy=strategy, prompt_version=prompt_version)
     return runner.RunConfig(tasks=tasks, dataset=HUMANEVAL if tasks_file else dataset, tasks_file=tasks_file,
-                            provider=settings.provider, model=settings.model,
-                            max_retries=Search.retries_for(int(budget)), feedback=feedback, parallel=int(parallel),
-                            strategy=strategy,
-                            prompt_version=prompt_version, **backend)
+                            provider=settings.provider, model=settings.model, search=search, feedback=feedback,
+                            parallel=int(parallel), **backend)
 
 
 def start_form(settings: Settings, db_path) -> None:
@@ -217,7 +209,7 @@ def sampled_summary(run: dict, metrics: dict) -> None:
     fewest, most = metrics["samples_per_task"], metrics["max_samples_per_task"]
     cols[3].metric("samples per task", f"{fewest}" if fewest == most else f"{fewest} to {most}")
     (st.success if run["protocol"] == SAMPLES else st.info)(protocol_caption(run))
-    made = (f"model {run['provider']} · {run['model']} · prompt {run['prompt_version']} · tokens "
+    made = (f"model {run['provider']} · {run['model']} · prompt {stored_search(run).prompt_version} · tokens "
             f"{metrics['tokens_in']}/{metrics['tokens_out']} · wall {metrics['wall_seconds']:.0f}s"
             if run["protocol"] == SAMPLES else f"scored in {metrics['wall_seconds']:.0f}s")
     st.caption(f"{run['protocol']} · dataset {run['dataset']} · {metrics['tasks']} tasks · {metrics['samples']} "
@@ -250,8 +242,8 @@ def run_summary(run: dict, metrics: dict) -> None:
     cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
     cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
     (st.error if leaky else st.info if rescored else st.success)(label)
-    st.caption(f"dataset {run['dataset']} · strategy {_strategy(run)} · budget {stored_search(run).budget} candidates "
-               f"· prompt {run['prompt_version']} · {metrics['tasks']} tasks · wall {metrics['wall_seconds']:.0f}s "
+    st.caption(f"dataset {run['dataset']} · {search_words(run)} · {metrics['tasks']} tasks · "
+               f"wall {metrics['wall_seconds']:.0f}s "
                f"· model time {100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min "
                f"· tokens {metrics['tokens_in']}/{metrics['tokens_out']} · code {run['code_version']} · "
                f"sandbox {run.get('isolation') or 'not recorded'}"
@@ -401,21 +393,19 @@ def _pass_at_1(db, run: dict) -> float | None:
 
 
 def runs_table(db, runs: list[dict]) -> None:
-    """Every run, newest first; a sampled run's strategy is its samples (no loop), an imported run's model its
-    file."""
+    """Every run, newest first, its search in the words of bench.task_protocol.search_words (a sampled run's: its
+    samples, no loop); an imported run's model is its file."""
     st.subheader("Runs")
     rows = []
     for r in runs:
         pass_at_1 = _pass_at_1(db, r)
         rows.append({"run": r["id"], "state": runner.run_state(r), "dataset": r["dataset"], "protocol": r["protocol"],
-                     "feedback": r["feedback"],
-                     "strategy": "independent samples" if is_sampled(r) else _strategy(r),
-                     "budget": stored_search(r).budget, "prompt": r["prompt_version"], "model": r["model"],
+                     "feedback": r["feedback"], "search": search_words(r), "model": r["model"],
                      "done": r["done"], "passing": r["passing"],
                      "pass@1": "-" if pass_at_1 is None else f"{100 * pass_at_1:.1f}%",
                      "created": datetime.datetime.fromtimestamp(r["created"])})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption("A samples run draws independent samples a task, with no loop (budget: its samples; passing: its "
+    st.caption("A samples run draws independent samples a task, with no loop (search: its samples; passing: its "
                "first samples; pass@1: the unbiased estimate over all of them); an imported run scores samples made "
                "elsewhere. Neither is mixed with the loop's runs.")
 

@@ -8,7 +8,8 @@ from functools import partial
 
 import streamlit as st
 
-from agent import BadInput, Event, Step, start_job
+from agent import BadInput, Event, Search, Step, start_job
+from agent.config import describe_search
 from agent.solves.history import Branch, branches, next_draw, step_changes
 from ui.code_editor import code_editor
 from ui.job_view import show_job
@@ -42,8 +43,7 @@ def step_mode_form(solver, settings) -> None:
             tests = st.text_area("Tests", value="assert add(1, 2) == 3\n")
             if st.form_submit_button("Start in step mode"):
                 try:
-                    events = list(solver.start(task, tests, max_retries=settings.max_retries,
-                                               strategy=settings.search.strategy, step_mode=True))
+                    events = list(solver.start(task, tests, search=settings.search, step_mode=True))
                 except BadInput as exc:
                     st.error(f"**Cannot start:** {exc}")
                 else:
@@ -64,7 +64,7 @@ def pick_solve(solves: list[dict]) -> str:
     return thread
 
 
-def job_panel(solver, thread: str, retries: int, strategy: str) -> bool:
+def job_panel(solver, thread: str, search: Search) -> bool:
     """The step, fork or resume running (or last run) on this solve; returns whether one is running."""
     job = state.get("debug_job") if state.get("debug_job_thread") == thread else None
     busy = job is not None and job.running
@@ -74,7 +74,7 @@ def job_panel(solver, thread: str, retries: int, strategy: str) -> bool:
             label.markdown(f"**{state.debug_job_label}**" + (" · running" if busy else ""))
             if busy:
                 stop.button("Stop this run", on_click=job.cancel)
-            show_job(job, retries, strategy, key="debug-job", known=solver.candidates(thread))
+            show_job(job, search, key="debug-job", known=solver.candidates(thread))
     return busy
 
 
@@ -290,10 +290,10 @@ if not solves and not state.get("debug_thread"):
             + ("." if with_bench else ", or include the solves of bench runs."))
     st.stop()
 thread = pick_solve(solves)
-# The solve's own budget and strategy, not the sidebar's: a fork with a report may have raised the budget by one.
+# The solve's own search, not the sidebar's: a fork with a report may have raised the budget by one.
 solve_search = solver.search_of(thread)
-st.caption(f"Strategy **{solve_search.strategy}** · budget {solve_search.budget} candidates")
-busy = job_panel(solver, thread, solve_search.max_retries, solve_search.strategy)
+st.caption(f"This solve's search: **{describe_search(solve_search)}**")
+busy = job_panel(solver, thread, solve_search)
 run_controls(solver, thread, busy)
 steps = solver.steps(thread)
 if not steps:

@@ -14,6 +14,7 @@ from functools import partial
 import streamlit as st
 
 from agent import BadInput, EntryPointUse, SolveJob, resolve_entry_point, start_job, validate_input
+from agent.config import search_dict, stored_search
 from agent.inputs import offered_words
 from agent.loop.prompts import is_python_code
 from agent.solves.jobs import job_for, stored_job
@@ -54,9 +55,9 @@ def show_solve(job: SolveJob | None, *, stored: bool = False) -> None:
         st.query_params.pop(ADDRESS, None)
         return
     state.solve_job, state.solve_stored = job, stored
-    if job.inputs.get("max_retries") is not None:
-        # The timeline shows the solve's own budget and strategy, even after the sidebar changes.
-        state.solve_search = (job.inputs["max_retries"], job.inputs["strategy"])
+    if job.inputs.get("search") is not None:
+        # The timeline shows the solve's own search, even after the sidebar changes.
+        state.solve_search = stored_search(job.inputs)
     if job.thread_id and st.query_params.get(ADDRESS) != job.thread_id:
         st.query_params[ADDRESS] = job.thread_id
 
@@ -170,16 +171,15 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     # The id is made here, not by the solver, so that the address names the solve from its first moment.
     thread_id = uuid.uuid4().hex
     inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None,
-              "max_retries": settings.max_retries, "strategy": settings.search.strategy}
+              "search": search_dict(settings.search)}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None,
-                                 max_retries=settings.max_retries, strategy=settings.search.strategy,
-                                 thread_id=thread_id), thread_id=thread_id, inputs=inputs))
+                                 search=settings.search, thread_id=thread_id), thread_id=thread_id, inputs=inputs))
     st.rerun()  # redraw with Run disabled and Stop offered
 
 
 def solve_view(job: SolveJob, settings) -> None:
     """The solve's timeline, then what to do with its answer."""
-    show_job(job, *state.get("solve_search", (settings.max_retries, settings.search.strategy)), key="playground")
+    show_job(job, state.get("solve_search", settings.search), key="playground")
     if job.running:
         return
     final = job.final

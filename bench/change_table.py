@@ -1,0 +1,99 @@
+"""What each change gained, one row per change: stored runs of one model on the same tasks that differ in exactly one
+setting, read side by side (never typed by hand; bench report prints them under the run tables)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from sqlite_utils import Database
+
+from agent.config import stored_search
+from bench import store
+from bench.metrics import run_metrics
+from bench.task_protocol import SAMPLES
+
+# The settings a change may differ in, with the words a row uses for each.
+_LOOP_SETTINGS = {"prompt_version": "prompt", "strategy": "strategy", "budget": "budget",
+                  "samples_per_round": "samples a round", "sample_temperature": "sample temperature",
+                  "token_budget": "token budget"}
+_SAMPLE_SETTINGS = {"prompt_version": "prompt", "temperature": "temperature"}
+
+
+def _loop_settings(run: dict) -> dict:
+    search = stored_search(run)
+    values = {name: getattr(search, name) for name in _LOOP_SETTINGS}
+    if not search.max_retries:  # a one-shot run has no search: only its prompt tells it apart
+        values.update({name: None for name in _LOOP_SETTINGS if name not in ("prompt_version", "budget")})
+    return values
+
+
+def _sample_settings(run: dict) -> dict:
+    return {"prompt_version": stored_search(run).prompt_version, "temperature": run.get("temperature")}
+
+
+def _same_ground(run: dict) -> tuple:
+    """What two runs must share to be read as one change: model, dataset, the very tasks, protocol, feedback."""
+    one_shot = run["protocol"] == SAMPLES or not stored_search(run).max_retries  # what it feeds back is moot
+    return (run["provider"], run["model"], run["dataset"], tuple(run["task_ids"]), run["protocol"],
+            None if one_shot else run["feedback"], run.get("samples") or 0)
+
+
+def _tasks(run: dict, count: int) -> str:
+    spec = run["tasks_spec"] if len(run["tasks_spec"]) <= 40 else "chosen tasks"
+    return f"{run['dataset']} {spec} ({count})"
+
+
+def _one_change(a: dict, b: dict, words: dict[str, str]) -> str | None:
+    """'prompt v4-body -> v4' when the settings differ in exactly one place, else None."""
+    differing = [name for name in words if a[name] != b[name]]
+    if len(differing) != 1:
+        return None
+    name = differing[0]
+    return f"{words[name]} {a[name]:g} -> {b[name]:g}" if isinstance(a[name], float) else \
+        f"{words[name]} {a[name]} -> {b[name]}"
+
+
+def _points(a: float, b: float) -> str:
+    return f"{100 * a:.1f} -> {100 * b:.1f} ({100 * (b - a):+.1f})"
+
+
+def change_rows(db: Database, finished: list[dict]) -> list[str]:
+    """Markdown tables of one-setting changes among these finished runs: loop runs by pass@1, first answer, oracle
+    ceiling and tokens a task; sample runs by pass@1 and the share of tasks with a passing sample, at the same number
+    of samples a task."""
+    runs = [r for r in finished if r["protocol"] in ("honest", SAMPLES)]
+    loop_rows, sample_rows = [], []
+    for old, new in combinations(sorted(runs, key=lambda r: r["created"]), 2):
+        if _same_ground(old) != _same_ground(new):
+            continue
+        sampled = old["protocol"] == SAMPLES
+        words = _SAMPLE_SETTINGS if sampled else _LOOP_SETTINGS
+        read = _sample_settings if sampled else _loop_settings
+        change = _one_change(read(old), read(new), words)
+        if change is None:
+            continue
+        a, b = (run_metrics(r, store.results(db, r["id"])) for r in (old, new))
+        where = f"{old['provider']}: {old['model']} | {_tasks(old, a['tasks'])}"
+        runs_cell = f"`{old['id']}` -> `{new['id']}`"
+        if sampled:
+            tokens = [m["tokens_out"] / max(1, m["samples"]) for m in (a, b)]
+            sample_rows.append(f"| {where} | {a['samples_per_task']} | {change} | "
+                               f"{_points(a['pass_at_k']['1'], b['pass_at_k']['1'])} | "
+                               f"{_points(a['oracle_ceiling'], b['oracle_ceiling'])} | "
+                               f"{tokens[0]:.0f} -> {tokens[1]:.0f} | {runs_cell} |")
+        else:
+            tokens = [m["tokens_out"] / max(1, m["tasks"]) for m in (a, b)]
+            loop_rows.append(f"| {where} | {change} | {_points(a['pass_at_1'], b['pass_at_1'])} | "
+                             f"{_points(a['first_attempt_pass_at_1'], b['first_attempt_pass_at_1'])} | "
+                             f"{_points(a['oracle_ceiling'], b['oracle_ceiling'])} | "
+                             f"{tokens[0]:.0f} -> {tokens[1]:.0f} | {runs_cell} |")
+    lines = []
+    if loop_rows:
+        lines += ["**What each change gained (runs of the loop on the same tasks that differ in one setting)**", "",
+                  "| model | tasks | change | pass@1 | first answer | oracle ceiling | tokens/task | runs |",
+                  "|---|---|---|---|---|---|---|---|", *loop_rows, ""]
+    if sample_rows:
+        lines += ["**What each change gained (independent samples on the same tasks, one setting apart)**", "",
+                  "| model | tasks | samples a task | change | pass@1 | tasks with a passing sample | tokens/sample "
+                  "| runs |", "|---|---|---|---|---|---|---|---|", *sample_rows, ""]
+    return lines
