@@ -18,7 +18,7 @@ from agent import ModelUnavailable, Search, load_settings
 from agent.config import STRATEGIES, stored_search
 from agent.loop.prompts import VERSIONS
 from bench import runner, store
-from bench.backends import BACKENDS, parse_endpoints
+from bench.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.datasets import DATASETS, HUMANEVAL, HUMANEVAL_PLUS
 from bench.evaluate import DEFAULT_PARALLEL, evaluate_file
 from bench.export import export_samples
@@ -291,9 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--parallel", "--workers", dest="parallel", type=int,
                      help="tasks solved at once: threads sharing the model (default 2), or processes with a model "
                           "each (default one per core, each decoding on cores / N)")
-    run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default="threads",
-                     help="where tasks run: threads of this process (default), processes of this machine with a "
-                          "solver and model each, or actors of a Ray cluster")
+    run.add_argument("--backend", "--executor", dest="backend", choices=BACKENDS, default=DEFAULT_BACKEND,
+                     help="where tasks run: processes of this machine with a solver and model each (default), "
+                          "threads of this process sharing one model, or actors of a Ray cluster")
     run.add_argument("--ray-address", metavar="ADDRESS", default=ray_address(),
                      help="ray: the cluster's head, host:port (default RAY_ADDRESS; none: start Ray on this machine "
                           "and shut it down after)")

@@ -22,6 +22,7 @@ from agent.solves.liveness import keep_alive, owner_alive
 from bench import store
 from bench.backends import (
     BACKENDS,
+    DEFAULT_BACKEND,
     ModelRecipe,
     Outcomes,
     SolverLost,
@@ -59,7 +60,7 @@ class RunConfig:
     # 2 threads or one process per core (bench.backends.default_parallel).
     parallel: int | None = None
     max_tokens: int | None = None
-    backend: str = "threads"  # threads | processes | ray (stored in the runs table's executor column)
+    backend: str = DEFAULT_BACKEND  # threads | processes | ray (stored in the runs table's executor column)
     ray_address: str | None = None  # ray: a running cluster's head; None: RAY_ADDRESS, else a Ray on this machine
     actors: int | None = None  # ray: None fills the cluster
     cpus_per_actor: float = 1.0  # ray: CPUs each actor holds (the embedded model decodes on as many threads)

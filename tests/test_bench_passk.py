@@ -171,7 +171,7 @@ def seeded_solver(tmp_path, right_seeds: dict[str, set[int]]) -> Solver:
 def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_their_mean(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = seeded_solver(tmp_path, {"HumanEval/0": {1}, "HumanEval/1": {0, 1, 2}})
-    config = runner.RunConfig(tasks="0-2", samples=3, temperature=0.6, parallel=2)
+    config = runner.RunConfig(tasks="0-2", samples=3, temperature=0.6, parallel=2, backend="threads")
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -201,10 +201,11 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
 def test_a_samples_run_is_labelled_in_list_show_report_and_compare(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = seeded_solver(tmp_path, {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(10))})
-    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=10, temperature=0.8), db_path, solver=solver,
+    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=10, temperature=0.8,
+                                                backend="threads"), db_path, solver=solver,
                                background=False)
     imported = evaluate_file(EXAMPLE, "humaneval", db_path)
-    loop = runner.start_run(runner.RunConfig(tasks="0,2,4", feedback="none"), db_path,
+    loop = runner.start_run(runner.RunConfig(tasks="0,2,4", feedback="none", backend="threads"), db_path,
                             solver=seeded_solver(tmp_path / "loop", {"HumanEval/4": {0}}), background=False)
     listed = _cli("--db", str(db_path), "list").stdout.splitlines()
     by_id = {line.split()[0]: line for line in listed}
@@ -235,7 +236,7 @@ def test_a_samples_run_is_labelled_in_list_show_report_and_compare(tmp_path):
 
 def test_a_samples_run_exports_every_sample_for_human_evals_scorer(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks="0,2", samples=3), db_path,
+    run_id = runner.start_run(runner.RunConfig(tasks="0,2", samples=3, backend="threads"), db_path,
                               solver=seeded_solver(tmp_path, {"HumanEval/0": {2}}), background=False)
     out = tmp_path / "samples.jsonl"
     assert _cli("--db", str(db_path), "export", run_id, "--jsonl", str(out)).returncode == 0
@@ -259,15 +260,16 @@ def test_bad_samples_settings_exit_2_before_any_model(tmp_path, args, message):
 
 def test_report_reads_runs_one_setting_apart_on_the_same_tasks_as_one_change(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    cool = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=0.8), db_path,
+    cool = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=0.8, backend="threads"), db_path,
                             solver=seeded_solver(tmp_path / "a", {"HumanEval/0": {1}}), background=False)
-    warm = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.1), db_path,
+    warm = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.1, backend="threads"), db_path,
                             solver=seeded_solver(tmp_path / "b", {"HumanEval/0": {0, 1}, "HumanEval/2": {3}}),
                             background=False)
     # Other tasks, or two settings changed at once: not one change.
-    runner.start_run(runner.RunConfig(tasks="0,4", samples=4, temperature=1.1), db_path,
+    runner.start_run(runner.RunConfig(tasks="0,4", samples=4, temperature=1.1, backend="threads"), db_path,
                      solver=seeded_solver(tmp_path / "c", {}), background=False)
-    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4")),
+    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4"),
+                                      backend="threads"),
                      db_path,
                      solver=seeded_solver(tmp_path / "d", {}), background=False)
     report = _cli("--db", str(db_path), "report").stdout

@@ -124,7 +124,7 @@ def test_a_probe_times_one_task_as_a_run_would_and_stores_nothing(tmp_path, monk
     problems = load_problems()
     solver = Solver(PromptKeyedModel(answer=humaneval_answers(problems, right={"HumanEval/3"})),
                     tmp_path / "solves.sqlite")
-    estimate = probe(solver, runner.RunConfig(tasks="3-5", search=Search(budget=3)))
+    estimate = probe(solver, runner.RunConfig(tasks="3-5", search=Search(budget=3), backend="threads"))
     assert estimate.seconds_per_task > 0
     assert estimate.source.startswith("a probe: HumanEval/3 took")
     assert "1 candidate(s) (passed; sample search, budget 3 candidates" in estimate.source

@@ -46,7 +46,7 @@ def _solver(tmp_path: Path) -> Solver:
 @pytest.fixture
 def humaneval_run(tmp_path) -> tuple[Path, str]:
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1)
+    config = runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1, backend="threads")
     run_id = runner.start_run(config, db_path, solver=_solver(tmp_path), background=False)
     return db_path, run_id
 
@@ -121,9 +121,10 @@ def test_what_cannot_be_rescored_is_refused_clearly_and_nothing_is_stored(tmp_pa
     elif case == "onto mbpp":
         dataset = "mbpp-dev"
     elif case == "not finished":
-        _, run_id = runner.create_run(runner.RunConfig(tasks="0"), db_path)
+        _, run_id = runner.create_run(runner.RunConfig(tasks="0", backend="threads"), db_path)
     elif case == "leaky":
-        run_id = runner.start_run(runner.RunConfig(tasks="HumanEval/0", feedback="oracle", search=Search(budget=1)),
+        run_id = runner.start_run(runner.RunConfig(tasks="HumanEval/0", feedback="oracle", search=Search(budget=1),
+                                                   backend="threads"),
                                   db_path, solver=_solver(tmp_path), background=False)
     elif case == "task file":
         path = tmp_path / "one.jsonl"
@@ -131,7 +132,8 @@ def test_what_cannot_be_rescored_is_refused_clearly_and_nothing_is_stored(tmp_pa
                                     "tests": "assert double(2) == 4\n", "hidden_tests": "assert double(3) == 6\n"}))
         solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: "```python\ndef double(x):\n    return 2 * x\n"
                                                                         "```"), tmp_path / "s2.sqlite")
-        run_id = runner.start_run(runner.RunConfig(tasks_file=str(path)), db_path, solver=solver, background=False)
+        run_id = runner.start_run(runner.RunConfig(tasks_file=str(path),
+                                                   backend="threads"), db_path, solver=solver, background=False)
     elif case == "rescored":
         run_id = rescore_run(db_path, source_id)
     count = len(store.list_runs(db))
@@ -149,7 +151,8 @@ def test_a_run_on_humanevalplus_scores_with_its_tests_and_counts_timeouts_apart(
     db_path = tmp_path / "bench.sqlite"
     answer = humaneval_answers(load_problems(), right={"HumanEval/0", "HumanEval/22", "HumanEval/55"})
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
-    config = runner.RunConfig(tasks="HumanEval/0,HumanEval/22,HumanEval/55", dataset=HUMANEVAL_PLUS, feedback="none")
+    config = runner.RunConfig(tasks="HumanEval/0,HumanEval/22,HumanEval/55", dataset=HUMANEVAL_PLUS, feedback="none",
+                              backend="threads")
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -216,7 +219,8 @@ def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts
 
 def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, app):
     db_path = tmp_path / "bench.sqlite"  # the app's DATA_DIR is tmp_path: its Bench page reads these runs
-    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1),
+    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1,
+                                                  backend="threads"),
                                  db_path, solver=_solver(tmp_path), background=False)
     rescored_id = rescore_run(db_path, source_id)
     at = app.switch_page("views/bench.py").run()

@@ -32,7 +32,7 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
-    config = runner.RunConfig(tasks="0-3", search=Search(budget=4, strategy="repair"), parallel=2)
+    config = runner.RunConfig(tasks="0-3", search=Search(budget=4, strategy="repair"), parallel=2, backend="threads")
     run_id = runner.start_run(config, db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
@@ -53,8 +53,10 @@ def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
 def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 2})
-    one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none"), db_path, solver=solver, background=False)
-    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", search=Search(strategy="repair")), db_path,
+    one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none",
+                                                 backend="threads"), db_path, solver=solver, background=False)
+    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", search=Search(strategy="repair"),
+                                               backend="threads"), db_path,
                               solver=solver, background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, one_shot)["protocol"] == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
@@ -69,7 +71,7 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
 def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={p["task_id"] for p in PROBLEMS[:8]}, delay=0.2)
-    run_id = runner.start_run(runner.RunConfig(tasks="0-7", parallel=1), db_path, solver=solver)
+    run_id = runner.start_run(runner.RunConfig(tasks="0-7", parallel=1, backend="threads"), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
     runner.stop_run(run_id, db_path)
@@ -87,7 +89,7 @@ def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
 
 def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    ids = [runner.start_run(runner.RunConfig(tasks="0-9", parallel=3), db_path,
+    ids = [runner.start_run(runner.RunConfig(tasks="0-9", parallel=3, backend="threads"), db_path,
                             solver=fake_solver(tmp_path / str(i), right={p["task_id"] for p in PROBLEMS[:10]}))
            for i in range(2)]
     errors = []
@@ -120,7 +122,8 @@ def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
             raise ConnectionError("Connection refused")
         return humaneval_answers(PROBLEMS, right={"HumanEval/0"})(prompt, attempt)
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "s.sqlite")
-    run_id = runner.start_run(runner.RunConfig(tasks="0-1", parallel=1), db_path, solver=solver, background=False)
+    run_id = runner.start_run(runner.RunConfig(tasks="0-1", parallel=1,
+                                               backend="threads"), db_path, solver=solver, background=False)
     run = store.get_run(store.open_store(db_path), run_id)
     assert run["status"] == "failed" and "HumanEval/1" in run["error"] and "stopped answering" in run["error"]
     assert store.finished_task_ids(store.open_store(db_path), run_id) == {"HumanEval/0"}
@@ -129,7 +132,7 @@ def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
 def test_a_run_stores_its_search_whole_and_solves_with_it_whatever_the_environment_says_later(tmp_path, monkeypatch):
     db_path = tmp_path / "bench.sqlite"
     search = Search(budget=3, strategy="repair", token_budget=700, prompt_version="v4")
-    _, run_id = runner.create_run(runner.RunConfig(tasks="0-1", search=search, parallel=1), db_path)
+    _, run_id = runner.create_run(runner.RunConfig(tasks="0-1", search=search, parallel=1, backend="threads"), db_path)
     monkeypatch.setenv("BUDGET", "7")  # the environment of the process that runs it: the stored search rules
     monkeypatch.setenv("STRATEGY", "sample")
     solver = fake_solver(tmp_path)
@@ -144,7 +147,8 @@ def test_a_run_stores_its_search_whole_and_solves_with_it_whatever_the_environme
     assert f"search: {words}" in _cli("--db", str(db_path), "show", run_id).stdout
     assert f"[{words}]" in _cli("--db", str(db_path), "list").stdout
     # Nothing fed back: one candidate, whatever the search says.
-    assert runner.run_search(runner.RunConfig(feedback="none", search=search)) == replace(search, budget=1)
+    assert runner.run_search(runner.RunConfig(feedback="none", search=search,
+                                              backend="threads")) == replace(search, budget=1)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -173,9 +177,9 @@ def test_cli_unreadable_database_exits_2(tmp_path):
 
 def test_cli_list_show_compare_export(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    a = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none"), db_path,
+    a = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
                          solver=fake_solver(tmp_path / "a", right={"HumanEval/0"}), background=False)
-    b = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none"), db_path,
+    b = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
                          solver=fake_solver(tmp_path / "b", right={"HumanEval/1"}), background=False)
     listed = _cli("--db", str(db_path), "list")
     assert listed.returncode == 0 and a in listed.stdout and b in listed.stdout
@@ -197,7 +201,7 @@ def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
     # HumanEval/2 is right only on the first try's conversation (attempt 1), so the samples of its first
     # prompt are right too; HumanEval/3 is never right.
     solver = fake_solver(tmp_path, right={"HumanEval/2"})
-    config = runner.RunConfig(tasks="2-3", search=Search(budget=5, strategy="sample"), parallel=1)
+    config = runner.RunConfig(tasks="2-3", search=Search(budget=5, strategy="sample"), parallel=1, backend="threads")
     run_id = runner.start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)

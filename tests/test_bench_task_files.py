@@ -107,7 +107,7 @@ def test_a_bad_line_is_refused_with_its_number_and_nothing_is_stored(tmp_path, l
     db_path = tmp_path / "bench.sqlite"
     solver = task_file_solver(tmp_path)
     with pytest.raises(ValueError, match="bad.jsonl"):
-        runner.start_run(runner.RunConfig(tasks_file=str(path)), db_path, solver=solver)
+        runner.start_run(runner.RunConfig(tasks_file=str(path), backend="threads"), db_path, solver=solver)
     assert store.list_runs(store.open_store(db_path)) == [] and solver.model.calls == 0
     done = _cli("--db", str(db_path), "run", "--tasks-file", str(path))
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -170,7 +170,7 @@ def test_a_task_file_run_stores_its_tasks_and_resumes_without_the_file(tmp_path)
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
     config = runner.RunConfig(tasks_file=str(path), tasks="all", search=Search(budget=3, strategy="repair"),
-                              parallel=2)
+                              parallel=2, backend="threads")
     _, run_id = runner.create_run(config, db_path)  # stored, not started: the file goes before it runs
     path.unlink()
     solver = task_file_solver(tmp_path)
@@ -203,7 +203,8 @@ def test_a_task_file_run_stopped_midway_resumes_without_the_file_and_duplicates_
     db_path = tmp_path / "bench.sqlite"
     solver = task_file_solver(tmp_path)
     solver.model.delay = 0.2
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), db_path, solver=solver)
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1,
+                                               backend="threads"), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
     runner.stop_run(run_id, db_path)
@@ -219,7 +220,8 @@ def test_a_task_file_run_stopped_midway_resumes_without_the_file_and_duplicates_
 def test_the_cli_runs_a_task_file_and_list_show_and_dump_say_what_it_ran_on(tmp_path):
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), tasks="double,root", feedback="none"), db_path,
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), tasks="double,root", feedback="none",
+                                               backend="threads"), db_path,
                               solver=task_file_solver(tmp_path), background=False)
     label = store.get_run(store.open_store(db_path), run_id)["dataset"]
 
@@ -284,7 +286,7 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     path = write_tasks(tmp_path / "env.jsonl", tasks)
     db_path = tmp_path / "bench.sqlite"
     run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"),
-                                               parallel=1),
+                                               parallel=1, backend="threads"),
                               db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
@@ -311,7 +313,7 @@ def test_a_task_the_agent_refuses_is_bad_input_not_an_outage(tmp_path):
     task = {**TASKS[0], "task_id": "java", "prompt": "Write this in Java: return twice the number given."}
     path = write_tasks(tmp_path / "java.jsonl", [task, TASKS[0]])
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), db_path,
+    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1, backend="threads"), db_path,
                               solver=task_file_solver(tmp_path), background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, run_id)["status"] == "finished"
@@ -419,7 +421,7 @@ def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench
             "tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n",
             "hidden_tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n"}
     path = write_tasks(tmp_path / "env.jsonl", [TASKS[0], lost])
-    runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1), tmp_path / "bench.sqlite",
+    runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1, backend="threads"), tmp_path / "bench.sqlite",
                      solver=task_file_solver(tmp_path), background=False)
     at = bench_page.run()
     assert not at.exception, at.exception

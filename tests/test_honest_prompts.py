@@ -77,7 +77,7 @@ def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tupl
         return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
     config = runner.RunConfig(tasks_file=str(path), search=Search(budget=3, strategy="hybrid"), feedback=feedback,
-                              parallel=2, samples=samples)
+                              parallel=2, samples=samples, backend="threads")
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
@@ -114,7 +114,7 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
 
     wrong = "```python\ndef placeholder(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks="sample:41", samples=3, parallel=2)
+    config = runner.RunConfig(tasks="sample:41", samples=3, parallel=2, backend="threads")
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     problems = {p["task_id"]: p for p in load_problems()}
@@ -151,7 +151,7 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
         return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
     config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
-                              feedback=feedback, parallel=2)
+                              feedback=feedback, parallel=2, backend="threads")
     run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     assert store.get_run(db, run_id)["dataset"] == HUMANEVAL_PLUS

@@ -737,6 +737,7 @@ def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
     app.selectbox(key="bench_strategy").set_value("repair")
     app.number_input(key="bench_budget").set_value(2)
     app.selectbox(key="bench_prompt_version").set_value("v3")
+    app.selectbox(key="bench_backend").set_value("threads")  # the page's model is a test double: this process's
     button(app, "Start the run").click().run()
     assert not app.exception, app.exception
     deadline = time.time() + 60
@@ -802,7 +803,7 @@ def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled
     db_path = tmp_path / "bench.sqlite"
     right = {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(5))}  # of seeds 0-4: 2, 5 and 0 samples pass
     model = SeededModel(answer=seeded_humaneval_answers(PROBLEMS, right), calls=[])
-    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=5), db_path, background=False,
+    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=5, backend="threads"), db_path, background=False,
                                solver=Solver(model, tmp_path / "s.sqlite", ModelSpec("fake", "seeded", "test")))
     imported = evaluate_file(Path(__file__).parent / "fixtures" / "samples-example.jsonl", "humaneval", db_path)
     app.switch_page("views/bench.py").run()

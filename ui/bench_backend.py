@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bench.backends import BACKENDS, parse_endpoints
+from bench.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runner import backend_label
 from bench.settings import ray_address
 
@@ -19,7 +19,8 @@ def backend_options() -> dict:
     """The backend fields of the start form, as RunConfig keyword arguments (draw inside the form)."""
     with st.expander("Where tasks run", expanded=False):
         left, mid, right = st.columns(3)
-        backend = left.selectbox("Backend", BACKENDS, key="bench_backend", help=BACKEND_HELP)
+        backend = left.selectbox("Backend", BACKENDS, index=BACKENDS.index(DEFAULT_BACKEND), key="bench_backend",
+                                 help=BACKEND_HELP)
         address = mid.text_input("Ray address", value=ray_address() or "", key="bench_ray_address",
                                  placeholder="empty: start Ray on this machine",
                                  help="ray: the head of a running cluster, host:port (default RAY_ADDRESS)")
