@@ -26,7 +26,9 @@ from agent.loop.asserted_calls import asserted_calls
 from sandbox import TestReport
 from sandbox.locked_parse import parse
 
-DEFAULT_PROMPT_VERSION = "v4-body"
+# v5: on all 164 HumanEval tasks (0.5B, default search, later rounds at 1.1) the loop passed 76.2% with v5 against
+# 71.3% with v4-body and one temperature; one shot alone, v5 56.7% against 54.9% at the same tokens (docs/results.md).
+DEFAULT_PROMPT_VERSION = "v5"
 
 _SYSTEM_V3 = (
     "You are an expert Python programmer. Write correct, self-contained Python 3 code that uses only "
