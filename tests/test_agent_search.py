@@ -273,13 +273,13 @@ def test_stored_search_reads_every_shape_a_search_was_stored_in():
 
 def test_describe_search_says_the_whole_search_in_one_form():
     assert describe_search(Search()) == ("sample search, budget 9 candidates (rounds of 4 at T=0.8, later ones at "
-                                         "1.1), 3000 tokens, prompt v4-body")
+                                         "1.1), 3000 tokens, prompt v5")
     assert describe_search(Search(later_round_temperature=None)) == (
-        "sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, prompt v4-body")
+        "sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, prompt v5")
     assert describe_search(Search(strategy="repair", budget=4, token_budget=0)) == (
-        "repair search, budget 4 candidates, no token limit, prompt v4-body")
+        "repair search, budget 4 candidates, no token limit, prompt v5")
     assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8)) == (
-        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, prompt v4-body")
+        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, prompt v5")
     assert describe_search(Search(budget=1, prompt_version="v3")) == "one shot, prompt v3"
 
 
@@ -288,7 +288,7 @@ def test_a_new_search_field_is_described_without_words_of_its_own():
     class Wider(Search):
         second_opinion: str = field(default="off", metadata={"env": "SECOND_OPINION"})
 
-    assert describe_search(Wider(budget=1)) == "one shot, prompt v4-body, second opinion off"
+    assert describe_search(Wider(budget=1)) == "one shot, prompt v5, second opinion off"
     assert asdict(Wider())["second_opinion"] == "off"
 
 

@@ -46,7 +46,8 @@ def test_the_fixture_holds_the_readmes_measured_runs(real_runs):
     old = store.get_run(real_runs, ALL_164)
     assert old["search"] is None and (old["strategy"], old["max_retries"], old["prompt_version"]) == (
         "sample", 8, "v4-body")
-    ran = replace(Search(), later_round_temperature=None)  # today's defaults, but one temperature throughout
+    # Today's defaults, but one temperature throughout and the prompt before v5.
+    ran = replace(Search(), later_round_temperature=None, prompt_version="v4-body")
     assert stored_search(old) == ran and search_words(old) == describe_search(ran)
     # Every candidate's code is kept (slim drops prompts, raw answers and reports only).
     attempts = store.attempts(real_runs, ALL_164)
@@ -112,7 +113,7 @@ def test_cost_comes_from_the_last_run_of_the_same_model(real_runs):
     runs = store.list_runs(real_runs)
     estimate = estimate_from_runs(runs, "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
     assert estimate.seconds_per_task == pytest.approx(3335.7379727 / 164)
-    ran = describe_search(replace(Search(), later_round_temperature=None))
+    ran = describe_search(replace(Search(), later_round_temperature=None, prompt_version="v4-body"))
     assert estimate.source == f"run {ALL_164}: 164 tasks in 56 min ({ran}; 2 at once)"
     assert duration(estimate.for_tasks(164)) == "56 min"
     assert [duration(s) for s in (0.42, 45, 7200 + 5 * 60)] == ["0.4 s", "45 s", "2 h 05 min"]

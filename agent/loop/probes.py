@@ -11,14 +11,13 @@ that is right.
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
 import itertools
 import json
 from dataclasses import dataclass
 
+from agent.loop.asserted_calls import asserted_calls
 from sandbox import Limits, run_tests
-from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
 PROBE_LIMITS = Limits(timeout_s=3)
@@ -79,20 +78,9 @@ def within_contract(value: object, seen: list[object]) -> bool:
 
 def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
     """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked."""
-    try:
-        module = parse(tests)
-    except SyntaxError:
-        return []
-    names = {entry_point, "candidate"} if entry_point else None
     calls: list[tuple[str, list]] = []  # (function name, literal arguments) of each visible call
-    for assert_node in (n for n in ast.walk(module) if isinstance(n, ast.Assert)):
-        for call in (n for n in ast.walk(assert_node.test) if isinstance(n, ast.Call)):
-            if not isinstance(call.func, ast.Name) or call.keywords:
-                continue
-            if names is not None and call.func.id not in names:
-                continue
-            if names is None and call.func.id in dir(builtins):
-                continue
+    for call in asserted_calls(tests, {entry_point, "candidate"} if entry_point else None):
+        if not call.keywords:
             values = [_literal(a) for a in call.args]
             if all(ok for ok, _ in values):
                 calls.append((entry_point or call.func.id, [v for _, v in values]))
