@@ -10,6 +10,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from agent import RunFinished, Search, Solver
+from agent.loop.prompts import repeats_task
 from bench.humaneval import load_problems
 from bench.visible_tests import visible_test_source
 from prompt_audit import leaks, plus_leaks, task_leaks
@@ -123,8 +124,11 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
     for row in rows:
         messages = json.loads(row["messages"])
         assert leaks(problems[row["task_id"]], messages) == [], row["task_id"]
-        visible = visible_test_source(problems[row["task_id"]])  # the prompt is the first one, with the visible tests
-        assert all(line in messages[1]["content"] for line in visible.splitlines() if line.startswith("assert"))
+        # The prompt is the first one: it shows the visible tests, or (prompt v5) the task's text, which holds every
+        # call they make (HumanEval's docstring examples).
+        visible, asked = visible_test_source(problems[row["task_id"]]), messages[1]["content"]
+        assert all(line in asked for line in visible.splitlines() if line.startswith("assert")) or repeats_task(
+            asked, visible), row["task_id"]
     # The same on a task file's tasks (MBPP's and the examples'), whose hidden tests are asserts of their own.
     (tmp_path / "file").mkdir()
     tasks, stored = _stored_prompts(tmp_path / "file", "visible", samples=2)
@@ -167,9 +171,11 @@ def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
         task = plus[row["task_id"]]
         messages = json.loads(row["messages"])
         assert plus_leaks(task, messages) == [], (row["task_id"], row["kind"])
-        # The prompt is HumanEval's, with its visible tests (a task without docstring examples has none to show).
+        # The prompt is HumanEval's, with its visible tests, or (prompt v5) with the docstring that holds every call
+        # they make (a task without docstring examples has none to show).
         visible = [ln for ln in task["tests"].splitlines() if ln.startswith("assert") and "callable(" not in ln]
-        assert all(ln in messages[1]["content"] for ln in visible), row["task_id"]
+        asked = messages[1]["content"]
+        assert all(ln in asked for ln in visible) or repeats_task(asked, "\n".join(visible)), row["task_id"]
     # A task without docstring examples is checked by callable() alone: its first answer passes, nothing follows.
     assert len(kinds) == 41 and all(k == (["first", "repair", "sample"] if plus[t]["visible_count"] else ["first"])
                                     for t, k in kinds.items())
