@@ -14,11 +14,12 @@ import pytest
 from agent import Search, Solver
 from agent.config import describe_search, stored_search
 from bench import runner, store
+from bench.change_table import change_rows
 from bench.cost import duration, estimate_from_runs, probe
 from bench.export import RESULT_CSV_COLUMNS, results_csv, samples_jsonl
 from bench.humaneval import load_problems
 from bench.metrics import compare_run_curves, run_metrics, run_progress
-from bench.results_table import published_baseline
+from bench.results_table import latest_finished_runs, published_baseline
 from bench.task_protocol import search_words
 from bench.transfer import dump_runs, load_file, load_runs, write_file
 from fakes import PromptKeyedModel, humaneval_answers
@@ -142,3 +143,27 @@ def test_the_cli_dumps_and_loads_runs(real_runs, tmp_path, capsys):
     assert main(["--db", str(tmp_path / "copy.sqlite"), "load", str(tmp_path / "d.json")]) == 2
     assert "already in this database" in capsys.readouterr().err
     assert main(["--db", str(tmp_path / "copy.sqlite"), "load", str(tmp_path / "missing.json")]) == 2
+
+
+# --- the search-coverage runs of docs/results.md ------------------------------------------------------------------
+
+COVERAGE = Path(__file__).parent / "fixtures" / "coverage-runs.json.gz"
+DEFAULTS_164 = "20261201-193010-773c85"  # the 0.5B on all 164 tasks with today's default settings (README's Results)
+DEFAULTS_164_PLUS = "20261201-201030-b497c3"  # the same candidates scored on HumanEval+
+
+
+def test_the_readmes_headline_run_was_made_with_todays_defaults_and_reads_as_the_results_say(tmp_path):
+    db = store.open_store(tmp_path / "bench.sqlite")
+    load_file(db, COVERAGE)
+    run = store.get_run(db, DEFAULTS_164)
+    # A default changed since is a headline measured with other settings: measure again, then change this.
+    assert stored_search(run) == Search() and run["backend"] == runner.RunConfig().backend
+    m = run_metrics(run, store.results(db, DEFAULTS_164))
+    assert (m["tasks"], round(100 * m["pass_at_1"], 1), round(100 * m["first_attempt_pass_at_1"], 1),
+            round(100 * m["oracle_ceiling"], 1)) == (164, 76.2, 56.7, 77.4)
+    plus = run_metrics(store.get_run(db, DEFAULTS_164_PLUS), store.results(db, DEFAULTS_164_PLUS))
+    assert round(100 * plus["pass_at_1"], 1) == 71.3
+    # "What each change gained" pairs the one-shot prompt runs and the two temperatures, as docs/results.md shows.
+    rows = "\n".join(change_rows(db, latest_finished_runs(db)))
+    assert "| prompt v4 -> qwen | 55.5 -> 59.1 (+3.7) |" in rows and "| prompt v4 -> v5 | 55.5 -> 56.7 (+1.2) |" in rows
+    assert "| temperature 1.1 -> 0.8 | 6.0 -> 2.3 (-3.7) | 33.3 -> 18.5 (-14.8) |" in rows
