@@ -857,3 +857,17 @@ def test_sandbox_status_is_real_and_names_the_level(monkeypatch):
                            env={**os.environ, "SANDBOX_ISOLATION": "rlimits", "SANDBOX_REQUIRE": "landlock"},
                            capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
     assert probe.stdout.split() == ["rlimits", "True", "True"], probe.stderr
+
+
+def test_a_solver_process_spawned_from_the_app_imports_its_script_without_drawing(monkeypatch):
+    # multiprocessing's spawn runs the parent's main script as __mp_main__ in every solver process of a processes
+    # run started from the Bench page; the app must draw (and load a model) only under `streamlit run`.
+    import runpy
+
+    import streamlit as st
+
+    def drew(*args, **kwargs):
+        raise AssertionError("the app drew in a spawned process")
+    monkeypatch.setattr(st, "set_page_config", drew)
+    monkeypatch.setattr(st, "navigation", drew)
+    runpy.run_path(str(Path(__file__).parent.parent / "ui" / "app.py"), run_name="__mp_main__")

@@ -14,21 +14,31 @@ import streamlit as st
 from agent import sandbox_status
 from ui.session import draw_sidebar
 
-st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
 
-# Weak isolation is said loudly on every page: a banner, not a caption.
-status = sandbox_status()
-if status.refused:
-    st.error(f"**Sandbox refused:** {status.refused}", icon=":material/gpp_bad:")
-elif status.level == "rlimits":
-    st.error(f"**Weak sandbox ({status.description}).** {status.warning}", icon=":material/gpp_bad:")
-elif status.warning:
-    st.warning(f"**Reduced sandbox ({status.description}).** {status.warning}", icon=":material/shield:")
+def main() -> None:
+    """The app: the isolation banner, the sidebar, the chosen page."""
+    st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
 
-page = st.navigation([
-    st.Page("views/playground.py", title="Playground", icon=":material/edit:", default=True),
-    st.Page("views/debugger.py", title="Debugger", icon=":material/bug_report:"),
-    st.Page("views/bench.py", title="Bench", icon=":material/leaderboard:"),
-])
-draw_sidebar()
-page.run()
+    # Weak isolation is said loudly on every page: a banner, not a caption.
+    status = sandbox_status()
+    if status.refused:
+        st.error(f"**Sandbox refused:** {status.refused}", icon=":material/gpp_bad:")
+    elif status.level == "rlimits":
+        st.error(f"**Weak sandbox ({status.description}).** {status.warning}", icon=":material/gpp_bad:")
+    elif status.warning:
+        st.warning(f"**Reduced sandbox ({status.description}).** {status.warning}", icon=":material/shield:")
+
+    page = st.navigation([
+        st.Page("views/playground.py", title="Playground", icon=":material/edit:", default=True),
+        st.Page("views/debugger.py", title="Debugger", icon=":material/bug_report:"),
+        st.Page("views/bench.py", title="Bench", icon=":material/leaderboard:"),
+    ])
+    draw_sidebar()
+    page.run()
+
+
+# Streamlit runs this script as __main__. A bench run's solver processes (the processes backend) are spawned, and a
+# spawned child imports its parent's main script as __mp_main__: without this guard each would draw the app again in
+# bare mode, with a model of its own.
+if __name__ == "__main__":
+    main()
