@@ -310,6 +310,10 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
     process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
     model of a threads or processes run (Ollama down, model not pulled), the Ray address."""
     check_config(config)
+    if solver is not None and recipe is None and config.backend != "threads":
+        # Processes and actors make solvers of their own from a recipe: without one they would load the settings'
+        # model, not this one (a test's double would silently become the real model).
+        raise ValueError(f"a {config.backend} run makes its solvers from a recipe: pass recipe=, or run on threads")
     selected_tasks(config)  # a bad task file or selection fails before a model is loaded
     settings = _settings(config.provider, config.model, config.max_tokens)
     recipe = recipe or ModelRecipe(settings)

@@ -44,8 +44,8 @@ def _audit(db_path: Path, run_id: str) -> list[str]:
 @pytest.mark.ray
 def test_a_ray_run_gives_the_threads_rows_and_keeps_the_protocol_honest(tmp_path, ray_cluster):
     db_path = tmp_path / "bench.sqlite"
-    threads = runner.start_run(runner.RunConfig(tasks="0-7", search=Search(budget=3, strategy="repair"), parallel=2),
-                               db_path, solver=EIGHT(), background=False)
+    threads = runner.start_run(runner.RunConfig(tasks="0-7", search=Search(budget=3, strategy="repair"), parallel=2,
+                                                backend="threads"), db_path, solver=EIGHT(), background=False)
     on_ray = runner.start_run(_ray_config(ray_cluster), db_path, recipe=EIGHT, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, on_ray)

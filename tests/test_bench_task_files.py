@@ -245,7 +245,8 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
     base = {"tasks_file": str(path), "search": Search(budget=3, strategy="repair")}
-    threads = runner.start_run(runner.RunConfig(**base, parallel=2), db_path, solver=task_file_solver(tmp_path),
+    threads = runner.start_run(runner.RunConfig(**base, parallel=2, backend="threads"), db_path,
+                               solver=task_file_solver(tmp_path),
                                background=False)
     _, on_ray = runner.create_run(runner.RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
                                   db_path)
@@ -406,6 +407,7 @@ def test_the_bench_page_runs_the_mbpp_task_file_and_says_so(bench_page, tmp_path
     assert any("unknown task 'HumanEval/0'" in e.value for e in at.error)  # selections are among MBPP's tasks
     next(t for t in at.text_input if t.label == "Tasks").set_value("mbpp/2,mbpp/3")
     at.number_input(key="bench_budget").set_value(1)
+    at.selectbox(key="bench_backend").set_value("threads")  # the page's model is a test double: this process's
     next(b for b in at.button if b.label == "Start the run").click().run()
     assert not at.exception, at.exception
     db = store.open_store(tmp_path / "bench.sqlite")

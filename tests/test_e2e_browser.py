@@ -157,6 +157,8 @@ def test_the_first_example_fails_and_is_repaired(page):
     settle(page)
     # A task written as Python is in the code editor, without HumanEval's leading blank lines.
     task_editor = page.frame_locator(ACE).first
+    # The editor's frame draws its lines a moment after the page (seconds on a loaded machine): wait for them.
+    wait_or_explain(page, task_editor.locator(".ace_line").filter(has_text="def solve(N):"), 30_000, "the task's code")
     assert task_editor.locator(".ace_line").first.inner_text().startswith("def solve(N):")
     sidebar_select(page, "Strategy", "repair")
     page.get_by_role("button", name="Run", exact=True).click()
@@ -190,6 +192,7 @@ def test_plain_editors_are_labelled_text_boxes(page):
     assert "assert solve(1000) == '1'" in page.get_by_role("textbox", name="Unit tests").input_value()
     page.locator("[data-testid='stSidebar']").get_by_text("Edit code in plain text boxes").click()
     settle(page)
+    wait_or_explain(page, page.frame_locator(ACE).first.locator(".ace_content"), 30_000, "the code editor, back")
     assert page.frame_locator(ACE).first.locator(".ace_content").count() == 1
 
 
