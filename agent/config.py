@@ -123,9 +123,9 @@ _WORDED = {"budget", "strategy", "samples_per_round", "sample_temperature", "lat
 
 
 def describe_search(search: Search) -> str:
-    """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8),
-    3000 tokens, prompt v4-body'; a budget of one candidate is 'one shot, prompt v4-body'. A field without words
-    of its own here shows as its name and value."""
+    """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8,
+    later ones at 1.1), 3000 tokens, prompt v5'; a budget of one candidate is 'one shot, prompt v5'. A field without
+    words of its own here shows as its name and value."""
     rounds = f"rounds of {search.samples_per_round} at T={search.sample_temperature:g}"
     if search.later_round_temperature not in (None, search.sample_temperature):
         rounds += f", later ones at {search.later_round_temperature:g}"
@@ -211,8 +211,9 @@ def _value(name: str, default: object) -> object:
 
 def load_search() -> Search:
     """The Search the environment sets: each field from its variable (BUDGET, STRATEGY, SAMPLES_PER_ROUND,
-    SAMPLE_TEMPERATURE, TOKEN_BUDGET, PROMPT_VERSION), else its default. MAX_RETRIES, the budget's older name
-    (candidates after the first answer), is still read; set with a BUDGET it disagrees with, it is an error."""
+    SAMPLE_TEMPERATURE, LATER_ROUND_TEMPERATURE, TOKEN_BUDGET, PROMPT_VERSION), else its default. MAX_RETRIES, the
+    budget's older name (candidates after the first answer), is still read; set with a BUDGET it disagrees with, it
+    is an error."""
     defaults = Search()
     found = {name: _value(variable, getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()}
     if _given(OLD_BUDGET_VARIABLE) is not None:

@@ -20,7 +20,7 @@ from bench.tasks import Task
 BACKENDS = ("threads", "processes", "ray")
 # A run's backend when none is asked. Processes: on 2 cores, with the default search on the same 10 tasks in one run,
 # two processes of one core each did 1.34x the tasks a minute of two threads sharing one model on both cores
-# (docs/throughput.md). Threads stay for a model already loaded in this process (the app's, a test's double).
+# (docs/scaling-out.md). Threads stay for a model already loaded in this process (the app's, a test's double).
 DEFAULT_BACKEND = "processes"
 THREADS_PARALLEL = 2  # the threads backend's tasks at once when none is asked: they share one model
 MAX_REQUEUES = 3  # a task whose solver (a process, an actor) dies under it this many times is left for a resume
