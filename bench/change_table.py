@@ -1,5 +1,6 @@
-"""What each change gained, one row per change: stored runs of one model on the same tasks that differ in exactly one
-setting, read side by side (never typed by hand; bench report prints them under the run tables)."""
+"""What each change gained, one row per change: stored runs of one model on the same tasks that differ in one setting
+(or two adopted together, named both), read side by side (never typed by hand; bench report prints them under the run
+tables)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,17 @@ from bench.task_protocol import SAMPLES
 # The settings a change may differ in, with the words a row uses for each.
 _LOOP_SETTINGS = {"prompt_version": "prompt", "strategy": "strategy", "budget": "budget",
                   "samples_per_round": "samples a round", "sample_temperature": "sample temperature",
-                  "token_budget": "token budget"}
+                  "later_round_temperature": "later rounds' temperature", "token_budget": "token budget"}
+# The loop's defaults may change as a pair (a prompt and the later rounds' temperature), measured as one change; sample
+# runs are experiments, one setting apart.
+_MOST_LOOP_SETTINGS_APART, _MOST_SAMPLE_SETTINGS_APART = 2, 1
 _SAMPLE_SETTINGS = {"prompt_version": "prompt", "temperature": "temperature"}
 
 
 def _loop_settings(run: dict) -> dict:
     search = stored_search(run)
     values = {name: getattr(search, name) for name in _LOOP_SETTINGS}
+    values["later_round_temperature"] = search.round_temperature(1)  # unset: the later rounds run at the first's
     if not search.max_retries:  # a one-shot run has no search: only its prompt tells it apart
         values.update({name: None for name in _LOOP_SETTINGS if name not in ("prompt_version", "budget")})
     return values
@@ -43,14 +48,17 @@ def _tasks(run: dict, count: int) -> str:
     return f"{run['dataset']} {spec} ({count})"
 
 
-def _one_change(a: dict, b: dict, words: dict[str, str]) -> str | None:
-    """'prompt v4-body -> v4' when the settings differ in exactly one place, else None."""
+def _one_change(a: dict, b: dict, words: dict[str, str], most_apart: int) -> str | None:
+    """'prompt v4-body -> v4' when the settings differ in one place, 'prompt v4-body -> v5 and later rounds'
+    temperature 0.8 -> 1.1' in two (when most_apart allows), else None."""
     differing = [name for name in words if a[name] != b[name]]
-    if len(differing) != 1:
+    if not 1 <= len(differing) <= most_apart:
         return None
-    name = differing[0]
-    return f"{words[name]} {a[name]:g} -> {b[name]:g}" if isinstance(a[name], float) else \
-        f"{words[name]} {a[name]} -> {b[name]}"
+    return " and ".join(f"{words[name]} {_value(a[name])} -> {_value(b[name])}" for name in differing)
+
+
+def _value(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _points(a: float, b: float) -> str:
@@ -67,9 +75,11 @@ def change_rows(db: Database, finished: list[dict]) -> list[str]:
         if _same_ground(old) != _same_ground(new):
             continue
         sampled = old["protocol"] == SAMPLES
-        words = _SAMPLE_SETTINGS if sampled else _LOOP_SETTINGS
-        read = _sample_settings if sampled else _loop_settings
-        change = _one_change(read(old), read(new), words)
+        if sampled:
+            change = _one_change(_sample_settings(old), _sample_settings(new), _SAMPLE_SETTINGS,
+                                 _MOST_SAMPLE_SETTINGS_APART)
+        else:
+            change = _one_change(_loop_settings(old), _loop_settings(new), _LOOP_SETTINGS, _MOST_LOOP_SETTINGS_APART)
         if change is None:
             continue
         a, b = (run_metrics(r, store.results(db, r["id"])) for r in (old, new))
@@ -89,7 +99,8 @@ def change_rows(db: Database, finished: list[dict]) -> list[str]:
                              f"{tokens[0]:.0f} -> {tokens[1]:.0f} | {runs_cell} |")
     lines = []
     if loop_rows:
-        lines += ["**What each change gained (runs of the loop on the same tasks that differ in one setting)**", "",
+        lines += ["**What each change gained (runs of the loop on the same tasks that differ in one setting, or two "
+                  "adopted together)**", "",
                   "| model | tasks | change | pass@1 | first answer | oracle ceiling | tokens/task | runs |",
                   "|---|---|---|---|---|---|---|---|", *loop_rows, ""]
     if sample_rows:

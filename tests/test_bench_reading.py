@@ -150,20 +150,35 @@ def test_the_cli_dumps_and_loads_runs(real_runs, tmp_path, capsys):
 COVERAGE = Path(__file__).parent / "fixtures" / "coverage-runs.json.gz"
 DEFAULTS_164 = "20261201-193010-773c85"  # the 0.5B on all 164 tasks with today's default settings (README's Results)
 DEFAULTS_164_PLUS = "20261201-201030-b497c3"  # the same candidates scored on HumanEval+
+DEFAULTS_164_1_5B, DEFAULTS_164_1_5B_PLUS = "20261201-222619-aa8d0b", "20261201-232343-b13fd7"  # the 1.5B, the same
+RESULTS = Path(__file__).parent / "fixtures" / "results-runs.json.gz"  # holds the 1.5B's run with the settings before
 
 
-def test_the_readmes_headline_run_was_made_with_todays_defaults_and_reads_as_the_results_say(tmp_path):
+@pytest.mark.parametrize("run_id, plus_id, figures, plus_pass", [
+    (DEFAULTS_164, DEFAULTS_164_PLUS, (164, 76.2, 56.7, 77.4), 71.3),
+    (DEFAULTS_164_1_5B, DEFAULTS_164_1_5B_PLUS, (164, 83.5, 72.0, 85.4), 76.2)])
+def test_the_readmes_headline_runs_were_made_with_todays_defaults_and_read_as_the_results_say(
+        tmp_path, run_id, plus_id, figures, plus_pass):
     db = store.open_store(tmp_path / "bench.sqlite")
     load_file(db, COVERAGE)
-    run = store.get_run(db, DEFAULTS_164)
+    run = store.get_run(db, run_id)
     # A default changed since is a headline measured with other settings: measure again, then change this.
     assert stored_search(run) == Search() and run["backend"] == runner.RunConfig().backend
-    m = run_metrics(run, store.results(db, DEFAULTS_164))
+    m = run_metrics(run, store.results(db, run_id))
     assert (m["tasks"], round(100 * m["pass_at_1"], 1), round(100 * m["first_attempt_pass_at_1"], 1),
-            round(100 * m["oracle_ceiling"], 1)) == (164, 76.2, 56.7, 77.4)
-    plus = run_metrics(store.get_run(db, DEFAULTS_164_PLUS), store.results(db, DEFAULTS_164_PLUS))
-    assert round(100 * plus["pass_at_1"], 1) == 71.3
+            round(100 * m["oracle_ceiling"], 1)) == figures
+    plus = run_metrics(store.get_run(db, plus_id), store.results(db, plus_id))
+    assert round(100 * plus["pass_at_1"], 1) == plus_pass
+
+
+def test_what_each_change_gained_reads_the_stored_runs_as_the_results_page_shows(tmp_path):
+    db = store.open_store(tmp_path / "bench.sqlite")
+    load_file(db, COVERAGE)
+    load_file(db, RESULTS)
     # "What each change gained" pairs the one-shot prompt runs and the two temperatures, as docs/results.md shows.
     rows = "\n".join(change_rows(db, latest_finished_runs(db)))
     assert "| prompt v4 -> qwen | 55.5 -> 59.1 (+3.7) |" in rows and "| prompt v4 -> v5 | 55.5 -> 56.7 (+1.2) |" in rows
     assert "| temperature 1.1 -> 0.8 | 6.0 -> 2.3 (-3.7) | 33.3 -> 18.5 (-14.8) |" in rows
+    # The defaults changed as a pair, and the row names both: the 1.5B before them (results-runs) and with them.
+    assert ("| prompt v4-body -> v5 and later rounds' temperature 0.8 -> 1.1 | 84.1 -> 83.5 (-0.6) | "
+            "70.7 -> 72.0 (+1.2) | 84.1 -> 85.4 (+1.2) |") in rows
