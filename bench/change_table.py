@@ -75,11 +75,9 @@ def change_rows(db: Database, finished: list[dict]) -> list[str]:
         if _same_ground(old) != _same_ground(new):
             continue
         sampled = old["protocol"] == SAMPLES
-        if sampled:
-            change = _one_change(_sample_settings(old), _sample_settings(new), _SAMPLE_SETTINGS,
-                                 _MOST_SAMPLE_SETTINGS_APART)
-        else:
-            change = _one_change(_loop_settings(old), _loop_settings(new), _LOOP_SETTINGS, _MOST_LOOP_SETTINGS_APART)
+        words, read, most_apart = (_SAMPLE_SETTINGS, _sample_settings, _MOST_SAMPLE_SETTINGS_APART) if sampled else \
+            (_LOOP_SETTINGS, _loop_settings, _MOST_LOOP_SETTINGS_APART)
+        change = _one_change(read(old), read(new), words, most_apart)
         if change is None:
             continue
         a, b = (run_metrics(r, store.results(db, r["id"])) for r in (old, new))

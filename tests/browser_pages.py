@@ -38,12 +38,13 @@ def settle(page, seconds: float = 1.0) -> None:
     page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden", timeout=60_000)
 
 
-def select(page, label: str, option_text: str) -> None:
-    """Pick the option holding this text in the select box with this label (a second try if the list did not
-    open: a click that lands while the page redraws is lost)."""
+def select(page, label: str, option_text: str, area: str = "stMain") -> None:
+    """Pick the option holding this text in the select box with this label, in the page's main area or its
+    sidebar (area="stSidebar"); a second try if the list did not open: a click that lands while the page redraws
+    is lost."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    box = page.locator("[data-testid='stMain']").get_by_role("combobox", name=label, exact=True)
+    box = page.locator(f"[data-testid='{area}']").get_by_role("combobox", name=label, exact=True)
     option = page.get_by_role("option").filter(has_text=option_text).first
     for attempt in range(2):
         settle(page)

@@ -102,12 +102,6 @@ def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
     return page.locator("[data-testid='stMain']").inner_text()
 
 
-def sidebar_select(page, label: str, option: str) -> None:
-    page.locator("[data-testid='stSidebar']").get_by_role("combobox", name=label, exact=True).click()
-    page.get_by_role("option", name=option, exact=True).click()
-    settle(page)
-
-
 def snap(page, name: str, top, bottom) -> None:
     """A README picture: the page grown to its full height (so every chart is drawn), cut from the top of one
     element to the bottom of another."""
@@ -160,7 +154,7 @@ def test_the_first_example_fails_and_is_repaired(page):
     # The editor's frame draws its lines a moment after the page (seconds on a loaded machine): wait for them.
     wait_or_explain(page, task_editor.locator(".ace_line").filter(has_text="def solve(N):"), 30_000, "the task's code")
     assert task_editor.locator(".ace_line").first.inner_text().startswith("def solve(N):")
-    sidebar_select(page, "Strategy", "repair")
+    select(page, "Strategy", "repair", area="stSidebar")
     page.get_by_role("button", name="Run", exact=True).click()
     body = wait_for_outcome(page)
     # The story in one line per candidate: the first answer fails, with the failing assert's two values;
