@@ -100,7 +100,10 @@ def _drive(problems: list[Task], run: dict, solvers: list[_Solver], should_stop:
         for solver in live:
             if solver.ready and solver.problem is None and todo:
                 _hand(solver, todo.popleft(), run, todo)
-        if not todo and not any(solver.problem for solver in live):
+        # Done once every process has been heard from: one still starting may be about to say its endpoint is
+        # down, which the run's notes must name even when the others did every task (a ready report comes before
+        # any model loads, so this waits seconds).
+        if not todo and all(solver.ready and solver.problem is None for solver in live):
             return
         by_handle = {handle: solver for solver in live for handle in (solver.conn, solver.process.sentinel)}
         woken = wait(list(by_handle), timeout=TICK_S)
