@@ -9,7 +9,6 @@ code can pass here, and checks a test file's imports before any model time (impo
 
 from __future__ import annotations
 
-import ast
 import functools
 import importlib.util
 import os
@@ -17,6 +16,7 @@ import re
 import sys
 from pathlib import Path
 
+from sandbox.inside.shapes import imported_names, module_under_test
 from sandbox.locked_parse import parse
 from sandbox.settings import sandbox_settings
 
@@ -47,15 +47,18 @@ def imported_modules(source: str) -> list[str]:
         module = parse(source)
     except (SyntaxError, ValueError):
         return []
-    found: list[tuple[int, int, int, str]] = []
-    for node in ast.walk(module):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, node.col_offset, i, alias.name.split(".")[0]) for i, alias in enumerate(node.names)]
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            found.append((node.lineno, node.col_offset, 0, node.module.split(".")[0]))
-    names = dict.fromkeys(name for *_, name in sorted(found))
-    names.pop("__future__", None)
-    return list(names)
+    return imported_names(module)
+
+
+def missing_imports(tests: str) -> list[str]:
+    """The modules the tests import that the sandbox does not offer, leaving out the one they take the code under
+    test from (``from calculator import add``: the sandbox gives that name the code's module)."""
+    try:
+        module = parse(tests)
+    except (SyntaxError, ValueError):
+        return []
+    alias = module_under_test(module, module_offered)
+    return [name for name in imported_names(module) if name != alias and not module_offered(name)]
 
 
 def missing_module_name(error_type: str | None, message: str | None, name: object = None) -> str | None:

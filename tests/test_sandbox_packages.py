@@ -19,8 +19,8 @@ from sandbox import (
     packages_offered,
     run_tests,
 )
-from sandbox.inside import wire
 from sandbox.inside.policy import from_json
+from inside_modules import inside_modules
 from sandbox.isolation import worker_command
 from sandbox.packages import package_paths
 from sandbox.pool import WorkerPool, default_pool
@@ -178,20 +178,22 @@ def test_numpy_comparisons_that_must_fail():
 
 @needs_numpy
 def test_numpy_records_are_checked_by_the_receiver():
-    good = wire.array_record(np.arange(6, dtype=np.int32).reshape(2, 3))
-    assert good[0] == "a" and good[2] == (2, 3)
-    assert wire.from_record(good).tolist() == [[0, 1, 2], [3, 4, 5]]
-    assert wire.array_record(np.array([object()])) is None  # object arrays stay behind as handles
-    assert wire.array_record(np.zeros(2).view(type("Sub", (np.ndarray,), {}))) is None
-    assert wire.array_record(np.zeros(1, dtype=[("a", "i4")])) is None  # structured
-    for bad in [("a", "|O8", (1,), bytes(8)), ("a", "<i4", (2,), bytes(4)), ("a", "<i4", (-1,), b""),
-                ("a", "<i4,<i4", (1,), bytes(8)), ("a", "<i4", [1], bytes(4)), ("a", "<i4", (1,), "xxxx")]:
-        with pytest.raises(wire.ChannelClosed):
-            wire.from_record(bad)
-    assert wire.normalize(np.uint8(7)) == 7 and type(wire.normalize(np.uint8(7))) is int
-    assert type(wire.normalize(np.bool_(True))) is bool and type(wire.normalize(np.float32(1.5))) is float
-    with pytest.raises(wire.NotPlain):
-        wire.normalize(type("Sly", (np.int64,), {"item": lambda self: 4})(3))
+    peer, values = inside_modules("peer", "values")
+    good = values.array_record(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert good[0] == "array" and good[2] == (2, 3)
+    assert values.build_array(good).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert values.array_record(np.array([object()])) is None  # object arrays stay behind as handles
+    assert values.array_record(np.zeros(2).view(type("Sub", (np.ndarray,), {}))) is None
+    assert values.array_record(np.zeros(1, dtype=[("a", "i4")])) is None  # structured
+    for bad in [("array", "|O8", (1,), bytes(8)), ("array", "<i4", (2,), bytes(4)), ("array", "<i4", (-1,), b""),
+                ("array", "<i4,<i4", (1,), bytes(8)), ("array", "<i4", [1], bytes(4)), ("array", "<i4", (1,), "xxxx")]:
+        with pytest.raises(values.BadRecord):
+            values.build_array(bad)
+    side = peer.Peer(-1, -1, home="solution", role="code")
+    assert side.encode(np.uint8(7)) == ("v", 7) and type(side.encode(np.uint8(7))[1]) is int
+    assert type(side.encode(np.bool_(True))[1]) is bool and type(side.encode(np.float32(1.5))[1]) is float
+    # A subclass of numpy's scalar, with an item() that lies, is no number here: it stays behind as an object.
+    assert side.encode(type("Sly", (np.int64,), {"item": lambda self: 4})(3))[0] == "obj"
 
 
 @needs_numpy

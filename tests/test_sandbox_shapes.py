@@ -38,8 +38,8 @@ def test_pytest_style_functions_and_classes():
     report = run_tests(ADD, tests)
     assert report.shape == "pytest"
     results = {t.name: t.passed for t in report.tests}
-    assert results == {"test_ok": True, "test_bad": False, "test_param[0]": True, "test_param[1]": True,
-                       "test_param[2]": False, "test_raises": True, "TestAdd::test_float": True}
+    assert results == {"test_ok": True, "test_bad": False, "test_param[1-1-2]": True, "test_param[2-3-5]": True,
+                       "test_param[0-0-1]": False, "test_raises": True, "TestAdd::test_float": True}
 
 
 def test_humaneval_check_shape_with_entry_point():

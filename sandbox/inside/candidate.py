@@ -1,181 +1,136 @@
-"""The candidate process: runs the untrusted code and answers calls from the test process.
+"""The candidate process: runs the untrusted code and answers the test process's requests.
 
-Runs inside the sandbox as its own unprivileged uid. It never sees the tests and never
-decides a verdict: it only returns values (see wire.normalize) or handles to objects it keeps.
-Whatever the untrusted code does to this process, the worst it can do is answer wrongly.
+Runs inside the sandbox as its own unprivileged uid. It never sees the tests and never decides a verdict: it only
+answers requests (peer.py) with values or handles to objects it keeps, and calls back the functions the tests hand
+it. Whatever the untrusted code does to this process, the worst it can do is answer wrongly.
+
+Around each request it takes on what the tests' process holds at that moment (codeside_sync): the environment and
+working directory a test set (monkeypatch.setenv, chdir), and, while a test captures them, what the code prints,
+logs and warns, which travel back with the answer and reach the test's capsys, caplog or pytest.warns.
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib
 import linecache
-import marshal
-import operator
 import sys
-import traceback
 import types
 
+import codeside_sync
+import values
 import wire
+from peer import CannotCross, Peer, PeerGone
 
 SOLUTION_FILE = "solution.py"
-_MAX_TEXT = 2000
 
 
-def _short(text: str, limit: int = _MAX_TEXT) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
+class CodeSide:
+    """The code process's part in the protocol (Peer.hooks): what it resolves, patches and captures."""
+
+    source_file = SOLUTION_FILE
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self.module = module
+        self.sync = codeside_sync.Sync()
+        self.originals: dict[tuple[str, str], object] = {}
+
+    def before_request(self) -> dict | None:
+        """The code is calling the tests back: send what it printed so far, so the tests see it in order."""
+        codeside_sync.refuse_other_threads()
+        return self.sync.flush()
+
+    def after_answer(self, extra: dict) -> None:
+        return None
+
+    def before_serving(self, extra: dict | None) -> None:
+        self.sync.enter(extra)
+
+    def after_serving(self) -> dict | None:
+        return self.sync.leave()
+
+    def raised(self, exc: BaseException) -> None:
+        return None
+
+    def is_test_failure(self, exc: BaseException) -> bool:
+        return False
+
+    def resolve(self, target: tuple) -> object:
+        """A global of the code ("g", name), or a module ("m", name): the code's own, or one it may import."""
+        kind, name = target[0], target[1]
+        if kind == "g":
+            return self.module.__dict__[name]
+        if kind == "m" and type(name) is str:
+            return self.module if name == "solution" else importlib.import_module(name)
+        raise LookupError(f"unknown target {target!r}")
+
+    def perform(self, op: str, obj: object, args: tuple) -> object:
+        """The requests only this side serves: a test patching a module the code uses, and undoing it."""
+        if op == "patch":
+            name, enc = args
+            key = (obj.__name__, name)
+            if key not in self.originals and obj is not self.module:
+                self.originals[key] = getattr(obj, name, _MISSING)
+            setattr(obj, name, self.peer.decode(enc))
+            return None
+        if op == "restore":
+            original = self.originals.pop((obj.__name__, args[0]), _MISSING)
+            if original is _MISSING:
+                if hasattr(obj, args[0]):
+                    delattr(obj, args[0])
+            else:
+                setattr(obj, args[0], original)
+            return None
+        if op == "unset":
+            delattr(obj, args[0])
+            return None
+        raise ValueError(f"unknown operation {op!r}")
 
 
-def _safe_str(fn, value: object) -> str:
-    try:
-        return _short(str(fn(value)), 300)
-    except BaseException as exc:  # untrusted __repr__/__str__ may raise anything
-        return f"<{type(value).__name__} ({fn.__name__} raised {type(exc).__name__})>"
+_MISSING = object()
 
 
-def describe_error(exc: BaseException) -> dict:
-    """Type, nearest builtin base, message and a traceback trimmed to the candidate's frames."""
-    builtin_base = next(
-        (k.__name__ for k in type(exc).__mro__ if getattr(builtins, k.__name__, None) is k),
-        "Exception",
-    )
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SOLUTION_FILE]
-    lines = traceback.format_list(frames)
-    if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
-        lines = traceback.format_exception_only(type(exc), exc)[:-1]
-    info = {
-        "type": type(exc).__name__,
-        "base": builtin_base,
-        "message": _safe_str(str, exc),
-        "traceback": _short("".join(lines)),
-        "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None),
-    }
-    if isinstance(exc, ModuleNotFoundError) and type(getattr(exc, "name", None)) is str:
-        info["module"] = exc.name  # which module was missing: the host tells an absent package from a bug
-    return info
-
-
-class _Handles:
-    """Objects that are not plain values stay here; the test process holds their ids."""
-
-    def __init__(self) -> None:
-        self.objects: dict[int, object] = {}
-        self.next_id = 1
-
-    def encode(self, value: object) -> tuple:
-        data = wire.encode_data(value)
-        if data is not None:
-            return data
-        handle = self.next_id
-        self.next_id += 1
-        self.objects[handle] = value
-        return ("h", handle, type(value).__name__, _safe_str(repr, value))
-
-    def decode(self, enc: tuple) -> object:
-        if enc[0] == "h":
-            return self.objects[enc[1]]
-        if enc[0] == "a":
-            return wire.from_record(enc)
-        return enc[1]
-
-
-def _describe_names(namespace: dict, handles: _Handles) -> dict:
+def _names(peer: Peer, namespace: dict) -> dict:
+    """What the code defines, as it crosses: its functions, classes and values, and the standard modules it imported
+    (other modules stay here)."""
     names = {}
     for name, value in list(namespace.items()):
-        if name.startswith("__") or isinstance(value, types.ModuleType):
+        if name.startswith("__") or (isinstance(value, types.ModuleType) and values.module_record(value) is None):
             continue
-        names[name] = ("callable",) if callable(value) else handles.encode(value)
+        try:
+            names[name] = peer.encode(value)
+        except (CannotCross, RecursionError, MemoryError):
+            continue
     return names
-
-
-def _flush() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            pass
-
-
-def _call(op: str, target: object, args: tuple, handles: _Handles) -> tuple:
-    """Perform one operation requested by the test process; returns the response message."""
-    if op == "call":
-        # Fresh copies, so the request's own values still show the arguments as they were sent.
-        pos = [marshal.loads(marshal.dumps(a[1])) if a[0] == "v" else handles.decode(a) for a in args[0]]
-        kw = {k: handles.decode(v) for k, v in args[1].items()}
-        result = target(*pos, **kw)
-        # In-place changes to list/dict/set/ndarray arguments travel back so tests can inspect them.
-        mutated = []
-        for index, (enc, value) in enumerate(zip(args[0], pos)):
-            if enc[0] == "v" and type(enc[1]) in (list, dict, set):
-                now = wire.normalize(value)
-                if now != enc[1]:
-                    mutated.append((index, now))
-            elif enc[0] == "a":
-                now = wire.array_record(value)
-                if now is not None and now != enc:
-                    mutated.append((index, now))
-        return ("ok", handles.encode(result), mutated)
-    if op == "getattr":
-        return ("ok", handles.encode(getattr(target, args[0])), [])
-    if op == "setattr":
-        setattr(target, args[0], handles.decode(args[1]))
-        return ("ok", ("v", None), [])
-    if op == "iter":
-        return ("ok", handles.encode(iter(target)), [])
-    if op == "next":
-        try:
-            return ("ok", handles.encode(next(target)), [])
-        except StopIteration:
-            return ("stop",)
-    if op == "len":
-        return ("ok", ("v", int.__int__(len(target))), [])
-    if op == "getitem":
-        return ("ok", handles.encode(target[handles.decode(args[0])]), [])
-    if op == "setitem":
-        target[handles.decode(args[0])] = handles.decode(args[1])
-        return ("ok", ("v", None), [])
-    if op == "contains":
-        return ("ok", ("v", bool(handles.decode(args[0]) in target)), [])
-    if op == "binop":
-        # Only between objects the candidate made itself (two handles), e.g. Point(1,2) == Point(1,2).
-        result = getattr(operator, args[0])(target, handles.decode(args[1]))
-        return ("ok", handles.encode(result), [])
-    if op == "bool":
-        return ("ok", ("v", bool(target)), [])
-    if op in ("repr", "str"):
-        return ("ok", ("v", _safe_str(repr if op == "repr" else str, target)), [])
-    raise ValueError(f"unknown operation {op!r}")
 
 
 def serve(code: str, req_fd: int, resp_fd: int) -> None:
     """Execute the code, send the names it defines, then answer requests until the pipe closes."""
-    handles = _Handles()
-    namespace: dict = {"__name__": "solution", "__file__": SOLUTION_FILE, "__builtins__": builtins}
     module = types.ModuleType("solution")
-    module.__dict__.update(namespace)
-    namespace = module.__dict__
+    module.__dict__.update({"__file__": SOLUTION_FILE, "__builtins__": builtins})
     sys.modules["solution"] = module
+    peer = Peer(req_fd, resp_fd, home="solution", role="code")
+    peer.hooks = hooks = CodeSide(module)
+    hooks.peer = peer
+    hooks.sync.encode = peer.encode
     linecache.cache[SOLUTION_FILE] = (len(code), None, code.splitlines(True), SOLUTION_FILE)
     try:
-        exec(compile(code, SOLUTION_FILE, "exec"), namespace)
+        exec(compile(code, SOLUTION_FILE, "exec"), module.__dict__)
     except BaseException as exc:
-        _flush()
-        wire.send(resp_fd, ("import_error", describe_error(exc)))
+        codeside_sync.flush_streams()
+        wire.send(resp_fd, ("import_error", peer.describe_error(exc)))
         return
-    _flush()
-    wire.send(resp_fd, ("hello", _describe_names(namespace, handles)))
+    codeside_sync.flush_streams()
+    try:
+        wire.send(resp_fd, ("hello", _names(peer, module.__dict__)))
+    except wire.NotPlain as exc:
+        wire.send(resp_fd, ("import_error", peer.describe_error(CannotCross(str(exc)))))
+        return
     while True:
         try:
-            request = wire.recv(req_fd)
-        except wire.ChannelClosed:
+            message = peer.receive()
+        except PeerGone:
             return
-        op, ref, *args = request
-        try:
-            target = namespace[ref[1]] if ref[0] == "g" else handles.objects[ref[1]]
-            response = _call(op, target, tuple(args), handles)
-        except BaseException as exc:
-            response = ("err", describe_error(exc))
-        _flush()
-        try:
-            wire.send(resp_fd, response)
-        except wire.NotPlain as exc:
-            wire.send(resp_fd, ("err", describe_error(exc)))
+        if message[0] != "q" or len(message) != 5:
+            return
+        peer.serve(message)

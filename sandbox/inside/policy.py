@@ -12,6 +12,7 @@ from_json.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, fields
 
 HOME = "~"  # in Policy.writable: the child's own home (one per run and role, made by the worker)
@@ -75,12 +76,21 @@ class Policy:
     network: str = "the host's"  # what the layers above leave of it, said for the reader
 
     def writable_for(self, home: str) -> list[str]:
-        """The paths a child whose own folder is home may read and write: writable, then the devices."""
-        return [home if path == HOME else path for path in self.writable] + list(self.devices)
+        """The paths a child whose own folder is home may read and write: writable (its home standing for itself
+        and the run's shared folder beside it, tmp_path's), then the devices."""
+        paths = []
+        for path in self.writable:
+            paths += [home, shared_folder(home)] if path == HOME else [path]
+        return paths + list(self.devices)
 
     def to_json(self) -> str:
         """The policy as the worker reads it (from_json)."""
         return json.dumps(asdict(self))
+
+
+def shared_folder(home: str) -> str:
+    """The run's folder that both its processes may use (a test's tmp_path), beside their homes."""
+    return os.path.join(os.path.dirname(home), "shared")
 
 
 def from_json(text: str) -> Policy:

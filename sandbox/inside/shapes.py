@@ -1,17 +1,37 @@
-"""Which of the three test shapes a test file has. Stdlib only: imported inside the sandbox and on the host."""
+"""Which of the three test shapes a test file has, and which module it imports the code under test from.
+
+Stdlib only: imported inside the sandbox and on the host."""
 
 from __future__ import annotations
 
 import ast
 
+# Well-known packages of PyPI: a test that imports one of them needs it, and is never importing the code under test
+# by another name (the sandbox says what it offers instead).
+KNOWN_PACKAGES = frozenset({
+    "aiohttp", "attr", "attrs", "boto3", "bs4", "click", "cv2", "django", "fastapi", "flask", "httpx",
+    "hypothesis", "jax", "matplotlib", "mock", "numpy", "pandas", "PIL", "psycopg2", "pydantic", "pymongo",
+    "pytest_mock", "redis", "requests", "scipy", "seaborn", "selenium", "sklearn", "sqlalchemy", "sympy",
+    "tensorflow", "torch", "yaml"})
+_HARNESS = frozenset({"pytest", "solution"})
+
+
+def _is_test_case(node: ast.ClassDef) -> bool:
+    """A unittest.TestCase subclass (pytest collects those whatever their name)."""
+    for base in node.bases:
+        name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+        if name.endswith("TestCase"):
+            return True
+    return False
+
 
 def detect_shape(module: ast.Module) -> str:
-    """``check`` (HumanEval), ``pytest`` (test_* functions or Test* classes) or ``asserts``."""
+    """``check`` (HumanEval), ``pytest`` (test_* functions, Test* or unittest.TestCase classes) or ``asserts``."""
     defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     if any(isinstance(n, ast.FunctionDef) and n.name == "check" for n in defs):
         return "check"
-    if any(n.name.startswith("test") if not isinstance(n, ast.ClassDef) else n.name.startswith("Test")
-           for n in defs):
+    if any(n.name.startswith("test") if not isinstance(n, ast.ClassDef) else
+           (n.name.startswith("Test") or _is_test_case(n)) for n in defs):
         return "pytest"
     return "asserts"
 
@@ -30,7 +50,54 @@ def count_tests(module: ast.Module, shape: str) -> int:
         for node in module.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 count += 1
-            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-                count += sum(isinstance(n, ast.FunctionDef) and n.name.startswith("test") for n in node.body)
+            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or _is_test_case(node)):
+                count += sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
+                             for n in node.body)
         return count
     return sum(holds_assert(stmt) for stmt in module.body)
+
+
+def imported_names(module: ast.Module) -> list[str]:
+    """The top-level module names the source imports, in order of first appearance (no relative imports, no
+    __future__)."""
+    found: list[tuple[int, int, int, str]] = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, node.col_offset, i, alias.name.split(".")[0]) for i, alias in enumerate(node.names)]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.lineno, node.col_offset, 0, node.module.split(".")[0]))
+    names = dict.fromkeys(name for *_, name in sorted(found))
+    names.pop("__future__", None)
+    return list(names)
+
+
+def _taken(module: ast.Module, name: str) -> set[str]:
+    """The names the tests take from module name: ``from name import a, b`` gives a and b (``*`` for a star
+    import); ``import name as m`` gives every attribute they read of m."""
+    taken: set[str] = set()
+    aliases = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module == name:
+            taken.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            aliases.update(alias.asname or alias.name for alias in node.names if alias.name == name)
+    for node in ast.walk(module):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            taken.add(node.attr)
+    return taken
+
+
+def module_under_test(module: ast.Module, importable, defined: set[str] | None = None) -> str | None:
+    """The name the tests import the code under test by (``from calculator import add``): the first module they
+    import that is neither importable here (importable(name) says) nor a well-known package, and that they take
+    names from; with defined (the code's names, once known), only when the code defines every name taken from it.
+    None when there is none. The sandbox gives that name the code's module, as if the code were saved under it."""
+    for name in imported_names(module):
+        if name in _HARNESS or name in KNOWN_PACKAGES or importable(name):
+            continue
+        taken = _taken(module, name)
+        if not taken:
+            continue
+        if defined is None or "*" in taken or taken <= defined:
+            return name
+    return None

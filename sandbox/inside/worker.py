@@ -36,11 +36,10 @@ import wire  # noqa: E402
 import candidate  # noqa: E402
 import confine  # noqa: E402
 import policy  # noqa: E402
-import pytest_shim  # noqa: E402,F401
-import remote  # noqa: E402,F401
 import testrunner  # noqa: E402
-import bisect, collections, copy, decimal, fractions, functools, hashlib  # noqa: E401,F401
-import heapq, itertools, math, random, re, statistics, string, typing, unittest  # noqa: E401,F401
+import bisect, collections, copy, datetime, decimal, enum, fractions, functools  # noqa: E401,F401
+import hashlib, heapq, inspect, itertools, logging, math, pathlib, random, re, statistics  # noqa: E401,F401
+import string, typing, unittest, unittest.mock, warnings  # noqa: E401,F401
 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
@@ -60,7 +59,8 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     os.closerange(max(keep) + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     os.chdir(home)
     os.environ.clear()
-    os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home})
+    os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home, "SBX_SHARED": policy.shared_folder(home)})
+    os.umask(0)  # what one process writes in the shared folder the other may change; homes are 0700 anyway
     np_random = sys.modules.get("numpy.random")
     if np_random is not None:  # a legacy global generator made before the fork would repeat in every run: reseed it
         np_random.seed()
@@ -169,6 +169,11 @@ class Run:
             if uid is not None:
                 os.chown(path, uid, uid)
             dirs.append(path)
+        # A test's tmp_path lives here: both processes (two uids) read and write it; their homes stay their own.
+        shared = policy.shared_folder(dirs[0])
+        shutil.rmtree(shared, ignore_errors=True)
+        os.makedirs(shared)
+        os.chmod(shared, 0o777)
         return dirs[0], dirs[1]
 
     def execute(self) -> None:

@@ -1,0 +1,128 @@
+"""The tests' asserts, rewritten to keep the two values they compared, and what to say when those print the same.
+
+Runs inside the sandbox (stdlib only), in the tests' process. ``assert a == b, m`` becomes a call that evaluates a
+and b once, compares them here (never in the code's process), and on failure raises TestAssertion holding both
+values' reprs; when the two reprs are the same text, the failure says how the values differ (their types, digits a
+float's repr hides, the order of a dict or set, a proxy of the code's against a value of the tests').
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+_REPR_LIMIT = 300
+OPS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt,
+       "GtE": operator.ge, "Is": operator.is_, "IsNot": operator.is_not, "In": lambda a, b: a in b,
+       "NotIn": lambda a, b: a not in b}
+OP_TEXT = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=", "Is": "is", "IsNot": "is not",
+           "In": "in", "NotIn": "not in"}
+
+
+def short(text: str, limit: int = _REPR_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
+
+
+def safe_repr(value: object) -> str:
+    try:
+        return short(repr(value))
+    except Exception as exc:
+        return f"<unrepresentable {type(value).__name__}: {exc}>"
+
+
+class TestAssertion(AssertionError):
+    """A failed assert, with the two values it compared."""
+
+    def __init__(self, lineno: int, op: str | None, left: object, right: object, msg: object) -> None:
+        self.lineno, self.op = lineno, op
+        self.left = safe_repr(left)
+        self.right = None if op is None else safe_repr(right)
+        if msg is None and op is not None and self.left == self.right:
+            msg = differ(left, right)
+        super().__init__("" if msg is None else str(msg))
+
+
+class Counter:
+    """How many asserts ran: a check() or an assert line that ran none checked nothing."""
+
+    ran = 0
+
+
+def compare(lineno: int, op: str, left: object, right: object, msg: object) -> None:
+    Counter.ran += 1
+    outcome = OPS[op](left, right)
+    try:
+        holds = bool(outcome)
+    except Exception as exc:
+        # An ndarray compares element by element, and an array of several truths is neither true nor false
+        # (pytest fails such an assert with the same ValueError): say so with both values, not just the error.
+        raise TestAssertion(lineno, OP_TEXT[op], left, right,
+                            f"left {OP_TEXT[op]} right gave {safe_repr(outcome)}, which is not true or false "
+                            f"({type(exc).__name__}: {exc}); compare arrays with np.array_equal or "
+                            f"np.allclose, or a list with .tolist()") from None
+    if not holds:
+        raise TestAssertion(lineno, OP_TEXT[op], left, right, msg() if msg else None)
+
+
+def truth(lineno: int, value: object, msg: object) -> None:
+    Counter.ran += 1
+    if not value:
+        raise TestAssertion(lineno, None, value, None, msg() if msg else None)
+
+
+class Rewriter(ast.NodeTransformer):
+    """Turns ``assert a == b, m`` into a call that evaluates a and b once and keeps both values."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        self.generic_visit(node)
+        no_args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                kwarg=None, defaults=[])
+        msg = ast.Lambda(args=no_args, body=node.msg) if node.msg else ast.Constant(None)
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            func, args = "__sbx_compare__", [ast.Constant(type(test.ops[0]).__name__), test.left,
+                                             test.comparators[0]]
+        else:
+            func, args = "__sbx_truth__", [test]
+        call = ast.Call(ast.Name(func, ast.Load()), [ast.Constant(node.lineno), *args, msg], [])
+        return ast.copy_location(ast.Expr(call), node)
+
+
+def differ(left: object, right: object) -> str:
+    """Why two values that print the same are not equal, in words a person can act on."""
+    found = _first_difference(left, right, "", 0)
+    return f"both sides print the same, but {found}" if found else "both sides print the same, but are not equal"
+
+
+def _kind(value: object) -> str:
+    cls = type(value)
+    origin = " (from the code under test)" if cls.__module__ == "solution" else ""
+    return f"{cls.__module__}.{cls.__qualname__}{origin}" if cls.__module__ not in ("builtins",) else cls.__name__
+
+
+def _first_difference(left: object, right: object, where: str, depth: int) -> str | None:
+    at = f" at {where}" if where else ""
+    if depth > 20:
+        return None
+    if type(left) is not type(right):
+        return f"their types differ{at}: left is {_kind(left)}, right is {_kind(right)}"
+    if isinstance(left, float) and left != right:
+        return f"the floats differ{at} in digits the print hides: {left!r} against {right!r} ({left - right:+.3g})"
+    if isinstance(left, (list, tuple)) and len(left) == len(right):
+        for index, (a, b) in enumerate(zip(left, right)):
+            if not _equal(a, b):
+                return _first_difference(a, b, f"{where}[{index}]", depth + 1) or f"item {index} differs{at}"
+    if isinstance(left, dict) and left.keys() == right.keys():
+        if list(left) != list(right) and all(_equal(left[k], right[k]) for k in left):
+            return f"only the order of the keys differs{at}"
+        for key in left:
+            if not _equal(left[key], right[key]):
+                return _first_difference(left[key], right[key], f"{where}[{key!r}]", depth + 1)
+    return None
+
+
+def _equal(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:
+        return False

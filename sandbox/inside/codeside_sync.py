@@ -1,0 +1,171 @@
+"""What the code's process takes on from the tests' around each request, and what it sends back.
+
+Runs inside the sandbox (stdlib only), in the code's process. A test that sets an environment variable or changes
+directory (monkeypatch.setenv, chdir) expects the code to see it; a test that captures output or logs (capsys,
+caplog, pytest.warns, contextlib.redirect_stdout) expects what the code printed, logged or warned during its calls.
+The tests' process says so in each request's extra (testside_sync); this module applies it for the length of the
+request, and returns what the code printed, logged and warned in the answer.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+MAX_CAPTURE = 1 << 20  # characters of output one capture keeps; past it the rest is cut and says so
+
+
+class _CappedText(io.StringIO):
+    """stdout or stderr while a test captures it: keeps up to MAX_CAPTURE characters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cut = False
+
+    def write(self, text: str) -> int:
+        room = MAX_CAPTURE - self.tell()
+        if len(text) > room:
+            self.cut = True
+            super().write(str(text)[:max(room, 0)])
+            return len(text)
+        return super().write(text)
+
+    def take(self) -> str:
+        text = self.getvalue() + ("\n[output cut: more than 1 MiB]\n" if self.cut else "")
+        self.seek(0)
+        self.truncate()
+        self.cut = False
+        return text
+
+
+class _Records:
+    """A logging handler that keeps the records of one request, as plain data."""
+
+    def __init__(self, levels: dict) -> None:
+        import logging
+
+        class Handler(logging.Handler):
+            def emit(handler, record: logging.LogRecord) -> None:  # noqa: N805
+                try:
+                    message = record.getMessage()
+                except Exception as exc:
+                    message = f"<unformattable log message: {exc!r}>"
+                self.records.append({"name": str(record.name), "levelno": int(record.levelno),
+                                     "levelname": str(record.levelname), "msg": message[:10000],
+                                     "lineno": int(record.lineno or 0), "funcName": str(record.funcName)})
+
+        self.records: list[dict] = []
+        self.handler = Handler(0)
+        self.saved = {}
+        for name, level in levels.items():
+            if type(name) is str and type(level) is int:
+                logger = logging.getLogger(name or None)
+                self.saved[name] = logger.level
+                logger.setLevel(level)
+        logging.getLogger().addHandler(self.handler)
+
+    def close(self) -> list[dict]:
+        import logging
+
+        logging.getLogger().removeHandler(self.handler)
+        for name, level in self.saved.items():
+            logging.getLogger(name or None).setLevel(level)
+        return self.records
+
+
+class _Frame:
+    """One request's capture: the streams it replaced, its log records and its warnings."""
+
+    def __init__(self, extra: dict) -> None:
+        self.streams = None
+        if extra.get("capture"):
+            self.streams = (sys.stdout, sys.stderr)
+            sys.stdout, sys.stderr = _CappedText(), _CappedText()
+        self.records = _Records(extra["log"]) if type(extra.get("log")) is dict else None
+        self.warnings = None
+        if extra.get("warn"):
+            import warnings
+
+            self.warnings = warnings.catch_warnings(record=True)
+            self.caught = self.warnings.__enter__()
+            warnings.simplefilter("always")
+
+    def output(self) -> dict:
+        if self.streams is None:
+            return {}
+        out, err = sys.stdout, sys.stderr
+        found = {}
+        for name, stream in (("out", out), ("err", err)):
+            if isinstance(stream, _CappedText):
+                text = stream.take()
+                if text:
+                    found[name] = text
+        return found
+
+    def close(self, encode) -> dict:
+        found = self.output()
+        if self.streams is not None:
+            sys.stdout, sys.stderr = self.streams
+        if self.records is not None:
+            records = self.records.close()
+            if records:
+                found["logs"] = records
+        if self.warnings is not None:
+            caught = list(self.caught)
+            self.warnings.__exit__(None, None, None)
+            if caught:
+                found["warnings"] = [(encode(w.category), str(w.message)[:10000], int(w.lineno or 0))
+                                     for w in caught[:100]]
+        return found
+
+
+class Sync:
+    """The stack of captures of the requests being served (a callback's request nests inside a call's)."""
+
+    def __init__(self) -> None:
+        self.frames: list[_Frame | None] = []
+        self.encode = None
+
+    def enter(self, extra: dict | None) -> None:
+        if extra:
+            env = extra.get("env")
+            if type(env) is dict and all(type(k) is str and type(v) is str for k, v in env.items()):
+                os.environ.clear()
+                os.environ.update(env)
+            cwd = extra.get("cwd")
+            if type(cwd) is str:
+                try:
+                    os.chdir(cwd)
+                except OSError:
+                    pass
+        wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
+        self.frames.append(_Frame(extra) if wanted else None)
+
+    def leave(self) -> dict | None:
+        frame = self.frames.pop() if self.frames else None
+        flush_streams()
+        return (frame.close(self.encode) or None) if frame else None
+
+    def flush(self) -> dict | None:
+        """What the innermost capture holds so far (sent ahead of a call back to the tests)."""
+        frame = self.frames[-1] if self.frames else None
+        flush_streams()
+        return (frame.output() or None) if frame else None
+
+
+def flush_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+
+
+def refuse_other_threads() -> None:
+    """The tests' functions answer on one pipe, one call at a time: only the thread serving the tests' request may
+    call them (a thread pool calling them at once would mix the answers)."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("a function of the tests can be called only from the thread that runs the call, not from "
+                           "another thread (the sandbox runs the tests in another process)")

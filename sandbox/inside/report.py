@@ -1,0 +1,121 @@
+"""How the tests' process reports each test to the worker, on a pipe the code's process never holds.
+
+Runs inside the sandbox (stdlib only). One JSON line per event: a test starting, a test's outcome (passed, or the
+failing line, the two values an assert compared, the error and a traceback trimmed to the tests' own frames).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import time
+import traceback
+
+import pytest_shim
+from asserts import Counter, TestAssertion, safe_repr, short
+from peer import PeerGone
+from proxies import RemoteError
+
+TESTS_FILE = "tests.py"
+_TRACEBACK_LIMIT = 2000
+
+
+class TestNotRun(Exception):
+    """A test whose body never ran (a generator function) or that checked nothing."""
+
+
+class Reporter:
+    """Sends one JSON line per event to the worker."""
+
+    def __init__(self, fd: int, source_lines: list[str], side: object = None) -> None:
+        self.fd, self.lines, self.side = fd, source_lines, side
+
+    def emit(self, **event: object) -> None:
+        data = (json.dumps(event) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data):]
+
+    def line(self, lineno: int | None) -> str | None:
+        if lineno and 0 < lineno <= len(self.lines):
+            return self.lines[lineno - 1].strip()
+        return None
+
+    def failure(self, exc: BaseException) -> dict:
+        """What the model reads about a failure: line, compared values, error, trimmed traceback."""
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == TESTS_FILE]
+        lineno = exc.lineno if isinstance(exc, TestAssertion) else (frames[-1].lineno if frames else None)
+        text = "".join(traceback.format_list(frames))
+        if isinstance(exc, RemoteError) and exc.remote_traceback:
+            text += "In the code under test:\n" + exc.remote_traceback
+        detail = {
+            "lineno": lineno, "line": self.line(lineno),
+            "error_type": ("AssertionError" if isinstance(exc, TestAssertion) else
+                           "CandidateDied" if isinstance(exc, PeerGone) else type(exc).__name__),
+            "message": short(str(exc), 1000), "traceback": short(text, _TRACEBACK_LIMIT),
+        }
+        if isinstance(exc, TestAssertion):
+            detail.update(op=exc.op, left=exc.left, right=exc.right)
+        if isinstance(exc, ModuleNotFoundError):
+            # Whose import failed: the code's (re-raised from its process) or the tests' own.
+            detail.update(module=exc.name if type(exc.name) is str else None,
+                          module_in="code" if isinstance(exc, RemoteError) else "tests")
+        return detail
+
+    def run(self, name: str, fn: object, *args: object, must_assert: bool = False, xfail: object = None,
+            teardown: object = None, **kwargs: object) -> None:
+        """Run one test and report it. A coroutine it returns is run to the end (as pytest-asyncio does); a
+        generator, a returned value, or (with must_assert) no assert evaluated is a failure: none of them checked
+        anything. A failing assert of the tests that the code caught inside a callback still fails the test.
+        xfail: the reason a test is expected to fail (its failure is reported as skipped; strict=True in it makes
+        an unexpected pass a failure). teardown: called after the test (fixtures), whose errors fail it."""
+        self.emit(ev="start", name=name)
+        started = time.perf_counter()
+        result: dict = {"name": name, "passed": True}
+        asserts_before = Counter.ran
+        swallowed = self.side.swallowed if self.side is not None else []
+        swallowed_before = len(swallowed)
+        try:
+            try:
+                _check_ran(fn(*args, **kwargs))
+                if must_assert and Counter.ran == asserts_before:
+                    raise TestNotRun("no assert ran, so nothing was checked")
+                if len(swallowed) > swallowed_before:
+                    raise swallowed[swallowed_before]
+            finally:
+                errors = teardown() if teardown else []
+            if errors:
+                raise errors[0]
+            if xfail is not None and xfail.get("strict"):
+                raise AssertionError(f"[XPASS(strict)] {xfail.get('reason') or 'expected to fail, but passed'}")
+        except pytest_shim.Skipped as exc:
+            result.update(skipped=True, message=str(exc))
+        except Exception as exc:
+            if isinstance(exc, pytest_shim.XFailed) or (xfail is not None and _expected_failure(exc, xfail)):
+                reason = str(exc) if isinstance(exc, pytest_shim.XFailed) else (xfail or {}).get("reason")
+                result.update(skipped=True, message=f"xfail: {reason or 'expected to fail'}")
+            else:
+                result.update(passed=False, **self.failure(exc))
+        result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+        self.emit(ev="test", **result)
+
+
+def _check_ran(value: object) -> None:
+    if inspect.iscoroutine(value):
+        import asyncio
+
+        value = asyncio.run(value)
+    if inspect.isgenerator(value):
+        value.close()
+        raise TestNotRun("the test function yields, so its body never ran (pytest does not run yield tests "
+                         "either); write it as a plain function or use parametrize")
+    if value is not None:
+        raise TestNotRun(f"the test returned {safe_repr(value)} instead of asserting it; a returned value checks "
+                         "nothing")
+
+
+def _expected_failure(exc: BaseException, xfail: dict) -> bool:
+    if isinstance(exc, pytest_shim.XFailed):
+        return True
+    raises = xfail.get("raises")
+    return raises is None or isinstance(exc, raises)

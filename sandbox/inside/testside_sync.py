@@ -1,0 +1,185 @@
+"""The tests' process's part in the protocol (Peer.hooks): what each request tells the code's process, and what
+the answers bring back.
+
+Runs inside the sandbox (stdlib only), in the tests' process. With each request it sends what a test changed that
+the code must see (the environment, the working directory) and whether the test captures output, logs or warnings
+at that moment; what the code printed, logged and warned comes back with the answer and is written, logged and
+warned here, where the test's capsys, caplog or pytest.warns (or contextlib.redirect_stdout) catch it as they would
+in one process. Also the solution module's stand-in, whose attributes a test patches in the code's process too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+# Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
+# library's, and the code's own (the solution module).
+_PATCHABLE = frozenset(sys.stdlib_module_names) | {"solution"}
+
+
+class TestsSide:
+    """Peer.hooks of the tests' process."""
+
+    source_file = "tests.py"
+
+    def __init__(self, is_test_failure) -> None:
+        self.peer = None
+        self.is_test_failure = is_test_failure
+        self.stdout, self.stderr = sys.stdout, sys.stderr
+        self.env = dict(os.environ)
+        self.cwd = _cwd()
+        self.swallowed: list[BaseException] = []
+        import warnings
+
+        self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
+
+    def before_request(self) -> dict | None:
+        extra = {}
+        env = dict(os.environ)
+        if env != self.env:
+            extra["env"] = self.env = env
+        cwd = _cwd()
+        if cwd != self.cwd:
+            extra["cwd"] = self.cwd = cwd
+        if sys.stdout is not self.stdout or sys.stderr is not self.stderr:
+            extra["capture"] = True
+        levels = _log_levels()
+        if levels is not None:
+            extra["log"] = levels
+        import warnings
+
+        if (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)) != self.warning_state:
+            extra["warn"] = True
+        return extra or None
+
+    def after_answer(self, extra: dict) -> None:
+        """Write, log and warn here what the code did during the call."""
+        for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
+            text = extra.get(name)
+            if type(text) is str and text:
+                stream.write(text)
+        records = extra.get("logs")
+        if type(records) is list:
+            _log(records)
+        caught = extra.get("warnings")
+        if type(caught) is list:
+            self._warn(caught)
+
+    def before_serving(self, extra: dict | None) -> None:
+        if extra:
+            self.after_answer(extra)
+
+    def after_serving(self) -> None:
+        return None
+
+    def raised(self, exc: BaseException) -> None:
+        """A function of the tests the code called raised: if it was a failing assert, the test fails even if the
+        code catches it."""
+        if self.is_test_failure(exc):
+            self.swallowed.append(exc)
+
+    def resolve(self, target: tuple) -> object:
+        raise LookupError("the tests' process has no globals to offer")
+
+    def perform(self, op: str, obj: object, args: tuple) -> object:
+        raise ValueError(f"unknown operation {op!r}")
+
+    def _warn(self, caught: list) -> None:
+        import warnings
+
+        for item in caught:
+            if type(item) is not tuple or len(item) != 3:
+                continue
+            try:
+                category = self.peer.decode(item[0])
+            except Exception:
+                category = UserWarning
+            if not (isinstance(category, type) and issubclass(category, Warning)):
+                category = UserWarning
+            warnings.warn_explicit(str(item[1]), category, "solution.py", item[2] if type(item[2]) is int else 0)
+
+    def patch(self, module: types.ModuleType, name: str, value: object) -> None:
+        """Set a module's attribute in the code's process too (a test's monkeypatch or mock.patch)."""
+        module_name = getattr(module, "__name__", None)
+        if module_name in _PATCHABLE or str(module_name).split(".")[0] in _PATCHABLE:
+            self.peer.request("patch", ("m", module_name), name, self.peer.encode(value))
+
+    def restore(self, module: types.ModuleType, name: str) -> None:
+        module_name = getattr(module, "__name__", None)
+        if module_name in _PATCHABLE or str(module_name).split(".")[0] in _PATCHABLE:
+            self.peer.request("restore", ("m", module_name), name)
+
+
+def follow_mock_patches(side: TestsSide) -> None:
+    """unittest.mock.patch of a module the code uses (``patch("builtins.input", return_value="42")``) patches it in
+    the code's process too, for as long as the patch lasts."""
+    from unittest import mock
+
+    enter, leave = mock._patch.__enter__, mock._patch.__exit__
+
+    def patched_enter(patch: object) -> object:
+        made = enter(patch)
+        target = patch.getter()
+        if isinstance(target, types.ModuleType) and not isinstance(target, SolutionModule):
+            side.patch(target, patch.attribute, getattr(target, patch.attribute))
+        return made
+
+    def patched_exit(patch: object, *exc_info: object) -> object:
+        target = patch.getter() if hasattr(patch, "getter") else None
+        outcome = leave(patch, *exc_info)
+        if isinstance(target, types.ModuleType) and not isinstance(target, SolutionModule):
+            side.restore(target, patch.attribute)
+        return outcome
+
+    mock._patch.__enter__, mock._patch.__exit__ = patched_enter, patched_exit
+
+
+class SolutionModule(types.ModuleType):
+    """The module ``solution`` as the tests see it: the code's names, and setting one sets it in the code's process
+    too (``monkeypatch.setattr(solution, "helper", fake)`` replaces the helper the code's own functions call)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        side = self.__dict__.get("_sbx_side")
+        if side is not None and not name.startswith("__"):
+            side.peer.request("patch", ("m", "solution"), name, side.peer.encode(value))
+        types.ModuleType.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        side = self.__dict__.get("_sbx_side")
+        if side is not None and not name.startswith("__"):
+            side.peer.request("unset", ("m", "solution"), name)
+        types.ModuleType.__delattr__(self, name)
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def _log_levels() -> dict | None:
+    """When the tests' logging has a handler (caplog, basicConfig): the levels the tests set, by logger."""
+    logging = sys.modules.get("logging")
+    if logging is None or not logging.root.handlers:
+        return None
+    levels = {"": logging.root.level}
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and logger.level != logging.NOTSET:
+            levels[name] = logger.level
+    return levels
+
+
+def _log(records: list) -> None:
+    import logging
+
+    for record in records[:10000]:
+        if type(record) is not dict:
+            continue
+        fields = {k: record[k] for k in ("name", "levelname", "msg", "funcName") if type(record.get(k)) is str}
+        fields.update({k: record[k] for k in ("levelno", "lineno") if type(record.get(k)) is int})
+        made = logging.makeLogRecord({**fields, "args": None, "pathname": "solution.py", "filename": "solution.py",
+                                      "module": "solution"})
+        logging.getLogger(fields.get("name") or None).handle(made)

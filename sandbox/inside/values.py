@@ -1,0 +1,306 @@
+"""Values of the standard library as records of plain data, and back: how dates, Decimals, deques and the rest cross.
+
+Runs inside the sandbox (stdlib only). The sending side turns a value of an *exact* standard type into a record,
+a tuple of a tag and plain data read through the type's own methods; the receiving side builds a fresh object of
+the same type with its own classes from that data, checking every field. Nothing either side defined travels:
+a subclass the code made (a Decimal whose ``__eq__`` always says yes) is not of an exact type here, so it is not
+recorded as one (peer.py sends it as an object of the code's own class, whose value the receiving side reads
+through the standard type alone). The containers' items are encoded by the caller (peer.py), so a list of dates
+or a dict of Decimals crosses item by item.
+
+numpy (when SANDBOX_PACKAGES offers it) is one more family: a scalar of numpy's own types arrives as the Python value
+its ``item`` gives, and an ndarray of numbers, booleans or strings (exactly numpy's ndarray) as an array record the
+receiving side rebuilds with its own numpy.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime
+import decimal
+import fractions
+import pathlib
+import re
+import sys
+
+PLAIN_SCALARS = (type(None), bool, int, float, complex, str, bytes)
+_TIMES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone)
+_PATHS = {cls.__name__: cls for cls in (pathlib.PurePosixPath, pathlib.PureWindowsPath, pathlib.PosixPath)}
+# Booleans, integers, floats, complex numbers and fixed-width strings, in one byte order and of a sane width:
+# never object, structured, void or datetime dtypes.
+_ARRAY_DTYPE = re.compile(r"[<>|=][biufcUS][1-9][0-9]{0,3}")
+_MAX_DIMS = 32
+
+
+class BadRecord(ValueError):
+    """A record that does not describe a value of its type (wrong fields, or fields out of range)."""
+
+
+# --- sending: an exact standard type to (tag, plain fields) -------------------------------------------------------
+
+def time_record(value: object) -> tuple | None:
+    """A record for a date, datetime, time, timedelta or timezone of exactly those types; else None. A datetime's or
+    time's tzinfo is recorded when it is a timezone (a fixed offset) or a zoneinfo.ZoneInfo; any other tzinfo stays
+    behind (None: the caller keeps the value as an object)."""
+    kind = type(value)
+    if kind is datetime.timedelta:
+        return ("timedelta", value.days, value.seconds, value.microseconds)
+    if kind is datetime.date:
+        return ("date", value.year, value.month, value.day)
+    if kind is datetime.timezone:
+        offset, *name = value.__getinitargs__()  # the name only when one was given (timezone.utc has none)
+        return ("timezone", offset.days, offset.seconds, offset.microseconds, name[0] if name else None)
+    if kind in (datetime.datetime, datetime.time):
+        zone = _zone_record(value.tzinfo)
+        if zone is False:
+            return None
+        clock = (value.hour, value.minute, value.second, value.microsecond)
+        if kind is datetime.time:
+            return ("time", *clock, zone, value.fold)
+        return ("datetime", value.year, value.month, value.day, *clock, zone, value.fold)
+    return None
+
+
+def _zone_record(tzinfo: object) -> tuple | None | bool:
+    if tzinfo is None:
+        return None
+    if type(tzinfo) is datetime.timezone:
+        return time_record(tzinfo)
+    zoneinfo = sys.modules.get("zoneinfo")
+    if zoneinfo is not None and type(tzinfo) is zoneinfo.ZoneInfo and type(tzinfo.key) is str:
+        return ("zone", tzinfo.key)
+    return False
+
+
+def number_record(value: object) -> tuple | None:
+    """A record for a Decimal or Fraction of exactly those types; else None."""
+    kind = type(value)
+    if kind is decimal.Decimal:
+        return ("decimal", decimal.Decimal.__str__(value))
+    if kind is fractions.Fraction:
+        return ("fraction", int(value.numerator), int(value.denominator))
+    return None
+
+
+def path_record(value: object) -> tuple | None:
+    """A record for a pathlib path of exactly a standard path type; else None."""
+    kind = type(value)
+    if kind in _PATHS.values():
+        return ("path", kind.__name__, str(value))
+    return None
+
+
+def numpy_scalar_types() -> frozenset:
+    """numpy's own scalar types (not subclasses), or none when numpy is not loaded (then no value is numpy's)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return frozenset()
+    found = _numpy_types.get(id(numpy))
+    if found is None:
+        try:
+            found = frozenset(numpy.dtype(code).type for code in "?bhilqpBHILQPefdgFDG")
+        except Exception:  # not the real numpy: nothing is one of its scalars
+            found = frozenset()
+        _numpy_types.clear()
+        _numpy_types[id(numpy)] = found
+    return found
+
+
+_numpy_types: dict[int, frozenset] = {}
+
+
+def is_array(value: object) -> bool:
+    """Is value exactly numpy's ndarray (no subclass)?"""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and type(value) is getattr(numpy, "ndarray", None)
+
+
+def array_record(value: object) -> tuple | None:
+    """("array", dtype, shape, bytes) for an ndarray of plain numbers, booleans or strings; None for anything else."""
+    if not is_array(value):
+        return None
+    try:
+        dtype = value.dtype.str
+        if not _ARRAY_DTYPE.fullmatch(dtype):
+            return None
+        return ("array", dtype, tuple(int(n) for n in value.shape), value.tobytes(order="C"))
+    except Exception:
+        return None
+
+
+# --- receiving: a record to a fresh object built by this process's own classes ------------------------------------
+
+def _ints(fields: tuple, count: int) -> tuple:
+    if len(fields) != count or any(type(n) is not int for n in fields):
+        raise BadRecord("expected whole numbers")
+    return fields
+
+
+def _zone(record: object) -> datetime.tzinfo | None:
+    if record is None:
+        return None
+    if type(record) is not tuple or not record:
+        raise BadRecord("a time zone")
+    if record[0] == "timezone":
+        return build_time(record)
+    if record[0] == "zone" and len(record) == 2 and type(record[1]) is str:
+        import zoneinfo
+
+        try:
+            return zoneinfo.ZoneInfo(record[1])
+        except (ValueError, OSError, zoneinfo.ZoneInfoNotFoundError) as exc:
+            raise BadRecord(f"time zone {record[1]!r}: {exc}") from None
+    raise BadRecord("a time zone")
+
+
+def build_time(record: tuple) -> object:
+    """The date, datetime, time, timedelta or timezone a time_record describes."""
+    tag, fields = record[0], record[1:]
+    try:
+        if tag == "timedelta":
+            return datetime.timedelta(*_ints(fields, 3))
+        if tag == "date":
+            return datetime.date(*_ints(fields, 3))
+        if tag == "timezone":
+            if len(fields) != 4 or (fields[3] is not None and type(fields[3]) is not str):
+                raise BadRecord("a timezone")
+            offset = datetime.timedelta(*_ints(fields[:3], 3))
+            return datetime.timezone(offset) if fields[3] is None else datetime.timezone(offset, fields[3])
+        if tag == "time" and len(fields) == 6:
+            return datetime.time(*_ints(fields[:4], 4), tzinfo=_zone(fields[4]), fold=_ints(fields[5:], 1)[0])
+        if tag == "datetime" and len(fields) == 9:
+            return datetime.datetime(*_ints(fields[:7], 7), tzinfo=_zone(fields[7]), fold=_ints(fields[8:], 1)[0])
+    except (ValueError, OverflowError, TypeError) as exc:
+        raise BadRecord(f"{tag}: {exc}") from None
+    raise BadRecord(f"a {tag} record of the wrong shape")
+
+
+def build_number(record: tuple) -> object:
+    """The Decimal or Fraction a number_record describes."""
+    tag = record[0]
+    if tag == "decimal" and len(record) == 2 and type(record[1]) is str and len(record[1]) < 10_000:
+        try:
+            return decimal.Decimal(record[1])
+        except decimal.InvalidOperation:
+            raise BadRecord("a Decimal that does not parse") from None
+    if tag == "fraction" and len(record) == 3:
+        numerator, denominator = _ints(record[1:], 2)
+        if denominator <= 0:
+            raise BadRecord("a Fraction's denominator")
+        return fractions.Fraction(numerator, denominator)
+    raise BadRecord(f"a {tag} record of the wrong shape")
+
+
+def build_path(record: tuple) -> object:
+    """The pathlib path a path_record describes."""
+    if len(record) == 3 and record[1] in _PATHS and type(record[2]) is str and "\0" not in record[2]:
+        return _PATHS[record[1]](record[2])
+    raise BadRecord("a path record of the wrong shape")
+
+
+def build_array(record: tuple) -> object:
+    """A fresh ndarray built by this process's own numpy from an array record."""
+    if len(record) != 4:
+        raise BadRecord("malformed array record")
+    _, dtype, shape, data = record
+    if (type(dtype) is not str or not _ARRAY_DTYPE.fullmatch(dtype) or type(shape) is not tuple
+            or len(shape) > _MAX_DIMS or any(type(n) is not int or n < 0 for n in shape) or type(data) is not bytes):
+        raise BadRecord("malformed array record")
+    try:
+        import numpy
+    except ImportError:
+        raise BadRecord("an array arrived, but numpy is not offered here") from None
+    kind = numpy.dtype(dtype)
+    count = 1
+    for n in shape:
+        count *= n
+    if count * kind.itemsize != len(data):
+        raise BadRecord("array record: the bytes do not match its shape")
+    return numpy.frombuffer(data, dtype=kind).reshape(shape).copy()
+
+
+# Standard modules that do something when imported: never imported because the other side named them.
+_NOT_IMPORTED = frozenset({"antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "webbrowser"})
+
+
+def module_record(value: object) -> tuple | None:
+    """("module", name) for a module of the standard library (the code's `import random`), else None."""
+    name = getattr(value, "__name__", None)
+    return ("module", name) if _standard_module(name) else None
+
+
+def _standard_module(name: object) -> bool:
+    top = name.split(".")[0] if type(name) is str else ""
+    return top in sys.stdlib_module_names and top not in _NOT_IMPORTED
+
+
+def build_module(record: tuple) -> object:
+    """The standard module a module_record names, imported by this side."""
+    import importlib
+
+    if len(record) != 2 or not _standard_module(record[1]):
+        raise BadRecord("not a standard module")
+    try:
+        return importlib.import_module(record[1])
+    except ImportError as exc:
+        raise BadRecord(f"module {record[1]!r}: {exc}") from None
+
+
+# Records whose fields are all plain: the tag names the builder.
+BUILDERS = {"timedelta": build_time, "date": build_time, "timezone": build_time, "time": build_time,
+            "datetime": build_time, "decimal": build_number, "fraction": build_number, "path": build_path,
+            "array": build_array, "module": build_module}
+
+
+def leaf_record(value: object) -> tuple | None:
+    """The record of a standard value that holds no other values (a date, a Decimal, a path, an array), or None."""
+    kind = type(value)
+    if kind in _TIMES:
+        return time_record(value)
+    if kind is decimal.Decimal or kind is fractions.Fraction:
+        return number_record(value)
+    if kind in _PATHS.values():
+        return path_record(value)
+    return array_record(value)
+
+
+# The standard value types a class of either side may derive from and still be read as a value: the receiving side
+# gets an object of a mirror class that *is* such a value (built from the data the standard type's own methods
+# read), so comparing and hashing use the standard type's rules, never the sender's.
+VALUE_BASES = (bool, int, float, complex, str, bytes, tuple, frozenset, decimal.Decimal, fractions.Fraction,
+               datetime.datetime, datetime.date, datetime.time, datetime.timedelta)
+# Mutable containers: a subclass of one is read as an object, whose contents a comparison with a plain value reads.
+CONTAINER_BASES = (collections.OrderedDict, collections.defaultdict, collections.Counter, collections.deque,
+                   list, dict, set, bytearray)
+
+
+def value_base(cls: type) -> type | None:
+    """The nearest standard value type in cls's MRO (datetime before date), or None."""
+    for klass in cls.__mro__:
+        if klass in VALUE_BASES:
+            return klass
+    return None
+
+
+def container_base(cls: type) -> type | None:
+    """The nearest mutable standard container in cls's MRO, or None."""
+    for klass in cls.__mro__:
+        if klass in CONTAINER_BASES:
+            return klass
+    return None
+
+
+def copy_standard(base: type, value: object) -> object:
+    """A new object of exactly base (a Decimal, Fraction, date, datetime, time or timedelta) holding value's data,
+    read through base's own descriptors: a subclass's overrides are not called."""
+    if base is decimal.Decimal:
+        return decimal.Decimal(decimal.Decimal.__str__(value))
+    if base is fractions.Fraction:
+        return fractions.Fraction(value._numerator, value._denominator)
+    fields = {datetime.date: ("year", "month", "day"), datetime.timedelta: ("days", "seconds", "microseconds"),
+              datetime.time: ("hour", "minute", "second", "microsecond", "tzinfo"),
+              datetime.datetime: ("year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo")}[base]
+    made = base(*(getattr(base, name).__get__(value) for name in fields))
+    if base in (datetime.time, datetime.datetime) and base.fold.__get__(value):
+        made = made.replace(fold=1)
+    return made
