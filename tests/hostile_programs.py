@@ -87,6 +87,71 @@ HOSTILE = {
         "np.testing.assert_allclose = lambda *a, **k: None\n"
         "def f(x):\n    return np.zeros(3)\n",
         "import numpy as np\nassert np.allclose(f(2), [4, 4, 4])\nnp.testing.assert_allclose(f(3), [9, 9, 9])\n"),
+    # What crosses now besides plain data: each attack below passes its tests if it works.
+    "decimal_subclass_eq_always_true": (
+        "from decimal import Decimal\nclass Liar(Decimal):\n    def __eq__(self, other):\n        return True\n"
+        "    __hash__ = Decimal.__hash__\ndef f(x):\n    return Liar('999')\n",
+        "from decimal import Decimal\nassert f(2) == Decimal('4')\n"),
+    "date_subclass_posing_as_date": (
+        "import datetime\nclass D(datetime.date):\n    def __eq__(self, other):\n        return True\n"
+        "    __hash__ = datetime.date.__hash__\ndef f(x):\n    return D(1999, 1, 1)\n",
+        "import datetime\nassert f(2) == datetime.date(2024, 1, 5)\nassert type(f(2)) is not datetime.date\n"),
+    "dict_subclass_eq_always_true": (
+        "class D(dict):\n    def __eq__(self, other):\n        return True\ndef f(x):\n    return D(a=0)\n",
+        "assert f(2) == {'a': 4}\n"),
+    "namedtuple_with_lying_eq": (
+        "from collections import namedtuple\nclass P(namedtuple('P', 'x y')):\n    def __eq__(self, o):\n"
+        "        return True\n    __hash__ = tuple.__hash__\ndef f(x):\n    return P(0, 0)\n",
+        "assert f(2) == (4, 4)\n"),
+    "callback_gets_an_always_equal_object": (
+        "class Any:\n    def __eq__(self, other):\n        return True\ndef apply(fn, x):\n    return fn(Any())\n",
+        "seen = []\napply(seen.append, 3)\nassert seen == [3]\n"),
+    "callback_reaches_for_the_harness": (
+        "def apply(fn, x):\n    owner = getattr(fn, '__self__', None)\n    for target in (owner, fn):\n"
+        "        for name in ('assertEqual', 'fail', 'ok'):\n            try:\n"
+        "                setattr(target, name, True if name == 'ok' else (lambda *a, **k: None))\n"
+        "            except Exception:\n                pass\n    return 0\n",
+        "import unittest\nclass T(unittest.TestCase):\n    ok = False\n    def helper(self, x):\n        return x\n"
+        "    def test_a(self):\n        apply(self.helper, 2)\n        self.assertEqual(apply(len, 2), 4)\n"
+        "    def test_b(self):\n        apply(self.assertEqual, 2)\n        self.assertTrue(self.ok)\n"),
+    "mock_assert_methods_replaced": (
+        "def use(m):\n    m.assert_called_once_with = lambda *a, **k: None\n    m.assert_called_once = None\n"
+        "    return 0\n",
+        "from unittest import mock\ndef test_calls():\n    m = mock.Mock()\n    use(m)\n"
+        "    m.assert_called_once_with(4)\n"),
+    "raise_skiptest_in_unittest": (
+        "import unittest\ndef f(x):\n    raise unittest.SkipTest('no')\n",
+        "import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(1, 1)\n"
+        "    def test_f(self):\n        self.assertEqual(f(2), 4)\n"),
+    "raise_stopiteration_to_end_a_loop": (
+        "def f(x):\n    raise StopIteration\n",
+        "for value in map(f, [2, 3]):\n    assert value == 0\nassert True\n"),
+    "context_manager_swallows_the_failing_assert": (
+        "class Quiet:\n    def __enter__(self):\n        return self\n    def __exit__(self, *exc):\n"
+        "        return True\ndef f(x):\n    return 0\n",
+        "def test_f():\n    with Quiet():\n        assert f(2) == 4\n"),
+    "code_catches_the_callbacks_failing_assert": (
+        "def apply(verify, x):\n    try:\n        verify(x)\n    except BaseException:\n        pass\n    return x\n",
+        "def verify(value):\n    assert value == 4\ndef test_apply():\n    assert apply(verify, 2) == 2\n"),
+    "coroutine_that_never_ends": (
+        "import asyncio\nasync def f(x):\n    while True:\n        await asyncio.sleep(0)\n",
+        "import asyncio\nassert asyncio.run(f(2)) == 4\n"),
+    "escape_through_the_fixture_path": (
+        "import os\ndef f(path):\n    for target in ('../tests/tests.py', '../../tests/tests.py', '../tests'):\n"
+        "        try:\n            os.listdir(os.path.join(path, target))\n            return 4\n"
+        "        except OSError:\n            pass\n        try:\n"
+        "            open(os.path.join(path, target)).read()\n            return 4\n        except OSError:\n"
+        "            pass\n    os.symlink('../tests/tests.py', os.path.join(path, 'link'))\n    return 0\n",
+        "def test_f(tmp_path):\n    assert f(str(tmp_path)) == 4\n"),
+    "walk_gc_for_the_peer_and_reach_the_tests": (
+        "import gc\ndef f(x):\n    for o in gc.get_objects():\n        if type(o).__name__ == 'Peer':\n"
+        "            for handle in range(1, 50):\n                for op, args in (('setattr', ('ok', ('v', True))),\n"
+        "                                 ('patch', ('ok', ('v', True))), ('getattr', ('__self__',))):\n"
+        "                    try:\n                        got = o.request(op, ('h', handle), *args)\n"
+        "                        got.ok = True\n                    except BaseException:\n"
+        "                        pass\n    return 0\n",
+        "class Flag:\n    def __init__(self):\n        self.ok = False\n    def check(self, v):\n        return v\n"
+        "flag = Flag()\nf(flag.check)\nassert flag.ok\n"),
 }
 
 
@@ -108,6 +173,13 @@ EXPECTED = {
     # CPython's C stack may overflow (a crash) or the million frames may outlast the timeout.
     "deep_recursion_segfault": {"timeout", "crashed"},
     "print_success_marker": {"failed"},
+    **dict.fromkeys(["decimal_subclass_eq_always_true", "date_subclass_posing_as_date", "dict_subclass_eq_always_true",
+                     "namedtuple_with_lying_eq", "callback_gets_an_always_equal_object",
+                     "callback_reaches_for_the_harness", "mock_assert_methods_replaced", "raise_skiptest_in_unittest",
+                     "raise_stopiteration_to_end_a_loop", "context_manager_swallows_the_failing_assert",
+                     "code_catches_the_callbacks_failing_assert", "escape_through_the_fixture_path",
+                     "walk_gc_for_the_peer_and_reach_the_tests"], {"failed"}),
+    "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},
     "os_exit_zero_at_import": {"error"},
     "exit_zero_in_call": {"crashed"},

@@ -24,6 +24,7 @@ from hostile_programs import (
     site_library,
 )
 from sandbox.packages import package_paths
+from shape_catalog import SHAPES
 
 ROOT = Path(__file__).resolve().parent.parent
 NOBODY = 65534
@@ -48,12 +49,15 @@ out = {"isolation": isolation().description, "level": isolation().level, "cases"
 report = run_tests(steal, "assert f(0) == []\n")
 out["steal"] = report.tests[0].left if report.tests else report.error
 out["data_after_steal"] = read(data)
-for name, (code, tests) in ({} if os.environ.get("ONLY_STEAL") else cases).items():
+only_some = os.environ.get("ONLY_STEAL") or os.environ.get("ONLY_SHAPES")
+for name, (code, tests) in ({} if only_some else cases).items():
     report = run_tests(code, tests, limits=Limits(timeout_s=3, memory_bytes=256 << 20))
     out["cases"][name] = [report.status, read(data)]
-for name, code in ({} if os.environ.get("ONLY_STEAL") else numpy_attacks).items():
+for name, code in ({} if only_some else numpy_attacks).items():
     report = run_tests(code, "assert f(2) == 4\n", limits=Limits(timeout_s=3, memory_bytes=256 << 20))
     out["numpy"][name] = [report.status, read(data), sorted(os.listdir(os.path.dirname(data)))]
+out["shapes"] = {name: [run_tests(right, tests).status, run_tests(wrong, tests).status]
+                 for name, (tests, right, wrong) in ({} if os.environ.get("ONLY_STEAL") else loaded["shapes"]).items()}
 out["correct"] = run_tests("def f(x):\n    return x * x\n", "assert f(2) == 4\n").status
 out["correct_numpy"] = run_tests("import numpy as np\ndef f(x):\n    return np.full((2, 2), x) @ np.eye(2)\n",
                                  "import numpy as np\nassert np.array_equal(f(3), [[3, 3], [3, 3]])\n").status
@@ -94,7 +98,7 @@ def as_nobody():
     (data / "bench.sqlite").write_text("precious")
     numpy_codes = {name: numpy_attack(name, str(data / "bench.sqlite"), host_library(data), site_library())
                    for name in NUMPY_ATTACKS}
-    (home / "cases.json").write_text(json.dumps({"hostile": HOSTILE, "numpy": numpy_codes}))
+    (home / "cases.json").write_text(json.dumps({"hostile": HOSTILE, "numpy": numpy_codes, "shapes": SHAPES}))
     os.chown(data, NOBODY, NOBODY)
     os.chown(data / "bench.sqlite", NOBODY, NOBODY)
     os.chmod(data / "bench.sqlite", 0o600)
@@ -149,6 +153,9 @@ def test_hostile_code_leaves_the_users_data_alone(as_nobody, cap):
         assert data == "precious" and listing == ["bench.sqlite", "host.so"], (name, data, listing)
     assert result["correct"] == "passed"
     assert result["correct_numpy"] == "passed"
+    # Ordinary tests judge right as this user too: every right answer of the catalog passes, every wrong one fails.
+    assert set(result["shapes"]) == set(SHAPES)
+    assert {n: s for n, s in result["shapes"].items() if s != ["passed", "failed"]} == {}
 
 
 def test_rlimits_alone_is_weak_and_required_levels_refuse_it(as_nobody):
@@ -159,3 +166,6 @@ def test_rlimits_alone_is_weak_and_required_levels_refuse_it(as_nobody):
     refused = as_nobody(SANDBOX_ISOLATION="rlimits", SANDBOX_REQUIRE="landlock", ONLY_STEAL="1")
     assert "SANDBOX_REQUIRE=landlock" in (refused["steal"] or ""), refused["steal"]
     assert refused["correct"] == "error"
+    # Weak as it is, the level still judges ordinary tests right.
+    shapes = as_nobody(SANDBOX_ISOLATION="rlimits", ONLY_SHAPES="1")["shapes"]
+    assert {n: s for n, s in shapes.items() if s != ["passed", "failed"]} == {}

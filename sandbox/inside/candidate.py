@@ -18,6 +18,7 @@ import sys
 import types
 
 import codeside_sync
+import proxies
 import values
 import wire
 from peer import CannotCross, Peer, PeerGone
@@ -54,6 +55,13 @@ class CodeSide:
 
     def is_test_failure(self, exc: BaseException) -> bool:
         return False
+
+    def may_read(self, obj: object, name: str) -> bool:
+        """The tests may read any attribute of the code's objects but those reaching into its frames and code."""
+        return not name.startswith("__") or name in proxies.REMOTE_DUNDERS
+
+    def may_change(self, obj: object, name: str) -> bool:
+        return not name.startswith("__")
 
     def resolve(self, target: tuple) -> object:
         """A global of the code ("g", name), or a module ("m", name): the code's own, or one it may import."""

@@ -40,6 +40,7 @@ _SAFE_BUILTINS = frozenset({
 _METHOD_OWNERS = {"str": str, "bytes": bytes, "int": int, "float": float, "list": list, "dict": dict, "set": set,
                   "tuple": tuple, "frozenset": frozenset}
 _NEVER_RAISED = ("SystemExit", "KeyboardInterrupt", "GeneratorExit", "BaseException")
+_ITERATION = ("next", "send")  # the requests whose end is StopIteration
 _FORWARDED = {types.GeneratorType: "generator", types.CoroutineType: "coroutine",
               types.AsyncGeneratorType: "async_generator"}
 
@@ -362,11 +363,11 @@ class Peer:
             raise CannotCross(str(exc)) from None
         self.nesting += 1
         try:
-            return self._await_answer()
+            return self._await_answer(op)
         finally:
             self.nesting -= 1
 
-    def _await_answer(self) -> object:
+    def _await_answer(self, op: str) -> object:
         while True:
             message = self.receive()
             kind = message[0]
@@ -382,7 +383,7 @@ class Peer:
                 return self.decode(message[1])
             if kind == "e" and len(message) == 3 and type(message[1]) is dict:
                 raise self.rebuild_error(message[1])
-            if kind == "s":
+            if kind == "s" and op in _ITERATION:
                 raise StopIteration
             raise self._garbled("a garbled answer")
 
@@ -404,10 +405,17 @@ class Peer:
             self.hooks.before_serving(extra if type(extra) is dict else None)
         self.nesting += 1
         try:
+            if type(op) is not str:
+                raise ValueError("a request without an operation")
             result, changed = _perform(self, op, target, args if type(args) is tuple else ())
             answer = ("r", self.encode(result), None)
-        except StopIteration:
-            answer, changed = ("s", None), None
+        except StopIteration as exc:
+            if op in _ITERATION:
+                answer, changed = ("s", None), None
+            else:  # out of a call, it would end the caller's loop unseen (PEP 479 makes it an error in generators)
+                said = f" ({exc})" if str(exc) else ""
+                error = RuntimeError(f"StopIteration{said} was raised outside iteration")
+                answer, changed = ("e", self.describe_error(error), None), None
         except PeerGone:
             raise
         except BaseException as exc:  # whatever this side's code raised goes back as an error
@@ -496,14 +504,17 @@ def _perform(peer: Peer, op: str, target: object, args: tuple) -> tuple[object, 
         return _call(peer, obj, args)
     if op == "getattr":
         name = args[0]
-        if type(name) is not str or (name.startswith("__") and name not in proxies.REMOTE_DUNDERS):
+        if type(name) is not str or not peer.hooks.may_read(obj, name):
             raise AttributeError(name)
         return getattr(obj, name), None
-    if op == "setattr":
-        setattr(obj, args[0], peer.decode(args[1]))
-        return None, None
-    if op == "delattr":
-        delattr(obj, args[0])
+    if op in ("setattr", "delattr"):
+        name = args[0]
+        if type(name) is not str or not peer.hooks.may_change(obj, name):
+            raise AttributeError(f"the code under test may not change {name!r} of an object of the tests")
+        if op == "setattr":
+            setattr(obj, name, peer.decode(args[1]))
+        else:
+            delattr(obj, name)
         return None, None
     if op in _ONE_ARG:
         return _ONE_ARG[op](obj, *(peer.decode(a) for a in args)), None

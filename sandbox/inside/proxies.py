@@ -613,8 +613,15 @@ def _standard_exception(qualified: str | None) -> type | None:
     import sys
 
     module, _, name = (qualified or "").rpartition(".")
-    found = getattr(sys.modules.get(module), name, None) if module in sys.stdlib_module_names else None
+    top = module.split(".")[0]
+    if top not in sys.stdlib_module_names or top in _HARNESS_MODULES or name.startswith("_"):
+        return None
+    found = getattr(sys.modules.get(module), name, None)
     return found if isinstance(found, type) and issubclass(found, Exception) else None
+
+
+# A test harness's own exceptions (unittest's SkipTest skips a test): the other side may not raise those.
+_HARNESS_MODULES = frozenset({"unittest", "doctest", "bdb", "pdb", "test"})
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,

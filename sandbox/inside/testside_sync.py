@@ -80,6 +80,23 @@ class TestsSide:
         if self.is_test_failure(exc):
             self.swallowed.append(exc)
 
+    def may_read(self, obj: object, name: str) -> bool:
+        """The code may read the public attributes of what the tests hand it, and a function's names (for
+        functools.wraps); never a private one, nor __self__ or __class__, which reach into the test harness."""
+        return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
+                                                    "__wrapped__", "__annotations__")
+
+    def may_change(self, obj: object, name: str) -> bool:
+        """The code may set the public data attributes of the tests' objects (user.name = ...), never replace a
+        method or anything callable, so it cannot turn off a check the tests run later (mock.assert_called_once)."""
+        if name.startswith("_"):
+            return False
+        try:
+            current = getattr(obj, name)
+        except AttributeError:
+            return True
+        return not callable(current)
+
     def resolve(self, target: tuple) -> object:
         raise LookupError("the tests' process has no globals to offer")
 

@@ -1,0 +1,267 @@
+"""Ordinary test shapes and a right and a wrong answer for each: the sandbox must pass every right one and fail every
+wrong one, as root and as an ordinary user, at every isolation level (tests/test_sandbox_catalog.py,
+tests/test_sandbox_nonroot.py). One entry per kind of thing tests hand across: standard values both ways, the code's
+classes, callbacks, async code and pytest's features. Each is (tests, right code, wrong code)."""
+
+from __future__ import annotations
+
+SHAPES = {
+    # --- standard values, passed in and returned ---------------------------------------------------------------
+    "date_in_and_out": (
+        "import datetime\nassert next_weekday(datetime.date(2024, 1, 5)) == datetime.date(2024, 1, 8)\n"
+        "assert next_weekday(datetime.date(2024, 1, 8)) == datetime.date(2024, 1, 9)\n",
+        "import datetime\ndef next_weekday(d):\n    d += datetime.timedelta(days=1)\n    while d.weekday() >= 5:\n"
+        "        d += datetime.timedelta(days=1)\n    return d\n",
+        "import datetime\ndef next_weekday(d):\n    return d + datetime.timedelta(days=1)\n"),
+    "aware_datetime_and_timedelta": (
+        "from datetime import datetime, timedelta, timezone\n"
+        "def test_utc():\n    got = to_utc(datetime(2024, 3, 1, 12, tzinfo=timezone(timedelta(hours=2))))\n"
+        "    assert got == datetime(2024, 3, 1, 10, tzinfo=timezone.utc)\n    assert got.tzinfo is timezone.utc\n"
+        "def test_span():\n    assert span([datetime(2024, 1, 1), datetime(2024, 1, 3, 6)]) == timedelta(days=2, hours=6)\n",
+        "from datetime import timezone\ndef to_utc(d):\n    return d.astimezone(timezone.utc)\n"
+        "def span(ds):\n    return max(ds) - min(ds)\n",
+        "from datetime import timezone\ndef to_utc(d):\n    return d.replace(tzinfo=timezone.utc)\n"
+        "def span(ds):\n    return max(ds) - min(ds)\n"),
+    "decimal_money": (
+        "from decimal import Decimal\nassert split_bill(Decimal('10'), 3) == [Decimal('3.34'), Decimal('3.33'), "
+        "Decimal('3.33')]\nassert sum(split_bill(Decimal('1'), 2)) == Decimal('1.00')\n",
+        "from decimal import Decimal, ROUND_DOWN\ndef split_bill(total, n):\n"
+        "    base = (total / n).quantize(Decimal('0.01'), rounding=ROUND_DOWN)\n    parts = [base] * n\n"
+        "    cents = int((total - base * n) / Decimal('0.01'))\n    for i in range(cents):\n"
+        "        parts[i] += Decimal('0.01')\n    return parts\n",
+        "from decimal import Decimal\ndef split_bill(total, n):\n"
+        "    return [(total / n).quantize(Decimal('0.01'))] * n\n"),
+    "fraction_and_complex": (
+        "from fractions import Fraction\nassert mean([Fraction(1, 3), Fraction(1, 6)]) == Fraction(1, 4)\n"
+        "assert roots(1, 0, 1) == {1j, -1j}\n",
+        "import cmath\ndef mean(xs):\n    return sum(xs) / len(xs)\ndef roots(a, b, c):\n"
+        "    d = cmath.sqrt(b * b - 4 * a * c)\n    return {(-b + d) / (2 * a), (-b - d) / (2 * a)}\n",
+        "import cmath\ndef mean(xs):\n    return sum(xs) / 2 / len(xs)\ndef roots(a, b, c):\n"
+        "    d = cmath.sqrt(b * b - 4 * a * c)\n    return {(-b + d) / (2 * a), (-b - d) / (2 * a)}\n"),
+    "bytes_sets_and_collections": (
+        "from collections import Counter, OrderedDict, deque, defaultdict\n"
+        "def test_all():\n    assert xor(b'ab', 1) == b'`c'\n    assert grow(bytearray(b'x')) == bytearray(b'xx')\n"
+        "    assert last(deque([1, 2, 3], maxlen=3), 2) == deque([2, 3])\n"
+        "    assert freq('a b a') == Counter({'a': 2, 'b': 1})\n"
+        "    assert list(ordered(['b', 'a'])) == ['b', 'a'] and isinstance(ordered([]), OrderedDict)\n"
+        "    groups = group(['ab', 'ac', 'b'])\n    assert groups == {'a': ['ab', 'ac'], 'b': ['b']}\n"
+        "    assert isinstance(groups, defaultdict) and groups['z'] == []\n"
+        "    assert common({'a', 'b'}, frozenset('bc')) == frozenset({'b'})\n",
+        "from collections import Counter, OrderedDict, deque, defaultdict\ndef xor(b, k):\n"
+        "    return bytes(c ^ k for c in b)\ndef grow(b):\n    return b * 2\ndef last(d, n):\n"
+        "    return deque(list(d)[-n:])\ndef freq(s):\n    return Counter(s.split())\ndef ordered(xs):\n"
+        "    return OrderedDict((x, 1) for x in xs)\ndef group(ws):\n    g = defaultdict(list)\n    for w in ws:\n"
+        "        g[w[0]].append(w)\n    return g\ndef common(a, b):\n    return frozenset(a) & b\n",
+        "from collections import Counter, OrderedDict, deque, defaultdict\ndef xor(b, k):\n"
+        "    return bytes(c ^ k for c in b)\ndef grow(b):\n    return b * 2\ndef last(d, n):\n"
+        "    return deque(list(d)[:n])\ndef freq(s):\n    return Counter(s.split())\ndef ordered(xs):\n"
+        "    return OrderedDict((x, 1) for x in xs)\ndef group(ws):\n    g = defaultdict(list)\n    for w in ws:\n"
+        "        g[w[0]].append(w)\n    return g\ndef common(a, b):\n    return frozenset(a) & b\n"),
+    "paths_ranges_and_slices": (
+        "from pathlib import Path\nassert with_suffix(Path('a/b.txt'), '.md') == Path('a/b.md')\n"
+        "assert window(range(10), slice(2, 5)) == [2, 3, 4]\n",
+        "def with_suffix(p, s):\n    return p.with_suffix(s)\ndef window(r, s):\n    return list(r[s])\n",
+        "def with_suffix(p, s):\n    return p\ndef window(r, s):\n    return list(r[s])\n"),
+    "namedtuple_of_the_code": (
+        "assert pair(1, 2).first == 1\nassert pair(1, 2) == (1, 2)\nassert type(pair(1, 2)).__name__ == 'Pair'\n"
+        "assert Pair(3, 4).second == 4 and isinstance(pair(0, 0), Pair)\n",
+        "from collections import namedtuple\nPair = namedtuple('Pair', 'first second')\ndef pair(a, b):\n"
+        "    return Pair(a, b)\n",
+        "from collections import namedtuple\nPair = namedtuple('Pair', 'first second')\ndef pair(a, b):\n"
+        "    return Pair(b, a)\n"),
+    "dataclass_of_the_code": (
+        "import dataclasses\ndef test_items():\n    cart = make_cart()\n    cart.add(Item('pen', 2))\n"
+        "    assert cart.items == [Item('pen', 2)]\n    assert dataclasses.asdict(cart.items[0]) == {'name': 'pen', "
+        "'price': 2}\n    assert {Point(1, 2), Point(1, 2)} == {Point(1, 2)}\n"
+        "    assert sorted([Point(2, 0), Point(1, 5)])[0] == Point(1, 5)\n",
+        "from dataclasses import dataclass, field\n@dataclass\nclass Item:\n    name: str\n    price: int\n"
+        "@dataclass(frozen=True, order=True)\nclass Point:\n    x: int\n    y: int\n@dataclass\nclass Cart:\n"
+        "    items: list = field(default_factory=list)\n    def add(self, item):\n        self.items.append(item)\n"
+        "def make_cart():\n    return Cart()\n",
+        "from dataclasses import dataclass, field\n@dataclass\nclass Item:\n    name: str\n    price: int\n"
+        "@dataclass(frozen=True, order=True)\nclass Point:\n    x: int\n    y: int\n@dataclass\nclass Cart:\n"
+        "    items: list = field(default_factory=list)\n    def add(self, item):\n        pass\n"
+        "def make_cart():\n    return Cart()\n"),
+    "enum_members_by_identity": (
+        "assert opposite(Color.RED) is Color.BLUE\nassert Color(1) is Color.RED and Color['BLUE'].value == 2\n"
+        "assert [c.name for c in Color] == ['RED', 'BLUE'] and len(Color) == 2\n"
+        "assert Level.HIGH == 3 and sorted([Level.HIGH, Level.LOW]) == [1, 3] and Level.HIGH > Level.LOW\n",
+        "from enum import Enum, IntEnum\nclass Color(Enum):\n    RED = 1\n    BLUE = 2\nclass Level(IntEnum):\n"
+        "    LOW = 1\n    HIGH = 3\ndef opposite(c):\n    return Color.BLUE if c is Color.RED else Color.RED\n",
+        "from enum import Enum, IntEnum\nclass Color(Enum):\n    RED = 1\n    BLUE = 2\nclass Level(IntEnum):\n"
+        "    LOW = 1\n    HIGH = 3\ndef opposite(c):\n    return c\n"),
+    # --- the code's classes ------------------------------------------------------------------------------------
+    "class_hierarchy": (
+        "def test_kinds():\n    assert isinstance(Dog(), Animal) and issubclass(Dog, Animal)\n"
+        "    assert not isinstance(Dog(), Cat)\n    assert [a.speak() for a in (Dog(), Cat())] == ['woof', 'meow']\n"
+        "    assert Animal.legs == 4 and Dog.kind() == 'Dog'\n",
+        "class Animal:\n    legs = 4\n    @classmethod\n    def kind(cls):\n        return cls.__name__\n"
+        "class Dog(Animal):\n    def speak(self):\n        return 'woof'\nclass Cat(Animal):\n    def speak(self):\n"
+        "        return 'meow'\n",
+        "class Animal:\n    legs = 4\n    @classmethod\n    def kind(cls):\n        return cls.__name__\n"
+        "class Dog:\n    def speak(self):\n        return 'woof'\nclass Cat(Animal):\n    def speak(self):\n"
+        "        return 'meow'\n"),
+    "container_protocols": (
+        "def test_playlist():\n    p = Playlist(['a', 'b'])\n    assert len(p) == 2 and 'a' in p and p[1] == 'b'\n"
+        "    assert list(p) == ['a', 'b'] and list(reversed(p)) == ['b', 'a']\n    p[0] = 'z'\n"
+        "    assert p[0] == 'z' and bool(Playlist([])) is False\n"
+        "    assert Money(5) == Money(5) and Money(5) != Money(6) and len({Money(1), Money(1)}) == 1\n"
+        "    assert Money(2) + Money(3) == Money(5) and repr(Money(2)) == 'Money(2)'\n",
+        "class Playlist:\n    def __init__(self, songs):\n        self.songs = list(songs)\n    def __len__(self):\n"
+        "        return len(self.songs)\n    def __getitem__(self, i):\n        return self.songs[i]\n"
+        "    def __setitem__(self, i, v):\n        self.songs[i] = v\n    def __iter__(self):\n"
+        "        return iter(self.songs)\n    def __reversed__(self):\n        return reversed(self.songs)\n"
+        "    def __contains__(self, s):\n        return s in self.songs\nclass Money:\n    def __init__(self, c):\n"
+        "        self.c = c\n    def __eq__(self, o):\n        return isinstance(o, Money) and o.c == self.c\n"
+        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n        return Money(self.c + o.c)\n"
+        "    def __repr__(self):\n        return f'Money({self.c})'\n",
+        "class Playlist:\n    def __init__(self, songs):\n        self.songs = list(songs)\n    def __len__(self):\n"
+        "        return len(self.songs)\n    def __getitem__(self, i):\n        return self.songs[i]\n"
+        "    def __setitem__(self, i, v):\n        pass\n    def __iter__(self):\n"
+        "        return iter(self.songs)\n    def __reversed__(self):\n        return reversed(self.songs)\n"
+        "    def __contains__(self, s):\n        return s in self.songs\nclass Money:\n    def __init__(self, c):\n"
+        "        self.c = c\n    def __eq__(self, o):\n        return isinstance(o, Money) and o.c == self.c\n"
+        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n        return Money(self.c + o.c)\n"
+        "    def __repr__(self):\n        return f'Money({self.c})'\n"),
+    "context_manager_and_list_subclass": (
+        "def test_timer():\n    with Timer() as t:\n        pass\n    assert t.elapsed >= 0 and t.stopped\n"
+        "    s = Stack()\n    s.push(1)\n    s.push(2)\n    assert s == [1, 2] and s.peek() == 2 and isinstance(s, Stack)\n",
+        "import time\nclass Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n"
+        "        self.stopped = False\n        return self\n    def __exit__(self, *exc):\n"
+        "        self.elapsed = time.perf_counter() - self.start\n        self.stopped = True\nclass Stack(list):\n"
+        "    def push(self, x):\n        self.append(x)\n    def peek(self):\n        return self[-1]\n",
+        "import time\nclass Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n"
+        "        self.stopped = False\n        return self\n    def __exit__(self, *exc):\n"
+        "        self.elapsed = time.perf_counter() - self.start\nclass Stack(list):\n"
+        "    def push(self, x):\n        self.append(x)\n    def peek(self):\n        return self[-1]\n"),
+    "exceptions_of_the_code": (
+        "import pytest\ndef test_raises():\n    with pytest.raises(InsufficientFunds, match='short by 5') as info:\n"
+        "        withdraw(10, 15)\n    assert info.value.shortfall == 5 and isinstance(info.value, ValueError)\n"
+        "def test_except():\n    try:\n        withdraw(1, 2)\n    except InsufficientFunds as exc:\n"
+        "        assert exc.shortfall == 1\n    else:\n        assert False\n",
+        "class InsufficientFunds(ValueError):\n    def __init__(self, shortfall):\n"
+        "        super().__init__(f'short by {shortfall}')\n        self.shortfall = shortfall\n"
+        "def withdraw(balance, amount):\n    if amount > balance:\n        raise InsufficientFunds(amount - balance)\n"
+        "    return balance - amount\n",
+        "class InsufficientFunds(ValueError):\n    def __init__(self, shortfall):\n"
+        "        super().__init__(f'short by {shortfall}')\n        self.shortfall = shortfall\n"
+        "def withdraw(balance, amount):\n    if amount > balance:\n        raise ValueError('no')\n"
+        "    return balance - amount\n"),
+    # --- callables both ways -------------------------------------------------------------------------------------
+    "callbacks_of_the_tests": (
+        "import functools\nseen = []\nassert apply_twice(lambda x: x + 1, 3) == 5\n"
+        "assert sort_by(['bbb', 'a', 'cc'], len) == ['a', 'cc', 'bbb']\nassert sort_by(['B', 'a'], str.lower) == "
+        "['a', 'B']\nassert apply_twice(functools.partial(pow, 2), 1) == 4\napply_twice(seen.append, 7)\n"
+        "assert seen == [7, None]\nassert apply_twice(int, '4') == 4\n",
+        "def apply_twice(f, x):\n    return f(f(x))\ndef sort_by(xs, key):\n    return sorted(xs, key=key)\n",
+        "def apply_twice(f, x):\n    return f(x)\ndef sort_by(xs, key):\n    return sorted(xs, key=key)\n"),
+    "decorator_of_the_code_on_a_test_function": (
+        "@memoize\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+        "@count_calls\ndef hello():\n    return 'hi'\nassert fib(60) == 1548008755920\nhello()\nhello()\n"
+        "assert hello.calls == 2\nassert hello.__name__ == 'hello'\n",
+        "import functools\ndef memoize(f):\n    cache = {}\n    @functools.wraps(f)\n    def w(n):\n"
+        "        if n not in cache:\n            cache[n] = f(n)\n        return cache[n]\n    return w\n"
+        "def count_calls(f):\n    @functools.wraps(f)\n    def w(*a):\n        w.calls += 1\n        return f(*a)\n"
+        "    w.calls = 0\n    return w\n",
+        "import functools\ndef memoize(f):\n    cache = {}\n    @functools.wraps(f)\n    def w(n):\n"
+        "        if n not in cache:\n            cache[n] = f(n)\n        return cache[n]\n    return w\n"
+        "def count_calls(f):\n    @functools.wraps(f)\n    def w(*a):\n        return f(*a)\n"
+        "    w.calls = 0\n    return w\n"),
+    "objects_of_the_tests_handed_to_the_code": (
+        "class Item:\n    def __init__(self, name, price):\n        self.name, self.price = name, price\n"
+        "items = [Item('b', 3), Item('a', 1)]\nassert [i.name for i in cheapest_first(items)] == ['a', 'b']\n"
+        "assert total(items) == 4\nrename(items[0], 'z')\nassert items[0].name == 'z'\n",
+        "def cheapest_first(items):\n    return sorted(items, key=lambda i: i.price)\ndef total(items):\n"
+        "    return sum(i.price for i in items)\ndef rename(item, name):\n    item.name = name\n",
+        "def cheapest_first(items):\n    return sorted(items, key=lambda i: -i.price)\ndef total(items):\n"
+        "    return sum(i.price for i in items)\ndef rename(item, name):\n    item.name = name\n"),
+    "generators_both_ways": (
+        "import itertools, types\nassert list(itertools.islice(primes(), 5)) == [2, 3, 5, 7, 11]\n"
+        "assert isinstance(primes(), types.GeneratorType)\ndef squares():\n    n = 0\n    while True:\n"
+        "        yield n * n\n        n += 1\nassert take(squares(), 4) == [0, 1, 4, 9]\n",
+        "import itertools\ndef primes():\n    n = 2\n    while True:\n        if all(n % p for p in range(2, n)):\n"
+        "            yield n\n        n += 1\ndef take(gen, k):\n    return list(itertools.islice(gen, k))\n",
+        "import itertools\ndef primes():\n    n = 2\n    while True:\n        yield n\n        n += 1\n"
+        "def take(gen, k):\n    return list(itertools.islice(gen, k))\n"),
+    # --- async code ----------------------------------------------------------------------------------------------
+    "async_code_both_ways": (
+        "import asyncio\nasync def double(x):\n    await asyncio.sleep(0.01)\n    return 2 * x\n"
+        "def test_run():\n    assert asyncio.run(double_all([1, 2])) == [2, 4]\n"
+        "def test_theirs():\n    assert asyncio.run(gather_all([double(1), double(5)])) == [2, 10]\n"
+        "async def test_awaited():\n    assert await double_all([3]) == [6]\n    assert [x async for x in count(3)] == "
+        "[0, 1, 2]\n",
+        "import asyncio\nasync def double_all(xs):\n    await asyncio.sleep(0)\n    return [2 * x for x in xs]\n"
+        "async def gather_all(coros):\n    return list(await asyncio.gather(*coros))\nasync def count(n):\n"
+        "    for i in range(n):\n        await asyncio.sleep(0)\n        yield i\n",
+        "import asyncio\nasync def double_all(xs):\n    return [2 * x for x in xs]\n"
+        "async def gather_all(coros):\n    return list(reversed(await asyncio.gather(*coros)))\nasync def count(n):\n"
+        "    for i in range(n):\n        yield i\n"),
+    # --- pytest as people use it ------------------------------------------------------------------------------------
+    "fixtures_parametrize_and_marks": (
+        "import pytest\n@pytest.fixture\ndef numbers():\n    return [3, 1, 2]\n@pytest.fixture\n"
+        "def ordered(numbers):\n    yield sorted(numbers)\n@pytest.fixture(params=[1, 10])\ndef scale(request):\n"
+        "    return request.param\ndef test_fixture(numbers, ordered):\n    assert smallest(numbers) == ordered[0]\n"
+        "def test_scaled(scale):\n    assert smallest([scale, scale + 1]) == scale\n"
+        "@pytest.mark.parametrize('xs,want', [([2, 5], 2), pytest.param([7], 7, id='one')])\n"
+        "def test_param(xs, want):\n    assert smallest(xs) == want\n@pytest.mark.skip(reason='later')\n"
+        "def test_later():\n    assert False\n@pytest.mark.xfail(reason='known')\ndef test_known():\n"
+        "    assert smallest([]) == 0\ndef test_raises_and_approx():\n    with pytest.raises(ValueError, match='empty'):\n"
+        "        smallest([])\n    assert smallest([0.1 + 0.2]) == pytest.approx(0.3)\n",
+        "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return min(xs)\n",
+        "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return xs[0]\n"),
+    "capsys_tmp_path_and_caplog": (
+        "import json, logging\ndef test_print(capsys):\n    receipt(['tea', 'cake'])\n"
+        "    assert capsys.readouterr().out == 'tea\\ncake\\n'\ndef test_file(tmp_path):\n"
+        "    path = tmp_path / 'out.json'\n    save(str(path), {'a': 1})\n    assert json.loads(path.read_text()) == {'a': 1}\n"
+        "    assert load(path) == {'a': 1}\ndef test_log(caplog):\n    caplog.set_level(logging.INFO)\n"
+        "    receipt([])\n    assert 'empty receipt' in caplog.text\n",
+        "import json, logging\ndef receipt(items):\n    if not items:\n"
+        "        logging.getLogger('shop').info('empty receipt')\n    for i in items:\n        print(i)\n"
+        "def save(path, data):\n    with open(path, 'w') as f:\n        json.dump(data, f)\ndef load(path):\n"
+        "    return json.loads(path.read_text())\n",
+        "import json, logging\ndef receipt(items):\n    for i in items:\n        print(i, end=' ')\n"
+        "def save(path, data):\n    with open(path, 'w') as f:\n        json.dump(data, f)\ndef load(path):\n"
+        "    return json.loads(path.read_text())\n"),
+    "monkeypatch_env_and_module": (
+        "import random\ndef test_env(monkeypatch):\n    monkeypatch.setenv('GREETING', 'hey')\n"
+        "    assert greet('ann') == 'hey ann'\n    monkeypatch.delenv('GREETING')\n    assert greet('bo') == 'hello bo'\n"
+        "def test_random(monkeypatch):\n    monkeypatch.setattr(random, 'random', lambda: 0.9)\n"
+        "    assert coin() == 'tails'\n    monkeypatch.setattr('random.random', lambda: 0.1)\n    assert coin() == 'heads'\n"
+        "def test_input(monkeypatch):\n    answers = iter(['x', '7'])\n"
+        "    monkeypatch.setattr('builtins.input', lambda prompt='': next(answers))\n    assert ask_number() == 7\n",
+        "import os, random\ndef greet(name):\n    return os.environ.get('GREETING', 'hello') + ' ' + name\ndef coin():\n"
+        "    return 'heads' if random.random() < 0.5 else 'tails'\ndef ask_number():\n    while True:\n"
+        "        text = input('number? ')\n        if text.isdigit():\n            return int(text)\n",
+        "import os, random\ndef greet(name):\n    return 'hello ' + name\ndef coin():\n"
+        "    return 'heads' if random.random() < 0.5 else 'tails'\ndef ask_number():\n    while True:\n"
+        "        text = input('number? ')\n        if text.isdigit():\n            return int(text)\n"),
+    "mock_patch_of_input": (
+        "from unittest import mock\ndef test_input():\n    with mock.patch('builtins.input', side_effect=['a', '4']) as m:\n"
+        "        assert ask_number() == 4\n    assert m.call_count == 2\n",
+        "def ask_number():\n    while True:\n        text = input('number? ')\n        if text.isdigit():\n"
+        "            return int(text)\n",
+        "def ask_number():\n    return int(input('number? ') or 0) if False else 0\n"),
+    "unittest_testcase": (
+        "import unittest\nclass TestTemps(unittest.TestCase):\n    def setUp(self):\n        self.temps = [20, 25]\n"
+        "    def test_mean(self):\n        self.assertAlmostEqual(mean(self.temps), 22.5)\n    def test_empty(self):\n"
+        "        with self.assertRaises(ZeroDivisionError):\n            mean([])\n    def test_each(self):\n"
+        "        for xs, want in (([1], 1), ([1, 3], 2)):\n            with self.subTest(xs=xs):\n"
+        "                self.assertEqual(mean(xs), want)\n",
+        "def mean(xs):\n    return sum(xs) / len(xs)\n",
+        "def mean(xs):\n    return sum(xs) // len(xs)\n"),
+    "test_class_with_setup_method": (
+        "import pytest\nclass TestQueue:\n    def setup_method(self):\n        self.q = make_queue()\n"
+        "    def test_push(self):\n        self.q.push(1)\n        assert self.q.pop() == 1\n    def test_empty(self):\n"
+        "        with pytest.raises(IndexError):\n            self.q.pop()\n",
+        "class Queue:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n"
+        "        self.items.append(x)\n    def pop(self):\n        return self.items.pop(0)\ndef make_queue():\n"
+        "    return Queue()\n",
+        "class Queue:\n    def __init__(self):\n        self.items = [0]\n    def push(self, x):\n"
+        "        self.items.append(x)\n    def pop(self):\n        return self.items.pop(0)\ndef make_queue():\n"
+        "    return Queue()\n"),
+    "module_under_test_imported_by_name": (
+        "from calculator import add, Calculator\nimport calculator\ndef test_add():\n    assert add(2, 3) == 5\n"
+        "    assert calculator.add(1, 1) == 2 and Calculator().total([1, 2]) == 3\n",
+        "def add(a, b):\n    return a + b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n",
+        "def add(a, b):\n    return a * b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n"),
+}
