@@ -17,7 +17,8 @@ SHAPES = {
         "from datetime import datetime, timedelta, timezone\n"
         "def test_utc():\n    got = to_utc(datetime(2024, 3, 1, 12, tzinfo=timezone(timedelta(hours=2))))\n"
         "    assert got == datetime(2024, 3, 1, 10, tzinfo=timezone.utc)\n    assert got.tzinfo is timezone.utc\n"
-        "def test_span():\n    assert span([datetime(2024, 1, 1), datetime(2024, 1, 3, 6)]) == timedelta(days=2, hours=6)\n",
+        "def test_span():\n"
+        "    assert span([datetime(2024, 1, 1), datetime(2024, 1, 3, 6)]) == timedelta(days=2, hours=6)\n",
         "from datetime import timezone\ndef to_utc(d):\n    return d.astimezone(timezone.utc)\n"
         "def span(ds):\n    return max(ds) - min(ds)\n",
         "from datetime import timezone\ndef to_utc(d):\n    return d.replace(tzinfo=timezone.utc)\n"
@@ -113,7 +114,8 @@ SHAPES = {
         "        return iter(self.songs)\n    def __reversed__(self):\n        return reversed(self.songs)\n"
         "    def __contains__(self, s):\n        return s in self.songs\nclass Money:\n    def __init__(self, c):\n"
         "        self.c = c\n    def __eq__(self, o):\n        return isinstance(o, Money) and o.c == self.c\n"
-        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n        return Money(self.c + o.c)\n"
+        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n"
+        "        return Money(self.c + o.c)\n"
         "    def __repr__(self):\n        return f'Money({self.c})'\n",
         "class Playlist:\n    def __init__(self, songs):\n        self.songs = list(songs)\n    def __len__(self):\n"
         "        return len(self.songs)\n    def __getitem__(self, i):\n        return self.songs[i]\n"
@@ -121,7 +123,8 @@ SHAPES = {
         "        return iter(self.songs)\n    def __reversed__(self):\n        return reversed(self.songs)\n"
         "    def __contains__(self, s):\n        return s in self.songs\nclass Money:\n    def __init__(self, c):\n"
         "        self.c = c\n    def __eq__(self, o):\n        return isinstance(o, Money) and o.c == self.c\n"
-        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n        return Money(self.c + o.c)\n"
+        "    def __hash__(self):\n        return hash(self.c)\n    def __add__(self, o):\n"
+        "        return Money(self.c + o.c)\n"
         "    def __repr__(self):\n        return f'Money({self.c})'\n"),
     "context_manager_and_list_subclass": (
         "def test_timer():\n    with Timer() as t:\n        pass\n    assert t.elapsed >= 0 and t.stopped\n"
