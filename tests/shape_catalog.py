@@ -128,7 +128,8 @@ SHAPES = {
         "    def __repr__(self):\n        return f'Money({self.c})'\n"),
     "context_manager_and_list_subclass": (
         "def test_timer():\n    with Timer() as t:\n        pass\n    assert t.elapsed >= 0 and t.stopped\n"
-        "    s = Stack()\n    s.push(1)\n    s.push(2)\n    assert s == [1, 2] and s.peek() == 2 and isinstance(s, Stack)\n",
+        "    s = Stack()\n    s.push(1)\n    s.push(2)\n"
+        "    assert s == [1, 2] and s.peek() == 2 and isinstance(s, Stack)\n",
         "import time\nclass Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n"
         "        self.stopped = False\n        return self\n    def __exit__(self, *exc):\n"
         "        self.elapsed = time.perf_counter() - self.start\n        self.stopped = True\nclass Stack(list):\n"
@@ -208,14 +209,16 @@ SHAPES = {
         "@pytest.mark.parametrize('xs,want', [([2, 5], 2), pytest.param([7], 7, id='one')])\n"
         "def test_param(xs, want):\n    assert smallest(xs) == want\n@pytest.mark.skip(reason='later')\n"
         "def test_later():\n    assert False\n@pytest.mark.xfail(reason='known')\ndef test_known():\n"
-        "    assert smallest([]) == 0\ndef test_raises_and_approx():\n    with pytest.raises(ValueError, match='empty'):\n"
+        "    assert smallest([]) == 0\ndef test_raises_and_approx():\n"
+        "    with pytest.raises(ValueError, match='empty'):\n"
         "        smallest([])\n    assert smallest([0.1 + 0.2]) == pytest.approx(0.3)\n",
         "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return min(xs)\n",
         "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return xs[0]\n"),
     "capsys_tmp_path_and_caplog": (
         "import json, logging\ndef test_print(capsys):\n    receipt(['tea', 'cake'])\n"
         "    assert capsys.readouterr().out == 'tea\\ncake\\n'\ndef test_file(tmp_path):\n"
-        "    path = tmp_path / 'out.json'\n    save(str(path), {'a': 1})\n    assert json.loads(path.read_text()) == {'a': 1}\n"
+        "    path = tmp_path / 'out.json'\n    save(str(path), {'a': 1})\n"
+        "    assert json.loads(path.read_text()) == {'a': 1}\n"
         "    assert load(path) == {'a': 1}\ndef test_log(caplog):\n    caplog.set_level(logging.INFO)\n"
         "    receipt([])\n    assert 'empty receipt' in caplog.text\n",
         "import json, logging\ndef receipt(items):\n    if not items:\n"
@@ -227,19 +230,23 @@ SHAPES = {
         "    return json.loads(path.read_text())\n"),
     "monkeypatch_env_and_module": (
         "import random\ndef test_env(monkeypatch):\n    monkeypatch.setenv('GREETING', 'hey')\n"
-        "    assert greet('ann') == 'hey ann'\n    monkeypatch.delenv('GREETING')\n    assert greet('bo') == 'hello bo'\n"
+        "    assert greet('ann') == 'hey ann'\n    monkeypatch.delenv('GREETING')\n"
+        "    assert greet('bo') == 'hello bo'\n"
         "def test_random(monkeypatch):\n    monkeypatch.setattr(random, 'random', lambda: 0.9)\n"
-        "    assert coin() == 'tails'\n    monkeypatch.setattr('random.random', lambda: 0.1)\n    assert coin() == 'heads'\n"
+        "    assert coin() == 'tails'\n    monkeypatch.setattr('random.random', lambda: 0.1)\n"
+        "    assert coin() == 'heads'\n"
         "def test_input(monkeypatch):\n    answers = iter(['x', '7'])\n"
         "    monkeypatch.setattr('builtins.input', lambda prompt='': next(answers))\n    assert ask_number() == 7\n",
-        "import os, random\ndef greet(name):\n    return os.environ.get('GREETING', 'hello') + ' ' + name\ndef coin():\n"
+        "import os, random\ndef greet(name):\n    return os.environ.get('GREETING', 'hello') + ' ' + name\n"
+        "def coin():\n"
         "    return 'heads' if random.random() < 0.5 else 'tails'\ndef ask_number():\n    while True:\n"
         "        text = input('number? ')\n        if text.isdigit():\n            return int(text)\n",
         "import os, random\ndef greet(name):\n    return 'hello ' + name\ndef coin():\n"
         "    return 'heads' if random.random() < 0.5 else 'tails'\ndef ask_number():\n    while True:\n"
         "        text = input('number? ')\n        if text.isdigit():\n            return int(text)\n"),
     "mock_patch_of_input": (
-        "from unittest import mock\ndef test_input():\n    with mock.patch('builtins.input', side_effect=['a', '4']) as m:\n"
+        "from unittest import mock\ndef test_input():\n"
+        "    with mock.patch('builtins.input', side_effect=['a', '4']) as m:\n"
         "        assert ask_number() == 4\n    assert m.call_count == 2\n",
         "def ask_number():\n    while True:\n        text = input('number? ')\n        if text.isdigit():\n"
         "            return int(text)\n",
@@ -254,7 +261,8 @@ SHAPES = {
         "def mean(xs):\n    return sum(xs) // len(xs)\n"),
     "test_class_with_setup_method": (
         "import pytest\nclass TestQueue:\n    def setup_method(self):\n        self.q = make_queue()\n"
-        "    def test_push(self):\n        self.q.push(1)\n        assert self.q.pop() == 1\n    def test_empty(self):\n"
+        "    def test_push(self):\n        self.q.push(1)\n        assert self.q.pop() == 1\n"
+        "    def test_empty(self):\n"
         "        with pytest.raises(IndexError):\n            self.q.pop()\n",
         "class Queue:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n"
         "        self.items.append(x)\n    def pop(self):\n        return self.items.pop(0)\ndef make_queue():\n"
