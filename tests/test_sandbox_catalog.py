@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from shape_catalog import SHAPES
 
 from sandbox import run_tests
-from shape_catalog import SHAPES
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = r'''

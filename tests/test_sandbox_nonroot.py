@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from shape_catalog import SHAPES
 
 from hostile_programs import (
     EXPECTED,
@@ -24,7 +25,6 @@ from hostile_programs import (
     site_library,
 )
 from sandbox.packages import package_paths
-from shape_catalog import SHAPES
 
 ROOT = Path(__file__).resolve().parent.parent
 NOBODY = 65534

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from inside_modules import inside_modules
 
 from sandbox import (
     Isolation,
@@ -20,7 +21,6 @@ from sandbox import (
     run_tests,
 )
 from sandbox.inside.policy import from_json
-from inside_modules import inside_modules
 from sandbox.isolation import worker_command
 from sandbox.packages import package_paths
 from sandbox.pool import WorkerPool, default_pool
