@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agent.config import Search
-from sandbox import check_tests, imported_modules, module_offered, packages_offered
-from sandbox.inside.shapes import detect_shape, holds_assert
+from sandbox import check_tests, fixtures_lacking, missing_imports, module_offered, packages_offered
+from sandbox.inside.shapes import detect_shape, holds_assert, module_under_test
 from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
@@ -115,6 +115,30 @@ def _task_names(task: str) -> list[str]:
     return open_defs or list(dict.fromkeys(_NAME_IN_WORDS.findall(task)))
 
 
+class _CodeModuleAsNames(ast.NodeTransformer):
+    """The tests as if the code's names were theirs (as the sandbox gives them): ``from calculator import add`` gone,
+    ``calculator.add(...)`` read as ``add(...)``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST | None:
+        return None if node.module == self.name and not node.level else node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == self.name:
+            return ast.copy_location(ast.Name(node.attr, node.ctx), node)
+        return self.generic_visit(node)
+
+
+def _parse_tests(tests: str) -> ast.Module:
+    """The tests' syntax tree, with the code's module (when they import it by a name, sandbox.module_under_test)
+    read as the code's own names."""
+    module = parse(tests)
+    name = module_under_test(module, module_offered)
+    return _CodeModuleAsNames(name).visit(module) if name else module
+
+
 def infer_entry_point(task: str, tests: str) -> str | None:
     """The function the tests exercise, or None when it cannot be told.
 
@@ -125,7 +149,7 @@ def infer_entry_point(task: str, tests: str) -> str | None:
     3. Tests in HumanEval's ``check(candidate)`` shape call no name: the task's one function left to write.
     """
     try:
-        module = parse(tests)
+        module = _parse_tests(tests)
     except SyntaxError:
         return None
     named = _task_names(task)
@@ -161,7 +185,7 @@ def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointU
     if not typed.isidentifier():
         raise BadInput(f"the entry point {typed!r} is not a valid Python name")
     try:
-        module = parse(tests)
+        module = _parse_tests(tests)
     except SyntaxError:
         return EntryPointUse(typed, "typed", f"{typed} (typed)")
     if detect_shape(module) != "check" and typed not in _mentioned(module):
@@ -182,10 +206,14 @@ def tests_lack(names: list[str]) -> str:
 
 
 def check_test_imports(tests: str) -> None:
-    """Raise EnvironmentProblem when the tests import a module the sandbox does not offer."""
-    missing = [name for name in imported_modules(tests) if not module_offered(name)]
+    """Raise EnvironmentProblem when the tests import a module the sandbox does not offer, or ask for a fixture
+    nobody gives (a plugin's mocker): no answer can pass them."""
+    missing = missing_imports(tests)
     if missing:
         raise EnvironmentProblem(tests_lack(missing))
+    lacking = fixtures_lacking(tests)
+    if lacking:
+        raise EnvironmentProblem(lacking)
 
 
 def validate_input(task: str, tests: str, entry_point: str | None = None) -> EntryPointUse:

@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from sandbox.inside.shapes import imported_names, module_under_test
+from sandbox.inside.shapes import imported_names
 from sandbox.locked_parse import parse
 from sandbox.settings import sandbox_settings
 
@@ -48,17 +48,6 @@ def imported_modules(source: str) -> list[str]:
     except (SyntaxError, ValueError):
         return []
     return imported_names(module)
-
-
-def missing_imports(tests: str) -> list[str]:
-    """The modules the tests import that the sandbox does not offer, leaving out the one they take the code under
-    test from (``from calculator import add``: the sandbox gives that name the code's module)."""
-    try:
-        module = parse(tests)
-    except (SyntaxError, ValueError):
-        return []
-    alias = module_under_test(module, module_offered)
-    return [name for name in imported_names(module) if name != alias and not module_offered(name)]
 
 
 def missing_module_name(error_type: str | None, message: str | None, name: object = None) -> str | None:

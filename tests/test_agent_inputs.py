@@ -56,6 +56,28 @@ def test_tests_that_import_what_the_sandbox_lacks_are_refused_as_an_environment_
         validate_input(SECOND, "import no_such_package_xyz\n" + SECOND_TESTS)
     # The standard library is always there.
     assert validate_input(SECOND, "import math\n" + SECOND_TESTS).name == "second_largest"
+    # A well-known package is needed as itself, even when the tests take a name from it.
+    with pytest.raises(EnvironmentProblem, match="the tests import requests"):
+        validate_input(SECOND, "from requests import get\n" + SECOND_TESTS)
+
+
+def test_tests_that_import_the_code_by_a_module_name_of_their_own_are_accepted():
+    # As pytest files do: the sandbox gives that name the code's module.
+    tests = "from numbers_tools import second_largest\n" + SECOND_TESTS
+    assert validate_input(SECOND, tests).name == "second_largest"
+    tests = "import numbers_tools\nassert numbers_tools.second_largest([1, 2]) == 1\n" + SECOND_TESTS
+    assert validate_input(SECOND, tests).name == "second_largest"
+
+
+def test_tests_asking_for_a_fixture_nobody_gives_are_refused_as_an_environment_problem():
+    tests = "def test_a(mocker):\n    assert second_largest([1, 2]) == 1\n"
+    with pytest.raises(EnvironmentProblem, match=r"the fixture 'mocker' \(from pytest-mock\), which neither"):
+        validate_input(SECOND, tests)
+    # pytest's own fixtures, the file's own, and names parametrize gives are all there.
+    tests = ("import pytest\n@pytest.fixture\ndef nums():\n    return [1, 2]\n"
+             "@pytest.mark.parametrize('n', [3])\ndef test_a(nums, n, capsys, tmp_path, monkeypatch):\n"
+             "    assert second_largest(nums + [n]) == 2\n")
+    assert validate_input(SECOND, tests).name == "second_largest"
 
 
 RIGHT = ("```python\ndef second_largest(nums):\n    u = sorted(set(nums), reverse=True)\n"

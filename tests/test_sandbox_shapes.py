@@ -219,3 +219,21 @@ def test_an_empty_parametrize_is_reported_as_skipped_beside_tests_that_ran():
     report = run_tests(ONE, tests)
     assert report.status == "passed"
     assert [t.describe().split(":")[0] for t in report.tests] == ["SKIPPED test_a[]", "PASSED test_b"]
+
+
+@pytest.mark.parametrize("code, tests, says", [
+    ("class Point:\n    def __init__(self, x):\n        self.x = x\n    def __repr__(self):\n"
+     "        return f'Point({self.x})'\ndef make():\n    return Point(1)\n",
+     "class Point:\n    def __init__(self, x):\n        self.x = x\n    def __repr__(self):\n"
+     "        return f'Point({self.x})'\nassert make() == Point(1)\n",
+     "their types differ: left is solution.Point (from the code under test), right is tests.Point"),
+    ("def f():\n    return list(range(199)) + [0]\n", "assert f() == list(range(199)) + [5]\n", "item 199 differs"),
+    ("class Box:\n    def __repr__(self):\n        return 'Box()'\ndef f():\n    return Box()\n",
+     "assert f() == f()\n", "equal only to themselves unless the class defines __eq__"),
+])
+def test_values_that_print_the_same_are_told_apart(code, tests, says):
+    report = run_tests(code, tests)
+    assert report.status == "failed"
+    failure = report.tests[0]
+    assert failure.left == failure.right
+    assert "both sides print the same, but" in failure.message and says in failure.message, failure.message

@@ -91,6 +91,9 @@ class Rewriter(ast.NodeTransformer):
 def differ(left: object, right: object) -> str:
     """Why two values that print the same are not equal, in words a person can act on."""
     found = _first_difference(left, right, "", 0)
+    if found is None and type(left) is type(right) and type(left).__module__ not in ("builtins", "sandbox"):
+        found = (f"they are two {_kind(left)} objects, which are equal only to themselves unless the class "
+                 "defines __eq__")
     return f"both sides print the same, but {found}" if found else "both sides print the same, but are not equal"
 
 

@@ -18,8 +18,8 @@ import os
 import re
 import sys
 
-BUILTIN = ("capsys", "capfd", "capsysbinary", "capfdbinary", "tmp_path", "tmpdir", "tmp_path_factory",
-           "tmpdir_factory", "monkeypatch", "caplog", "recwarn", "request", "record_property", "pytestconfig")
+from shapes import BUILTIN_FIXTURES
+
 _side = None  # testside_sync.TestsSide of this process, set by testrunner
 
 
@@ -338,13 +338,14 @@ class Resolver:
         for name in names:
             if name in seen:
                 raise FixtureError(f"fixtures {' -> '.join((*seen, name))} ask for each other in a circle")
-            if name in BUILTIN:
+            if name in BUILTIN_FIXTURES:
                 order.append(name)
                 continue
             definition = self.defined.get(name)
             if definition is None:
                 raise FixtureError(f"fixture {name!r} not found (defined in the tests file: "
-                                   f"{', '.join(sorted(self.defined)) or 'none'}; built in: {', '.join(BUILTIN)})")
+                                   f"{', '.join(sorted(self.defined)) or 'none'}; "
+                                   f"built in: {', '.join(BUILTIN_FIXTURES)})")
             order += self.closure(arguments(definition.fn), (*seen, name))
             order.append(name)
         return list(dict.fromkeys(order))
@@ -354,7 +355,7 @@ class Resolver:
         scope = definition.scope if definition and definition.scope in self.cache else "function"
         if name in self.cache[scope]:
             return self.cache[scope][name]
-        if name in BUILTIN:
+        if name in BUILTIN_FIXTURES:
             made = self._builtin(name, request)
         else:
             needed = {arg: (request if arg == "request" else self.value(arg, request, (*stack, name)))

@@ -16,6 +16,64 @@ KNOWN_PACKAGES = frozenset({
 _HARNESS = frozenset({"pytest", "solution"})
 
 
+# pytest's fixtures the sandbox gives a test (sandbox/inside/fixtures.py makes them).
+BUILTIN_FIXTURES = ("capsys", "capfd", "capsysbinary", "capfdbinary", "tmp_path", "tmpdir", "tmp_path_factory",
+                    "tmpdir_factory", "monkeypatch", "caplog", "recwarn", "request", "record_property", "pytestconfig")
+# Fixtures of pytest plugins people use, and the plugin that gives each (for the message when a test asks for one).
+PLUGIN_FIXTURES = {"mocker": "pytest-mock", "benchmark": "pytest-benchmark", "event_loop": "pytest-asyncio",
+                   "httpserver": "pytest-httpserver", "client": "pytest-flask or pytest-django", "db": "pytest-django",
+                   "settings": "pytest-django", "freezer": "pytest-freezegun", "faker": "Faker",
+                   "snapshot": "syrupy", "requests_mock": "requests-mock", "datadir": "pytest-datadir"}
+
+
+def missing_fixtures(module: ast.Module) -> list[str]:
+    """The fixtures the test functions ask for that neither the sandbox nor the tests file gives (a plugin's
+    ``mocker``), in order: no answer can pass a test that asks for one."""
+    defined = {n.name for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and any(_is_fixture(d) for d in n.decorator_list)}
+    missing: dict[str, None] = {}
+    for unit, params in _test_functions(module):
+        names = [a.arg for a in (*unit.args.posonlyargs, *unit.args.args, *unit.args.kwonlyargs)]
+        defaults = len(unit.args.defaults)
+        names = names[:len(names) - defaults] if defaults else names
+        for name in names:
+            if name not in ("self", "cls") and name not in params and name not in defined \
+                    and name not in BUILTIN_FIXTURES:
+                missing[name] = None
+    return list(missing)
+
+
+def _is_fixture(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return (isinstance(target, ast.Attribute) and target.attr == "fixture") or (
+        isinstance(target, ast.Name) and target.id == "fixture")
+
+
+def _test_functions(module: ast.Module) -> list[tuple[ast.FunctionDef, set[str]]]:
+    """The test functions (methods of Test* classes too, not of unittest's) and the names parametrize gives each."""
+    found = []
+    for node in module.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            found.append((node, _parametrized(node)))
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and not _is_test_case(node):
+            found += [(n, _parametrized(n)) for n in node.body
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
+    return found
+
+
+def _parametrized(node: ast.FunctionDef) -> set[str]:
+    names: set[str] = set()
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute) \
+                and decorator.func.attr == "parametrize" and decorator.args:
+            first = decorator.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                names.update(n.strip() for n in first.value.split(","))
+            elif isinstance(first, (ast.List, ast.Tuple)):
+                names.update(e.value for e in first.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return names
+
+
 def _is_test_case(node: ast.ClassDef) -> bool:
     """A unittest.TestCase subclass (pytest collects those whatever their name)."""
     for base in node.bases:

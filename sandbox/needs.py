@@ -1,0 +1,38 @@
+"""What a test file needs of the sandbox that it may not have: modules it does not offer, fixtures it does not give.
+
+Checked on the host before any model time (agent.inputs), so that tests no answer can pass are refused with what to
+do, not judged as failing answers.
+"""
+
+from __future__ import annotations
+
+from sandbox.inside.shapes import BUILTIN_FIXTURES, PLUGIN_FIXTURES, imported_names, missing_fixtures, module_under_test
+from sandbox.locked_parse import parse
+from sandbox.packages import module_offered
+
+
+def missing_imports(tests: str) -> list[str]:
+    """The modules the tests import that the sandbox does not offer, leaving out the one they take the code under
+    test from (``from calculator import add``: the sandbox gives that name the code's module)."""
+    try:
+        module = parse(tests)
+    except (SyntaxError, ValueError):
+        return []
+    alias = module_under_test(module, module_offered)
+    return [name for name in imported_names(module) if name != alias and not module_offered(name)]
+
+
+def fixtures_lacking(tests: str) -> str | None:
+    """Why the tests cannot run here when they ask for a fixture nobody gives (a plugin's), else None."""
+    try:
+        module = parse(tests)
+    except (SyntaxError, ValueError):
+        return None
+    missing = missing_fixtures(module)
+    if not missing:
+        return None
+    named = ", ".join(f"{name!r}" + (f" (from {PLUGIN_FIXTURES[name]})" if name in PLUGIN_FIXTURES else "")
+                      for name in missing)
+    return (f"the tests ask for the fixture{'s' if len(missing) > 1 else ''} {named}, which neither the sandbox nor "
+            f"the tests file defines; the sandbox gives pytest's {', '.join(BUILTIN_FIXTURES[:10])} and the fixtures "
+            "a tests file defines with @pytest.fixture. Define it in the tests, or use one of those.")
