@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from agent.config import Search
 from sandbox import check_tests, fixtures_lacking, missing_imports, module_offered, packages_offered
-from sandbox.inside.shapes import detect_shape, holds_assert, module_under_test
+from sandbox.inside.shapes import detect_shape, holds_assert, is_test_case, module_under_test
 from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
@@ -74,7 +74,7 @@ def _test_units(module: ast.Module) -> list[ast.AST]:
         for node in module.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 units.append(node)
-            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or is_test_case(node)):
                 units += [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
         return units
     return [stmt for stmt in module.body if holds_assert(stmt)]

@@ -43,6 +43,25 @@ def missing_fixtures(module: ast.Module) -> list[str]:
     return list(missing)
 
 
+def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
+    """(class, base) for each class the tests define on top of a name they neither define nor import, which can
+    only be the code's own class: the sandbox cannot make objects of such a class (the code runs in another
+    process)."""
+    import builtins
+
+    bound = set(dir(builtins))
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and not (
+                isinstance(node, ast.ImportFrom) and node.module in _HARNESS):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    return [(node.name, base.id) for node in ast.walk(module) if isinstance(node, ast.ClassDef)
+            for base in node.bases if isinstance(base, ast.Name) and base.id not in bound]
+
+
 def _is_fixture(decorator: ast.expr) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     return (isinstance(target, ast.Attribute) and target.attr == "fixture") or (
@@ -55,7 +74,7 @@ def _test_functions(module: ast.Module) -> list[tuple[ast.FunctionDef, set[str]]
     for node in module.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             found.append((node, _parametrized(node)))
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and not _is_test_case(node):
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and not is_test_case(node):
             found += [(n, _parametrized(n)) for n in node.body
                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
     return found
@@ -74,7 +93,7 @@ def _parametrized(node: ast.FunctionDef) -> set[str]:
     return names
 
 
-def _is_test_case(node: ast.ClassDef) -> bool:
+def is_test_case(node: ast.ClassDef) -> bool:
     """A unittest.TestCase subclass (pytest collects those whatever their name)."""
     for base in node.bases:
         name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
@@ -89,7 +108,7 @@ def detect_shape(module: ast.Module) -> str:
     if any(isinstance(n, ast.FunctionDef) and n.name == "check" for n in defs):
         return "check"
     if any(n.name.startswith("test") if not isinstance(n, ast.ClassDef) else
-           (n.name.startswith("Test") or _is_test_case(n)) for n in defs):
+           (n.name.startswith("Test") or is_test_case(n)) for n in defs):
         return "pytest"
     return "asserts"
 
@@ -108,7 +127,7 @@ def count_tests(module: ast.Module, shape: str) -> int:
         for node in module.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 count += 1
-            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or _is_test_case(node)):
+            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or is_test_case(node)):
                 count += sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
                              for n in node.body)
         return count
