@@ -237,3 +237,12 @@ def test_values_that_print_the_same_are_told_apart(code, tests, says):
     failure = report.tests[0]
     assert failure.left == failure.right
     assert "both sides print the same, but" in failure.message and says in failure.message, failure.message
+
+
+def test_a_recursion_across_the_tests_and_the_code_works_deep_and_says_so_past_the_limit():
+    code = "def passthrough(f):\n    def w(*a):\n        return f(*a)\n    return w\n"
+    tests = ("import math\n@passthrough\ndef fact(n):\n    return 1 if n == 0 else n * fact(n - 1)\n"
+             "assert fact(N) == math.factorial(N)\n")
+    assert run_tests(code, tests.replace("N", "200")).status == "passed"
+    report = run_tests(code, tests.replace("N", "5000"))
+    assert report.status == "failed" and "went more than 500 deep" in report.tests[0].message

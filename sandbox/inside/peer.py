@@ -25,7 +25,7 @@ import proxies
 import values
 import wire
 
-MAX_NESTING = 150  # calls between the two processes inside one another (a memoized recursion across them)
+MAX_NESTING = 500  # calls between the two processes inside one another (a memoized recursion across them)
 MAX_DEPTH = 200  # nesting of one value
 _PROTOCOL = ("__call__", "__iter__", "__next__", "__len__", "__getitem__", "__setitem__", "__delitem__",
              "__contains__", "__enter__", "__exit__", "__await__", "__aiter__", "__anext__", "__aenter__",
@@ -439,7 +439,7 @@ class Peer:
         """What the other side needs to raise it again: its type (a mirror when it is this side's own class), the
         nearest builtin exception, the message, and a traceback trimmed to this side's own file."""
         cls = type(exc)
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == self.hooks.source_file]
+        frames = _own_frames(exc.__traceback__, self.hooks.source_file)
         lines = traceback.format_list(frames)
         if isinstance(exc, SyntaxError) and exc.filename == self.hooks.source_file:
             lines = traceback.format_exception_only(cls, exc)[:-1]
@@ -631,6 +631,16 @@ def _read_as(base: type, value: object) -> object:
     if base is complex:
         return complex(float.__float__(complex.real.__get__(value)), float.__float__(complex.imag.__get__(value)))
     return values.copy_standard(base, value)
+
+
+def _own_frames(tb: object, filename: str, keep: int = 20) -> traceback.StackSummary:
+    """The last frames of a traceback that are in this side's own file: cheap however deep the traceback (an error
+    passing back through hundreds of nested calls is described at each of them)."""
+    found: collections.deque = collections.deque(maxlen=keep)
+    for frame, lineno in traceback.walk_tb(tb):
+        if frame.f_code.co_filename == filename:
+            found.append((frame, lineno))
+    return traceback.StackSummary.extract(iter(found))
 
 
 def _caps(cls: type) -> list[str]:
