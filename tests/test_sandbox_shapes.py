@@ -246,3 +246,7 @@ def test_a_recursion_across_the_tests_and_the_code_works_deep_and_says_so_past_t
     assert run_tests(code, tests.replace("N", "200")).status == "passed"
     report = run_tests(code, tests.replace("N", "5000"))
     assert report.status == "failed" and "went more than 500 deep" in report.tests[0].message
+
+
+def test_a_function_whose_name_starts_with_an_underscore_is_the_tests_to_call():
+    assert run_tests("def _sum(xs):\n    return sum(xs)\n", "assert _sum([1, 2]) == 3\n").status == "passed"

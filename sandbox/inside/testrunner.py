@@ -100,7 +100,8 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     if alias:
         sys.modules[alias] = solution  # `from calculator import add`: the tests' name for the code's module
     sys.modules["pytest"] = pytest_shim.pytest_module()
-    ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith("_")}, "__builtins__": builtins,
+    ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
+                "__builtins__": builtins,
                 "__sbx_compare__": compare, "__sbx_truth__": truth, "__name__": "tests"}
     if entry_point:
         ns["candidate"] = solution.__dict__[entry_point]
