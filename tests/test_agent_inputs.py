@@ -65,8 +65,11 @@ def test_tests_that_import_the_code_by_a_module_name_of_their_own_are_accepted()
     # As pytest files do: the sandbox gives that name the code's module.
     tests = "from numbers_tools import second_largest\n" + SECOND_TESTS
     assert validate_input(SECOND, tests).name == "second_largest"
-    tests = "import numbers_tools\nassert numbers_tools.second_largest([1, 2]) == 1\n" + SECOND_TESTS
+    tests = "import numbers_tools\n" + SECOND_TESTS.replace("second_largest(", "numbers_tools.second_largest(")
     assert validate_input(SECOND, tests).name == "second_largest"
+    # Tests that call the code's functions by their bare names import something else: a package they lack.
+    with pytest.raises(EnvironmentProblem, match="the tests import numbers_tools"):
+        validate_input(SECOND, "import numbers_tools\nassert numbers_tools.Table()\n" + SECOND_TESTS)
 
 
 def test_tests_asking_for_a_fixture_nobody_gives_are_refused_as_an_environment_problem():

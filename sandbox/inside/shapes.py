@@ -47,6 +47,14 @@ def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
     """(class, base) for each class the tests define on top of a name they neither define nor import, which can
     only be the code's own class: the sandbox cannot make objects of such a class (the code runs in another
     process)."""
+    bound = _bound(module)
+    return [(node.name, base.id) for node in ast.walk(module) if isinstance(node, ast.ClassDef)
+            for base in node.bases if isinstance(base, ast.Name) and base.id not in bound]
+
+
+def _bound(module: ast.Module) -> set[str]:
+    """The names the tests bind themselves (defs, imports but the harness's, assignments, parameters) or Python
+    builds in: any other name they use is the code's."""
     import builtins
 
     bound = set(dir(builtins))
@@ -58,8 +66,9 @@ def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
             bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)
-    return [(node.name, base.id) for node in ast.walk(module) if isinstance(node, ast.ClassDef)
-            for base in node.bases if isinstance(base, ast.Name) and base.id not in bound]
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return bound
 
 
 def _is_fixture(decorator: ast.expr) -> bool:
@@ -169,6 +178,10 @@ def module_under_test(module: ast.Module, importable, defined: set[str] | None =
     import that is neither importable here (importable(name) says) nor a well-known package, and that they take
     names from; with defined (the code's names, once known), only when the code defines every name taken from it.
     None when there is none. The sandbox gives that name the code's module, as if the code were saved under it."""
+    bound = _bound(module)
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in bound
+           for n in ast.walk(module)):
+        return None  # they call the code's functions by their bare names: what they import is something else
     for name in imported_names(module):
         if name in _HARNESS or name in KNOWN_PACKAGES or importable(name):
             continue
