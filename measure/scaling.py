@@ -31,6 +31,7 @@ from pathlib import Path
 from agent.config import load_settings
 from bench import runner, store
 from bench.backends import BACKENDS
+from sandbox.cli import CommandParser
 
 CONFIGS = (
     ("threads x2, one model on 2 cores", {"backend": "threads", "parallel": 2}),
@@ -87,14 +88,14 @@ def _markdown(rows: list[dict], driver_s: float, node_rate: float) -> str:
     return "\n".join(lines)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: CommandParser) -> None:
     """The options of `python -m measure scaling`."""
     parser.add_argument("--tasks", default="sample:6")
     parser.add_argument("--budget", type=int, default=1, help="candidates per task (1: one shot)")
     parser.add_argument("--max-tokens", type=int, default=192)
     parser.add_argument("--backends", type=backend_list, default=list(BACKENDS),
                         help="the backends compared, in the table's order (default threads,processes,ray)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_json_flag("the measurements")
 
 
 def backend_list(text: str) -> list[str]:

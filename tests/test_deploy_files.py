@@ -20,10 +20,10 @@ import jsonschema
 import pytest
 import yaml
 
-from agent.config import OLD_BUDGET_VARIABLE, SEARCH_VARIABLES, Search
+from agent.config import SEARCH_VARIABLES, Search
 from sandbox.inside import confine
 from sandbox.isolation import Isolation
-from sandbox.policy import build_policy
+from sandbox.host_policy import build_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 # The sandbox's policy at each isolation a container may get, with the default packages.
@@ -81,8 +81,7 @@ def test_compose_app_starts_after_a_healthy_ollama_has_pulled_the_model():
 def _search_defaults() -> dict[str, str]:
     """Each variable of the search (agent.config.Search) with the code's default, as an environment holds it."""
     defaults = Search()
-    found = {variable: str(getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()}
-    return {**found, OLD_BUDGET_VARIABLE: str(defaults.max_retries)}
+    return {variable: str(getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()}
 
 
 def test_compose_passes_the_search_through_and_states_no_default_of_its_own():
@@ -106,10 +105,8 @@ def test_the_configuration_page_states_the_codes_search_defaults():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 3 and cells[0].startswith("`"):
             rows[cells[0].strip("`")] = cells[1]
-    assert OLD_BUDGET_VARIABLE in rows  # still read, so still documented
     for variable, default in _search_defaults().items():
-        if variable != OLD_BUDGET_VARIABLE:  # unset by default: BUDGET is what holds the default
-            assert f"`{default}`" in rows.get(variable, ""), f"docs/configuration.md: {variable}'s default is {default}"
+        assert f"`{default}`" in rows.get(variable, ""), f"docs/configuration.md: {variable}'s default is {default}"
 
 
 def _flag(command: list[str], name: str) -> str:

@@ -12,13 +12,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sandbox.inside.policy import HOME, Mount, Policy, Rlimit
+from sandbox.layers import Isolation
 from sandbox.packages import package_paths
-
-if TYPE_CHECKING:  # sandbox.isolation builds policies and so imports this module
-    from sandbox.isolation import Isolation
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 PACKAGES_IN_BWRAP = "/opt/packages"
