@@ -19,7 +19,7 @@ from agent import BadInput, RunFinished, Solver, validate_input
 from agent.config import describe_search, stored_search
 from agent.inputs import EnvironmentProblem
 from agent.loop.choice import answers_by_budget
-from agent.loop.nodes import describe_model_error, draw_samples
+from agent.loop.model_calls import describe_model_error, draw_samples
 from agent.loop.state import Attempt
 from bench.tasks import Task
 from bench.visible_tests import visible_tests_for

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agent.solves.liveness import keep_alive, owner_alive, process_token
 
-# Columns added after the first version of the table: a database made by an older version gets them on open.
+# Columns the table gained after its first release: added on open where a database lacks them (its one migration).
 _ADDED_COLUMNS = (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT"))
 
 
