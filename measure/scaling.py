@@ -29,8 +29,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from agent.config import load_settings
-from bench import runner, store
-from bench.backends import BACKENDS
+from bench.runs import store
+from bench.runs.backends import BACKENDS
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import start_run
 from sandbox.cli import CommandParser
 
 CONFIGS = (
@@ -59,14 +61,14 @@ def projected_rate(node_rate: float, driver_seconds_per_task: float, nodes: int)
 
 def measure(name: str, changes: dict, base: dict, db_path: Path) -> dict:
     """One configuration on the tasks: wall and steady tasks/min, and the driver's CPU seconds per task."""
-    config = runner.RunConfig(**{**base, **changes})
+    config = RunConfig(**{**base, **changes})
     cpu, wall = time.process_time(), time.perf_counter()
-    run_id = runner.start_run(config, db_path, background=False)
+    run_id = start_run(config, db_path, background=False)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     db = store.open_store(db_path)
     run, results = store.get_run(db, run_id), store.results(db, run_id)
-    if run["status"] != "finished":
-        raise RuntimeError(f"{name}: the run ended {run['status']}: {run['error']}")
+    if run.status != "finished":
+        raise RuntimeError(f"{name}: the run ended {run.status}: {run.error}")
     return {"config": name, "backend": config.backend, "run": run_id, "tasks": len(results), "wall_s": round(wall, 1),
             "tasks_per_min_wall": round(len(results) / (wall / 60), 2),
             "tasks_per_min_steady": round(steady_rate(results), 2),
@@ -111,7 +113,7 @@ def _one_ray(wanted: bool):
     """One local Ray for both Ray configurations (its start is not what is measured), or nothing without them."""
     if not wanted:
         return contextlib.nullcontext()
-    from bench.backends.ray_cluster import connected
+    from bench.runs.backends.ray_cluster import connected
 
     return connected(None)
 
