@@ -76,7 +76,7 @@ class SolveStore:
                        (status, time.time(), thread_id))
 
     def inputs(self, thread_id: str) -> dict:
-        """The state a solve started from, as add stored it ({} for unknown or older solves)."""
+        """The state a solve started from, as add stored it ({} for an unknown solve or one stored without it)."""
         with self._db() as db:
             row = db.execute("SELECT inputs FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else {}
