@@ -27,7 +27,7 @@ def killed_and_resumed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bench")
     db_path = tmp / "bench.sqlite"
     env = {**os.environ, "DATA_DIR": str(tmp)}
-    cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--workers", "1",
+    cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--parallel", "1",
            "--budget", "3", "--max-tokens", "384", "--json"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 600
@@ -88,12 +88,12 @@ def test_a_real_run_on_two_mbpp_tasks_infers_their_functions_and_keeps_hidden_te
 
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--dataset", "mbpp-dev",
-                           "--tasks", "0-1", "--workers", "1", "--budget", "2", "--max-tokens", "256"],
+                           "--tasks", "0-1", "--parallel", "1", "--budget", "2", "--max-tokens", "256"],
                           env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert "dataset file:mbpp-sanitized-dev.jsonl (sha " in done.stdout
     db = store.open_store(db_path)
-    run_id = store.list_runs(db)[0]["id"]
+    run_id = store.list_runs(db)[0].id
     tasks = {t["task_id"]: t for t in load_task_file(MBPP_DEV_FILE).tasks}
     rows = store.attempts(db, run_id)
     assert {r["task_id"] for r in rows} == {"mbpp/2", "mbpp/3"}
@@ -109,12 +109,12 @@ def test_a_real_samples_run_draws_seeded_samples_in_one_batch_and_keeps_hidden_t
     # The embedded model decodes a round of samples together (sample_many): 3 samples of HumanEval/0 at 0.8.
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", "0", "--samples",
-                           "3", "--temperature", "0.8", "--workers", "1", "--max-tokens", "256"],
+                           "3", "--temperature", "0.8", "--parallel", "1", "--max-tokens", "256"],
                           env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert "[SAMPLES (3 independent samples a task at temperature 0.8" in done.stdout and "pass@1 " in done.stdout
     db = store.open_store(db_path)
-    run_id = store.list_runs(db)[0]["id"]
+    run_id = store.list_runs(db)[0].id
     rows = store.attempts(db, run_id)
     assert [(r["iteration"], r["kind"], r["seed"]) for r in rows] == [(1, "sample", 0), (2, "sample", 1),
                                                                       (3, "sample", 2)]
