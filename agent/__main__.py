@@ -14,20 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from agent.config import STRATEGIES, describe_search, load_settings, search_dict
+from agent.config import PROVIDERS, STRATEGIES, describe_search, load_settings, search_dict
 from agent.inputs import BadInput, EnvironmentProblem, validate_input
 from agent.loop.candidates import candidates, choice, judged_now
 from agent.providers.chat_model import ModelUnavailable
 from agent.solves.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.solves.solver import make_solver
+from sandbox.cli import CommandParser
 
 EXIT_CODES = {"passed": 0, "env_error": 3}
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        print(f"agent: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def _text(value: str, what: str) -> str:
@@ -97,21 +92,26 @@ def _solve(args: argparse.Namespace) -> int:
     return EXIT_CODES.get(final.status, 1)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit code."""
-    parser = _Parser(prog="python -m agent", description="Self-healing coding agent.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def build_parser() -> CommandParser:
+    """The CLI: one command, solve."""
+    parser = CommandParser(prog="python -m agent", description="Self-healing coding agent.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     solve = sub.add_parser("solve", help="write code for a task until its tests pass")
     solve.add_argument("--task", required=True, help="the task text, or @FILE")
     solve.add_argument("--tests", required=True, help="the tests, or @FILE (asserts, test_* functions, check)")
     solve.add_argument("--entry-point", help="the function the tests call")
-    solve.add_argument("--provider", choices=["ollama", "llamacpp", "openai"])
+    solve.add_argument("--provider", choices=PROVIDERS)
     solve.add_argument("--model", help="model name (Ollama/OpenAI) or GGUF name/path (llamacpp)")
     solve.add_argument("--strategy", choices=STRATEGIES,
                        help="after a failing first answer: repair it, draw fresh samples, or both (default STRATEGY)")
     solve.add_argument("--budget", type=int, help="candidates in all, the first answer included (default BUDGET)")
-    solve.add_argument("--json", action="store_true", help="one JSON event per line and a summary")
-    args = parser.parse_args(argv)
+    solve.add_json_flag("one event a line and a summary")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    args = build_parser().parse_args(argv)
     try:
         return _solve(args)
     except (BadInput, ModelUnavailable, ValueError) as exc:

@@ -12,11 +12,11 @@ from pathlib import Path
 from platformdirs import user_cache_dir, user_data_dir
 
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
+from sandbox.settings import flag
 
+PROVIDERS = ("llamacpp", "ollama", "openai")  # LLM_PROVIDER's values; unset: Ollama if it answers, else llamacpp
 DEFAULT_OLLAMA_MODEL = "qwen2.5-coder:1.5b"
-DEFAULT_GGUF_MODEL = "qwen2.5-coder-0.5b"
 STRATEGIES = ("repair", "sample", "hybrid")
-OLD_BUDGET_VARIABLE = "MAX_RETRIES"  # the budget's older name, counting the candidates after the first
 
 
 def _setting(default: object, variable: str):
@@ -31,8 +31,7 @@ class Search:
     One value: a solve's state, its stored inputs, a job's inputs and a bench run's row each hold it whole
     (dataclasses.asdict), every reader gets it back through stored_search, and describe_search says it in words.
     A new field needs its line here (with the variable that sets it) and its check in problem(), nothing else: it is
-    read from the environment, stored, read back and described with the others. Only when its default would change
-    what solves stored before it existed did, BEFORE_SETTING says what they did instead."""
+    read from the environment, stored, read back and described with the others."""
 
     budget: int = _setting(9, "BUDGET")  # candidates in all, the first answer included
     strategy: str = _setting("sample", "STRATEGY")  # repair | sample | hybrid
@@ -41,7 +40,7 @@ class Search:
     # Rounds after the first are drawn warmer: where a round at 0.8 found nothing, answers unlike its own are what is
     # wanted. On the 27 HumanEval tasks where the 0.5B's nine candidates never passed the visible tests, eight fresh
     # samples at 1.1 gave a right candidate in 8 tasks against 5 at 0.8, at 100 against 93 tokens a sample.
-    # None: as warm as the first round (what solves did before this setting).
+    # None: as warm as the first round.
     later_round_temperature: float | None = _setting(1.1, "LATER_ROUND_TEMPERATURE")
     token_budget: int = _setting(3000, "TOKEN_BUDGET")  # generated tokens per solve; 0: no limit beyond the budget
     prompt_version: str = _setting(DEFAULT_PROMPT_VERSION, "PROMPT_VERSION")
@@ -56,12 +55,6 @@ class Search:
         if earlier_rounds and self.later_round_temperature is not None:
             return self.later_round_temperature
         return self.sample_temperature
-
-    @staticmethod
-    def budget_for_retries(max_retries: int) -> int:
-        """The budget of a setting that counted the candidates after the first answer: MAX_RETRIES, and the
-        checkpoints and bench rows of older versions. The one place the two counts meet."""
-        return max_retries + 1
 
     def problem(self) -> str | None:
         """Why these settings cannot run a solve, or None."""
@@ -84,33 +77,17 @@ class Search:
 
 SEARCH_FIELDS = tuple(f.name for f in fields(Search))
 SEARCH_VARIABLES = {f.name: f.metadata["env"] for f in fields(Search)}  # field -> the variable that sets it
-# What solves and bench runs stored before a setting existed ran with: they only repaired, with prompt v3.
-BEFORE_SETTING = {"strategy": "repair", "prompt_version": "v3", "later_round_temperature": None}
-# How older versions stored the Search: one key (a state) or column (a bench row) per field, the budget as
-# max_retries. Still read, never written.
-OLD_KEYS = ("max_retries", *(name for name in SEARCH_FIELDS if name != "budget"))
-
-
 def stored_search(stored: Mapping, base: Search = Search()) -> Search:
-    """The Search a stored solve (its state, a checkpoint's values, its stored inputs, a job's inputs) or bench run
-    (its row) runs with: the one way every reader gets it.
-
-    Stored whole under "search" (a dict, or its JSON in a bench row), as this version stores it; else as the keys
-    older versions stored (max_retries, strategy, prompt_version, ...); else not at all (a state typed into
-    LangGraph Studio), and then it is base. A field the stored value lacks (it came later) is what BEFORE_SETTING
-    says solves did before it existed, else base's."""
+    """The Search a stored solve (its state, a checkpoint's values, its stored inputs, a job's inputs) runs with: the
+    one way every reader gets it. Stored whole under "search" (a dict, or its JSON text); a field it lacks, or a
+    state without one (typed into LangGraph Studio), is base's. A bench run's row stores it the same way
+    (bench.runs.record reads it through here)."""
     whole = stored.get("search")
     if isinstance(whole, str):
         whole = json.loads(whole) if whole.strip() else None
-    if isinstance(whole, Mapping):
-        found = {k: whole[k] for k in SEARCH_FIELDS if whole.get(k) is not None}
-    elif any(stored.get(k) not in (None, "") for k in OLD_KEYS):
-        found = {k: stored[k] for k in SEARCH_FIELDS if stored.get(k) not in (None, "")}
-        if stored.get("max_retries") is not None:
-            found["budget"] = Search.budget_for_retries(stored["max_retries"])
-    else:
+    if not isinstance(whole, Mapping):
         return base
-    return replace(base, **{**BEFORE_SETTING, **found})
+    return replace(base, **{k: whole[k] for k in SEARCH_FIELDS if k in whole})
 
 
 def search_dict(search: Search) -> dict:
@@ -198,12 +175,7 @@ def _number(name: str, default: int | float, kind: type = int) -> int | float:
 def _value(name: str, default: object) -> object:
     """The variable's value as the type of the default it replaces (unset or blank: the default)."""
     if isinstance(default, bool):
-        value = _given(name)
-        if value is None:
-            return default
-        if value.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-            raise ValueError(f"{name} must be 1 or 0 (true or false), got {value!r}")
-        return value.lower() in ("1", "true", "yes", "on")
+        return flag(name, default)
     if isinstance(default, (int, float)):
         return _number(name, default, type(default))
     return _given(name) or default
@@ -211,19 +183,9 @@ def _value(name: str, default: object) -> object:
 
 def load_search() -> Search:
     """The Search the environment sets: each field from its variable (BUDGET, STRATEGY, SAMPLES_PER_ROUND,
-    SAMPLE_TEMPERATURE, LATER_ROUND_TEMPERATURE, TOKEN_BUDGET, PROMPT_VERSION), else its default. MAX_RETRIES, the
-    budget's older name (candidates after the first answer), is still read; set with a BUDGET it disagrees with, it
-    is an error."""
+    SAMPLE_TEMPERATURE, LATER_ROUND_TEMPERATURE, TOKEN_BUDGET, PROMPT_VERSION), else its default."""
     defaults = Search()
-    found = {name: _value(variable, getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()}
-    if _given(OLD_BUDGET_VARIABLE) is not None:
-        budget = Search.budget_for_retries(_number(OLD_BUDGET_VARIABLE, 0))
-        if _given(SEARCH_VARIABLES["budget"]) is not None and found["budget"] != budget:
-            raise ValueError(f"BUDGET={found['budget']} and MAX_RETRIES={_given(OLD_BUDGET_VARIABLE)} disagree: "
-                             f"MAX_RETRIES, the older name, counts the candidates after the first answer, so it means "
-                             f"BUDGET={budget}. Set BUDGET alone.")
-        found["budget"] = budget
-    search = Search(**found)
+    search = Search(**{name: _value(variable, getattr(defaults, name)) for name, variable in SEARCH_VARIABLES.items()})
     if search.problem():
         raise ValueError(f"{search.problem()} (check {', '.join(SEARCH_VARIABLES.values())})")
     return search
@@ -233,8 +195,8 @@ def load_settings() -> Settings:
     """Read the environment (LLM_PROVIDER, LLM_MODEL, OLLAMA_BASE_URL, BUDGET, STRATEGY, ...)."""
     env = os.environ.get
     provider = (env("LLM_PROVIDER") or "").strip().lower() or None
-    if provider not in (None, "ollama", "llamacpp", "openai"):
-        raise ValueError(f"LLM_PROVIDER must be ollama, llamacpp or openai, got {provider!r}")
+    if provider not in (None, *PROVIDERS):
+        raise ValueError(f"LLM_PROVIDER must be {', '.join(PROVIDERS[:-1])} or {PROVIDERS[-1]}, got {provider!r}")
     defaults = Settings()
     return Settings(
         provider=provider,
@@ -248,7 +210,7 @@ def load_settings() -> Settings:
         seed=_number("LLM_SEED", defaults.seed),
         max_tokens=_number("LLM_MAX_TOKENS", defaults.max_tokens),
         num_ctx=_number("LLM_NUM_CTX", defaults.num_ctx),
-        prefix_reuse=env("LLAMACPP_PREFIX_REUSE", "1") not in ("0", "false", "no"),
+        prefix_reuse=flag("LLAMACPP_PREFIX_REUSE", defaults.prefix_reuse),
         n_threads=_number("LLAMACPP_THREADS", 0) or None,
         data_dir=Path(env("DATA_DIR") or defaults.data_dir),
     )

@@ -15,18 +15,19 @@ import sys
 from types import ModuleType
 
 from measure import batch_decoding, model_speed, sandbox_speed, scaling
+from sandbox.cli import CommandParser
 
 # Each measurement module declares its own options (add_arguments) and runs from them (run).
 MEASUREMENTS: dict[str, ModuleType] = {"model": model_speed, "batch": batch_decoding, "sandbox": sandbox_speed,
                                        "scaling": scaling}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The CLI: one subcommand a measurement, with the options it had as a script of its own."""
-    parser = argparse.ArgumentParser(prog="python -m measure", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
-    commands = parser.add_subparsers(dest="measurement", required=True, metavar="model|batch|sandbox|scaling")
+    parser = CommandParser(prog="python -m measure", description=__doc__.split("\n\n")[0],
+                           formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    commands = parser.add_subparsers(dest="measurement", required=True, metavar="model|batch|sandbox|scaling",
+                                     parser_class=CommandParser)
     for name, module in MEASUREMENTS.items():
         summary = module.__doc__.splitlines()[0]
         module.add_arguments(commands.add_parser(name, help=summary, description=summary))

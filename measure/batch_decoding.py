@@ -21,10 +21,11 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from agent.loop import prompts
-from agent.models import find_model
+from agent.models import DEFAULT_MODEL, find_model
 from agent.providers.llamacpp_batch import BatchDecoder
 from agent.providers.llamacpp_model import load_llama, render_prompt
 from measure.ratios import median_ratio
+from sandbox.cli import CommandParser
 
 N_CTX = 4096
 TASK = ('def running_max(numbers: list) -> list:\n    """Return the list of the maxima of every prefix of numbers.\n'
@@ -121,9 +122,9 @@ def batch_sizes(text: str) -> list[int]:
     return sizes
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: CommandParser) -> None:
     """The options of `python -m measure batch`."""
-    parser.add_argument("--model", default="qwen2.5-coder-0.5b")
+    parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--n", type=batch_sizes, default="2,4", help="batch sizes to try, comma-separated")
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument("--rounds", type=int, default=2)

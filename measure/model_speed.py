@@ -17,11 +17,12 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from agent.loop import prompts
-from agent.models import find_model
+from agent.models import DEFAULT_MODEL, find_model
 from agent.providers.llamacpp_chat import LlamaCppChat
 from agent.providers.llamacpp_model import load_llama
 from agent.solves.solver import Solver
 from measure.ratios import median_ratio
+from sandbox.cli import CommandParser
 
 TASKS = [
     ("Write a function is_palindrome(s) that tells whether the string s reads the same backwards.",
@@ -80,9 +81,9 @@ def _repair_prompt_cost(model: LlamaCppChat, reuse: bool) -> tuple[int, int, flo
     return result.usage_metadata["input_tokens"], meta["prompt_tokens_evaluated"], time.perf_counter() - started
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: CommandParser) -> None:
     """The options of `python -m measure model`."""
-    parser.add_argument("--model", default="qwen2.5-coder-0.5b")
+    parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, default=128)
 

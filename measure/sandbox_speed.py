@@ -22,6 +22,7 @@ from pathlib import Path
 
 from measure.ratios import median_ratio
 from sandbox import isolation_level, run_tests
+from sandbox.cli import CommandParser
 from sandbox.pool import WorkerPool
 from sandbox.run import run_on
 
@@ -114,7 +115,7 @@ def _table(times: dict[str, list[float]], base: str) -> None:
         print(f"{name:40s} {median:10.2f} {p90:8.2f} {ratio:7.2f}")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: CommandParser) -> None:
     """The options of `python -m measure sandbox`."""
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--numpy", action="store_true", help="measure the cost of numpy per run instead")

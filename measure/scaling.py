@@ -29,8 +29,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from agent.config import load_settings
-from bench import runner, store
-from bench.backends import BACKENDS
+from bench.runs import store
+from bench.runs.backends import BACKENDS
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import start_run
+from sandbox.cli import CommandParser
 
 CONFIGS = (
     ("threads x2, one model on 2 cores", {"backend": "threads", "parallel": 2}),
@@ -58,14 +61,14 @@ def projected_rate(node_rate: float, driver_seconds_per_task: float, nodes: int)
 
 def measure(name: str, changes: dict, base: dict, db_path: Path) -> dict:
     """One configuration on the tasks: wall and steady tasks/min, and the driver's CPU seconds per task."""
-    config = runner.RunConfig(**{**base, **changes})
+    config = RunConfig(**{**base, **changes})
     cpu, wall = time.process_time(), time.perf_counter()
-    run_id = runner.start_run(config, db_path, background=False)
+    run_id = start_run(config, db_path, background=False)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     db = store.open_store(db_path)
     run, results = store.get_run(db, run_id), store.results(db, run_id)
-    if run["status"] != "finished":
-        raise RuntimeError(f"{name}: the run ended {run['status']}: {run['error']}")
+    if run.status != "finished":
+        raise RuntimeError(f"{name}: the run ended {run.status}: {run.error}")
     return {"config": name, "backend": config.backend, "run": run_id, "tasks": len(results), "wall_s": round(wall, 1),
             "tasks_per_min_wall": round(len(results) / (wall / 60), 2),
             "tasks_per_min_steady": round(steady_rate(results), 2),
@@ -87,14 +90,14 @@ def _markdown(rows: list[dict], driver_s: float, node_rate: float) -> str:
     return "\n".join(lines)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: CommandParser) -> None:
     """The options of `python -m measure scaling`."""
     parser.add_argument("--tasks", default="sample:6")
     parser.add_argument("--budget", type=int, default=1, help="candidates per task (1: one shot)")
     parser.add_argument("--max-tokens", type=int, default=192)
     parser.add_argument("--backends", type=backend_list, default=list(BACKENDS),
                         help="the backends compared, in the table's order (default threads,processes,ray)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_json_flag("the measurements")
 
 
 def backend_list(text: str) -> list[str]:
@@ -110,7 +113,7 @@ def _one_ray(wanted: bool):
     """One local Ray for both Ray configurations (its start is not what is measured), or nothing without them."""
     if not wanted:
         return contextlib.nullcontext()
-    from bench.backends.ray_cluster import connected
+    from bench.runs.backends.ray_cluster import connected
 
     return connected(None)
 

@@ -8,23 +8,17 @@ usage or a bad SANDBOX_* setting (with a one-line message).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
+from sandbox.cli import CommandParser
+from sandbox.host_policy import describe_policy
 from sandbox.isolation import worker_policy
-from sandbox.policy import describe_policy
 from sandbox.run import run_tests
 from sandbox.settings import sandbox_settings
 from sandbox.status import sandbox_status
 from sandbox.verdict import Limits
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
-        print(f"sandbox: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def _read(path: str, what: str) -> str:
@@ -38,16 +32,16 @@ def _read(path: str, what: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
-    parser = _Parser(prog="python -m sandbox", description="Run Python code against tests in the sandbox.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = CommandParser(prog="python -m sandbox", description="Run Python code against tests in the sandbox.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     run = sub.add_parser("run", help="run code against tests")
     run.add_argument("--code", required=True, help="file with the code under test")
     run.add_argument("--tests", required=True, help="file with asserts, test_* functions or check(candidate)")
     run.add_argument("--entry-point", help="function passed to check(candidate)")
     run.add_argument("--timeout", type=float, default=Limits.timeout_s, help="wall-clock seconds (default 10)")
-    run.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    run.add_json_flag("the report")
     policy = sub.add_parser("policy", help="print the sandbox's policy in force on this machine")
-    policy.add_argument("--json", action="store_true", help="print the policy as the workers receive it")
+    policy.add_json_flag("the policy as the workers receive it")
     args = parser.parse_args(argv)
     try:
         sandbox_settings()  # a bad SANDBOX_* value (a package that is not installed) is one line, not a traceback

@@ -1,5 +1,5 @@
 """The isolation probe: what this machine allows, probed once, the Policy that follows from it (its rules are in
-sandbox.policy) and the command that starts a worker with it.
+sandbox.host_policy) and the command that starts a worker with it.
 
 Three levels, strongest first:
 
@@ -31,13 +31,9 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.inside import confine
-from sandbox.inside.policy import Policy
-from sandbox.packages import package_paths
-from sandbox.policy import (
+from sandbox.host_policy import (
     INSIDE,
     SYSCALLS_DENIED,
     base_python,
@@ -46,6 +42,10 @@ from sandbox.policy import (
     packages_by_name,
     python_in_bwrap,
 )
+from sandbox.inside import confine
+from sandbox.inside.policy import Policy
+from sandbox.layers import Isolation
+from sandbox.packages import package_paths
 from sandbox.settings import LEVELS, sandbox_settings
 
 _SLOT_UIDS = 2  # one uid for the code, one for the tests
@@ -54,59 +54,6 @@ _UID_BASE = 100_000  # the sandbox's uids: 100000 and up, 32 per process, apart 
 
 class IsolationRefused(Exception):
     """The machine cannot give the isolation level SANDBOX_REQUIRE asks for."""
-
-
-@dataclass(frozen=True)
-class Isolation:
-    """What confines sandboxed code on this machine."""
-
-    level: str  # bwrap | landlock | rlimits (see the module docstring)
-    bwrap: bool = False
-    user_namespace: bool = False  # bubblewrap started without root, in a user namespace of its own
-    uids: bool = False  # the code and the tests run as unprivileged uids of their own
-    landlock_abi: int = 0  # Landlock ABI applied to each child; 0: none
-    seccomp: bool = False
-    unreadable_packages: tuple[str, ...] = ()  # allow-listed packages the sandbox's own uids cannot read
-
-    @property
-    def description(self) -> str:
-        """One line naming every layer, stored with each report and bench run."""
-        parts = []
-        if self.bwrap:
-            parts.append("bwrap(" + ("user," if self.user_namespace else "") + "mount,net,pid,ipc)")
-        if self.uids:
-            parts.append("uid")
-        if self.landlock_abi:
-            parts.append(f"landlock{self.landlock_abi}")
-        if self.seccomp:
-            parts.append("seccomp")
-        return "+".join([*parts, "rlimits"])
-
-    @property
-    def warning(self) -> str | None:
-        """What an operator must know when the isolation is below bubblewrap's (or packages cannot be read), else
-        None."""
-        parts = [text for text in (self._level_warning(), self._packages_warning()) if text]
-        return " ".join(parts) or None
-
-    def _packages_warning(self) -> str | None:
-        if not self.unreadable_packages:
-            return None
-        return (f"SANDBOX_PACKAGES: {', '.join(self.unreadable_packages)} cannot be read by the sandbox's "
-                "unprivileged uids, so code that imports them fails: make them readable by others "
-                "(chmod -R o+rX on the folder) or install them where others can read them.")
-
-    def _level_warning(self) -> str | None:
-        if self.level == "rlimits":
-            return ("Weak sandbox: code runs with resource limits only. It can read and change every file this "
-                    "app's user can (including its databases) and reach the network. Install bubblewrap, allow "
-                    "user namespaces or use a kernel with Landlock; set SANDBOX_REQUIRE to refuse to run like this.")
-        if self.level == "landlock":
-            return ("Reduced sandbox: no namespaces here (bubblewrap is missing or user namespaces are blocked), so "
-                    "code runs confined by Landlock and seccomp only: it sees the host's process list and the "
-                    "system's public files, but cannot read the app's data, write outside its temp dir or open "
-                    "sockets. The Compose file's seccomp profile gives containers the full sandbox.")
-        return None
 
 
 def _world_readable(path: Path) -> bool:
@@ -220,7 +167,7 @@ def require_level() -> None:
 
 
 def worker_policy(preload: bool = True, scratch: str | None = None) -> Policy:
-    """The Policy a worker applies on this machine (see sandbox.policy); scratch: its host folder outside
+    """The Policy a worker applies on this machine (see sandbox.host_policy); scratch: its host folder outside
     bubblewrap (left as a placeholder when None, as when the policy is only shown)."""
     return build_policy(isolation(), sandbox_settings().packages, preload, scratch)
 

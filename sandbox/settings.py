@@ -1,5 +1,9 @@
 """The sandbox's own settings, read from the environment in this one place (the sandbox imports
-nothing of the agent, so it cannot use agent.config). Each default is written once, here."""
+nothing of the agent, so it cannot use agent.config). Each default is written once, here.
+
+The reader of on/off variables (flag) lives here too, and agent.config reads its own with it: the sandbox is the
+layer every other imports, so one reader here serves them all.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,21 @@ class SandboxSettings:
     # Top-level import names the sandboxed code and tests may import (read-only) beyond the standard library.
     packages: tuple[str, ...] = ("numpy",)
     debug: bool = False  # show the workers' stderr
+
+
+FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+              "off": False}
+
+
+def flag(name: str, default: bool) -> bool:
+    """An on/off environment variable: 1, true, yes or on; 0, false, no or off (any case); unset or blank: the
+    default. Anything else is a ValueError naming the variable, never a guess."""
+    value = (os.environ.get(name) or "").strip().lower()
+    if not value:
+        return default
+    if value not in FLAG_WORDS:
+        raise ValueError(f"{name} must be 1 or 0 (true or false, on or off), got {os.environ[name]!r}")
+    return FLAG_WORDS[value]
 
 
 def _packages(raw: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -59,4 +78,4 @@ def sandbox_settings() -> SandboxSettings:
         raise ValueError(f"SANDBOX_REQUIRE must be landlock or bwrap (or unset), got {require!r}")
     return SandboxSettings(workers=int(workers), isolation=isolation, require=require,
                            packages=_packages(env("SANDBOX_PACKAGES"), defaults.packages),
-                           debug=bool(env("SANDBOX_DEBUG")))
+                           debug=flag("SANDBOX_DEBUG", defaults.debug))

@@ -10,8 +10,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bench import runner, store
-from bench.humaneval import load_problems
+from bench.datasets.humaneval import load_problems
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import start_run
 from fakes import ScriptedRecipe
 from ports import free_port
 
@@ -45,15 +47,16 @@ def assert_each_task_once(db, run_id: str, count: int) -> list[dict]:
 
 
 def start_driver(db_path: Path, config: str, recipe: str) -> subprocess.Popen:
-    """`runner.start_run(RunConfig(<config>), db_path, recipe=<recipe>)` in a process of its own and its own process
+    """`start_run(RunConfig(<config>), db_path, recipe=<recipe>)` in a process of its own and its own process
     group (a terminal's foreground job, Ctrl-C handled even when this test runs as a shell's background job, which
     ignores it); recipe is an expression over fakes.ScriptedRecipe."""
     driver = textwrap.dedent(f"""
         import signal
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        from bench import runner
+        from bench.runs.config import RunConfig
+        from bench.runs.lifecycle import start_run
         from fakes import ScriptedRecipe
-        runner.start_run(runner.RunConfig({config}), {str(db_path)!r}, recipe={recipe}, background=False)
+        start_run(RunConfig({config}), {str(db_path)!r}, recipe={recipe}, background=False)
     """)
     tests_dir = str(Path(__file__).resolve().parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests_dir, str(Path(tests_dir).parent)])}
@@ -66,10 +69,10 @@ def assert_a_dead_endpoint_is_named(db_path: Path, **config) -> None:
     the other endpoint's solver does every task."""
     dead, live = f"http://127.0.0.1:{free_port()}", "http://127.0.0.1:1/scripted"
     right = frozenset(p["task_id"] for p in load_problems())
-    run_id = runner.start_run(runner.RunConfig(tasks="0-3", provider="ollama", endpoints=[dead, live], **config),
-                              db_path, recipe=ScriptedRecipe(right=right, dead=(dead,)), background=False)
+    run_id = start_run(RunConfig(tasks="0-3", provider="ollama", endpoints=[dead, live], **config),
+                       db_path, recipe=ScriptedRecipe(right=right, dead=(dead,)), background=False)
     run = store.get_run(store.open_store(db_path), run_id)
-    assert run["status"] == "finished", run["error"]
-    assert run["endpoints"] == [dead, live] and run["parallel"] == 2
-    assert run["notes"].startswith(dead) and f"Ollama is not reachable at {dead}" in run["notes"]
+    assert run.status == "finished", run.error
+    assert run.endpoints == [dead, live] and run.parallel == 2
+    assert run.notes.startswith(dead) and f"Ollama is not reachable at {dead}" in run.notes
     assert {r["worker"].split("@")[0] for r in store.results(store.open_store(db_path), run_id)} == {live}

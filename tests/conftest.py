@@ -25,7 +25,7 @@ def ray_cluster():
     import logging
 
     ray = pytest.importorskip("ray")
-    from bench.backends.ray_cluster import OBJECT_STORE_BYTES, shipped_code
+    from bench.runs.backends.ray_cluster import OBJECT_STORE_BYTES, shipped_code
 
     tests_dir = str(Path(__file__).resolve().parent)
     before = os.environ.get("PYTHONPATH")

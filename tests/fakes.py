@@ -120,7 +120,7 @@ def scripted_solver_factory(settings):
     """The app's solver factory in tests (ui.session.SOLVER_FACTORY): HumanEval tasks are answered right, any other
     task wrong first and right from the second attempt on."""
     from agent import ModelSpec, Solver
-    from bench.humaneval import load_problems
+    from bench.datasets.humaneval import load_problems
 
     problems = load_problems()
 
@@ -157,7 +157,7 @@ class ScriptedRecipe:
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
         from agent import ModelSpec, Solver
         from agent.providers.chat_model import ollama_models
-        from bench.humaneval import load_problems
+        from bench.datasets.humaneval import load_problems
 
         if endpoint in self.dead:
             ollama_models(endpoint, timeout=2.0)

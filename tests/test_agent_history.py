@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TypedDict
-
-from langgraph.graph import END, START, StateGraph
-
 from agent import Solver
-from agent.config import BEFORE_SETTING, stored_search
 from agent.loop.candidates import candidates
-from agent.loop.nodes import after_coder, after_executor
 from agent.solves.history import branches, code_diff, step_changes
 from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
 
@@ -104,76 +97,3 @@ def test_tokens_per_second_only_where_the_time_is_the_tokens_own():
     assert candidates({"attempts": [{"iteration": 1}, {**raw, "resampled": True}]})[1].tokens_per_second is None
     assert candidates({"attempts": [{"iteration": 1}, {**raw, "seconds_model": 0.0}]})[1].tokens_per_second is None
     assert candidates({"attempts": [{"iteration": 1}, raw]})[1].repairs == 1
-
-
-class OldSolveState(TypedDict, total=False):
-    """The graph's state as versions before reducers stored it: nodes wrote whole lists, and a fork with edited
-    code set a forked flag for the executor to read."""
-
-    task: str
-    tests: str
-    entry_point: str | None
-    code: str
-    extract_error: str | None
-    report: dict | None
-    feedback: str
-    iteration: int
-    max_retries: int
-    status: str
-    error: str | None
-    messages: list[dict]
-    attempts: list[dict]
-    judged: list[int]
-    choice: dict | None
-    forked: bool
-
-
-def old_graph(checkpointer):
-    """A graph of the old state's shape on the same checkpointer, with the loop's node names and routes: it only
-    writes checkpoints (update_state), as the old Solver did. The routes are wrapped: LangGraph reads a state
-    schema from a route's annotations, and the new one's reducers would clash with the old shape."""
-    graph = StateGraph(OldSolveState)
-    for name in ("coder", "executor", "chooser"):
-        graph.add_node(name, lambda state: {})
-    graph.add_edge(START, "coder")
-    graph.add_conditional_edges("coder", lambda state: after_coder(state), {"executor": "executor", "end": END})
-    graph.add_conditional_edges("executor", lambda state: after_executor(state),
-                                {"coder": "coder", "chooser": "chooser", "end": END})
-    graph.add_edge("chooser", END)
-    return graph.compile(checkpointer=checkpointer)
-
-
-def test_a_checkpoint_written_in_the_old_shape_still_reads_resumes_and_forks(tmp_path):
-    # A failed first answer as an old solve stored it: whole lists, no strategy, prompt version or search keys.
-    first = solver_for(tmp_path / "first", ADD_WRONG, budget=1)
-    _, final = run_to_end(first.start(ADD_TASK, ADD_TESTS))
-    kept = ("task", "tests", "entry_point", "code", "extract_error", "report", "feedback", "iteration", "messages",
-            "attempts", "judged")
-    values = {k: v for k, v in first.state_at(final.thread_id).items() if k in kept}
-    solver = solver_for(tmp_path, ADD_RIGHT)
-    old = old_graph(solver.checkpointer)
-    config = {"configurable": {"thread_id": "old", "checkpoint_ns": ""}}
-    judged = old.update_state(config, {**values, "max_retries": 3, "status": "running"}, as_node="executor")
-    # The old fork with edited code: the code and the flag in the state, the candidate itself left unchanged.
-    fixed = "def add(a, b):\n    return b + a\n"
-    old.update_state(judged, {"code": fixed, "extract_error": None, "forked": True, "status": "running"},
-                     as_node="coder")
-
-    state = solver.state_at("old")
-    assert state["search"] is None and state["attempts"][0]["code"] == values["attempts"][0]["code"]
-    # Its search, from the keys it stored (max_retries 3: a budget of 4) and what solves did before the rest existed.
-    assert stored_search(state, solver.search) == solver.search_of("old") == replace(
-        solver.search, budget=4, **BEFORE_SETTING)
-    assert [s.next_node for s in solver.steps("old")] == ["coder", "executor"]
-    assert [b.how for b in branches(solver.steps("old"))] == ["the solve as run", "edited code"]
-    # Resumed, the executor runs the edit the old fork asked for.
-    _, resumed = run_to_end(solver.resume("old"))
-    assert resumed.status == "passed" and resumed.iterations == 1
-    [edited] = solver.state_at("old")["attempts"]
-    assert edited["forked"] and edited["code"] == fixed and edited["report"]["status"] == "passed"
-    # A fork from the old checkpoint with an edited report: the model repairs, and its conversation grows.
-    _, forked = run_to_end(solver.fork("old", judged["configurable"]["checkpoint_id"], feedback="return a + b"))
-    assert forked.status == "passed" and forked.iterations == 2
-    after = solver.state_at("old")
-    assert [c.number for c in candidates(after)] == [1, 2]
-    assert after["messages"][:3] == values["messages"] and len(after["messages"]) == 5

@@ -140,8 +140,8 @@ def test_tests_that_fail_to_import_at_run_time_end_the_solve_at_once(tmp_path):
 def test_every_humaneval_entry_point_is_inferred_from_its_prompt_and_visible_tests():
     # Not a tuning target: a check that the rule holds on 164 tasks people did not write for it (the hidden
     # check(candidate) tests only as a second shape; they never reach a solve).
-    from bench.humaneval import load_problems
-    from bench.task_protocol import visible_tests_for
+    from bench.datasets.humaneval import load_problems
+    from bench.datasets.visible_tests import visible_tests_for
 
     problems = load_problems()
     assert [p["task_id"] for p in problems if infer_entry_point(p["prompt"], visible_tests_for(p)[0])
@@ -154,10 +154,10 @@ def test_every_mbpp_entry_point_is_inferred_from_its_words_and_first_assert():
     import json
     import warnings
 
-    from bench.datasets import BUNDLED
+    from bench.datasets.mbpp_dev import FILE as MBPP_DEV_FILE
 
     wrong = []
-    for line in BUNDLED["mbpp-dev"].read_text(encoding="utf-8").splitlines():
+    for line in MBPP_DEV_FILE.read_text(encoding="utf-8").splitlines():
         task = json.loads(line)
         with warnings.catch_warnings():  # MBPP's reference code has regex strings with invalid escapes
             warnings.simplefilter("ignore")

@@ -8,7 +8,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agent import RunFinished, Search, Solver
 from agent.loop.extract import add_missing_imports, extract_code
-from agent.loop.nodes import answer_token_cap
+from agent.loop.model_calls import answer_token_cap
 from agent.loop.prompts import prompt_version, repeats_task
 
 HUMANEVAL_STYLE = 'def double(x: int) -> int:\n    """Return twice x.\n    >>> double(2)\n    4\n    """\n'

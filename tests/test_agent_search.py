@@ -9,7 +9,6 @@ import pytest
 
 from agent import BadInput, NodeFinished, RunFinished, Search, Solver
 from agent.config import (
-    BEFORE_SETTING,
     SEARCH_VARIABLES,
     describe_search,
     load_search,
@@ -221,7 +220,7 @@ def test_ties_inside_the_contract_go_to_the_largest_group_that_agrees_exactly():
 
 @pytest.fixture
 def clean_search_env(monkeypatch):
-    for variable in [*SEARCH_VARIABLES.values(), "MAX_RETRIES"]:
+    for variable in SEARCH_VARIABLES.values():
         monkeypatch.delenv(variable, raising=False)
     return monkeypatch
 
@@ -237,36 +236,18 @@ def test_each_search_field_is_read_from_its_own_variable(clean_search_env):
     assert load_search().budget == Search().budget
 
 
-def test_max_retries_is_the_budgets_older_name_and_may_not_contradict_it(clean_search_env):
-    clean_search_env.setenv("MAX_RETRIES", "3")  # candidates after the first: a budget of 4
-    assert load_search().budget == 4
-    clean_search_env.setenv("BUDGET", "4")
-    assert load_search().budget == 4
-    clean_search_env.setenv("BUDGET", "9")
-    with pytest.raises(ValueError, match="BUDGET=9 and MAX_RETRIES=3 disagree"):
-        load_search()
-    clean_search_env.setenv("MAX_RETRIES", "-1")
-    clean_search_env.delenv("BUDGET")
-    with pytest.raises(ValueError, match="budget .* must be 1 or more, got 0"):
-        load_search()
-
-
 def test_stored_search_reads_every_shape_a_search_was_stored_in():
     search = Search(budget=5, strategy="hybrid", samples_per_round=2, sample_temperature=0.6, token_budget=900,
                     prompt_version="v4")
     # Whole: a state's dict, a bench row's JSON text; keys it does not know (a field since removed) are left out.
     assert stored_search({"search": search_dict(search)}) == search
     assert stored_search({"search": json.dumps({**search_dict(search), "gone": 1})}) == search
-    # A field stored before it existed is what solves did then, else the base's.
-    older = {k: v for k, v in search_dict(search).items() if k not in ("prompt_version", "token_budget")}
+    # A field the stored search lacks is the base's; an explicit None (later rounds as warm as the first) stays.
     base = Search(token_budget=123)
-    assert stored_search({"search": older}, base) == replace(search, prompt_version=BEFORE_SETTING["prompt_version"],
-                                                             token_budget=123)
-    # The keys (a checkpoint's) or columns (a bench row's) of older versions: the budget as max_retries.
-    assert stored_search({"max_retries": 4, "strategy": "hybrid", "samples_per_round": 2, "sample_temperature": 0.6,
-                          "token_budget": 900, "prompt_version": "v4"}) == replace(search, later_round_temperature=None)
-    assert stored_search({"max_retries": 0, "strategy": "", "prompt_version": None}, base) == replace(
-        base, budget=1, **BEFORE_SETTING)
+    older = {k: v for k, v in search_dict(search).items() if k != "token_budget"}
+    assert stored_search({"search": older}, base) == replace(search, token_budget=123)
+    one_temperature = {**search_dict(search), "later_round_temperature": None}
+    assert stored_search({"search": one_temperature}).later_round_temperature is None
     # Nothing stored (a state typed into LangGraph Studio): the base, whole.
     assert stored_search({"task": "t", "search": None}, base) == base
 

@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 
 from agent import ModelSpec, Search, Solver
-from agent.config import stored_search
-from bench import runner, store
-from bench.evaluate import evaluate_file
-from bench.humaneval import load_problems
-from bench.metrics import compare_run_curves, run_metrics
-from bench.passk import mean_pass_at_k, pass_at_k, reported_ks
-from bench.samples_file import SamplesFileError
+from bench.datasets.humaneval import load_problems
+from bench.datasets.samples_file import SamplesFileError
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import start_run
+from bench.scoring.comparison import compare_run_curves
+from bench.scoring.imported import evaluate_file
+from bench.scoring.metrics import run_metrics
+from bench.scoring.passk import mean_pass_at_k, pass_at_k, reported_ks
 from fakes import SeededModel, seeded_humaneval_answers
 
 PROBLEMS = load_problems()
@@ -71,8 +73,8 @@ def test_evaluate_scores_both_shapes_several_samples_a_task_as_an_imported_run(t
     run_id = evaluate_file(EXAMPLE, "humaneval", db_path)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert (run["protocol"], run["provider"], run["status"]) == ("imported", "imported", "finished")
-    assert run["samples_file"] == "samples-example.jsonl" and len(run["samples_sha256"]) == 64
+    assert (run.protocol, run.provider, run.status) == ("imported", "imported", "finished")
+    assert run.samples_file == "samples-example.jsonl" and len(run.samples_sha256) == 64
     results = {r["task_id"]: r for r in store.results(db, run_id)}
     # Lines in file order: HumanEval/0 a right completion, a wrong one, a right whole solution; HumanEval/2 a right
     # solution, a wrong completion; HumanEval/4 a wrong solution.
@@ -101,8 +103,8 @@ def test_evaluate_on_humaneval_plus_scores_the_same_file_by_evalplus_hidden_test
     scores = {}
     for dataset in ("humaneval", "humaneval+"):
         run = store.get_run(db, evaluate_file(path, dataset, db_path))
-        assert (run["dataset"], run["protocol"]) == (dataset, "imported")
-        scores[dataset] = run_metrics(run, store.results(db, run["id"]))["pass_at_1"]
+        assert (run.dataset, run.protocol) == (dataset, "imported")
+        scores[dataset] = run_metrics(run, store.results(db, run.id))["pass_at_1"]
     assert scores == {"humaneval": 1.0, "humaneval+": 0.0}
 
 
@@ -171,13 +173,13 @@ def seeded_solver(tmp_path, right_seeds: dict[str, set[int]]) -> Solver:
 def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_their_mean(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = seeded_solver(tmp_path, {"HumanEval/0": {1}, "HumanEval/1": {0, 1, 2}})
-    config = runner.RunConfig(tasks="0-2", samples=3, temperature=0.6, parallel=2, backend="threads")
-    run_id = runner.start_run(config, db_path, solver=solver, background=False)
+    config = RunConfig(tasks="0-2", samples=3, temperature=0.6, parallel=2, backend="threads")
+    run_id = start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert (run["status"], run["protocol"], run["samples"], run["temperature"]) == ("finished", "samples", 3, 0.6)
+    assert (run.status, run.protocol, run.samples, run.temperature) == ("finished", "samples", 3, 0.6)
     # Its search: its samples, at their temperature; no loop spends them.
-    assert run["feedback"] == "none" and stored_search(run) == replace(Search(), budget=3, strategy="sample",
+    assert run.feedback == "none" and run.search == replace(Search(), budget=3, strategy="sample",
                                                                        sample_temperature=0.6,
                                                                        later_round_temperature=None)
     for task_id in ("HumanEval/0", "HumanEval/1", "HumanEval/2"):
@@ -201,12 +203,12 @@ def test_a_samples_run_draws_n_seeded_samples_a_task_and_reads_pass_at_1_as_thei
 def test_a_samples_run_is_labelled_in_list_show_report_and_compare(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = seeded_solver(tmp_path, {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(10))})
-    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=10, temperature=0.8,
+    samples = start_run(RunConfig(tasks="0,2,4", samples=10, temperature=0.8,
                                                 backend="threads"), db_path, solver=solver,
-                               background=False)
+                        background=False)
     imported = evaluate_file(EXAMPLE, "humaneval", db_path)
-    loop = runner.start_run(runner.RunConfig(tasks="0,2,4", feedback="none", backend="threads"), db_path,
-                            solver=seeded_solver(tmp_path / "loop", {"HumanEval/4": {0}}), background=False)
+    loop = start_run(RunConfig(tasks="0,2,4", feedback="none", backend="threads"), db_path,
+                     solver=seeded_solver(tmp_path / "loop", {"HumanEval/4": {0}}), background=False)
     listed = _cli("--db", str(db_path), "list").stdout.splitlines()
     by_id = {line.split()[0]: line for line in listed}
     assert by_id[samples].split()[2] == "samples" and "pass@1 40.0%" in by_id[samples]
@@ -236,8 +238,8 @@ def test_a_samples_run_is_labelled_in_list_show_report_and_compare(tmp_path):
 
 def test_a_samples_run_exports_every_sample_for_human_evals_scorer(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks="0,2", samples=3, backend="threads"), db_path,
-                              solver=seeded_solver(tmp_path, {"HumanEval/0": {2}}), background=False)
+    run_id = start_run(RunConfig(tasks="0,2", samples=3, backend="threads"), db_path,
+                       solver=seeded_solver(tmp_path, {"HumanEval/0": {2}}), background=False)
     out = tmp_path / "samples.jsonl"
     assert _cli("--db", str(db_path), "export", run_id, "--jsonl", str(out)).returncode == 0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -260,18 +262,18 @@ def test_bad_samples_settings_exit_2_before_any_model(tmp_path, args, message):
 
 def test_report_reads_runs_one_setting_apart_on_the_same_tasks_as_one_change(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    cool = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=0.8, backend="threads"), db_path,
-                            solver=seeded_solver(tmp_path / "a", {"HumanEval/0": {1}}), background=False)
-    warm = runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.1, backend="threads"), db_path,
-                            solver=seeded_solver(tmp_path / "b", {"HumanEval/0": {0, 1}, "HumanEval/2": {3}}),
-                            background=False)
+    cool = start_run(RunConfig(tasks="0,2", samples=4, temperature=0.8, backend="threads"), db_path,
+                     solver=seeded_solver(tmp_path / "a", {"HumanEval/0": {1}}), background=False)
+    warm = start_run(RunConfig(tasks="0,2", samples=4, temperature=1.1, backend="threads"), db_path,
+                     solver=seeded_solver(tmp_path / "b", {"HumanEval/0": {0, 1}, "HumanEval/2": {3}}),
+                     background=False)
     # Other tasks, or two settings changed at once: not one change.
-    runner.start_run(runner.RunConfig(tasks="0,4", samples=4, temperature=1.1, backend="threads"), db_path,
-                     solver=seeded_solver(tmp_path / "c", {}), background=False)
-    runner.start_run(runner.RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4"),
+    start_run(RunConfig(tasks="0,4", samples=4, temperature=1.1, backend="threads"), db_path,
+              solver=seeded_solver(tmp_path / "c", {}), background=False)
+    start_run(RunConfig(tasks="0,2", samples=4, temperature=1.2, search=Search(prompt_version="v4"),
                                       backend="threads"),
-                     db_path,
-                     solver=seeded_solver(tmp_path / "d", {}), background=False)
+              db_path,
+              solver=seeded_solver(tmp_path / "d", {}), background=False)
     report = _cli("--db", str(db_path), "report").stdout
     rows = [line for line in report.split("**What each change gained (independent samples")[1].splitlines()
             if line.startswith("| fake")]

@@ -13,10 +13,13 @@ import pytest
 
 from agent import Search
 from backend_runs import EIGHT, assert_a_dead_endpoint_is_named, assert_each_task_once, assert_same_rows, start_driver
-from bench import runner, store
 from bench.__main__ import main as bench_cli
-from bench.backends import local_cores
-from bench.humaneval import load_problems
+from bench.datasets.humaneval import load_problems
+from bench.reports.words import backend_words
+from bench.runs import store
+from bench.runs.backends import local_cores
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import create_run, resume_run, start_run, stop_run
 from fakes import FirstSolverDownRecipe, ScriptedRecipe
 from polling import wait_for
 
@@ -24,8 +27,8 @@ PROBLEMS = {p["task_id"]: p for p in load_problems()}
 SLOW = ScriptedRecipe(right=frozenset(PROBLEMS), delay=1.0)  # a task long enough to be killed or stopped in
 
 
-def _config(**changes) -> runner.RunConfig:
-    return runner.RunConfig(**{"tasks": "0-7", "search": Search(budget=3, strategy="repair"), "backend": "processes",
+def _config(**changes) -> RunConfig:
+    return RunConfig(**{"tasks": "0-7", "search": Search(budget=3, strategy="repair"), "backend": "processes",
                                "parallel": 2, **changes})
 
 
@@ -66,18 +69,18 @@ def _solver_pids(run_id: str) -> list[int]:
 
 
 def _ended(db_path: Path, run_id: str) -> bool:
-    return store.get_run(store.open_store(db_path), run_id)["status"] in ("finished", "failed", "stopped")
+    return store.get_run(store.open_store(db_path), run_id).status in ("finished", "failed", "stopped")
 
 
 def test_a_processes_run_gives_the_threads_rows(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    threads = runner.start_run(_config(backend="threads"), db_path, solver=EIGHT(), background=False)
-    processes = runner.start_run(_config(), db_path, recipe=EIGHT, background=False)
+    threads = start_run(_config(backend="threads"), db_path, solver=EIGHT(), background=False)
+    processes = start_run(_config(), db_path, recipe=EIGHT, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, processes)
-    assert run["status"] == "finished", run["error"]
-    assert (run["backend"], run["parallel"], run["model"], run["notes"]) == ("processes", 2, "scripted", None)
-    assert runner.backend_label(run) == "processes x2"
+    assert run.status == "finished", run.error
+    assert (run.backend, run.parallel, run.model, run.notes) == ("processes", 2, "scripted", None)
+    assert backend_words(run) == "processes x2"
     ours = assert_same_rows(db, processes, threads)
     assert [r["task_id"] for r in ours] == [f"HumanEval/{i}" for i in range(8)]
     assert {r["worker"] for r in ours} <= {"process-1", "process-2"}
@@ -87,7 +90,7 @@ def test_a_processes_run_gives_the_threads_rows(tmp_path):
 @pytest.mark.parametrize("count", [2, 1], ids=["the-other-carries-on", "none-left"])
 def test_a_process_killed_mid_task_is_a_lost_solver_and_its_task_is_done_again(tmp_path, count):
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(_config(tasks="0-5", parallel=count), db_path, recipe=SLOW)
+    run_id = start_run(_config(tasks="0-5", parallel=count), db_path, recipe=SLOW)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 1 and len(_solver_pids(run_id)) == count,
              timeout=300)
@@ -95,14 +98,14 @@ def test_a_process_killed_mid_task_is_a_lost_solver_and_its_task_is_done_again(t
     os.kill(_solver_pids(run_id)[0], signal.SIGKILL)  # in the middle of a task: each takes at least 1 s
     wait_for(lambda: _ended(db_path, run_id), timeout=300)
     run = store.get_run(db, run_id)
-    assert "the process died" in run["notes"] and "killed by SIGKILL" in run["notes"], run["notes"]
+    assert "the process died" in run.notes and "killed by SIGKILL" in run.notes, run.notes
     if count == 2:
-        assert run["status"] == "finished", run["error"]
+        assert run.status == "finished", run.error
     else:
-        assert run["status"] == "failed" and run["error"].startswith("no solver is left to run the remaining tasks: "
+        assert run.status == "failed" and run.error.startswith("no solver is left to run the remaining tasks: "
                                                                      "process-1: the process died on HumanEval/")
-        runner.resume_run(run_id, db_path, recipe=SLOW, background=False)
-        assert store.get_run(db, run_id)["status"] == "finished"
+        resume_run(run_id, db_path, recipe=SLOW, background=False)
+        assert store.get_run(db, run_id).status == "finished"
     assert_each_task_once(db, run_id, 6)
 
 
@@ -110,33 +113,33 @@ def test_a_process_whose_model_stops_answering_hands_its_task_to_the_other(tmp_p
     db_path = tmp_path / "bench.sqlite"
     recipe = FirstSolverDownRecipe(str(tmp_path / "down"), ScriptedRecipe(right=frozenset(PROBLEMS)))
     # The driver's own solver (it checks the model before the run) is given, so the first made is a process's.
-    run_id = runner.start_run(_config(tasks="0-3"), db_path, solver=ScriptedRecipe()(), recipe=recipe,
-                              background=False)
+    run_id = start_run(_config(tasks="0-3"), db_path, solver=ScriptedRecipe()(), recipe=recipe,
+                       background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished", run["error"]
-    assert "stopped answering" in run["notes"] and len(run["notes"].splitlines()) == 1
+    assert run.status == "finished", run.error
+    assert "stopped answering" in run.notes and len(run.notes.splitlines()) == 1
     assert len({r["worker"] for r in store.results(db, run_id)}) == 1  # the other process did every task
     assert_each_task_once(db, run_id, 4)
 
 
 def test_stop_ends_every_process_and_its_sandbox_and_resume_finishes(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(_config(), db_path, recipe=SLOW)
+    run_id = start_run(_config(), db_path, recipe=SLOW)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 1 and len(_solver_pids(run_id)) == 2, timeout=300)
     below = {pid for solver in _solver_pids(run_id) for pid in {solver, *_descendants(solver)}}
     assert len(below) > 2  # the solver processes and their sandbox workers
-    runner.stop_run(run_id, db_path)
+    stop_run(run_id, db_path)
     wait_for(lambda: _ended(db_path, run_id), timeout=60)
-    assert store.get_run(db, run_id)["status"] == "stopped"
+    assert store.get_run(db, run_id).status == "stopped"
     # The processes are gone (joined) by now; a sandbox worker whose outer bwrap was killed leaves once it reads the
     # end of its stdin, a moment later.
     wait_for(lambda: not _alive(below), timeout=30)
     before = store.finished_task_ids(db, run_id)
     assert len(before) < 8
-    runner.resume_run(run_id, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS)), background=False)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    resume_run(run_id, db_path, recipe=ScriptedRecipe(right=frozenset(PROBLEMS)), background=False)
+    assert store.get_run(db, run_id).status == "finished"
     assert_each_task_once(db, run_id, 8)
 
 
@@ -173,10 +176,10 @@ def test_a_driver_killed_or_interrupted_takes_its_processes_with_it_and_resumes(
     proc.wait(timeout=60)
     wait_for(lambda: not _alive(below), timeout=45)  # each would otherwise be in its minute-long model call
     db = store.open_store(db_path)
-    run_id = store.list_runs(db)[0]["id"]
-    assert runner.run_state(store.get_run(db, run_id)) == "interrupted"
-    runner.resume_run(run_id, db_path, recipe=ScriptedRecipe(), background=False)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    run_id = store.list_runs(db)[0].id
+    assert store.get_run(db, run_id).state() == "interrupted"
+    resume_run(run_id, db_path, recipe=ScriptedRecipe(), background=False)
+    assert store.get_run(db, run_id).status == "finished"
     assert_each_task_once(db, run_id, 6)
 
 
@@ -187,9 +190,9 @@ def test_an_endpoint_that_does_not_answer_is_named_and_the_other_process_carries
 def test_processes_default_to_one_per_core_and_threads_to_two(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     for backend, expected in (("processes", local_cores()), ("threads", 2)):
-        _, run_id = runner.create_run(runner.RunConfig(tasks="0", backend=backend), db_path)
+        _, run_id = create_run(RunConfig(tasks="0", backend=backend), db_path)
         run = store.get_run(store.open_store(db_path), run_id)
-        assert (run["backend"], run["parallel"]) == (backend, expected)
+        assert (run.backend, run.parallel) == (backend, expected)
 
 
 

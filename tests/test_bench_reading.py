@@ -12,16 +12,20 @@ from pathlib import Path
 import pytest
 
 from agent import Search, Solver
-from agent.config import describe_search, stored_search
-from bench import runner, store
-from bench.change_table import change_rows
-from bench.cost import duration, estimate_from_runs, probe
-from bench.export import RESULT_CSV_COLUMNS, results_csv, samples_jsonl
-from bench.humaneval import load_problems
-from bench.metrics import compare_run_curves, run_metrics, run_progress
-from bench.results_table import latest_finished_runs, published_baseline
-from bench.task_protocol import search_words
-from bench.transfer import dump_runs, load_file, load_runs, write_file
+from agent.config import describe_search
+from bench.datasets.humaneval import load_problems
+from bench.reports.change_table import change_rows
+from bench.reports.cost import duration, estimate_from_runs, probe
+from bench.reports.export import RESULT_CSV_COLUMNS, results_csv, samples_jsonl
+from bench.reports.progress import run_progress
+from bench.reports.results_table import latest_finished_runs, published_baseline
+from bench.reports.words import search_words
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.transfer import dump_runs, load_file, load_runs, write_file
+from bench.scoring.comparison import compare_run_curves
+from bench.scoring.metrics import run_metrics
+from bench.settings import bench_db_path
 from fakes import PromptKeyedModel, humaneval_answers
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
@@ -43,13 +47,11 @@ def test_the_fixture_holds_the_readmes_measured_runs(real_runs):
                                                                       71.3]
     m = run_metrics(store.get_run(real_runs, ONE_FIVE), store.results(real_runs, ONE_FIVE))
     assert m["tasks"] == 41 and round(100 * m["pass_at_1"], 1) == 82.9
-    # Stored before the search was stored whole: read from its older columns (strategy, max_retries, prompt_version).
+    # Stored before the search was stored whole (three columns), read through the store's migration.
     old = store.get_run(real_runs, ALL_164)
-    assert old["search"] is None and (old["strategy"], old["max_retries"], old["prompt_version"]) == (
-        "sample", 8, "v4-body")
     # Today's defaults, but one temperature throughout and the prompt before v5.
     ran = replace(Search(), later_round_temperature=None, prompt_version="v4-body")
-    assert stored_search(old) == ran and search_words(old) == describe_search(ran)
+    assert old.search == ran and search_words(old) == describe_search(ran)
     # Every candidate's code is kept (slim drops prompts, raw answers and reports only).
     attempts = store.attempts(real_runs, ALL_164)
     assert len(attempts) == sum(r["iterations"] for r in store.results(real_runs, ALL_164))
@@ -126,11 +128,11 @@ def test_a_probe_times_one_task_as_a_run_would_and_stores_nothing(tmp_path, monk
     problems = load_problems()
     solver = Solver(PromptKeyedModel(answer=humaneval_answers(problems, right={"HumanEval/3"})),
                     tmp_path / "solves.sqlite")
-    estimate = probe(solver, runner.RunConfig(tasks="3-5", search=Search(budget=3), backend="threads"))
+    estimate = probe(solver, RunConfig(tasks="3-5", search=Search(budget=3), backend="threads"))
     assert estimate.seconds_per_task > 0
     assert estimate.source.startswith("a probe: HumanEval/3 took")
     assert "1 candidate(s) (passed; sample search, budget 3 candidates" in estimate.source
-    assert store.list_runs(store.open_store(runner.default_db_path())) == []
+    assert store.list_runs(store.open_store(bench_db_path())) == []
 
 
 def test_the_cli_dumps_and_loads_runs(real_runs, tmp_path, capsys):
@@ -163,7 +165,7 @@ def test_the_readmes_headline_runs_were_made_with_todays_defaults_and_read_as_th
     load_file(db, COVERAGE)
     run = store.get_run(db, run_id)
     # A default changed since is a headline measured with other settings: measure again, then change this.
-    assert stored_search(run) == Search() and run["backend"] == runner.RunConfig().backend
+    assert run.search == Search() and run.backend == RunConfig().backend
     m = run_metrics(run, store.results(db, run_id))
     assert (m["tasks"], round(100 * m["pass_at_1"], 1), round(100 * m["first_attempt_pass_at_1"], 1),
             round(100 * m["oracle_ceiling"], 1)) == figures

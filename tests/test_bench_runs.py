@@ -13,10 +13,12 @@ from dataclasses import replace
 import pytest
 
 from agent import Search, Solver
-from agent.config import describe_search, search_dict, stored_search
-from bench import runner, store
-from bench.humaneval import load_problems
-from bench.metrics import run_metrics
+from agent.config import describe_search, search_dict
+from bench.datasets.humaneval import load_problems
+from bench.runs import store
+from bench.runs.config import RunConfig, run_search
+from bench.runs.lifecycle import create_run, resume_run, start_run, stop_run
+from bench.scoring.metrics import run_metrics
 from fakes import PromptKeyedModel, humaneval_answers
 from polling import wait_for
 
@@ -32,12 +34,12 @@ def fake_solver(tmp_path, right=(), fix_on_attempt=None, delay=0.0) -> Solver:
 def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={"HumanEval/0"}, fix_on_attempt={"HumanEval/1": 2, "HumanEval/2": 4})
-    config = runner.RunConfig(tasks="0-3", search=Search(budget=4, strategy="repair"), parallel=2, backend="threads")
-    run_id = runner.start_run(config, db_path, solver=solver)
+    config = RunConfig(tasks="0-3", search=Search(budget=4, strategy="repair"), parallel=2, backend="threads")
+    run_id = start_run(config, db_path, solver=solver)
     db = store.open_store(db_path)
-    wait_for(lambda: store.get_run(db, run_id)["status"] in ("finished", "failed"))
+    wait_for(lambda: store.get_run(db, run_id).status in ("finished", "failed"))
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished" and run["protocol"] == "honest"
+    assert run.status == "finished" and run.protocol == "honest"
     results = {r["task_id"]: r for r in store.results(db, run_id)}
     assert [results[t]["iterations"] for t in sorted(results)] == [1, 2, 4, 4]
     metrics = run_metrics(run, list(results.values()))
@@ -53,14 +55,14 @@ def test_background_run_stores_every_task_and_the_repair_curve(tmp_path):
 def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 2})
-    one_shot = runner.start_run(runner.RunConfig(tasks="1", feedback="none",
+    one_shot = start_run(RunConfig(tasks="1", feedback="none",
                                                  backend="threads"), db_path, solver=solver, background=False)
-    oracle = runner.start_run(runner.RunConfig(tasks="1", feedback="oracle", search=Search(strategy="repair"),
+    oracle = start_run(RunConfig(tasks="1", feedback="oracle", search=Search(strategy="repair"),
                                                backend="threads"), db_path,
-                              solver=solver, background=False)
+                       solver=solver, background=False)
     db = store.open_store(db_path)
-    assert store.get_run(db, one_shot)["protocol"] == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
-    assert store.get_run(db, oracle)["protocol"] == "leaky"
+    assert store.get_run(db, one_shot).protocol == "honest" and store.results(db, one_shot)[0]["iterations"] == 1
+    assert store.get_run(db, oracle).protocol == "leaky"
     # In oracle mode the hidden check runs in the loop: its failure report reaches the repair prompt.
     repair = json.loads(store.attempts(db, oracle)[1]["messages"])[-1]["content"]
     hidden = [line.strip() for line in PROBLEMS[1]["test"].splitlines() if line.strip().startswith("assert")]
@@ -71,16 +73,16 @@ def test_feedback_none_is_one_shot_and_oracle_is_labelled_leaky(tmp_path):
 def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     solver = fake_solver(tmp_path, right={p["task_id"] for p in PROBLEMS[:8]}, delay=0.2)
-    run_id = runner.start_run(runner.RunConfig(tasks="0-7", parallel=1, backend="threads"), db_path, solver=solver)
+    run_id = start_run(RunConfig(tasks="0-7", parallel=1, backend="threads"), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
-    runner.stop_run(run_id, db_path)
-    wait_for(lambda: store.get_run(db, run_id)["status"] == "stopped")
+    stop_run(run_id, db_path)
+    wait_for(lambda: store.get_run(db, run_id).status == "stopped")
     stopped_at = len(store.finished_task_ids(db, run_id))
     assert 2 <= stopped_at < 8
     calls_before = solver.model.calls
-    runner.resume_run(run_id, db_path, solver=solver, background=False)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    resume_run(run_id, db_path, solver=solver, background=False)
+    assert store.get_run(db, run_id).status == "finished"
     assert len(store.results(db, run_id)) == 8
     assert solver.model.calls - calls_before == 8 - stopped_at  # finished tasks were not redone
     pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
@@ -89,8 +91,8 @@ def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
 
 def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    ids = [runner.start_run(runner.RunConfig(tasks="0-9", parallel=3, backend="threads"), db_path,
-                            solver=fake_solver(tmp_path / str(i), right={p["task_id"] for p in PROBLEMS[:10]}))
+    ids = [start_run(RunConfig(tasks="0-9", parallel=3, backend="threads"), db_path,
+                     solver=fake_solver(tmp_path / str(i), right={p["task_id"] for p in PROBLEMS[:10]}))
            for i in range(2)]
     errors = []
 
@@ -98,7 +100,7 @@ def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
         reader = store.open_store(db_path)
         deadline = time.time() + 120
         while time.time() < deadline and any(
-                store.get_run(reader, i)["status"] not in ("finished", "failed") for i in ids):
+                store.get_run(reader, i).status not in ("finished", "failed") for i in ids):
             try:
                 store.list_runs(reader)
                 [store.results(reader, i) for i in ids]
@@ -110,7 +112,7 @@ def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
     db = store.open_store(db_path)
     assert errors == []
     for run_id in ids:
-        assert store.get_run(db, run_id)["status"] == "finished", store.get_run(db, run_id)["error"]
+        assert store.get_run(db, run_id).status == "finished", store.get_run(db, run_id).error
         assert len(store.results(db, run_id)) == 10
 
 
@@ -122,24 +124,25 @@ def test_model_outage_stops_the_run_and_keeps_finished_tasks(tmp_path):
             raise ConnectionError("Connection refused")
         return humaneval_answers(PROBLEMS, right={"HumanEval/0"})(prompt, attempt)
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "s.sqlite")
-    run_id = runner.start_run(runner.RunConfig(tasks="0-1", parallel=1,
+    run_id = start_run(RunConfig(tasks="0-1", parallel=1,
                                                backend="threads"), db_path, solver=solver, background=False)
     run = store.get_run(store.open_store(db_path), run_id)
-    assert run["status"] == "failed" and "HumanEval/1" in run["error"] and "stopped answering" in run["error"]
+    assert run.status == "failed" and "HumanEval/1" in run.error and "stopped answering" in run.error
     assert store.finished_task_ids(store.open_store(db_path), run_id) == {"HumanEval/0"}
 
 
 def test_a_run_stores_its_search_whole_and_solves_with_it_whatever_the_environment_says_later(tmp_path, monkeypatch):
     db_path = tmp_path / "bench.sqlite"
     search = Search(budget=3, strategy="repair", token_budget=700, prompt_version="v4")
-    _, run_id = runner.create_run(runner.RunConfig(tasks="0-1", search=search, parallel=1, backend="threads"), db_path)
+    _, run_id = create_run(RunConfig(tasks="0-1", search=search, parallel=1, backend="threads"), db_path)
     monkeypatch.setenv("BUDGET", "7")  # the environment of the process that runs it: the stored search rules
     monkeypatch.setenv("STRATEGY", "sample")
     solver = fake_solver(tmp_path)
-    runner.resume_run(run_id, db_path, solver=solver, background=False)
+    resume_run(run_id, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished" and run["search"] == search_dict(search) and stored_search(run) == search
+    assert run.status == "finished" and run.search == search
+    assert json.loads(db["runs"].get(run_id)["search"]) == search_dict(search)  # stored whole
     assert [r["iterations"] for r in store.results(db, run_id)] == [3, 3]
     assert {solver.search_of(s["thread_id"]) for s in solver.store.solves(origin=None)} == {search}
     # Every CLI says it in the same words.
@@ -147,7 +150,7 @@ def test_a_run_stores_its_search_whole_and_solves_with_it_whatever_the_environme
     assert f"search: {words}" in _cli("--db", str(db_path), "show", run_id).stdout
     assert f"[{words}]" in _cli("--db", str(db_path), "list").stdout
     # Nothing fed back: one candidate, whatever the search says.
-    assert runner.run_search(runner.RunConfig(feedback="none", search=search,
+    assert run_search(RunConfig(feedback="none", search=search,
                                               backend="threads")) == replace(search, budget=1)
 
 
@@ -177,10 +180,10 @@ def test_cli_unreadable_database_exits_2(tmp_path):
 
 def test_cli_list_show_compare_export(tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    a = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
-                         solver=fake_solver(tmp_path / "a", right={"HumanEval/0"}), background=False)
-    b = runner.start_run(runner.RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
-                         solver=fake_solver(tmp_path / "b", right={"HumanEval/1"}), background=False)
+    a = start_run(RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
+                  solver=fake_solver(tmp_path / "a", right={"HumanEval/0"}), background=False)
+    b = start_run(RunConfig(tasks="0-1", feedback="none", backend="threads"), db_path,
+                  solver=fake_solver(tmp_path / "b", right={"HumanEval/1"}), background=False)
     listed = _cli("--db", str(db_path), "list")
     assert listed.returncode == 0 and a in listed.stdout and b in listed.stdout
     assert _cli("list", "--db", str(db_path)).stdout == listed.stdout  # --db after the subcommand works too
@@ -201,11 +204,11 @@ def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
     # HumanEval/2 is right only on the first try's conversation (attempt 1), so the samples of its first
     # prompt are right too; HumanEval/3 is never right.
     solver = fake_solver(tmp_path, right={"HumanEval/2"})
-    config = runner.RunConfig(tasks="2-3", search=Search(budget=5, strategy="sample"), parallel=1, backend="threads")
-    run_id = runner.start_run(config, db_path, solver=solver, background=False)
+    config = RunConfig(tasks="2-3", search=Search(budget=5, strategy="sample"), parallel=1, backend="threads")
+    run_id = start_run(config, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["search"] == search_dict(Search(budget=5, strategy="sample")) and run["status"] == "finished"
+    assert run.search == Search(budget=5, strategy="sample") and run.status == "finished"
     attempts = store.attempts(db, run_id, "HumanEval/3")
     assert [a["kind"] for a in attempts] == ["first", "sample", "sample", "sample", "sample"]
     metrics = run_metrics(run, store.results(db, run_id))
@@ -213,22 +216,5 @@ def test_a_sample_run_records_every_candidate_and_the_diagnostics(tmp_path):
     assert metrics["candidates_per_task"] == 3.0
     shown = _cli("--db", str(db_path), "show", run_id)
     assert "oracle ceiling  50.0%" in shown.stdout and "never used to choose" in shown.stdout
-    # list_runs hands back get_run's row shape.
-    assert store.list_runs(db)[0]["task_ids"] == run["task_ids"] == ["HumanEval/2", "HumanEval/3"]
-
-
-def test_a_database_from_before_strategies_gains_the_new_columns(tmp_path):
-    old = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(old)
-    conn.execute("CREATE TABLE runs (id TEXT PRIMARY KEY, status TEXT, task_ids TEXT)")
-    conn.execute("CREATE TABLE results (run_id TEXT, task_id TEXT, hidden_passed INTEGER, "
-                 "PRIMARY KEY (run_id, task_id))")
-    conn.execute("CREATE TABLE attempts (run_id TEXT, task_id TEXT, iteration INTEGER, "
-                 "PRIMARY KEY (run_id, task_id, iteration))")
-    conn.execute("INSERT INTO runs VALUES ('r1', 'finished', '[]')")
-    conn.commit()
-    conn.close()
-    db = store.open_store(old)
-    assert {"strategy"} <= set(db["runs"].columns_dict) and {"answer_by_cap", "choice"} <= set(
-        db["results"].columns_dict) and {"kind", "signature"} <= set(db["attempts"].columns_dict)
-    assert store.get_run(db, "r1")["status"] == "finished"
+    # list_runs hands back get_run's records.
+    assert store.list_runs(db)[0] == run and run.task_ids == ["HumanEval/2", "HumanEval/3"]

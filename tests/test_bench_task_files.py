@@ -12,19 +12,22 @@ from pathlib import Path
 import pytest
 
 from agent import Search, Solver
-from bench import runner, store
-from bench.datasets import BUNDLED, load_dataset
-from bench.metrics import run_metrics
-from bench.task_file import TaskFileError, keep_copy, load_task_file, parse_task_file
-from bench.tasks import TaskSpecError, select_tasks
-from bench.transfer import dump_runs, load_runs
+from bench.datasets import load_dataset
+from bench.datasets.mbpp_dev import FILE as MBPP_DEV_FILE
+from bench.datasets.selection import TaskSpecError, select_tasks
+from bench.datasets.task_file import TaskFileError, keep_copy, load_task_file, parse_task_file
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import create_run, resume_run, start_run, stop_run
+from bench.runs.transfer import dump_runs, load_runs
+from bench.scoring.metrics import run_metrics
 from fakes import KeyedRecipe, PromptKeyedModel, keyed_answers
 from polling import wait_for
 from sandbox import Limits, run_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "tasks.jsonl"
-MBPP = BUNDLED["mbpp-dev"]
+MBPP = MBPP_DEV_FILE
 
 # Three tasks in words: one right at once, one right only after a repair, one that passes its visible test but
 # not the hidden ones (a wrong answer the visible tests cannot tell).
@@ -107,7 +110,7 @@ def test_a_bad_line_is_refused_with_its_number_and_nothing_is_stored(tmp_path, l
     db_path = tmp_path / "bench.sqlite"
     solver = task_file_solver(tmp_path)
     with pytest.raises(ValueError, match="bad.jsonl"):
-        runner.start_run(runner.RunConfig(tasks_file=str(path), backend="threads"), db_path, solver=solver)
+        start_run(RunConfig(tasks_file=str(path), backend="threads"), db_path, solver=solver)
     assert store.list_runs(store.open_store(db_path)) == [] and solver.model.calls == 0
     done = _cli("--db", str(db_path), "run", "--tasks-file", str(path))
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -169,17 +172,17 @@ def test_datasets_by_name_and_file():
 def test_a_task_file_run_stores_its_tasks_and_resumes_without_the_file(tmp_path):
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    config = runner.RunConfig(tasks_file=str(path), tasks="all", search=Search(budget=3, strategy="repair"),
-                              parallel=2, backend="threads")
-    _, run_id = runner.create_run(config, db_path)  # stored, not started: the file goes before it runs
+    config = RunConfig(tasks_file=str(path), tasks="all", search=Search(budget=3, strategy="repair"),
+                       parallel=2, backend="threads")
+    _, run_id = create_run(config, db_path)  # stored, not started: the file goes before it runs
     path.unlink()
     solver = task_file_solver(tmp_path)
-    runner.resume_run(run_id, db_path, solver=solver, background=False)
+    resume_run(run_id, db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished", run["error"]
-    assert run["dataset"].startswith("file:mine.jsonl (sha ") and run["tasks_file"] == "mine.jsonl"
-    assert len(run["tasks_sha256"]) == 64 and run["task_ids"] == ["double", "shout", "root"]
+    assert run.status == "finished", run.error
+    assert run.dataset.startswith("file:mine.jsonl (sha ") and run.tasks_file == "mine.jsonl"
+    assert len(run.tasks_sha256) == 64 and run.task_ids == ["double", "shout", "root"]
     results = store.results(db, run_id)
     assert [(r["task_id"], r["task_index"]) for r in results] == [("double", 0), ("shout", 1), ("root", 2)]
     by_id = {r["task_id"]: r for r in results}
@@ -203,15 +206,15 @@ def test_a_task_file_run_stopped_midway_resumes_without_the_file_and_duplicates_
     db_path = tmp_path / "bench.sqlite"
     solver = task_file_solver(tmp_path)
     solver.model.delay = 0.2
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1,
+    run_id = start_run(RunConfig(tasks_file=str(path), parallel=1,
                                                backend="threads"), db_path, solver=solver)
     db = store.open_store(db_path)
     wait_for(lambda: len(store.finished_task_ids(db, run_id)) >= 2)
-    runner.stop_run(run_id, db_path)
-    wait_for(lambda: store.get_run(db, run_id)["status"] == "stopped")
+    stop_run(run_id, db_path)
+    wait_for(lambda: store.get_run(db, run_id).status == "stopped")
     path.unlink()
-    runner.resume_run(run_id, db_path, solver=solver, background=False)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    resume_run(run_id, db_path, solver=solver, background=False)
+    assert store.get_run(db, run_id).status == "finished"
     assert [r["task_id"] for r in store.results(db, run_id)] == [t["task_id"] for t in tasks]
     pairs = [(a["task_id"], a["iteration"]) for a in store.attempts(db, run_id)]
     assert len(pairs) == len(set(pairs)) == 6
@@ -220,10 +223,10 @@ def test_a_task_file_run_stopped_midway_resumes_without_the_file_and_duplicates_
 def test_the_cli_runs_a_task_file_and_list_show_and_dump_say_what_it_ran_on(tmp_path):
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), tasks="double,root", feedback="none",
+    run_id = start_run(RunConfig(tasks_file=str(path), tasks="double,root", feedback="none",
                                                backend="threads"), db_path,
-                              solver=task_file_solver(tmp_path), background=False)
-    label = store.get_run(store.open_store(db_path), run_id)["dataset"]
+                       solver=task_file_solver(tmp_path), background=False)
+    label = store.get_run(store.open_store(db_path), run_id).dataset
 
     listed = _cli("--db", str(db_path), "list")
     assert listed.returncode == 0 and label in listed.stdout and "2/2 done, 1 passing" in listed.stdout
@@ -245,15 +248,15 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
     path = write_tasks(tmp_path / "mine.jsonl", TASKS)
     db_path = tmp_path / "bench.sqlite"
     base = {"tasks_file": str(path), "search": Search(budget=3, strategy="repair")}
-    threads = runner.start_run(runner.RunConfig(**base, parallel=2, backend="threads"), db_path,
-                               solver=task_file_solver(tmp_path),
-                               background=False)
-    _, on_ray = runner.create_run(runner.RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
-                                  db_path)
+    threads = start_run(RunConfig(**base, parallel=2, backend="threads"), db_path,
+                        solver=task_file_solver(tmp_path),
+                        background=False)
+    _, on_ray = create_run(RunConfig(**base, backend="ray", ray_address=ray_cluster, actors=2),
+                           db_path)
     path.unlink()
-    runner.resume_run(on_ray, db_path, recipe=KeyedRecipe(ANSWERS), background=False)
+    resume_run(on_ray, db_path, recipe=KeyedRecipe(ANSWERS), background=False)
     db = store.open_store(db_path)
-    assert store.get_run(db, on_ray)["status"] == "finished", store.get_run(db, on_ray)["error"]
+    assert store.get_run(db, on_ray).status == "finished", store.get_run(db, on_ray).error
     same = ("task_id", "task_index", "final_status", "visible_passed", "hidden_passed", "iterations",
             "hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "visible_tests")
     assert [{k: r[k] for k in same} for r in store.results(db, on_ray)] == \
@@ -286,12 +289,12 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
     path = write_tasks(tmp_path / "env.jsonl", tasks)
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"),
+    run_id = start_run(RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"),
                                                parallel=1, backend="threads"),
-                              db_path, solver=solver, background=False)
+                       db_path, solver=solver, background=False)
     db = store.open_store(db_path)
     run = store.get_run(db, run_id)
-    assert run["status"] == "finished", run["error"]
+    assert run.status == "finished", run.error
     by_id = {r["task_id"]: r for r in store.results(db, run_id)}
     frame, fancy = by_id["frame"], by_id["fancy"]
     assert frame["final_status"] == "env_error" and "nosuchpackage_xyz" in frame["error"]
@@ -314,10 +317,10 @@ def test_a_task_the_agent_refuses_is_bad_input_not_an_outage(tmp_path):
     task = {**TASKS[0], "task_id": "java", "prompt": "Write this in Java: return twice the number given."}
     path = write_tasks(tmp_path / "java.jsonl", [task, TASKS[0]])
     db_path = tmp_path / "bench.sqlite"
-    run_id = runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1, backend="threads"), db_path,
-                              solver=task_file_solver(tmp_path), background=False)
+    run_id = start_run(RunConfig(tasks_file=str(path), parallel=1, backend="threads"), db_path,
+                       solver=task_file_solver(tmp_path), background=False)
     db = store.open_store(db_path)
-    assert store.get_run(db, run_id)["status"] == "finished"
+    assert store.get_run(db, run_id).status == "finished"
     java = {r["task_id"]: r for r in store.results(db, run_id)}["java"]
     assert java["final_status"] == "bad_input" and "Python only" in java["error"]
     assert run_metrics(store.get_run(db, run_id), store.results(db, run_id))["lost_to_bad_input"] == 1
@@ -411,11 +414,11 @@ def test_the_bench_page_runs_the_mbpp_task_file_and_says_so(bench_page, tmp_path
     next(b for b in at.button if b.label == "Start the run").click().run()
     assert not at.exception, at.exception
     db = store.open_store(tmp_path / "bench.sqlite")
-    wait_for(lambda: store.list_runs(db) and store.list_runs(db)[0]["status"] == "finished")
+    wait_for(lambda: store.list_runs(db) and store.list_runs(db)[0].status == "finished")
     run = store.list_runs(db)[0]
-    assert run["dataset"].startswith("file:mbpp-sanitized-dev.jsonl (sha ") and run["task_ids"] == ["mbpp/2", "mbpp/3"]
+    assert run.dataset.startswith("file:mbpp-sanitized-dev.jsonl (sha ") and run.task_ids == ["mbpp/2", "mbpp/3"]
     at.run()
-    assert any(c.value.startswith(f"dataset {run['dataset']} · one shot, prompt ") for c in at.caption)
+    assert any(c.value.startswith(f"dataset {run.dataset} · one shot, prompt ") for c in at.caption)
 
 
 def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench_page, tmp_path):
@@ -423,8 +426,8 @@ def test_the_bench_page_counts_a_task_lost_to_the_environment_and_says_why(bench
             "tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n",
             "hidden_tests": "import nosuchpackage_xyz\nassert rows(nosuchpackage_xyz.Table()) == 0\n"}
     path = write_tasks(tmp_path / "env.jsonl", [TASKS[0], lost])
-    runner.start_run(runner.RunConfig(tasks_file=str(path), parallel=1, backend="threads"), tmp_path / "bench.sqlite",
-                     solver=task_file_solver(tmp_path), background=False)
+    start_run(RunConfig(tasks_file=str(path), parallel=1, backend="threads"), tmp_path / "bench.sqlite",
+              solver=task_file_solver(tmp_path), background=False)
     at = bench_page.run()
     assert not at.exception, at.exception
     assert any(w.value == "lost to environment errors: 1: counted as not passed" for w in at.warning)

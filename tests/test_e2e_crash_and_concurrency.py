@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from agent import Solver
-from bench import runner, store
+from bench.runs import store
 from browser_pages import (
     ACE,
     ARTIFACTS,
@@ -173,7 +173,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
     assert killed.store.status(thread) == "interrupted", killed.store.solves()[:3]
     db = store.open_store(data / "bench.sqlite")
     newest = store.list_runs(db)[0]
-    assert runner.run_state(newest) == "interrupted"
+    assert newest.state() == "interrupted"
 
     proc, url = _start_app(data, "streamlit-restarted.log")
     try:

@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage
 
 from agent import RunFinished, Search, Solver
 from agent.loop.prompts import repeats_task
-from bench.humaneval import load_problems
-from bench.visible_tests import visible_test_source
+from bench.datasets.humaneval import load_problems
+from bench.datasets.visible_tests import visible_test_source
 from prompt_audit import leaks, plus_leaks, task_leaks
 
 
@@ -60,14 +60,16 @@ def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tupl
     repair, a sample), or a samples run of that many independent samples, with a model that is always wrong; each
     task and the prompts stored for its candidates."""
     from agent import infer_entry_point
-    from bench import runner, store
-    from bench.datasets import BUNDLED
-    from bench.task_file import load_task_file
+    from bench.datasets.mbpp_dev import FILE as MBPP_DEV_FILE
+    from bench.datasets.task_file import load_task_file
+    from bench.runs import store
+    from bench.runs.config import RunConfig
+    from bench.runs.lifecycle import start_run
     from fakes import PromptKeyedModel
 
     path = tmp_path / "audit.jsonl"
     examples = Path(__file__).resolve().parent.parent / "examples" / "tasks.jsonl"
-    path.write_text("".join(BUNDLED["mbpp-dev"].read_text().splitlines(keepends=True)[:10])
+    path.write_text("".join(MBPP_DEV_FILE.read_text().splitlines(keepends=True)[:10])
                     + examples.read_text())
     tasks = load_task_file(path).tasks
 
@@ -77,9 +79,9 @@ def _stored_prompts(tmp_path, feedback: str, samples: int | None = None) -> tupl
         name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
         return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks_file=str(path), search=Search(budget=3, strategy="hybrid"), feedback=feedback,
-                              parallel=2, samples=samples, backend="threads")
-    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    config = RunConfig(tasks_file=str(path), search=Search(budget=3, strategy="hybrid"), feedback=feedback,
+                       parallel=2, samples=samples, backend="threads")
+    run_id = start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     return tasks, {t["task_id"]: store.attempts(db, run_id, t["task_id"]) for t in tasks}
 
@@ -110,13 +112,15 @@ def test_the_task_file_audit_catches_hidden_tests_fed_back(tmp_path):
 
 
 def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
-    from bench import runner, store
+    from bench.runs import store
+    from bench.runs.config import RunConfig
+    from bench.runs.lifecycle import start_run
     from fakes import PromptKeyedModel
 
     wrong = "```python\ndef placeholder(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks="sample:41", samples=3, parallel=2, backend="threads")
-    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    config = RunConfig(tasks="sample:41", samples=3, parallel=2, backend="threads")
+    run_id = start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
     problems = {p["task_id"]: p for p in load_problems()}
     rows = store.attempts(db, run_id)
@@ -144,8 +148,11 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
 def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[str, dict], list[dict]]:
     """A --dataset humaneval+ run, hybrid with 3 candidates (the first answer, a repair, a sample), with a model that
     is always wrong; the run's tasks and every stored attempt."""
-    from bench import runner, store
-    from bench.datasets import HUMANEVAL_PLUS, load_dataset
+    from bench.datasets import load_dataset
+    from bench.datasets.humanevalplus import HUMANEVAL_PLUS
+    from bench.runs import store
+    from bench.runs.config import RunConfig
+    from bench.runs.lifecycle import start_run
     from fakes import PromptKeyedModel
 
     plus = {t["task_id"]: t for t in load_dataset(HUMANEVAL_PLUS).tasks}
@@ -154,11 +161,11 @@ def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[st
         task = next(t for t in plus.values() if t["prompt"].strip() in prompt)
         return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = runner.RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
-                              feedback=feedback, parallel=2, backend="threads")
-    run_id = runner.start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
+    config = RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
+                       feedback=feedback, parallel=2, backend="threads")
+    run_id = start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
-    assert store.get_run(db, run_id)["dataset"] == HUMANEVAL_PLUS
+    assert store.get_run(db, run_id).dataset == HUMANEVAL_PLUS
     return plus, store.attempts(db, run_id)
 
 

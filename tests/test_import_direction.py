@@ -1,4 +1,5 @@
-"""Imports point one way (ui -> bench -> agent -> sandbox), and readers do not reach into the loop's workings."""
+"""Imports point one way (ui -> bench -> agent -> sandbox; inside bench, reports -> scoring -> runs -> protocol ->
+datasets), and readers do not reach into the loop's workings."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # What runs the loop: its nodes and routing, its graph and state. Readers ask agent.solves (history, solver) instead.
 LOOP_WORKINGS = ("agent.loop.nodes", "agent.loop.graph", "agent.loop.state")
 LAYERS = ("ui", "bench", "agent", "sandbox")  # each may import those after it, never those before
+BENCH_ROOMS = ("reports", "scoring", "runs", "protocol", "datasets")  # the same, for bench's rooms
 
 
 def _imported(package: str) -> dict[str, set[str]]:
@@ -27,9 +29,10 @@ def _imported(package: str) -> dict[str, set[str]]:
     return found
 
 
-def test_the_ui_reads_solves_through_the_solves_api_not_the_loops_nodes():
+@pytest.mark.parametrize("reader", ["ui", "bench"])
+def test_readers_of_solves_go_through_the_solves_api_not_the_loops_nodes(reader):
     reaching = {path: sorted(n for n in names if n.startswith(LOOP_WORKINGS))
-                for path, names in _imported("ui").items()}
+                for path, names in _imported(reader).items()}
     assert {path: names for path, names in reaching.items() if names} == {}
 
 
@@ -37,4 +40,13 @@ def test_the_ui_reads_solves_through_the_solves_api_not_the_loops_nodes():
 def test_no_import_points_against_the_layers(layer):
     earlier = LAYERS[:LAYERS.index(layer)]
     against = {path: sorted(n for n in names if n.split(".")[0] in earlier) for path, names in _imported(layer).items()}
+    assert {path: names for path, names in against.items() if names} == {}
+
+
+@pytest.mark.parametrize("room", BENCH_ROOMS)
+def test_no_import_points_against_the_bench_rooms(room):
+    # No dataset imports the protocol, no protocol module the runs, and so on down: a room may import those after it.
+    earlier = tuple(f"bench.{r}" for r in BENCH_ROOMS[:BENCH_ROOMS.index(room)]) + ("bench.__main__",)
+    against = {path: sorted(n for n in names if n.startswith(earlier))
+               for path, names in _imported(f"bench/{room}").items()}
     assert {path: names for path, names in against.items() if names} == {}

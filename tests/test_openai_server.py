@@ -18,7 +18,7 @@ import pytest
 from agent import RunFinished, Search, Settings, make_chat_model, make_solver
 from agent.models import find_model, pull
 from agent.models.weights import ModelNotPulledError
-from bench import store
+from bench.runs import store
 from ports import free_port
 
 pytestmark = pytest.mark.model

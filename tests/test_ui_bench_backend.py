@@ -19,6 +19,9 @@ def _start(app, **fields) -> None:
 
 
 def test_the_progress_shows_which_worker_did_what(app):
+    app.switch_page("views/bench.py").run()
+    # Tasks at once is left to the backend's own default, as on the CLI (the page sent 2 whatever the backend).
+    assert app.number_input(key="bench_parallel").value is None
     _start(app, bench_backend="threads")
     deadline = time.time() + 60
     while time.time() < deadline:

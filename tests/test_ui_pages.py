@@ -20,9 +20,11 @@ from streamlit.testing.v1 import AppTest
 
 from agent import ModelSpec, Search, Solver, make_solver
 from agent.config import describe_search, load_settings, stored_search
-from bench import store
-from bench.humaneval import load_problems
-from bench.transfer import load_file
+from bench.datasets.humaneval import load_problems
+from bench.runs import store
+from bench.runs.config import RunConfig
+from bench.runs.lifecycle import start_run
+from bench.runs.transfer import load_file
 from fakes import (
     ADD_TASK,
     WRONG_THEN_RIGHT,
@@ -728,7 +730,15 @@ def test_bench_first_visit_measures_what_a_run_costs(app):
     assert not app.exception, app.exception
     note = next(i.value for i in app.info if "Cost on this machine" in i.value)
     assert "measured by a probe: HumanEval/3 took" in note and "all 164 tasks about" in note
+    assert "So 3-5 (3 tasks) takes about" in note
     assert any("No runs yet" in i.value for i in app.info)  # a probe is not a run
+    # The note counts the tasks the form selects, in the dataset it names (it counted HumanEval's 164 whatever).
+    app.selectbox(key="bench_dataset").set_value("mbpp-dev")
+    next(t for t in app.text_input if t.label == "Tasks").set_value("0-9")
+    button(app, "Estimate the cost: time the first task").click().run()
+    assert not app.exception, app.exception
+    note = next(i.value for i in app.info if "Cost on this machine" in i.value)
+    assert "So 0-9 (10 tasks) takes about" in note and "all 170 tasks about" in note
 
 
 def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
@@ -748,7 +758,7 @@ def test_bench_form_starts_a_background_run_and_a_finished_bar_is_full(app):
             break
         time.sleep(0.5)
     assert "2/2 tasks done · 2 passing · finished" == bars[0].proto.text and bars[0].proto.value == 100
-    assert any("honest protocol" in s.value for s in app.success)
+    assert any(s.value == "Protocol: honest" for s in app.success)
     words = "repair search, budget 2 candidates, 3000 tokens, prompt v3"
     assert any(f"dataset humaneval · {words} · 2 tasks" in c.value for c in app.caption), [c.value for c in app.caption]
     assert words in set(next(d.value for d in app.dataframe if "search" in d.value.columns)["search"])
@@ -797,21 +807,21 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
 
 
 def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled_apart(app, tmp_path):
-    from bench import runner
-    from bench.evaluate import evaluate_file
+    from bench.scoring.imported import evaluate_file
 
     db_path = tmp_path / "bench.sqlite"
     right = {"HumanEval/0": {0, 4}, "HumanEval/2": set(range(5))}  # of seeds 0-4: 2, 5 and 0 samples pass
     model = SeededModel(answer=seeded_humaneval_answers(PROBLEMS, right), calls=[])
-    samples = runner.start_run(runner.RunConfig(tasks="0,2,4", samples=5, backend="threads"), db_path, background=False,
-                               solver=Solver(model, tmp_path / "s.sqlite", ModelSpec("fake", "seeded", "test")))
+    samples = start_run(RunConfig(tasks="0,2,4", samples=5, backend="threads"), db_path, background=False,
+                        solver=Solver(model, tmp_path / "s.sqlite", ModelSpec("fake", "seeded", "test")))
     imported = evaluate_file(Path(__file__).parent / "fixtures" / "samples-example.jsonl", "humaneval", db_path)
     app.switch_page("views/bench.py").run()
     next(s for s in app.selectbox if s.label == "Run").set_value(samples).run()
     assert not app.exception, app.exception
     metrics = {m.label: m.value for m in app.metric}
     assert (metrics["pass@1"], metrics["pass@5"], metrics["samples per task"]) == ("46.7%", "66.7%", "5")
-    assert any(s.value.startswith("samples: 5 independent samples a task at temperature 0.8") for s in app.success)
+    assert any(s.value.startswith("Protocol: samples (5 independent samples a task at temperature 0.8") for s in
+               app.success)
     spec = next(s for s in chart_specs(app) if "pass@k (unbiased estimator) against k" in json.dumps(s["title"]))
     assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line"]  # no published line: a fake model
     assert any(c.value.startswith("pass@k for k = 1, 2, ...: 46.7% / ") and "/ 66.7%." in c.value for c in app.caption)
@@ -822,12 +832,14 @@ def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled
     assert dict(zip(runs.protocol, runs["pass@1"])) == {"samples": "46.7%", "imported": "38.9%"}
     next(s for s in app.selectbox if s.label == "Run").set_value(imported).run()
     assert not app.exception, app.exception
-    assert any(i.value.startswith("imported: samples made elsewhere (samples-example.jsonl, sha ") for i in app.info)
+    # In show's words (bench.reports.words.protocol_words).
+    assert any(i.value.startswith("Protocol: imported (samples made elsewhere, from samples-example.jsonl (sha ")
+               for i in app.info)
     assert {m.label: m.value for m in app.metric}["pass@1"] == "38.9%"
     next(s for s in app.selectbox if s.label == "Run A").set_value(samples)
     next(s for s in app.selectbox if s.label == "Run B").set_value(imported).run()
     assert any(w.value.startswith("These runs use different protocols (A samples, B imported)") for w in app.warning)
-    assert any(i.value.startswith("Run B is imported: samples made elsewhere") for i in app.info)
+    assert any(i.value.startswith("Run B is imported (samples made elsewhere") for i in app.info)
 
 
 @pytest.mark.parametrize("status, banner, words", [

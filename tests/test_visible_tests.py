@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import visible_tests
-from bench.humaneval import Problem, load_problems
-from bench.visible_tests import coverage, extract_visible_tests, visible_test_source
+from bench.datasets import visible_tests
+from bench.datasets.humaneval import Problem, load_problems
+from bench.datasets.visible_tests import coverage, extract_visible_tests, visible_test_source
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 # Measured when the extractor was written; a better extractor may raise it but never lower it.

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bench.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
-from bench.runner import backend_label
+from bench.reports.words import backend_words
+from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
+from bench.runs.record import Run
 from bench.settings import ray_address
 
 BACKEND_HELP = ("threads: threads of this app sharing one model (no setup). processes: processes of this machine, "
@@ -36,16 +37,16 @@ def backend_options() -> dict:
             "cpus_per_actor": float(cpus), "endpoints": endpoints}
 
 
-def needs_app_model(options_or_run: dict) -> bool:
-    """Does the run use the model loaded in this app (threads without endpoints)? Otherwise its threads, processes
-    or actors make their own, where they run."""
-    return options_or_run["backend"] == "threads" and not parse_endpoints(options_or_run["endpoints"])
+def needs_app_model(backend: str, endpoints: str | list[str]) -> bool:
+    """Does a run on this backend and these endpoints use the model loaded in this app (threads without endpoints)?
+    Otherwise its threads, processes or actors make their own, where they run."""
+    return backend == "threads" and not parse_endpoints(endpoints)
 
 
-def solver_progress(run: dict, rows: list[dict]) -> None:
+def solver_progress(run: Run, rows: list[dict]) -> None:
     """Where the run's tasks run, the solvers it lost, and what each solver (thread, process, actor, endpoint) did."""
-    st.caption(f"backend: {backend_label(run)}")
-    for note in (run.get("notes") or "").splitlines():
+    st.caption(f"backend: {backend_words(run)}")
+    for note in (run.notes or "").splitlines():
         st.warning(f"solver lost: {note}")
     if not rows:
         return

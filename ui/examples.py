@@ -6,8 +6,8 @@ task a person types, so an example loaded and then edited leaves no stale name b
 
 from __future__ import annotations
 
-from bench.humaneval import load_problems
-from bench.task_protocol import visible_tests_for
+from bench.datasets.humaneval import load_problems
+from bench.datasets.visible_tests import visible_tests_for
 
 
 def _humaneval(task_id: str) -> dict[str, str]:

@@ -8,12 +8,13 @@ from dataclasses import replace
 import streamlit as st
 
 from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
-from agent.config import STRATEGIES, describe_search
+from agent.config import DEFAULT_OLLAMA_MODEL, PROVIDERS, STRATEGIES, describe_search
+from agent.models import DEFAULT_MODEL
 
-PROVIDERS = ["auto", "llamacpp", "ollama", "openai"]
+CHOICES = ["auto", *PROVIDERS]  # auto: Ollama if it answers and has the model, else the embedded model
 MODEL_HINT = {"auto": "Ollama model, else the embedded GGUF",
-              "llamacpp": "qwen2.5-coder-0.5b, qwen2.5-coder-0.5b-q8_0 or a .gguf path",
-              "ollama": "qwen2.5-coder:1.5b", "openai": "the model name the server serves"}
+              "llamacpp": f"{DEFAULT_MODEL}, {DEFAULT_MODEL}-q8_0 or a .gguf path",
+              "ollama": DEFAULT_OLLAMA_MODEL, "openai": "the model name the server serves"}
 STRATEGY_HELP = ("repair: each new candidate repairs the last one from its failure report. sample: fresh answers to "
                  "the first prompt, warmer, drawn a round at a time. hybrid: one repair, then fresh samples. When "
                  "several candidates were drawn, a chooser picks the answer by the visible tests and by agreement.")
@@ -48,7 +49,7 @@ def draw_sidebar() -> Settings:
     state.setdefault("cfg_plain_editors", False)
     with st.sidebar:
         st.subheader("Model")
-        state.cfg_provider = st.selectbox("Provider", PROVIDERS, index=PROVIDERS.index(state.cfg_provider),
+        state.cfg_provider = st.selectbox("Provider", CHOICES, index=CHOICES.index(state.cfg_provider),
                                           key="provider")
         state.cfg_model = st.text_input("Model", value=state.cfg_model, placeholder=MODEL_HINT[state.cfg_provider],
                                         key="model")

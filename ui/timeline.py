@@ -9,15 +9,15 @@ under a key, so the live redraws and the final one agree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import streamlit as st
 
-from agent import NodeFinished, NodeStarted, RunFinished, Token
+from agent import RunFinished
 from agent.config import Search
-from agent.loop.candidates import Candidate, ChoiceView, candidates_after, choice, drawing_speed, judged_now
+from agent.loop.candidates import Candidate, drawing_speed
 from agent.solves.events import Event
 from agent.solves.history import code_diff, next_draw
+from agent.solves.story import Chooser, Drawn, Failure, Route, Writing, story_of
 from sandbox import TestReport
 
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code
@@ -151,106 +151,10 @@ def side_by_side(items: Sequence[Candidate], draw: Callable[[Candidate], None]) 
                 draw(item)
 
 
-# --- from events to entries --------------------------------------------------------------------------------
-
-
-@dataclass
-class _Drawn:
-    """Candidates one coder step drew (one, or a round of samples), with their verdicts once the executor ran."""
-
-    numbers: list[int]
-    by_number: dict[int, Candidate]
-    previous: dict[int, Candidate]
-
-
-@dataclass
-class _Route:
-    status: str | None
-    update: dict
-    everyone: list[Candidate]  # every candidate of the solve so far
-
-
-@dataclass
-class _Chooser:
-    picked: ChoiceView | None
-    step: int
-    known: list[Candidate]
-
-
-@dataclass
-class _Writing:
-    number: int
-    kind: str
-    text: str
-
-
-@dataclass
-class _Failure:
-    text: str
-
-
-@dataclass
-class _Story:
-    entries: list = field(default_factory=list)
-    final: RunFinished | None = None
-
-
-def _story(events: list[Event], strategy: str, known: list[Candidate]) -> _Story:
-    story, open_coder, streamed = _Story(), None, ""
-    drawn_of: dict[int, _Drawn] = {}
-    latest = list(known)
-    for event in events:
-        if isinstance(event, NodeStarted):
-            if event.node == "coder":
-                open_coder, streamed = event, ""
-        elif isinstance(event, Token) and open_coder is not None:
-            streamed += event.text
-        elif isinstance(event, NodeFinished):
-            if event.node == "coder":
-                open_coder = None
-            if event.error:
-                story.entries.append(_Failure(f"The {event.node} node failed: {event.error}"))
-                continue
-            update = event.update
-            if event.node == "coder":
-                if update.get("status") == "error":
-                    story.entries.append(_Failure(update.get("error") or "the model call failed"))
-                    continue
-                everyone = latest = candidates_after(latest, update)
-                new = [c for c in everyone if not c.ran] or everyone[-1:]
-                entry = _Drawn([c.number for c in new], {c.number: c for c in new},
-                               {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
-                story.entries.append(entry)
-                for number in entry.numbers:
-                    drawn_of[number] = entry
-            elif event.node == "executor":
-                everyone = latest = candidates_after(latest, update)
-                for candidate in everyone:
-                    if candidate.number not in judged_now(update):
-                        continue
-                    entry = drawn_of.get(candidate.number)
-                    if entry is None:  # drawn before this job began (a fork with edited code runs the tests first)
-                        entry = _Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
-                        story.entries.append(entry)
-                        drawn_of[candidate.number] = entry
-                    if candidate.number not in entry.numbers:
-                        entry.numbers.append(candidate.number)
-                    entry.by_number[candidate.number] = candidate
-                story.entries.append(_Route(update.get("status"), update, everyone))
-            elif event.node == "chooser":
-                story.entries.append(_Chooser(choice(update), event.step, latest))
-        elif isinstance(event, RunFinished):
-            story.final = event
-    if open_coder is not None:
-        upcoming = next_draw(latest, strategy)
-        story.entries.append(_Writing(len(latest) + 1, upcoming, streamed))
-    return story
-
-
 # --- drawing -------------------------------------------------------------------------------------------------
 
 
-def _draw_drawn(entry: _Drawn, key: str) -> None:
+def _draw_drawn(entry: Drawn, key: str) -> None:
     drawn = [entry.by_number[n] for n in entry.numbers]
     if len(drawn) == 1:
         candidate = drawn[0]
@@ -275,7 +179,7 @@ def _draw_drawn(entry: _Drawn, key: str) -> None:
         side_by_side(drawn, draw)
 
 
-def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
+def _draw_route(entry: Route, budget: int, strategy: str) -> None:
     used = len(entry.everyone)
     if entry.status == "running":
         upcoming = next_draw(entry.everyone, strategy)
@@ -301,7 +205,7 @@ def _draw_route(entry: _Route, budget: int, strategy: str) -> None:
         st.caption("The route reads the visible tests' verdicts and the budget; the hidden tests play no part.")
 
 
-def _draw_chooser(entry: _Chooser) -> None:
+def _draw_chooser(entry: Chooser) -> None:
     picked = entry.picked
     if picked is None:
         with st.expander("**chooser** — nothing to choose", type="step", icon=":material/how_to_vote:"):
@@ -353,22 +257,22 @@ def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[
     search is the solve's own (agent.config.stored_search); known are its candidates from before the first event,
     for a job that starts mid-solve. key prefixes the steps' widget keys and must be unique on the page."""
     known = list(known or [])
-    story = _story(events, search.strategy, known)
+    story = story_of(events, search.strategy, known)
     thread = events[0].thread_id if events else "none"
     prefix = f"{key}-{thread}"
     for entry in story.entries:
-        if isinstance(entry, _Drawn):
+        if isinstance(entry, Drawn):
             _draw_drawn(entry, prefix)
-        elif isinstance(entry, _Route):
+        elif isinstance(entry, Route):
             _draw_route(entry, search.budget, search.strategy)
-        elif isinstance(entry, _Chooser):
+        elif isinstance(entry, Chooser):
             _draw_chooser(entry)
-        elif isinstance(entry, _Writing):
+        elif isinstance(entry, Writing):
             what = WRITING_WORDS.get(entry.kind, "an answer")
             with st.expander(f"**#{entry.number} · the model is writing {what}**", expanded=True, type="step",
                              icon=":material/edit_note:"):
                 st.code(entry.text or "…", language="markdown")
-        elif isinstance(entry, _Failure):
+        elif isinstance(entry, Failure):
             st.error(entry.text)
     if story.final is not None:
         _draw_final(story.final)

@@ -44,8 +44,8 @@ def agree(a: Candidate, b: Candidate, *, strict: bool = False) -> bool:
 
     By default, on the probes inside the contract the visible calls imply: the same value on each, where a mutated
     input on which either raises is no disagreement. strict: the same outcome on every probe, outside the contract
-    and exceptions included (the tie-break). Candidates without recorded behaviours (older solves) agree when
-    their signatures are equal and not empty."""
+    and exceptions included (the tie-break). Candidates without recorded behaviours agree when their signatures are
+    equal and not empty."""
     if a is b:
         return True
     if strict or not a.behaviour or not b.behaviour or len(a.behaviour) != len(b.behaviour):

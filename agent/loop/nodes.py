@@ -5,7 +5,7 @@ coder     asks the model for the next candidates: the first answer, a repair of 
 executor  runs every new candidate against the visible tests and records how it behaves on probe inputs.
 chooser   when the solve ends with more than one candidate, picks the answer (agent.loop.choice) and says why.
 
-draw_samples, outside the loop, draws independent samples of the first prompt the same way (the bench's pass@k).
+The model calls themselves (an answer, a round of samples, the candidate each makes) are agent.loop.model_calls.
 """
 
 from __future__ import annotations
@@ -14,138 +14,28 @@ import time
 from collections import Counter
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from agent.config import Search, stored_search
 from agent.inputs import offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
 from agent.loop.choice import choose
-from agent.loop.extract import extract_code
+from agent.loop.model_calls import (
+    answer_token_cap,
+    ask,
+    ask_many,
+    attempt_of,
+    configured,
+    describe_model_error,
+    fields_of,
+    first_messages,
+    seed_note,
+)
 from agent.loop.probes import Probe, behaviour, probe_calls, signature
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
-_LC = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
-
-
-def _to_langchain(messages: list[dict]) -> list[BaseMessage]:
-    return [_LC[m["role"]](content=m["content"]) for m in messages]
-
-
-def describe_model_error(exc: Exception) -> str:
-    """A model failure in words a user can act on (connection refused, model missing, ...)."""
-    text = str(exc) or type(exc).__name__
-    if "not found" in text.lower() and "model" in text.lower():
-        return f"the model is not available: {text}. Pull it first (for Ollama: `ollama pull MODEL`)."
-    if any(word in text.lower() for word in ("connect", "refused", "unreachable", "timed out")):
-        return f"the model server stopped answering: {text}"
-    return f"the model call failed: {type(exc).__name__}: {text}"
-
-
-def answer_token_cap(task: str) -> int:
-    """A cap on one answer's length that fits the task: room to restate it (a HumanEval prompt is often
-    re-written whole) plus a body; the configured maximum still applies. About 3 characters a token."""
-    return 320 + len(task) // 3
-
-
-def _fields(model: BaseChatModel) -> set[str]:
-    return set(type(model).model_fields)
-
-
-def _configured(model: BaseChatModel, *, temperature: float | None = None, seed: int | None = None,
-                cap: int | None = None) -> BaseChatModel:
-    """A copy of the model with these sampling settings, for the fields this provider has."""
-    known, update = _fields(model), {}
-    if temperature is not None and "temperature" in known:
-        update["temperature"] = temperature
-    if seed is not None and "seed" in known:
-        update["seed"] = seed
-    for name in ("max_tokens", "num_predict"):
-        if cap is not None and name in known:
-            update[name] = min(cap, getattr(model, name) or cap)
-    return model.model_copy(update=update) if update else model
-
-
-def _prefill(model: BaseChatModel, version: prompts.PromptVersion, task: str) -> str:
-    return version.prefill(task) if getattr(model, "supports_prefill", False) else ""
-
-
-def _ask(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion,
-         task: str) -> tuple[str, dict, dict]:
-    """One model call: (the whole answer, the pre-fill included; usage; response metadata)."""
-    prefill = _prefill(model, version, task)
-    sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
-    # Stops that end at a closing fence only make sense when the fence was opened for the model.
-    response = model.invoke(sent, stop=list(version.stops) if prefill else None)
-    text = response.content if isinstance(response.content, str) else str(response.content)
-    return prefill + text, dict(getattr(response, "usage_metadata", None) or {}), dict(response.response_metadata or {})
-
-
-def _samples(model: BaseChatModel, messages: list[dict], version: prompts.PromptVersion, task: str, n: int,
-             temperature: float, seed: int) -> list[tuple[str, dict, dict]]:
-    """n fresh answers to the same messages: decoded together where the provider can, else one by one."""
-    prefill = _prefill(model, version, task)
-    if hasattr(model, "sample_many"):
-        sent = _to_langchain(messages) + ([AIMessage(content=prefill)] if prefill else [])
-        return [(prefill + text, usage, meta) for text, usage, meta in
-                model.sample_many(sent, n, temperature=temperature, seed=seed,
-                                  stop=list(version.stops) if prefill else None)]
-    return [_ask(_configured(model, temperature=temperature, seed=seed + i), messages, version, task)
-            for i in range(n)]
-
-
-def _seed_note(model: BaseChatModel) -> str | None:
-    return None if "seed" in _fields(model) or hasattr(model, "sample_many") else \
-        "this provider takes no seed, so samples may repeat"
-
-
-def first_messages(version: prompts.PromptVersion, task: str, shown_tests: str,
-                   entry_point: str | None) -> list[dict]:
-    """The first prompt of a solve: the version's system text, then the task with the tests it shows."""
-    return [{"role": "system", "content": version.system},
-            {"role": "user", "content": version.first_message(task, shown_tests, entry_point)}]
-
-
-def round_sizes(n: int, per_round: int) -> list[int]:
-    """n samples in as few rounds of at most per_round as can hold them, as even as possible (10 by 4: 4, 3, 3):
-    a round is one batch, and a round of one or two gains little from batching."""
-    rounds = -(-n // max(1, per_round))
-    return [n // rounds + (1 if i < n % rounds else 0) for i in range(rounds)] if n > 0 else []
-
-
-def draw_samples(model: BaseChatModel, task: str, tests: str, entry_point: str | None, *, n: int,
-                 temperature: float, seed: int, prompt_version: str | None = None,
-                 per_round: int = Search.samples_per_round) -> list[Attempt]:
-    """n independent answers to the first prompt (the task and its visible tests) at temperature, sample i with
-    seed + i, drawn as a sample round of the loop draws them (decoded per_round together where the provider can).
-    No loop and no choice: the candidates of a pass@k measurement, not yet run. Raises what the provider raises."""
-    version = prompts.prompt_version(prompt_version)
-    messages = first_messages(version, task, tests, entry_point)
-    capped = _configured(model, cap=answer_token_cap(task))
-    state: SolveState = {"task": task, "entry_point": entry_point}
-    drawn: list[Attempt] = []
-    for size in round_sizes(n, per_round):
-        offset = len(drawn)
-        started = time.perf_counter()
-        answers = _samples(capped, messages, version, task, size, temperature, seed + offset)
-        each = (time.perf_counter() - started) / len(answers)
-        drawn += [_attempt(offset + i + 1, "sample", messages, answer, usage, meta, each, state,
-                           temperature=temperature, seed=seed + offset + i, note=_seed_note(model))
-                  for i, (answer, usage, meta) in enumerate(answers)]
-    return drawn
-
-
-def _attempt(iteration: int, kind: str, sent: list[dict], answer: str, usage: dict, meta: dict, seconds: float,
-             state: SolveState, **extra: object) -> Attempt:
-    code, extract_error = extract_code(answer, entry_point=read_state(state)["entry_point"], task=state["task"])
-    return {
-        "iteration": iteration, "kind": kind, "messages": sent, "answer": answer, "code": code or "",
-        "extract_error": extract_error, "report": None, "tokens_in": usage.get("input_tokens", 0),
-        "tokens_out": usage.get("output_tokens", 0), "prompt_tokens_reused": meta.get("prompt_tokens_reused"),
-        "seconds_model": round(seconds, 3), "forked": False, "resampled": False, **extra,
-    }
 
 
 def kind_after(kinds: list[str | None], strategy: str) -> str:
@@ -169,19 +59,19 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
     history = state["messages"] + [{"role": "user", "content": prompts.repair_message(state["feedback"])}]
     earlier = {a.get("code") for a in state["attempts"]}
     started = time.perf_counter()
-    capped = _configured(model, cap=cap)
-    answer, usage, meta = _ask(capped, history, version, state["task"])
-    attempt = _attempt(iteration, "repair", history, answer, usage, meta, time.perf_counter() - started, state)
-    if attempt["code"] and attempt["code"] in earlier and "temperature" in _fields(model):
+    capped = configured(model, cap=cap)
+    answer, usage, meta = ask(capped, history, version, state["task"])
+    attempt = attempt_of(iteration, "repair", history, answer, usage, meta, time.perf_counter() - started, state)
+    if attempt["code"] and attempt["code"] in earlier and "temperature" in fields_of(model):
         # At temperature 0 small models hand back their previous code verbatim (20 of 21 repairs of the
         # 0.5B on HumanEval sample:41), even when sampled warmer with that code in context: a repair
         # certain to fail the same way. Ask again in a fresh conversation that keeps the task, the
         # tests and the failure report but not the code to copy, warmer, with a seed of its own.
-        warmer = _configured(capped, temperature=REPEAT_TEMPERATURE, seed=(getattr(model, "seed", 0) or 0) + iteration)
+        warmer = configured(capped, temperature=REPEAT_TEMPERATURE, seed=(getattr(model, "seed", 0) or 0) + iteration)
         fresh = history[:1] + [{"role": "user", "content": prompts.fresh_repair_message(
             history[1]["content"], state["feedback"])}]
-        answer, usage, meta = _ask(warmer, fresh, version, state["task"])
-        attempt = _attempt(iteration, "repair", fresh, answer, usage, meta, time.perf_counter() - started, state,
+        answer, usage, meta = ask(warmer, fresh, version, state["task"])
+        attempt = attempt_of(iteration, "repair", fresh, answer, usage, meta, time.perf_counter() - started, state,
                            resampled=True, temperature=REPEAT_TEMPERATURE)
     return [attempt], history[len(state["messages"]):] + [{"role": "assistant", "content": attempt["answer"]}]
 
@@ -202,8 +92,8 @@ def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
             sent = first_messages(version, state["task"], state["shown_tests"] or state["tests"],
                                   state["entry_point"])
             started = time.perf_counter()
-            answer, usage, meta = _ask(_configured(model, cap=cap), sent, version, state["task"])
-            new = [_attempt(iteration, "first", sent, answer, usage, meta, time.perf_counter() - started, state)]
+            answer, usage, meta = ask(configured(model, cap=cap), sent, version, state["task"])
+            new = [attempt_of(iteration, "first", sent, answer, usage, meta, time.perf_counter() - started, state)]
             added = sent + [{"role": "assistant", "content": answer}]
         elif kind == "repair":
             new, added = _repair(model, state, version, iteration, cap)
@@ -214,10 +104,10 @@ def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
             seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
             first = state["messages"][:2]
             started = time.perf_counter()
-            drawn = _samples(_configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
+            drawn = ask_many(configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
             each = (time.perf_counter() - started) / len(drawn)
-            new = [_attempt(iteration + i, "sample", first, answer, usage, meta, each, state, temperature=temperature,
-                            seed=seed + i, note=_seed_note(model)) for i, (answer, usage, meta) in enumerate(drawn)]
+            new = [attempt_of(iteration + i, "sample", first, answer, usage, meta, each, state, temperature=temperature,
+                            seed=seed + i, note=seed_note(model)) for i, (answer, usage, meta) in enumerate(drawn)]
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}
     last = new[-1]

@@ -1,8 +1,8 @@
 """The graph's state: what one solve knows at every step (and what each checkpoint stores).
 
 Nodes return only what they add: ``attempts`` and ``messages`` are merged into the state by the reducers below,
-so a checkpoint still holds the whole lists. Keys a state may lack (checkpoints of older versions, a node's
-partial update) read through ``read_state``, which holds every default in one place.
+so a checkpoint still holds the whole lists. Keys a state may lack (a node's partial update, a state typed into
+LangGraph Studio) read through ``read_state``, which holds every default in one place.
 """
 
 from __future__ import annotations
@@ -42,8 +42,7 @@ def attempt_number(attempt: Attempt, index: int) -> int:
 
 def merge_attempts(known: list[Attempt] | None, new: list[Attempt] | None) -> list[Attempt]:
     """The attempts reducer: a candidate whose number is known replaces that one (the executor adds its verdict, a
-    fork its edited code), any other is appended. A whole list, as nodes of older versions wrote, merges to
-    itself."""
+    fork its edited code), any other is appended; a whole list merges to itself."""
     merged = list(known or [])
     place = {attempt_number(a, i): i for i, a in enumerate(merged)}
     for attempt in new or []:
@@ -81,15 +80,6 @@ class SolveState(TypedDict, total=False):
     attempts: Annotated[list[Attempt], merge_attempts]
     judged: list[int]  # the candidates the last executor step ran
     choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
-    # The Search as older versions stored it, one key a field (the budget as candidates after the first): kept in
-    # the schema so that their checkpoints still read (LangGraph reads only the schema's keys), read only by
-    # stored_search, never written.
-    max_retries: int
-    strategy: str
-    samples_per_round: int
-    sample_temperature: float
-    token_budget: int
-    prompt_version: str | None
 
 
 # What a state without the key means. The search has no default here: stored_search reads it, in whichever shape
@@ -103,8 +93,7 @@ DEFAULTS: SolveState = {
 
 def read_state(values: dict) -> SolveState:
     """A solve's state (a checkpoint's values, a node's input) with every missing key at its default. A value
-    stored as None where the schema wants a list, number or text reads as the default too, as older versions
-    wrote some."""
+    stored as None where the schema wants a list, number or text reads as the default too."""
     state: SolveState = {**DEFAULTS}
     for key, value in values.items():
         if value is not None or DEFAULTS.get(key) is None:

@@ -8,23 +8,18 @@ Progress goes to stderr so stdout stays machine-readable (``path`` prints only t
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import NoReturn
+
+from sandbox.cli import CommandParser
 
 from .catalog import CATALOG, DEFAULT_MODEL
 from .weights import ModelError, find_model, list_models, pull
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # argparse's default prints the whole usage block; one line is easier to read in logs.
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m agent.models", description="Manage local GGUF model files.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def build_parser() -> CommandParser:
+    """The CLI: pull, list, path."""
+    parser = CommandParser(prog="python -m agent.models", description="Manage local GGUF model files.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     p_pull = sub.add_parser("pull", help="download, join and verify a model (or verify one put in place by hand)")
     p_pull.add_argument("name", nargs="?", default=DEFAULT_MODEL, choices=list(CATALOG))
     sub.add_parser("list", help="show catalog models and whether they are present")
@@ -39,7 +34,7 @@ def _progress(line: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code."""
-    args = _build_parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         if args.command == "pull":
             print(pull(args.name, progress=_progress))

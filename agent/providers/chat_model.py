@@ -14,8 +14,8 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from agent.config import DEFAULT_GGUF_MODEL, DEFAULT_OLLAMA_MODEL, Settings
-from agent.models import ModelError, find_model
+from agent.config import DEFAULT_OLLAMA_MODEL, Settings
+from agent.models import DEFAULT_MODEL, ModelError, find_model
 
 
 class ModelUnavailable(Exception):
@@ -94,7 +94,7 @@ def _openai(settings: Settings, model: str) -> tuple[BaseChatModel, str]:
 
 def gguf_path(settings: Settings) -> Path:
     """The GGUF file for the embedded provider: LLAMACPP_MODEL_PATH, else LLM_MODEL (name or path)."""
-    wanted = settings.llamacpp_model_path or settings.model or DEFAULT_GGUF_MODEL
+    wanted = settings.llamacpp_model_path or settings.model or DEFAULT_MODEL
     try:
         return find_model(wanted)
     except ModelError as exc:
@@ -113,7 +113,7 @@ def _llamacpp(settings: Settings) -> tuple[BaseChatModel, str]:
 
 def make_chat_model(settings: Settings) -> tuple[BaseChatModel, ModelSpec]:
     """The chat model the settings ask for. With no provider set: Ollama if it answers and has
-    LLM_MODEL (default qwen2.5-coder:1.5b), else the embedded GGUF model."""
+    LLM_MODEL (default DEFAULT_OLLAMA_MODEL), else the embedded GGUF model."""
     provider = settings.provider
     if provider == "ollama":
         model = settings.model or DEFAULT_OLLAMA_MODEL

@@ -75,20 +75,7 @@ class Solver:
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
                stop: threading.Event | None = None) -> Iterator[Event]:
         """Continue a paused (step mode) or interrupted solve; in step mode, one node at a time."""
-        config = self._legacy_fork(self._config(thread_id, checkpoint_id))
-        return self._stream(None, config, step_mode, stop)
-
-    def _legacy_fork(self, config: dict) -> dict:
-        """Where a solve stands before it goes on. A fork with edited code made by an older version set a forked
-        flag in the state and left the edit for its executor to move into the last candidate; written here as a
-        fork writes it now, so that the executor runs the edit."""
-        stored = self.checkpointer.get_tuple(config)
-        if stored is None or not stored.checkpoint["channel_values"].get("forked"):
-            return config
-        values = read_state(self.graph.get_state(config).values)
-        edited = self._edited(values, values["code"])
-        edited["extract_error"] = values["extract_error"]
-        return self.graph.update_state(stored.config, {"attempts": [edited]}, as_node="coder")
+        return self._stream(None, self._config(thread_id, checkpoint_id), step_mode, stop)
 
     @staticmethod
     def _edited(values: SolveState, code: str) -> dict:
@@ -104,7 +91,7 @@ class Solver:
             raise BadInput(f"solve {thread_id} has checkpoints: carry it on with resume instead")
         inputs = self.store.inputs(thread_id)
         if not inputs:
-            raise BadInput(f"solve {thread_id} has no stored inputs (it was made by an older version)")
+            raise BadInput(f"solve {thread_id} has no stored inputs to start it again from")
         return self._stream(inputs, self._config(thread_id), step_mode, stop)
 
     def can_restart(self, thread_id: str) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agent.solves.liveness import keep_alive, owner_alive, process_token
 
-# Columns added after the first version of the table: a database made by an older version gets them on open.
+# Columns the table gained after its first release: added on open where a database lacks them (its one migration).
 _ADDED_COLUMNS = (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT"))
 
 
@@ -76,7 +76,7 @@ class SolveStore:
                        (status, time.time(), thread_id))
 
     def inputs(self, thread_id: str) -> dict:
-        """The state a solve started from, as add stored it ({} for unknown or older solves)."""
+        """The state a solve started from, as add stored it ({} for an unknown solve or one stored without it)."""
         with self._db() as db:
             row = db.execute("SELECT inputs FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else {}

@@ -7,7 +7,7 @@ evalplus/humanevalplus_release (commit 200defc, "bump to v0.1.10"): ``HumanEvalP
 ``HumanEvalPlus-OriginFmt.jsonl.gz`` and ``LICENSE`` (Apache-2.0).
 
 - ``HumanEvalPlus-OriginFmt.jsonl.gz`` and ``LICENSE`` are copied unchanged: the bench builds each task's hidden
-  tests from the first at load time (bench.humanevalplus).
+  tests from the first at load time (bench.datasets.humanevalplus).
 - ``tasks.json`` is ours. For each task: its ``atol`` and the counts of its base and plus inputs, read from
   ``HumanEvalPlus.jsonl.gz`` (not copied: the OriginFmt file writes the same inputs and expected outputs out);
   ``slowest_call_seconds``, the canonical solution's slowest input, timed as EvalPlus times its ground truth (in
@@ -28,7 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-from bench import humanevalplus
+from bench.datasets import humanevalplus
+from bench.datasets.evalplus_checks import hidden_test
 from sandbox import Limits, run_tests
 
 COPIED = ("HumanEvalPlus-OriginFmt.jsonl.gz", "LICENSE")
@@ -69,7 +70,7 @@ def canonical_seconds(task_id: str, info: dict) -> float:
     when it does not pass (a scorer that fails the reference would make every number wrong)."""
     record = humanevalplus.origin_records()[task_id]
     started = time.perf_counter()
-    report = run_tests(humanevalplus.canonical_program(task_id), humanevalplus.hidden_test(record, info),
+    report = run_tests(humanevalplus.canonical_program(task_id), hidden_test(record, info),
                        entry_point=record["entry_point"], limits=MEASURE_LIMITS)
     seconds = time.perf_counter() - started
     if not report.passed:

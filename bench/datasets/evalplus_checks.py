@@ -1,0 +1,154 @@
+"""EvalPlus's rules (evalplus/eval/__init__.py, evalplus/config.py) as a program the sandbox runs: each HumanEval+
+task's hidden tests written as one check(candidate), and the time limits they run under.
+
+- an output equal to the expected one passes; otherwise, where the task has an ``atol`` or the expected output is
+  a float or a non-empty list or tuple of floats (then atol is 1e-6), an output of the same type (and length)
+  passes when numpy's ``allclose(out, exp, rtol=1e-07, atol=atol)`` holds;
+- HumanEval/32 (find_zero) passes when ``|poly(xs, x)| <= atol`` at the returned x (any root will do). The
+  release's OriginFmt check for it is broken (it calls ``_poly(*x, xs)`` with the arguments swapped and no abs):
+  the canonical solution fails it, so its check is written here from EvalPlus's own oracle;
+- each call has a time limit, ``max(4 s, 4 x T)`` with T the canonical solution's slowest input of the task
+  (EvalPlus uses each input's own T; the slowest one is never stricter), timed in-process as EvalPlus times it and
+  stored in ``tasks.json`` (bench/data/make_humanevalplus.py); a call past it fails the candidate at once, as a
+  timeout. The whole sandbox run has EvalPlus's budget for its two test sets, ``min(60 s, inputs x the call
+  limit) + 1 s`` each, plus the time the canonical solution takes in our sandbox (starting processes, the test
+  process's own work), also measured into ``tasks.json``.
+
+The check of each task is made here from the OriginFmt one: its inputs, its expected outputs (or, for six tasks
+whose outputs are too large to write out, its ``ref_func``), EvalPlus's comparison in place of the release's
+``assertion`` helper (which lacks the type and length checks), and ``check(candidate)`` calling the candidate
+once per input, under the call limit.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from bench.datasets.task import TIME_LIMIT_ERROR
+from sandbox.locked_parse import parse
+
+# EvalPlus's time rules (evalplus/config.py, evalplus/eval/__init__.py untrusted_check): a call gets
+# max(MIN_TIME_LIMIT_S, GT_TIME_LIMIT_FACTOR x the ground truth's time); a test set min(SET_TIME_CAP_S, its calls'
+# limits) + 1 s. (evalplus 0.3.1 had a minimum of 1 s; 4 s since.)
+MIN_TIME_LIMIT_S = 4.0
+GT_TIME_LIMIT_FACTOR = 4.0
+SET_TIME_CAP_S = 60.0
+FIND_ZERO = "HumanEval/32"
+
+# Run before each task's check: the per-call time limit and EvalPlus's comparison of an output with the expected one
+# (its is_floats and unsafe_execute), under names no candidate is likely to define (a plain scorer runs the program
+# and the check in one file). A call past the limit raises TIME_LIMIT_ERROR, which the protocol counts as a timeout
+# (bench.protocol.hidden).
+_PRELUDE = f'''\
+import signal
+
+import numpy as np
+
+
+class {TIME_LIMIT_ERROR}(Exception):
+    pass
+
+
+def _evalplus_on_alarm(signum, frame):
+    raise {TIME_LIMIT_ERROR}(f"HumanEval+ time limit: a call ran over {{_EVALPLUS_CALL_LIMIT_S}} s")
+
+
+def _evalplus_call(candidate, inp):
+    signal.signal(signal.SIGALRM, _evalplus_on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, _EVALPLUS_CALL_LIMIT_S)
+    try:
+        return candidate(*inp)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _evalplus_is_floats(x) -> bool:
+    if isinstance(x, float):
+        return True
+    if isinstance(x, (list, tuple)) and x:
+        return all(isinstance(i, float) for i in x)
+    if isinstance(x, np.ndarray):
+        return x.dtype == np.float64 or x.dtype == np.float32
+    return False
+
+
+def _evalplus_assert_output(out, exp, atol):
+    exact_match = out == exp
+    if atol == 0 and _evalplus_is_floats(exp):
+        atol = 1e-6
+    if not exact_match and atol != 0:
+        assert type(out) == type(exp)
+        if isinstance(exp, (list, tuple)):
+            assert len(out) == len(exp)
+        assert np.allclose(out, exp, rtol=1e-07, atol=atol)
+    else:
+        assert out == exp  # EvalPlus asserts exact_match; the same test, written so a failure shows both values
+'''
+# The release's own helpers, replaced by _PRELUDE's.
+_REPLACED = {"is_floats", "assertion"}
+
+
+class HumanEvalPlusError(ValueError):
+    """The vendored HumanEval+ data is missing or not as expected, or the sandbox cannot run its tests."""
+
+
+def call_limit(info: dict) -> float:
+    """A task's limit on each call: max(4 s, 4 x the canonical solution's slowest input), EvalPlus's rule."""
+    return round(max(MIN_TIME_LIMIT_S, GT_TIME_LIMIT_FACTOR * info["slowest_call_seconds"]), 1)
+
+
+def run_limit(info: dict) -> float:
+    """A task's limit on one sandbox run of all its inputs: EvalPlus's budget for its base and its plus test sets,
+    min(60 s, inputs x the call limit) + 1 s each, plus the canonical solution's time in our sandbox (processes,
+    the test process's own work: EvalPlus's budget is for the candidate alone)."""
+    budget = sum(min(SET_TIME_CAP_S, info[inputs] * call_limit(info)) + 1 for inputs in ("base_inputs", "plus_inputs"))
+    return round(budget + info["canonical_seconds"], 1)
+
+
+def _parts(test: str) -> tuple[list[str], dict[str, str]]:
+    """The release's check source cut in two: the definitions to keep (imports, ref_func, _poly; not its
+    comparison helpers), and the check's assignments by name (inputs, results). The check's body is read line by
+    line (each assignment is one line, however long): parsing its literals would take seconds for 164 tasks."""
+    head, sep, check = test.partition("def check(candidate):\n")
+    if not sep:
+        raise HumanEvalPlusError("a HumanEval+ test without def check(candidate)")
+    lines = head.splitlines()
+    kept = []
+    for node in parse(head).body:
+        if isinstance(node, ast.FunctionDef) and node.name in _REPLACED:
+            continue
+        if isinstance(node, ast.Import) and [alias.name for alias in node.names] == ["numpy"]:
+            continue  # _PRELUDE imports it
+        kept.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
+    assigned = {}
+    for line in check.splitlines():
+        name, sep, _ = line.strip().partition(" = ")
+        if sep and line.startswith("    ") and name.isidentifier():
+            assigned[name] = line.strip()
+    return kept, assigned
+
+
+def hidden_test(record: dict, info: dict) -> str:
+    """A task's HumanEval+ hidden tests as a check(candidate): the release's inputs and expected outputs (or its
+    ref_func), judged by EvalPlus's rules under the task's call limit (the module docstring). info: the task's
+    tasks.json entry."""
+    kept, assigned = _parts(record["test"])
+    if "inputs" not in assigned:
+        raise HumanEvalPlusError(f"{record['task_id']}: its check assigns no inputs")
+    atol = info["atol"]
+    body = ["def check(candidate):", f"    {assigned['inputs']}"]
+    if record["task_id"] == FIND_ZERO:
+        # EvalPlus's special oracle: any x where the polynomial is within atol of zero (xs is the only input).
+        body += ["    for inp in inputs:", "        out = _evalplus_call(candidate, inp)",
+                 f"        assert abs(_poly(*inp, out)) <= {atol!r}"]
+    elif "results" in assigned:
+        body += [f"    {assigned['results']}", "    for inp, exp in zip(inputs, results):",
+                 f"        _evalplus_assert_output(_evalplus_call(candidate, inp), exp, {atol!r})"]
+    elif any(part.startswith("def ref_func") for part in kept):
+        # The expected output computed by the release's reference function, before the candidate sees the input.
+        body += ["    for inp in inputs:", "        exp = ref_func(*inp)",
+                 f"        _evalplus_assert_output(_evalplus_call(candidate, inp), exp, {atol!r})"]
+    else:
+        raise HumanEvalPlusError(f"{record['task_id']}: its check has neither results nor a ref_func")
+    prelude = _PRELUDE + f"\n\n_EVALPLUS_CALL_LIMIT_S = {call_limit(info)!r}\n"
+    return "\n\n".join([prelude, *kept, "\n".join(body)]) + "\n"

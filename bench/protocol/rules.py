@@ -1,0 +1,26 @@
+"""What a run asks of each of its tasks: the one value a backend hands to solve_task, wherever that runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent import Search
+from bench.protocol.labels import Protocol
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How every task of one run is solved and scored: its rows name run_id; feedback says what the loop repairs
+    from (bench.protocol.labels.FEEDBACK_MODES); search is the run's, whole; samples (with their temperature) makes it
+    a run of independent samples a task instead of the loop."""
+
+    run_id: str
+    feedback: str
+    search: Search
+    samples: int | None = None
+    temperature: float | None = None
+
+    @property
+    def protocol(self) -> Protocol:
+        """The protocol these rules make."""
+        return Protocol.of(self.feedback, self.samples)

@@ -1,0 +1,107 @@
+"""Solving and scoring one task honestly: one agent solve on the visible tests, then every candidate scored on the
+hidden tests; or, for a samples run, N independent samples of the first prompt, each scored the same way.
+
+A task the environment cannot run (its tests import a module the sandbox does not offer, or the solve ends on one)
+is recorded as lost to the environment, not as a model outage: no model can fix it. A samples run has no loop: the
+visible tests run on each sample and are stored, deciding nothing; pass@k reads the hidden verdicts
+(bench.scoring.passk).
+"""
+
+from __future__ import annotations
+
+import time
+
+from agent import BadInput, RunFinished, Solver, validate_input
+from agent.inputs import EnvironmentProblem
+from agent.loop.choice import answers_by_budget
+from agent.loop.model_calls import describe_model_error, draw_samples
+from bench.datasets.task import Task
+from bench.protocol.hidden import run_hidden, score_sample
+from bench.protocol.labels import BAD_INPUT, ENV_ERROR
+from bench.protocol.rows import attempt_row, lost_result, result_row, sampled_result
+from bench.protocol.rules import Rules
+from sandbox import run_tests
+
+
+class ModelOutage(Exception):
+    """The model stopped answering: the solver that met it retires, the task goes back to the others; a run that has
+    no solver left stops, keeps what it finished, and can be resumed."""
+
+
+def _lost_status(exc: BadInput) -> str:
+    return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
+
+
+def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict]]:
+    """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row and its
+    attempts rows.
+
+    A task without an entry point is solved with None (the agent infers it from the tests); its hidden tests run
+    with the entry point the solve used. A task the agent refuses (agent.BadInput, or EnvironmentProblem when the
+    tests need what the sandbox lacks) or a solve that ends in env_error is a result with no answer, not an
+    outage: the solver goes on. ModelOutage is raised only when the model gave no answer. A samples run
+    (rules.samples) draws its samples instead (sample_task)."""
+    if rules.samples:
+        return sample_task(solver, task, rules)
+    visible, oracle = task["tests"], rules.feedback == "oracle"
+    executed, shown = (task["hidden_tests"], visible) if oracle else (visible, None)
+    started = time.perf_counter()
+    try:
+        # The run's search, whole (a run without feedback stored a budget of one candidate).
+        events = list(solver.start(task["prompt"], executed, entry_point=task["entry_point"], search=rules.search,
+                                   shown_tests=shown, origin=f"bench run {rules.run_id}"))
+    except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
+        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), []
+    final = events[-1]
+    assert isinstance(final, RunFinished)
+    made = [c for c in solver.candidates(final.thread_id) if c.ran]
+    lost = final.status == ENV_ERROR
+    if not lost and (final.status == "error" or not made):
+        raise ModelOutage(final.error or "the model gave no answer")
+    # The solve's own entry point (typed, or inferred when the task named none) is the one the hidden tests call.
+    entry_point = solver.state_at(final.thread_id).get("entry_point") or task["entry_point"]
+    rows, vis, hid = [], [], []
+    for candidate in made:
+        hidden = run_hidden(candidate.code, task, entry_point)
+        vis.append(run_tests(candidate.code, visible, entry_point=entry_point).passed if oracle else candidate.passed)
+        hid.append(hidden.passed)
+        rows.append(attempt_row(
+            rules.run_id, task["task_id"], candidate.number, code=candidate.code, answer=candidate.answer,
+            visible=candidate.report, hidden=hidden, messages=candidate.messages, tokens_in=candidate.tokens_in,
+            tokens_out=candidate.tokens_out, prompt_tokens_reused=candidate.prompt_tokens_reused,
+            seconds_model=candidate.seconds_model, seconds_tests=candidate.seconds_tests, kind=candidate.kind,
+            signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
+            extract_error=candidate.extract_error, behaviour=candidate.behaviour))
+    picked = None if lost else solver.chosen(final.thread_id)
+    return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,
+                      thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
+                      by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else ""), rows
+
+
+def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict]]:
+    """A samples run's task: rules.samples independent samples of the first prompt (the task and its visible tests)
+    at rules.temperature, each with its own seed, decoded together where the model can
+    (agent.loop.model_calls.draw_samples); the hidden tests score every one. Input the agent refuses is a lost task,
+    as in solve_task; a model that fails is a ModelOutage."""
+    started = time.perf_counter()
+    try:
+        entry_point = validate_input(task["prompt"], task["tests"], task["entry_point"]).name
+    except BadInput as exc:
+        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), []
+    model = solver.model
+    try:
+        drawn = draw_samples(model, task["prompt"], task["tests"], entry_point, n=rules.samples,
+                             temperature=rules.temperature, seed=getattr(model, "seed", 0) or 0,
+                             prompt_version=rules.search.prompt_version, per_round=rules.search.samples_per_round)
+    except Exception as exc:  # the provider's own errors vary, as in the loop's coder
+        raise ModelOutage(describe_model_error(exc)) from exc
+    rows = []
+    for attempt in drawn:
+        visible, hidden, seconds = score_sample(attempt["code"], task, entry_point, attempt["extract_error"])
+        rows.append(attempt_row(
+            rules.run_id, task["task_id"], attempt["iteration"], code=attempt["code"], answer=attempt["answer"],
+            visible=visible, hidden=hidden, messages=attempt["messages"], tokens_in=attempt["tokens_in"],
+            tokens_out=attempt["tokens_out"], prompt_tokens_reused=attempt["prompt_tokens_reused"],
+            seconds_model=attempt["seconds_model"], seconds_tests=seconds, kind="sample",
+            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"]))
+    return sampled_result(task, rules.run_id, started, rows), rows

@@ -1,0 +1,72 @@
+"""The words the CLI and the Bench page both print about a run: its protocol, its search, where it ran, its tasks lost
+apart and its pass@1. Written once here, so the two front-ends say the same thing."""
+
+from __future__ import annotations
+
+from agent.config import describe_search
+from bench.protocol.labels import Protocol
+from bench.runs import store
+from bench.runs.record import Run
+from bench.scoring.metrics import run_metrics
+
+
+def protocol_words(run: Run) -> str:
+    """The run's protocol and what it means: 'honest', 'leaky (hidden-test failures fed back; not comparable)',
+    'samples (10 independent samples a task at temperature 0.8; ...)'. show prints its first word in capitals."""
+    if run.protocol == Protocol.SAMPLES:
+        return (f"samples ({run.samples} independent samples a task at temperature {run.temperature:g}; no loop, no "
+                "choice; hidden tests only score)")
+    if run.protocol == Protocol.IMPORTED:
+        return (f"imported (samples made elsewhere, from {run.samples_file} (sha {run.samples_sha256[:8]}), scored "
+                "here on the hidden tests; not a run of the loop)")
+    if run.protocol == Protocol.RESCORED:
+        return (f"rescored on {run.dataset} (the candidates and answers of run {run.rescored_from}, scored again on "
+                "its hidden tests without the model; not a run of the loop)")
+    return "leaky (hidden-test failures fed back; not comparable)" if run.protocol == Protocol.LEAKY else "honest"
+
+
+def search_words(run: Run) -> str:
+    """How a run's tasks were solved: its search (agent.config.describe_search), or for a run of independent samples
+    what they were."""
+    if run.protocol == Protocol.IMPORTED:
+        return "samples made elsewhere, scored here"
+    if run.protocol == Protocol.SAMPLES:
+        return (f"{run.samples} independent samples a task at T={run.temperature:g}, prompt "
+                f"{run.search.prompt_version}")
+    return describe_search(run.search)
+
+
+def backend_words(run: Run) -> str:
+    """Where a run's tasks ran: 'threads x2', 'processes x2', 'ray 2 actors x 1 CPU at 10.0.0.5:6379'..."""
+    endpoints = f" on {len(run.endpoints)} endpoints" if run.endpoints else ""
+    if run.backend != "ray":
+        return f"{run.backend} x{run.parallel}{endpoints}"
+    actors = f"{run.actors} actors" if run.actors else "actors filling the cluster"
+    where = f" at {run.ray_address}" if run.ray_address else " (local Ray)"
+    return f"ray {actors} x {run.cpus_per_actor or 1:g} CPU{where}{endpoints}"
+
+
+def lost_words(metrics: dict) -> str:
+    """'lost to environment errors: 2 · lost to extraction errors: 1', or '' when no task was lost."""
+    parts = [(metrics.get("lost_to_environment", 0), "environment errors"),
+             (metrics.get("lost_to_bad_input", 0), "bad input"),
+             (metrics.get("lost_to_extraction", 0), "extraction errors")]
+    return " · ".join(f"lost to {what}: {count}" for count, what in parts if count)
+
+
+def percent(fraction: float) -> str:
+    """'71.3%'."""
+    return f"{100 * fraction:.1f}%"
+
+
+def pass_at_1_so_far(db, run: Run) -> float | None:
+    """pass@1 over the tasks done, as list and the runs table give it: a sampled run's unbiased estimate over all its
+    samples, else the share of its tasks that pass; None before any task is done."""
+    if not run.done:
+        return None
+    return run_metrics(run, store.results(db, run.id))["pass_at_1"] if run.sampled else run.passing / run.done
+
+
+def passing_words(db, run: Run) -> str:
+    """'12 passing' for a run of the loop; a sampled run's 'pass@1 46.1%' (a count of first samples would mislead)."""
+    return f"pass@1 {percent(pass_at_1_so_far(db, run) or 0.0)}" if run.sampled else f"{run.passing} passing"

@@ -1,0 +1,66 @@
+"""The bench store's tables and their columns, and the write transaction every change to them takes.
+
+Tables: runs (one row a run), results (one a finished task), attempts (one a candidate) and tasks (a task file's
+tasks, for the runs made from one, so they resume and read without the file). Older databases reach these columns
+through bench.runs.migration, once, when they are opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from sqlite_utils import Database
+
+RUN_COLUMNS = {
+    "id": str, "created": float, "started": float, "finished": float, "status": str, "protocol": str,
+    "provider": str, "model": str, "feedback": str, "tasks_spec": str, "task_ids": str, "parallel": int,
+    "code_version": str, "pid": int, "heartbeat": float, "error": str, "elapsed": float, "model_arg": str,
+    "max_tokens": int, "owner": str, "isolation": str, "backend": str, "ray_address": str, "actors": int,
+    "cpus_per_actor": float, "endpoints": str, "notes": str, "dataset": str, "tasks_file": str, "tasks_sha256": str,
+    "rescored_from": str,  # a rescored run (bench.scoring.rescore): the run whose candidates it scored again
+    # runs of independent samples: samples a task and their temperature, or the file imported samples came from
+    "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
+    "search": str,  # JSON: the run's agent.config.Search, whole (search_dict); NULL for imported samples
+}
+JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, read decoded (bench.runs.record)
+RESULT_COLUMNS = {
+    "run_id": str, "task_id": str, "task_index": int, "final_status": str, "visible_passed": int,
+    "hidden_passed": int, "iterations": int, "tokens_in": int, "tokens_out": int, "seconds": float,
+    "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
+    "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str, "extract_errors": int,
+    "pass_at_1": float,  # a sampled run's task: its share of passing samples, c / n
+}
+JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap")
+ATTEMPT_COLUMNS = {
+    "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
+    "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
+    "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
+    "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int, "extract_error": str,
+    "behaviour": str,  # JSON: the outcome on each probe (agent.loop.probes), so a chooser can be re-run on stored runs
+}
+# A task file's tasks, as bench.datasets.task.Task, for the runs made from one (a packaged dataset's come with it).
+TASK_COLUMNS = {
+    "run_id": str, "task_id": str, "task_index": int, "prompt": str, "tests": str, "hidden_tests": str,
+    "entry_point": str, "visible_count": int,
+}
+TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
+          "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),
+          "tasks": (TASK_COLUMNS, ("run_id", "task_id"))}
+
+
+@contextlib.contextmanager
+def writing(db: Database) -> Iterator[None]:
+    """A write transaction that takes the write lock up front (BEGIN IMMEDIATE).
+
+    sqlite-utils' atomic() starts with a plain BEGIN; its helpers read before they write, and a
+    read transaction that must then become a writer fails at once with "database is locked"
+    when another connection wrote meanwhile: the busy timeout does not apply to that upgrade.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
