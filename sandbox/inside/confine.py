@@ -1,5 +1,5 @@
 """Kernel confinement of one sandboxed process, as its Policy says: rlimits, Landlock (files, TCP, signals) and a
-seccomp filter. The rules themselves (which paths, which calls, which limits) are the policy's (sandbox.policy
+seccomp filter. The rules themselves (which paths, which calls, which limits) are the policy's (sandbox.host_policy
 writes them); this file only knows how to ask the kernel for them.
 
 Runs in the worker's children before any untrusted byte. Landlock and seccomp are raw

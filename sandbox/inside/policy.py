@@ -1,6 +1,6 @@
 """The sandbox's policy as one value: what a run's processes may see, read, write, call and use.
 
-Built on the host by sandbox.policy (from what sandbox.isolation found this machine allows), sent to each
+Built on the host by sandbox.host_policy (from what sandbox.isolation found this machine allows), sent to each
 worker as JSON on its command line, and applied there by confine.py, which holds no rule of its own. One
 value, so that what the sandbox allows can be read (``python -m sandbox policy``) and checked (the Compose
 seccomp profile is tested against it) in one place.

@@ -44,7 +44,7 @@ import string, typing, unittest, unittest.mock, warnings  # noqa: E401,F401
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38
 RUN_ROOT = "/tmp/runs"
-# Set by main from the host's policy (sandbox.policy): every rule a child is confined by, where the allow-listed
+# Set by main from the host's policy (sandbox.host_policy): every rule a child is confined by, where the allow-listed
 # packages are, which of them to import before any fork, and the children's environment. This file holds none.
 POLICY = policy.Policy("unset")
 
