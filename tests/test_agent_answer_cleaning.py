@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from agent import Solver
+from agent.loop import extract
 from agent.loop.answer_cleaning import clean_answer, names_tests_use
+from agent.loop.extract import extract_answer
+from fakes import run_to_end, scripted, solver_for
 from sandbox import run_tests
 
 TESTS = "assert solve(3) == 6\n"
@@ -84,6 +88,16 @@ def test_a_name_the_tests_use_stays_even_when_named_like_a_test():
     assert "def check_even" in kept and "def helper" in kept
     assert removed == ["check_solve", "check_solve()"]
     assert passes(kept, tests)
+
+
+def test_a_helper_of_the_task_prompt_stays_though_nothing_visible_calls_it():
+    # HumanEval/38: the hidden tests call encode_cyclic, which the prompt defines and the visible tests never name.
+    prompt = 'def encode_cyclic(s: str):\n    return s\n\n\ndef decode_cyclic(s: str):\n    """Decode."""\n'
+    answer = ("```python\ndef encode_cyclic(s: str):\n    return s\n\n\ndef decode_cyclic(s: str):\n    return s\n\n"
+              "def check():\n    assert decode_cyclic('a') == 'b'\n\ncheck()\n```")
+    got = extract_answer(answer, entry_point="decode_cyclic", task=prompt,
+                         test_names=names_tests_use("assert decode_cyclic('a') == 'a'\n"))
+    assert "def encode_cyclic" in got.code and got.removed == ["check", "check()"]
 
 
 # --- the model's own tests and demos go ----------------------------------------------------------------------------
@@ -169,3 +183,31 @@ def test_the_names_the_tests_use_are_those_they_read_and_do_not_bind():
     assert names_tests_use(tests) == {"helper", "solve", "Point", "pytest"}
     assert names_tests_use("assert solution.f(1)\n") == {"f", "solution"}
     assert names_tests_use("assert f(\n") == set()
+
+
+# --- through the loop: what went is recorded with the candidate ----------------------------------------------------
+
+
+def test_a_solve_records_what_was_removed_and_judges_the_function_above_it(tmp_path):
+    answer = "```python\n" + SOLUTION + DROPPED["a check_function() call whose asserts are wrong"][0] + "```"
+    solver = solver_for(tmp_path, answer)
+    _, final = run_to_end(solver.start("Write solve(n), which doubles n.", TESTS, entry_point="solve"))
+    assert final.status == "passed"
+    candidate = solver.candidates(final.thread_id)[0]
+    assert candidate.removed == ["check_function", "check_function()"] and candidate.code == SOLUTION
+
+
+def test_the_cleaner_reads_only_the_shown_tests_names_in_oracle_mode(tmp_path, monkeypatch):
+    # The bench's leaky oracle mode executes the hidden tests; what the code is cut to must never depend on them.
+    seen = []
+    real = extract.clean_answer
+
+    def spy(code, **kwargs):
+        seen.append(set(kwargs["test_names"]))
+        return real(code, **kwargs)
+    monkeypatch.setattr(extract, "clean_answer", spy)
+    visible, hidden = "assert solve(1) == 2\n", "assert solve(2) == 4\nassert hidden_helper(3) == 3\n"
+    answer = "```python\n" + SOLUTION + "\ndef hidden_helper(n):\n    return n\n```"
+    solver = Solver(scripted(answer), tmp_path / "s.sqlite")
+    run_to_end(solver.start("Write solve(n), which doubles n.", hidden, entry_point="solve", shown_tests=visible))
+    assert seen == [{"solve"}]
