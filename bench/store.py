@@ -47,6 +47,7 @@ ATTEMPT_COLUMNS = {
     "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
     "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int, "extract_error": str,
     "behaviour": str,  # JSON: the outcome on each probe (agent.loop.probes), so a chooser can be re-run on stored runs
+    "removed": str,  # JSON: what cleaning took out of the answer's code (agent.loop.answer_cleaning); NULL before it
 }
 # A task file's tasks, as bench.tasks.Task, for the runs made from one (HumanEval's come from its package).
 TASK_COLUMNS = {

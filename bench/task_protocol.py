@@ -166,7 +166,7 @@ def solve_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]]
             tokens_out=candidate.tokens_out, prompt_tokens_reused=candidate.prompt_tokens_reused,
             seconds_model=candidate.seconds_model, seconds_tests=candidate.seconds_tests, kind=candidate.kind,
             signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
-            extract_error=candidate.extract_error, behaviour=candidate.behaviour))
+            extract_error=candidate.extract_error, behaviour=candidate.behaviour, removed=candidate.removed))
     picked = None if lost else solver.chosen(final.thread_id)
     return _result(task, run, started, status=final.status, error=final.error if lost else None,
                    thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
@@ -177,7 +177,8 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
                 hidden: TestReport, messages: list[dict], tokens_in: int = 0, tokens_out: int = 0,
                 prompt_tokens_reused: int | None = None, seconds_model: float = 0.0, seconds_tests: float = 0.0,
                 kind: str = "", signature: str = "", temperature: float | None = None, seed: int | None = None,
-                extract_error: str | None = None, behaviour: list[str] | None = None) -> dict:
+                extract_error: str | None = None, behaviour: list[str] | None = None,
+                removed: list[str] | None = None) -> dict:
     """One candidate as the attempts table stores it, with its visible report and hidden verdict."""
     return {
         "run_id": run_id, "task_id": task_id, "iteration": iteration, "code": code, "answer": answer,
@@ -187,7 +188,7 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
         "messages": json.dumps(messages), "tokens_in": tokens_in, "tokens_out": tokens_out,
         "prompt_tokens_reused": prompt_tokens_reused, "seconds_model": seconds_model, "seconds_tests": seconds_tests,
         "kind": kind, "signature": signature, "temperature": temperature, "seed": seed, "extract_error": extract_error,
-        "behaviour": json.dumps(behaviour or []),
+        "behaviour": json.dumps(behaviour or []), "removed": json.dumps(removed or []),
     }
 
 
@@ -243,7 +244,8 @@ def sample_task(solver: Solver, task: Task, run: dict) -> tuple[dict, list[dict]
             visible=visible, hidden=hidden, messages=attempt["messages"], tokens_in=attempt["tokens_in"],
             tokens_out=attempt["tokens_out"], prompt_tokens_reused=attempt["prompt_tokens_reused"],
             seconds_model=attempt["seconds_model"], seconds_tests=seconds, kind="sample",
-            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"]))
+            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"],
+            removed=attempt.get("removed")))
     return sampled_result(task, run, started, rows), rows
 
 

@@ -3,6 +3,8 @@ what went is named, and that only the visible tests' names are read."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agent import Solver
@@ -211,3 +213,16 @@ def test_the_cleaner_reads_only_the_shown_tests_names_in_oracle_mode(tmp_path, m
     solver = Solver(scripted(answer), tmp_path / "s.sqlite")
     run_to_end(solver.start("Write solve(n), which doubles n.", hidden, entry_point="solve", shown_tests=visible))
     assert seen == [{"solve"}]
+
+
+def test_the_bench_stores_what_was_removed_with_each_candidate():
+    from bench import store
+    from bench.task_protocol import attempt_row
+    from sandbox.verdict import TestReport as Report  # not collected as a test class
+
+    report = Report(status="passed")
+    row = attempt_row("run", "task", 1, code=SOLUTION, answer="", visible=report, hidden=report, messages=[],
+                      removed=["check_function()"])
+    assert json.loads(row["removed"]) == ["check_function()"] and "removed" in store.ATTEMPT_COLUMNS
+    assert json.loads(attempt_row("run", "task", 1, code="", answer="", visible=report, hidden=report,
+                                  messages=[])["removed"]) == []
