@@ -3,7 +3,10 @@ what went is named, and that only the visible tests' names are read."""
 
 from __future__ import annotations
 
+import gzip
 import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -121,6 +124,7 @@ DROPPED = {
     "top-level asserts": ("\nassert solve(1) == 3\nassert solve(2) == 4\n", ["assert at line 4", "assert at line 5"]),
     "an example loop": ("\nfor n, want in [(1, 3)]:\n    assert solve(n) == want, n\n", ["for loop at line 4"]),
     "a demo result": ("\nresult = solve(5)\nprint(f'{result=}')\n", ["result = ...", "print(...)"]),
+    "a bare comparison": ("\nsolve(1) == 2\n", ["expression at line 4"]),
     "import pytest for its own tests": ("\nimport pytest\n\ndef test_it():\n    assert solve(1) == 2\n",
                                         ["import pytest", "test_it"]),
     "a doctest run": ("\nimport doctest\ndoctest.testmod()\n", ["import doctest", "doctest.testmod()"]),
@@ -226,3 +230,51 @@ def test_the_bench_stores_what_was_removed_with_each_candidate():
     assert json.loads(row["removed"]) == ["check_function()"] and "removed" in store.ATTEMPT_COLUMNS
     assert json.loads(attempt_row("run", "task", 1, code="", answer="", visible=report, hidden=report,
                                   messages=[])["removed"]) == []
+
+
+# --- the README's stored runs: cleaning only ever helps ------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# The runs whose candidates are their own (rescored and imported runs score these same candidates again).
+STORED_RUNS = {"20261201-193010-773c85", "20261201-222619-aa8d0b", "20261201-201025-193093", "20261130-110503-2f694d",
+               "20261201-131805-1a5f1b", "20261130-121225-5bbb24", "20261201-144445-9851fa", "20261201-161930-9b7e4a",
+               "20261201-174849-c1e35c", "20261201-182418-dbf3ff", "20261201-171007-f2d438", "20261201-173128-87c7c3",
+               "20261201-232502-0118bf"}
+
+
+def test_no_stored_candidate_passes_fewer_visible_tests_once_cleaned():
+    # The stored code is what extraction made of each answer before cleaning; only the candidates cleaning changes
+    # need running, before and after. Visible tests only: the cleaner never sees the hidden ones.
+    from agent import infer_entry_point
+    from agent.loop.extract import add_missing_imports
+    from agent.loop.load_failure import load_failure
+    from bench.tasks import humaneval_tasks
+    from sandbox import Limits
+
+    attempts, tasks = [], {t["task_id"]: t for t in humaneval_tasks()}
+    for path in sorted(FIXTURES.glob("*.json.gz")):
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        attempts += [a for a in data["attempts"] if a["run_id"] in STORED_RUNS]
+        tasks |= {(t["run_id"], t["task_id"]): t for t in data.get("tasks", []) if t["run_id"] in STORED_RUNS}
+    assert {a["run_id"] for a in attempts} == STORED_RUNS
+
+    def before_and_after(attempt: dict) -> tuple | None:
+        task = tasks.get((attempt["run_id"], attempt["task_id"])) or tasks[attempt["task_id"]]
+        entry_point = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
+        code, removed = clean_answer(attempt["code"], entry_point=entry_point,
+                                     test_names=names_tests_use(task["tests"]),
+                                     task_names=extract.names_task_defines(task["prompt"]))
+        if not removed:
+            return None
+        limits = Limits(timeout_s=3)
+        return (run_tests(attempt["code"], task["tests"], entry_point=entry_point, limits=limits),
+                run_tests(add_missing_imports(code), task["tests"], entry_point=entry_point, limits=limits))
+
+    with ThreadPoolExecutor(2) as pool:
+        changed = [pair for pair in pool.map(before_and_after, attempts) if pair]
+    for before, after in changed:
+        assert after.n_passed >= before.n_passed and (after.passed or not before.passed), (before, after)
+    # Measured when the cleaner was written: 178 of 4073 candidates changed, 156 of them lost at load before.
+    assert len(changed) >= 170
+    assert sum(load_failure(before) is not None for before, _ in changed) >= 150
+    assert not [after for _, after in changed if load_failure(after)]

@@ -40,7 +40,7 @@ _BUILTINS = frozenset(dir(builtins))
 CHECK_PREFIXES = ("check", "verify", "validate", "main", "demo", "example", "run_test", "run_check")
 _BLOCK_WORDS = {ast.For: "for loop", ast.AsyncFor: "for loop", ast.While: "while loop", ast.If: "if block",
                 ast.With: "with block", ast.AsyncWith: "with block", ast.Try: "try block", ast.Match: "match block",
-                ast.TryStar: "try block", ast.Raise: "raise", ast.Delete: "del"}
+                ast.TryStar: "try block", ast.Raise: "raise", ast.Delete: "del", ast.Expr: "expression"}
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,7 @@ def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
     return "\n".join(imports + [code]) if imports else code
 
 
-def _task_names(task: str) -> frozenset[str]:
+def names_task_defines(task: str) -> frozenset[str]:
     """The names the task's own code binds (a HumanEval prompt's helper function or constant, which its tests may
     read): the cleaner keeps them wherever the answer repeats them."""
     prompt = _prompt_code(task)
@@ -177,7 +177,7 @@ def extract_answer(answer: str, *, entry_point: str | None = None, task: str = "
     code = _complete_from_prompt(code.strip("\n") + "\n", task, entry_point)
     # Code that lacks the entry point or does not parse still goes to the sandbox, which names the problem.
     cleaned, removed = clean_answer(code, entry_point=entry_point, test_names=test_names,
-                                    task_names=_task_names(task))
+                                    task_names=names_task_defines(task))
     return ExtractedCode(add_missing_imports(cleaned), None, removed)
 
 
