@@ -430,6 +430,19 @@ def test_code_that_keeps_importing_what_the_sandbox_lacks_ends_as_its_own_outcom
     assert branch_lines(app)[0].endswith("1 candidate · the sandbox cannot run this"), branch_lines(app)
 
 
+def test_a_candidate_names_what_was_removed_from_the_answer_before_it_was_judged(app, monkeypatch):
+    def leftovers(settings):
+        model = PromptKeyedModel(answer=lambda prompt, attempt: "```python\ndef add(a, b):\n    return a + b\n\n"
+                                 "def check_function():\n    assert add(1, 1) == 3\n\ncheck_function()\n```")
+        return Solver(model, settings.checkpoint_db, ModelSpec("fake", "leftovers", "test"))
+
+    monkeypatch.setattr(session, "SOLVER_FACTORY", leftovers)
+    session.cached_solver.clear()
+    run_add(app)
+    assert app.session_state["solve_job"].final.status == "passed"  # the model's own wrong check no longer kills it
+    assert any(t.startswith("removed: `check_function`, `check_function()`") for t in texts(app)), texts(app)
+
+
 # --- the address of a solve ------------------------------------------------------------------------------------
 
 

@@ -109,6 +109,9 @@ def attempt_details(candidate: Candidate, previous: Candidate | None, *, speed: 
         st.caption(speed_caption(candidate))
     if candidate.note:
         st.caption(candidate.note)
+    if candidate.removed:
+        st.caption("removed: " + ", ".join(f"`{label}`" for label in candidate.removed)
+                   + " (the model's own tests and demos, taken out before the code was judged)")
     if candidate.extract_error:
         st.warning(f"No usable code: {candidate.extract_error}")
         st.code(candidate.answer, language="markdown")

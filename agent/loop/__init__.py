@@ -5,4 +5,6 @@ state       what one solve knows at every step  prompts     every prompt the mod
 extract     the code in a model's answer        probes      inputs to tell candidates' behaviours apart
 choice      the chooser's rule                  candidates  typed views of a state's candidates, for readers
 studio      the graph for LangGraph Studio (langgraph.json)
+answer_cleaning  the answer without the model's own tests and demos, before it is judged (extract calls it)
+load_failure     why a candidate was lost when its code was loaded, told from its report
 """

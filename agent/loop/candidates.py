@@ -6,7 +6,7 @@ dataclasses instead of digging in the dicts, so the state's layout can change in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sandbox import TestReport
 
@@ -35,6 +35,8 @@ class Candidate:
     resampled: bool
     forked: bool
     note: str | None
+    # What cleaning took out of the answer's code (agent.loop.answer_cleaning): "test_basic", "check_function()".
+    removed: list[str] = field(default_factory=list)
 
     @property
     def ran(self) -> bool:
@@ -107,7 +109,7 @@ def _candidate(raw: dict, index: int) -> Candidate:
         tokens_out=raw.get("tokens_out", 0), prompt_tokens_reused=raw.get("prompt_tokens_reused"),
         seconds_model=raw.get("seconds_model", 0.0), seconds_tests=raw.get("seconds_tests", 0.0),
         temperature=raw.get("temperature"), seed=raw.get("seed"), resampled=bool(raw.get("resampled")),
-        forked=bool(raw.get("forked")), note=raw.get("note"))
+        forked=bool(raw.get("forked")), note=raw.get("note"), removed=list(raw.get("removed") or []))
 
 
 def drawing_speed(drawn: list[Candidate]) -> tuple[int, float, float | None]:

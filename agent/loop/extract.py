@@ -1,11 +1,15 @@
-"""Pull the code out of a model's answer: fenced blocks, several blocks, bare code, body-only answers."""
+"""Pull the code out of a model's answer: fenced blocks, several blocks, bare code, body-only answers; then clean it
+(agent.loop.answer_cleaning) and add the imports it lacks."""
 
 from __future__ import annotations
 
 import ast
 import builtins
 import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
 
+from agent.loop.answer_cleaning import clean_answer
 from sandbox import module_offered
 from sandbox.locked_parse import parse
 
@@ -71,19 +75,20 @@ def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
     return "\n".join(imports + [code]) if imports else code
 
 
-def _drop_top_level_asserts(code: str) -> str:
-    """Small models append example asserts; at import they would turn a near miss into a load error."""
-    try:
-        tree = parse(code)
-    except SyntaxError:
-        return code
-    asserts = [n for n in tree.body if isinstance(n, ast.Assert)]
-    if not asserts:
-        return code
-    lines = code.splitlines()
-    for node in reversed(asserts):
-        del lines[node.lineno - 1:node.end_lineno]
-    return "\n".join(lines).rstrip() + "\n"
+def names_task_defines(task: str) -> frozenset[str]:
+    """The names the task's own code binds (a HumanEval prompt's helper function or constant, which its tests may
+    read): the cleaner keeps them wherever the answer repeats them."""
+    prompt = _prompt_code(task)
+    if not prompt:
+        return frozenset()
+    names = set()
+    for node in parse(prompt).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return frozenset(names)
 
 
 # What small models use without importing it (Qwen's MultiPL-E harness prepends a fixed import list for
@@ -148,14 +153,37 @@ def add_missing_imports(code: str) -> str:
     return "\n".join(needed + [code]) if needed else code
 
 
-def extract_code(answer: str, *, entry_point: str | None = None, task: str = "") -> tuple[str | None, str | None]:
-    """(code, None) when the answer holds code, else (None, a reason the model can act on)."""
+@dataclass(frozen=True)
+class ExtractedCode:
+    """The code in a model's answer (None when there is none, with the reason), and the labels of what cleaning
+    removed from it: the model's own tests and demos (agent.loop.answer_cleaning)."""
+
+    code: str | None
+    error: str | None
+    removed: list[str] = field(default_factory=list)
+
+
+def extract_answer(answer: str, *, entry_point: str | None = None, task: str = "",
+                   test_names: Collection[str] = frozenset()) -> ExtractedCode:
+    """The code in an answer, completed from the task's prompt, cleaned of the model's own tests and demos and
+    given the imports it lacks. test_names are the names the visible tests use (never the hidden tests'):
+    the cleaner never removes one of them."""
     if not answer or not answer.strip():
-        return None, "the answer was empty"
+        return ExtractedCode(None, "the answer was empty")
     blocks = _fenced_blocks(answer)
     code = _pick(blocks, entry_point) if blocks else _bare_code(answer)
     if code is None:
-        return None, "the answer contains no Python code"
+        return ExtractedCode(None, "the answer contains no Python code")
     code = _complete_from_prompt(code.strip("\n") + "\n", task, entry_point)
     # Code that lacks the entry point or does not parse still goes to the sandbox, which names the problem.
-    return add_missing_imports(_drop_top_level_asserts(code)), None
+    cleaned, removed = clean_answer(code, entry_point=entry_point, test_names=test_names,
+                                    task_names=names_task_defines(task))
+    return ExtractedCode(add_missing_imports(cleaned), None, removed)
+
+
+def extract_code(answer: str, *, entry_point: str | None = None, task: str = "",
+                 test_names: Collection[str] = frozenset()) -> tuple[str | None, str | None]:
+    """(code, None) when the answer holds code, else (None, a reason the model can act on); extract_answer with
+    what cleaning removed left out."""
+    extracted = extract_answer(answer, entry_point=entry_point, task=task, test_names=test_names)
+    return extracted.code, extracted.error

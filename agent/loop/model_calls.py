@@ -13,7 +13,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from agent.config import Search
 from agent.loop import prompts
-from agent.loop.extract import extract_code
+from agent.loop.answer_cleaning import names_tests_use
+from agent.loop.extract import extract_answer
 from agent.loop.state import Attempt, SolveState, read_state
 
 _LC = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
@@ -117,7 +118,7 @@ def draw_samples(model: BaseChatModel, task: str, tests: str, entry_point: str |
     version = prompts.prompt_version(prompt_version)
     messages = first_messages(version, task, tests, entry_point)
     capped = configured(model, cap=answer_token_cap(task))
-    state: SolveState = {"task": task, "entry_point": entry_point}
+    state: SolveState = {"task": task, "tests": tests, "entry_point": entry_point}
     drawn: list[Attempt] = []
     for size in round_sizes(n, per_round):
         offset = len(drawn)
@@ -134,10 +135,15 @@ def attempt_of(iteration: int, kind: str, sent: list[dict], answer: str, usage: 
                state: SolveState, **extra: object) -> Attempt:
     """One answer as a candidate, not yet run: its code extracted for the state's task and entry point, with what the
     model was sent, its usage and the seconds it took."""
-    code, extract_error = extract_code(answer, entry_point=read_state(state)["entry_point"], task=state["task"])
+    state = read_state(state)
+    # The cleaner reads the names of the tests the prompt shows: in the bench's oracle mode the executed tests are
+    # the hidden ones, and they reach nothing the model's code is made of.
+    extracted = extract_answer(answer, entry_point=state["entry_point"], task=state["task"],
+                               test_names=names_tests_use(state["shown_tests"] or state["tests"]))
     return {
-        "iteration": iteration, "kind": kind, "messages": sent, "answer": answer, "code": code or "",
-        "extract_error": extract_error, "report": None, "tokens_in": usage.get("input_tokens", 0),
-        "tokens_out": usage.get("output_tokens", 0), "prompt_tokens_reused": meta.get("prompt_tokens_reused"),
+        "iteration": iteration, "kind": kind, "messages": sent, "answer": answer, "code": extracted.code or "",
+        "extract_error": extracted.error, "removed": extracted.removed, "report": None,
+        "tokens_in": usage.get("input_tokens", 0), "tokens_out": usage.get("output_tokens", 0),
+        "prompt_tokens_reused": meta.get("prompt_tokens_reused"),
         "seconds_model": round(seconds, 3), "forked": False, "resampled": False, **extra,
     }

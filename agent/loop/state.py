@@ -19,6 +19,7 @@ class Attempt(TypedDict, total=False):
     answer: str  # the model's answer, its pre-filled start included
     code: str  # the code that was executed (extracted, or edited by a fork)
     extract_error: str | None
+    removed: list[str]  # what cleaning took out of the answer's code: the model's own tests and demos
     report: dict | None  # sandbox TestReport.to_dict() of the visible tests; None until the executor ran it
     feedback: str  # the failure text the model reads next
     signature: str  # fingerprint of what the code returns on the probe inputs ("" when there are none)

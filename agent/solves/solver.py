@@ -79,10 +79,11 @@ class Solver:
 
     @staticmethod
     def _edited(values: SolveState, code: str) -> dict:
-        """The last candidate with its code replaced by a fork's edit, not yet run."""
+        """The last candidate with its code replaced by a fork's edit, not yet run (a person's code: nothing was
+        cleaned out of it)."""
         last = values["attempts"][-1]
         return {**last, "iteration": attempt_number(last, len(values["attempts"]) - 1), "code": code,
-                "extract_error": None, "report": None, "forked": True}
+                "extract_error": None, "removed": [], "report": None, "forked": True}
 
     def restart(self, thread_id: str, *, step_mode: bool = False,
                 stop: threading.Event | None = None) -> Iterator[Event]:

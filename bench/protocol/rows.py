@@ -16,7 +16,8 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
                 hidden: TestReport, messages: list[dict], tokens_in: int = 0, tokens_out: int = 0,
                 prompt_tokens_reused: int | None = None, seconds_model: float = 0.0, seconds_tests: float = 0.0,
                 kind: str = "", signature: str = "", temperature: float | None = None, seed: int | None = None,
-                extract_error: str | None = None, behaviour: list[str] | None = None) -> dict:
+                extract_error: str | None = None, behaviour: list[str] | None = None,
+                removed: list[str] | None = None) -> dict:
     """One candidate as the attempts table stores it, with its visible report and hidden verdict."""
     return {
         "run_id": run_id, "task_id": task_id, "iteration": iteration, "code": code, "answer": answer,
@@ -26,7 +27,7 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
         "messages": json.dumps(messages), "tokens_in": tokens_in, "tokens_out": tokens_out,
         "prompt_tokens_reused": prompt_tokens_reused, "seconds_model": seconds_model, "seconds_tests": seconds_tests,
         "kind": kind, "signature": signature, "temperature": temperature, "seed": seed, "extract_error": extract_error,
-        "behaviour": json.dumps(behaviour or []),
+        "behaviour": json.dumps(behaviour or []), "removed": json.dumps(removed or []),
     }
 
 

@@ -71,7 +71,7 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
             tokens_out=candidate.tokens_out, prompt_tokens_reused=candidate.prompt_tokens_reused,
             seconds_model=candidate.seconds_model, seconds_tests=candidate.seconds_tests, kind=candidate.kind,
             signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
-            extract_error=candidate.extract_error, behaviour=candidate.behaviour))
+            extract_error=candidate.extract_error, behaviour=candidate.behaviour, removed=candidate.removed))
     picked = None if lost else solver.chosen(final.thread_id)
     return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,
                       thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
@@ -103,5 +103,6 @@ def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[di
             visible=visible, hidden=hidden, messages=attempt["messages"], tokens_in=attempt["tokens_in"],
             tokens_out=attempt["tokens_out"], prompt_tokens_reused=attempt["prompt_tokens_reused"],
             seconds_model=attempt["seconds_model"], seconds_tests=seconds, kind="sample",
-            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"]))
+            temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"],
+            removed=attempt.get("removed")))
     return sampled_result(task, rules.run_id, started, rows), rows

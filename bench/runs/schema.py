@@ -38,6 +38,7 @@ ATTEMPT_COLUMNS = {
     "tokens_in": int, "tokens_out": int, "prompt_tokens_reused": int, "seconds_model": float,
     "seconds_tests": float, "kind": str, "signature": str, "temperature": float, "seed": int, "extract_error": str,
     "behaviour": str,  # JSON: the outcome on each probe (agent.loop.probes), so a chooser can be re-run on stored runs
+    "removed": str,  # JSON: what cleaning took out of the answer's code (agent.loop.answer_cleaning); NULL before it
 }
 # A task file's tasks, as bench.datasets.task.Task, for the runs made from one (a packaged dataset's come with it).
 TASK_COLUMNS = {
