@@ -23,4 +23,5 @@ ENV DATA_DIR=/data MODELS_DIR=/data/models
 
 EXPOSE 8501
 HEALTHCHECK --interval=15s --timeout=5s --retries=5 CMD curl -fsS http://localhost:8501/_stcore/health || exit 1
-CMD ["streamlit", "run", "ui/app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+# The container listens on all its interfaces; whether that is safe is Compose's port mapping (APP_PUBLISHED_ON).
+CMD ["streamlit", "run", "ui/serve.py", "--server.port=8501", "--server.address=0.0.0.0"]

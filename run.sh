@@ -61,4 +61,6 @@ if [ "$MODE" = test ]; then
   exec .venv/bin/python -m pytest "${TIER[@]}" "${@:2}"
 fi
 
-exec .venv/bin/streamlit run ui/app.py --server.port "${PORT:-8501}" --server.address "${ADDRESS:-0.0.0.0}"
+# Loopback unless ADDRESS says otherwise; on any other address the app asks for a token (APP_TOKEN=generate prints
+# one) or a sign-in (OpenID Connect, .streamlit/secrets.toml), and refuses to start with neither (docs/app.md).
+exec .venv/bin/streamlit run ui/serve.py --server.port "${PORT:-8501}" --server.address "${ADDRESS:-127.0.0.1}"

@@ -148,6 +148,31 @@ class Settings:
         return self.data_dir / "solves.sqlite"
 
 
+@dataclass(frozen=True)
+class LineSettings:
+    """How the line in front of a model is kept (agent.solves.line)."""
+
+    per_person: int = 1  # SOLVES_PER_PERSON: solves one person may have running or waiting
+    length: int = 16  # LINE_LENGTH: solves that may wait at once; past it, a new one is told the line is full
+    at_once: int | None = None  # SOLVES_AT_ONCE: solves a model serves at once; None: by provider (at_once_for)
+
+    def at_once_for(self, provider: str) -> int:
+        """Seats of a model of this provider: one in this process (its cores decode one answer at full speed), four
+        for a model server, which batches."""
+        return self.at_once or (1 if provider == "llamacpp" else 4)
+
+
+def load_line() -> LineSettings:
+    """SOLVES_PER_PERSON, LINE_LENGTH and SOLVES_AT_ONCE, each 1 or more (unset: the defaults above)."""
+    defaults = LineSettings()
+    settings = LineSettings(per_person=_number("SOLVES_PER_PERSON", defaults.per_person),
+                            length=_number("LINE_LENGTH", defaults.length),
+                            at_once=_number("SOLVES_AT_ONCE", 0) or None)
+    if settings.per_person < 1 or settings.length < 1 or (settings.at_once or 1) < 1:
+        raise ValueError("SOLVES_PER_PERSON, LINE_LENGTH and SOLVES_AT_ONCE must be 1 or more")
+    return settings
+
+
 def models_dir() -> Path:
     """Where GGUF model files live: MODELS_DIR, or the user cache dir (~/.cache/self-healing-agent/models)."""
     value = os.environ.get("MODELS_DIR")

@@ -63,7 +63,9 @@ def test_compose_app_starts_after_a_healthy_ollama_has_pulled_the_model():
     app, ollama, pull = services["app"], services["ollama"], services["model-pull"]
     host = re.match(r"https?://([^:/]+):(\d+)", app["environment"]["OLLAMA_BASE_URL"])
     assert host and host.group(1) in services and host.group(2) == "11434"
-    assert "11434:11434" in ollama["ports"] and "8501:8501" in app["ports"]
+    # The app is published on the host's loopback only, and says so, so it starts without sign-in (ui.access).
+    assert "11434:11434" in ollama["ports"] and app["ports"] == ["127.0.0.1:8501:8501"]
+    assert app["environment"]["APP_PUBLISHED_ON"] == "${APP_PUBLISHED_ON-loopback}"
     assert app["environment"]["LLM_MODEL"] == "${LLM_MODEL:-qwen2.5-coder:1.5b}"
     assert "OLLAMA_KEEP_ALIVE" in ollama["environment"]
     for service in (ollama, app):
@@ -177,6 +179,9 @@ def test_dockerfile_installs_like_the_readme_command():
     user = re.findall(r"^USER (\S+)$", dockerfile, re.MULTILINE)
     assert user and user[-1] not in ("root", "0")
     assert "EXPOSE 8501" in dockerfile and "/_stcore/health" in dockerfile
+    # The image serves the app behind its access (ui/serve.py), as run.sh does.
+    assert '"ui/serve.py"' in dockerfile and "streamlit run ui/serve.py" in run_sh
+    assert '--server.address "${ADDRESS:-127.0.0.1}"' in run_sh
 
 
 def test_ci_workflow_runs_the_readme_test_command_and_an_honest_gate():

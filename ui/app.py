@@ -12,12 +12,15 @@ import streamlit as st
 # ui is part of the installed package (pip install -e ., as run.sh and the Dockerfile do), so these import from
 # anywhere: `streamlit run ui/app.py` puts only ui/ itself on sys.path.
 from agent import sandbox_status
+from ui.identity import current_person
 from ui.session import draw_sidebar
 
 
 def main() -> None:
     """The app: the isolation banner, the sidebar, the chosen page."""
     st.set_page_config(page_title="Self-healing coding agent", page_icon=":material/healing:", layout="wide")
+    # Who is here: with sign-in and nobody signed in, this draws only the login and stops (ui.identity).
+    st.session_state.person = current_person()
 
     # Weak isolation is said loudly on every page: a banner, not a caption.
     status = sandbox_status()

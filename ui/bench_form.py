@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from agent import ModelUnavailable, Settings, Solver
+from agent import LineFull, ModelUnavailable, Settings, Solver
 from agent.config import STRATEGIES
 from agent.loop.prompts import VERSIONS
 from bench.datasets import DATASETS, datasets_help
@@ -80,14 +80,25 @@ def start_form(settings: Settings, db_path) -> RunConfig:
         if start:
             # Processes, Ray actors and endpoint threads make their own solvers where they run; threads share
             # this app's.
-            solver = model_solver(settings) if needs_app_model(config.backend, config.endpoints) else None
-            state.bench_run = start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings))
+            config = replace(config, person=state.person.key)
+            solver, place = None, None
+            if needs_app_model(config.backend, config.endpoints):
+                # Threads on this app's model: the run takes its turn in the line in front of it, and holds it.
+                solver = model_solver(settings)
+                place = solver.place_in_line(state.person.key, what="a bench run")
+            state.bench_run = start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings), place=place)
         else:
             solver = model_solver(settings)
-            with st.spinner(f"Solving the first task of {config.tasks} to time it..."):
-                state.setdefault("bench_probes", {})[_model_key(solver)] = probe(solver, config)
+            place = solver.place_in_line(state.person.key, what="a cost estimate")
+            try:
+                with st.spinner("Waiting for the model (people are solving)..."):
+                    place.wait()
+                with st.spinner(f"Solving the first task of {config.tasks} to time it..."):
+                    state.setdefault("bench_probes", {})[_model_key(solver)] = probe(solver, config)
+            finally:
+                place.leave()
             st.rerun()  # the cost note above the form shows the measurement
-    except (TaskSpecError, ValueError, ModelUnavailable) as exc:
+    except (TaskSpecError, ValueError, ModelUnavailable, LineFull) as exc:
         st.error(f"**Cannot {'start' if start else 'estimate'}:** {exc}")
     return config
 

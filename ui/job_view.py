@@ -6,6 +6,7 @@ import streamlit as st
 
 from agent import Search, SolveJob
 from agent.loop.candidates import Candidate
+from agent.solves.line import wait_words
 from ui.timeline import draw_timeline
 
 REFRESH_SECONDS = 0.5
@@ -30,8 +31,13 @@ def _live(job: SolveJob, search: Search, key: str, known: list[Candidate] | None
 
 
 def _draw(job: SolveJob, search: Search, key: str, known: list[Candidate] | None, *, tokens: bool) -> None:
+    if job.waiting:
+        st.info(wait_words(job.place), icon=":material/hourglass_top:")
     draw_timeline(job.snapshot(tokens=tokens), search=search, key=key, known=known)
-    if job.error:
+    if job.left_line:
+        st.warning("**Left the line.** The solve never began; run it again whenever you like.",
+                   icon=":material/logout:")
+    elif job.error:
         st.error(f"**The solve stopped with an error:** {job.error}", icon=":material/error:")
     elif job.cancelled:
         st.warning("**Stopped.** The steps so far are kept: the debugger shows them and can go on from the last one.",

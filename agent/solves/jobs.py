@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agent.config import search_dict
 from agent.loop.graph import NODES
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
+from agent.solves.line import Place
 
 if TYPE_CHECKING:
     from agent.solves.solver import Solver
@@ -41,12 +42,20 @@ class SolveJob:
     cancelled: bool = False
     thread_id: str | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
+    person: str = ""  # who started it ("" on a server without sign-in: the one person at the machine)
+    place: Place | None = None  # its place in the line in front of the model, while it waits or runs
+    left_line: bool = False  # stopped while it waited: it never began
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
 
     @property
     def running(self) -> bool:
         return not self._done.is_set()
+
+    @property
+    def waiting(self) -> bool:
+        """Still in the line in front of the model: its turn has not come."""
+        return self.running and self.place is not None and self.place.ticket.started is None
 
     def cancel(self) -> None:
         """Ask the job to stop when the node running now has finished."""
@@ -88,25 +97,35 @@ def job_for(thread_id: str) -> SolveJob | None:
 
 
 def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | None = None,
-              inputs: dict[str, Any] | None = None) -> SolveJob:
+              inputs: dict[str, Any] | None = None, person: str = "", place: Place | None = None,
+              on_leaving_line: Callable[[], None] | None = None) -> SolveJob:
     """Run make_events(stop=event) in a daemon thread; return at once the SolveJob collecting what it yields.
 
     make_events is a Solver's start, resume or fork with its arguments bound; cancel() sets the stop
     event, and the solve ends at its next checkpoint, paused before the next node, so it can go on later.
     With a thread_id (the one make_events solves under), job_for finds the job from any session of this
-    process; inputs ride along on the job for whoever finds it.
+    process; inputs ride along on the job for whoever finds it, and person says who started it.
+    With a place in the line in front of the model (Solver.place_in_line), the job waits for its turn first;
+    cancel() while it waits leaves the line (on_leaving_line is then called), and its seat is given up when it ends.
     """
-    job = SolveJob(thread_id=thread_id, inputs=dict(inputs or {}))
+    job = SolveJob(thread_id=thread_id, inputs=dict(inputs or {}), person=person, place=place)
     if thread_id is not None:
         _record(job)
 
     def work() -> None:
         try:
+            if place is not None and not place.wait(job._stop):
+                job.left_line = True
+                if on_leaving_line is not None:
+                    on_leaving_line()
+                return
             for event in make_events(stop=job._stop):
                 job.events.append(event)
         except Exception as exc:  # shown by whoever reads the job; a thread's traceback would reach nobody
             job.error = f"{type(exc).__name__}: {exc}"
         finally:
+            if place is not None:
+                place.leave()
             final = job.final
             job.cancelled = job._stop.is_set() and (final is None or final.paused)
             job._done.set()

@@ -6,6 +6,7 @@ The ``solves`` table beside the checkpoints (listing, inputs, ownership) is the 
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import uuid
@@ -17,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Overwrite
 
-from agent.config import Search, Settings, load_settings, search_dict, stored_search
+from agent.config import Search, Settings, load_line, load_settings, search_dict, stored_search
 from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.graph import NODES, build_graph
@@ -25,6 +26,7 @@ from agent.loop.state import SolveState, attempt_number, read_state
 from agent.providers.chat_model import ModelSpec, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import Step
+from agent.solves.line import Line, Place, line_for
 from agent.solves.store import SolveStore
 
 
@@ -53,9 +55,38 @@ class Solver:
             configurable["checkpoint_id"] = checkpoint_id
         return {"configurable": configurable}
 
+    def place_in_line(self, person: str, thread_id: str | None = None, what: str = "a solve") -> Place:
+        """A place in the line in front of this solver's model (agent.solves.line), for a job to wait on; raises
+        LineFull with what to do when there is none. With a thread_id, the solve's row is kept alive while it waits."""
+        ticket = self.line().join(person, what)
+        keep = (lambda: self.store.waiting(thread_id)) if thread_id else contextlib.nullcontext
+        return Place(self.line(), ticket, keep)
+
+    def line(self) -> Line:
+        """The line in front of this solver's model, shared by every solver of this process on the same model."""
+        provider = self.model_spec.provider if self.model_spec else "llamacpp"
+        key = self.model_spec.describe() if self.model_spec else f"model-{id(self.model)}"
+        return line_for(key, load_line().at_once_for(provider))
+
+    def reserve(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
+                thread_id: str, person: str = "") -> None:
+        """Validate a solve and record it as waiting in the line (so that a reload or a restart finds it), before
+        start runs it under the same thread id."""
+        state = self._first_state(task, tests, entry_point, search or self.search, None)
+        self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, "",
+                       person=person, status="waiting")
+
+    @staticmethod
+    def _first_state(task: str, tests: str, entry_point: str | None, search: Search, shown_tests: str | None) -> dict:
+        """A new solve's state, once its input is valid (raises BadInput, with what to fix, when it is not)."""
+        entry_point = validate_solve(task, tests, entry_point, search).name
+        return {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
+                "search": search_dict(search), "iteration": 0, "attempts": [], "messages": [], "status": "running",
+                "choice": None}
+
     def start(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
               thread_id: str | None = None, step_mode: bool = False, origin: str = "",
-              shown_tests: str | None = None, stop: threading.Event | None = None) -> Iterator[Event]:
+              shown_tests: str | None = None, stop: threading.Event | None = None, person: str = "") -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
         search is this solve's (None: the solver's own); the state stores it whole. shown_tests replaces the
@@ -63,13 +94,10 @@ class Solver:
         reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
         solves() can list them apart."""
-        search = search or self.search
-        entry_point = validate_solve(task, tests, entry_point, search).name
+        state = self._first_state(task, tests, entry_point, search or self.search, shown_tests)
         thread_id = thread_id or uuid.uuid4().hex
-        state = {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
-                 "search": search_dict(search), "iteration": 0, "attempts": [], "messages": [], "status": "running",
-                 "choice": None}
-        self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin)
+        self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin,
+                       person=person)
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,

@@ -19,7 +19,9 @@ from pathlib import Path
 from agent.solves.liveness import keep_alive, owner_alive, process_token
 
 # Columns the table gained after its first release: added on open where a database lacks them (its one migration).
-_ADDED_COLUMNS = (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT"))
+_ADDED_COLUMNS = (("owner", "TEXT"), ("heartbeat", "REAL"), ("inputs", "TEXT"), ("origin", "TEXT"), ("person", "TEXT"))
+# Statuses that hold only while the owning process lives: a solve running, or waiting in the line for the model.
+LIVE = ("running", "waiting")
 
 
 @dataclass
@@ -33,7 +35,8 @@ class SolveStore:
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         with self._db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS solves (thread_id TEXT PRIMARY KEY, task TEXT, model TEXT, "
-                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT, origin TEXT)")
+                       "created REAL, updated REAL, status TEXT, owner TEXT, heartbeat REAL, inputs TEXT, origin TEXT, "
+                       "person TEXT)")
             columns = {row[1] for row in db.execute("PRAGMA table_info(solves)")}
             for column, kind in _ADDED_COLUMNS:
                 if column not in columns:
@@ -49,15 +52,23 @@ class SolveStore:
         finally:
             db.close()
 
-    def add(self, thread_id: str, task: str, model: str, inputs: dict, origin: str) -> None:
-        """Record a new solve as running, owned by this process, with the state it starts from."""
+    def add(self, thread_id: str, task: str, model: str, inputs: dict, origin: str, *, person: str = "",
+            status: str = "running") -> None:
+        """Record a new solve as running (or waiting in the line for the model), owned by this process, with the
+        state it starts from and the person who started it."""
         now = time.time()
         with self._db() as db:
             # Owned from the first moment it says running: no reader may see a new solve as interrupted. The
             # inputs are kept so that a solve killed before its first checkpoint can still start again.
+            created = db.execute("SELECT created FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
             db.execute("INSERT OR REPLACE INTO solves (thread_id, task, model, created, updated, status, owner, "
-                       "heartbeat, inputs, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (thread_id, task, model, now, now, "running", process_token(), now, json.dumps(inputs), origin))
+                       "heartbeat, inputs, origin, person) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (thread_id, task, model, created[0] if created else now, now, status, process_token(), now,
+                        json.dumps(inputs), origin, person))
+
+    def waiting(self, thread_id: str) -> contextlib.AbstractContextManager:
+        """Own the solve (a heartbeat) while it waits in the line, so that it shows as waiting, not interrupted."""
+        return keep_alive(self.db_path, "solves", "thread_id", thread_id)
 
     @contextlib.contextmanager
     def running(self, thread_id: str) -> Iterator[None]:
@@ -87,15 +98,22 @@ class SolveStore:
         ``interrupted``: resume carries it on from its last checkpoint."""
         where, args = ("", ()) if origin is None else ("WHERE COALESCE(origin, '') = ? ", (origin,))
         with self._db() as db:
-            rows = db.execute("SELECT thread_id, task, model, created, updated, status, COALESCE(origin, ''), owner, "
-                              f"heartbeat FROM solves {where}ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
-        keys = ("thread_id", "task", "model", "created", "updated", "status", "origin")
+            rows = db.execute("SELECT thread_id, task, model, created, updated, status, COALESCE(origin, ''), "
+                              "COALESCE(person, ''), owner, heartbeat FROM solves "
+                              f"{where}ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
+        keys = ("thread_id", "task", "model", "created", "updated", "status", "origin", "person")
         found = []
         for row in rows:
             solve = dict(zip(keys, row))
-            solve["status"] = _seen_status(solve["thread_id"], solve["status"], row[7], row[8])
+            solve["status"] = _seen_status(solve["thread_id"], solve["status"], row[8], row[9])
             found.append(solve)
         return found
+
+    def person(self, thread_id: str) -> str:
+        """Who started the solve ("" for the one person of a server without sign-in, or one stored before)."""
+        with self._db() as db:
+            row = db.execute("SELECT COALESCE(person, '') FROM solves WHERE thread_id = ?", (thread_id,)).fetchone()
+        return row[0] if row else ""
 
     def status(self, thread_id: str) -> str | None:
         """One solve's status as solves() reports it (interrupted when its owner died), None if unknown."""
@@ -106,4 +124,4 @@ class SolveStore:
 
 def _seen_status(thread_id: str, stored: str, owner: str | None, heartbeat: float | None) -> str:
     """The stored status, except that a running solve whose owner is gone is interrupted."""
-    return "interrupted" if stored == "running" and not owner_alive(thread_id, owner, heartbeat) else stored
+    return "interrupted" if stored in LIVE and not owner_alive(thread_id, owner, heartbeat) else stored

@@ -38,6 +38,7 @@ class RunConfig:
     endpoints: list[str] = field(default_factory=list)  # model servers, one solver each, in either backend
     samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.protocol.solve)
     temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
+    person: str = ""  # who starts it, on a server people sign in to (the Bench page); "" from the CLI
 
 
 def dataset_of(config: RunConfig) -> Dataset:

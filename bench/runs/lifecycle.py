@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from agent import ModelSpec, Solver
+from agent.solves.line import Place
 from agent.solves.liveness import keep_alive
 from bench.datasets.selection import select_tasks
 from bench.protocol.labels import Protocol
@@ -25,7 +26,7 @@ _active_lock = threading.Lock()
 
 
 def _launch(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, background: bool,
-            progress=None) -> str:
+            progress=None, place: Place | None = None) -> str:
     stop = threading.Event()
     with _active_lock:
         if run_id in _active:
@@ -39,10 +40,17 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRec
 
     def go() -> None:
         try:
+            # A threads run on the app's model takes its turn in the line in front of that model (agent.solves.line)
+            # and holds it to its end; stopped while it waits, it never began.
+            if place is not None and not place.wait(stop):
+                store.update_run(store.open_store(db_path), run_id, status="stopped", finished=time.time())
+                return
             execute(db_path, run_id, solver, recipe, stop, progress)
         except Exception as exc:  # model unavailable at start, no cluster, unreadable store...
             store.update_run(store.open_store(db_path), run_id, status="failed", error=str(exc), finished=time.time())
         finally:
+            if place is not None:
+                place.leave()
             owner.__exit__(None, None, None)
             with _active_lock:
                 _active.pop(run_id, None)
@@ -73,20 +81,22 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
         actors=(len(endpoints) or config.actors or 0) if on_ray else None,
         cpus_per_actor=config.cpus_per_actor if on_ray else None, dataset=dataset.label,
         tasks_file=dataset.file_name, tasks_sha256=dataset.sha256, samples=config.samples if sampled else None,
-        temperature=config.temperature if sampled else None)
+        temperature=config.temperature if sampled else None, person=config.person)
     # A file's tasks are kept with the run: it resumes without the file.
     store.create_run(store.open_store(db_path), row, tasks=problems if dataset.from_file else None)
     return db_path, row["id"]
 
 
 def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver | None = None,
-              recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
+              recipe: SolverRecipe | None = None, background: bool = True, progress=None,
+              place: Place | None = None) -> str:
     """Store a new run and start it; returns its id at once (background) or when it ends.
 
     solver: the model for a threads run (made here from the config when None). recipe: how each thread, process or
     actor makes its solver where it runs (processes, Ray actors, endpoints); by default the config's model and this
     process's settings. Whatever can be checked here is, before anything is stored: the tasks, the
-    model of a threads or processes run (Ollama down, model not pulled), the Ray address."""
+    model of a threads or processes run (Ollama down, model not pulled), the Ray address. place: the run's place in
+    the line in front of the solver's model (Solver.place_in_line), when it shares a model people solve with."""
     check_config(config)
     if solver is not None and recipe is None and config.backend != "threads":
         # Processes and actors make solvers of their own from a recipe: without one they would load the settings'
@@ -108,7 +118,7 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
         solver = solver or recipe(None, None)
         spec = solver.model_spec
     db_path, run_id = create_run(config, db_path, spec)
-    return _launch(db_path, run_id, solver, recipe, background, progress)
+    return _launch(db_path, run_id, solver, recipe, background, progress, place)
 
 
 def stop_run(run_id: str, db_path: Path | None = None) -> None:
@@ -124,11 +134,12 @@ def stop_run(run_id: str, db_path: Path | None = None) -> None:
 
 
 def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | None = None,
-               recipe: SolverRecipe | None = None, background: bool = True, progress=None) -> str:
+               recipe: SolverRecipe | None = None, background: bool = True, progress=None,
+               place: Place | None = None) -> str:
     """Continue a stopped, failed or killed run on its own backend: finished tasks are skipped, nothing is
     duplicated."""
     db_path = Path(db_path or bench_db_path())
     run = store.get_run(store.open_store(db_path), run_id)
     if run.state() == "running":
         raise RuntimeError(f"run {run_id} is still running (owner {run.owner})")
-    return _launch(db_path, run_id, solver, recipe, background, progress)
+    return _launch(db_path, run_id, solver, recipe, background, progress, place)

@@ -64,6 +64,7 @@ class Run:
     temperature: float | None = None  # and their temperature
     samples_file: str | None = None  # an imported run: the file its samples came from
     samples_sha256: str | None = None
+    person: str = ""  # who started it (a signed-in person; "" on a server without sign-in)
     done: int = 0  # tasks with a stored result
     passing: int = 0  # of those, passing the hidden tests
 
@@ -73,7 +74,8 @@ class Run:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in row.items() if k in known}
         values.update({column: json.loads(row.get(column) or "[]") for column in JSON_RUN_COLUMNS})
-        return cls(**{**values, "protocol": Protocol(row["protocol"]), "search": stored_search(row)})
+        return cls(**{**values, "protocol": Protocol(row["protocol"]), "search": stored_search(row),
+                      "person": row.get("person") or ""})
 
     @property
     def sampled(self) -> bool:

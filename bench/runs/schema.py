@@ -22,6 +22,7 @@ RUN_COLUMNS = {
     # runs of independent samples: samples a task and their temperature, or the file imported samples came from
     "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
     "search": str,  # JSON: the run's agent.config.Search, whole (search_dict); NULL for imported samples
+    "person": str,  # who started it, on a server people sign in to ("" for the one person of one without)
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, read decoded (bench.runs.record)
 RESULT_COLUMNS = {

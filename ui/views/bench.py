@@ -12,6 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from agent import LineFull
 from bench.protocol.labels import LOST_STATUSES, Protocol
 from bench.reports.export import results_csv, samples_jsonl
 from bench.reports.progress import run_progress
@@ -25,6 +26,7 @@ from bench.settings import bench_db_path
 from ui.bench_backend import needs_app_model, solver_progress
 from ui.bench_charts import baseline_rules, pass_rate_chart, references_caption, run_chart, short_model
 from ui.bench_form import cost_note, start_form
+from ui.identity import started_by_words
 from ui.session import current_settings, model_solver
 
 RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one candidate"]
@@ -83,13 +85,32 @@ def _progress(db_path, run_id: str) -> None:
     if run.error:
         st.warning(run.error)
     solver_progress(run, rows)
+    person = state.person
+    if not person.may_stop(run.person):
+        if progress.phase in ("running", "starting", "stopped", "failed", "interrupted"):
+            st.caption(f"Started by {started_by_words(person, run.person)}: only they (or an admin) can stop or "
+                       "resume it.")
+        return
     stop_col, resume_col = st.columns(2)
     if progress.phase in ("running", "starting") and stop_col.button("Stop the run", key=f"stop-{run_id}"):
         stop_run(run_id, db_path)
     if progress.phase in ("stopped", "failed", "interrupted") and progress.done < progress.total and \
             resume_col.button("Resume the run", key=f"resume-{run_id}"):
-        resume_run(run_id, db_path, solver=model_solver(current_settings())
-                   if needs_app_model(run.backend, run.endpoints) else None)
+        resume_with_the_app_model(run, db_path)
+
+
+def resume_with_the_app_model(run: Run, db_path) -> None:
+    """Resume a run; one on this app's model takes its turn in the line in front of it, as a new one does."""
+    if not needs_app_model(run.backend, run.endpoints):
+        resume_run(run.id, db_path)
+        return
+    solver = model_solver(current_settings())
+    try:
+        place = solver.place_in_line(state.person.key, what=f"bench run {run.id}")
+    except LineFull as exc:
+        st.error(f"**Cannot resume:** {exc}", icon=":material/group:")
+        return
+    resume_run(run.id, db_path, solver=solver, place=place)
 
 
 def sampled_summary(run: Run, metrics: dict) -> None:
@@ -204,7 +225,8 @@ def runs_table(db, runs: list[Run]) -> None:
     rows = []
     for r in runs:
         pass_at_1 = pass_at_1_so_far(db, r)
-        rows.append({"run": r.id, "state": r.state(), "dataset": r.dataset, "protocol": r.protocol,
+        rows.append({"run": r.id, "started by": started_by_words(state.person, r.person), "state": r.state(),
+                     "dataset": r.dataset, "protocol": r.protocol,
                      "feedback": r.feedback, "search": search_words(r), "model": r.model,
                      "done": r.done, "passing": r.passing,
                      "pass@1": "-" if pass_at_1 is None else percent(pass_at_1),
@@ -288,7 +310,8 @@ note = st.container()  # above the form, for what the form selects
 config = start_form(settings, db_path)
 with note:
     cost_note(settings, store.list_runs(db), config)
-runs = store.list_runs(db)
+# The person's own runs first (newest first among them), then everyone else's.
+runs = sorted(store.list_runs(db), key=lambda r: not state.person.owns(r.person))
 if not runs:
     st.info("No runs yet.")
     st.stop()

@@ -8,10 +8,11 @@ from functools import partial
 
 import streamlit as st
 
-from agent import BadInput, Event, Search, Step, start_job
+from agent import BadInput, Event, LineFull, Search, Step, start_job
 from agent.config import describe_search
 from agent.solves.history import Branch, branches, next_draw, step_changes
 from ui.code_editor import code_editor
+from ui.identity import started_by_words
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
 from ui.timeline import ENV_ERROR_WORDS, attempt_step, plain, render_report
@@ -20,7 +21,8 @@ from ui.timeline import ENV_ERROR_WORDS, attempt_step, plain, render_report
 # outcome by colour). Unknown statuses show as stored, so a new one (a solve whose process died is "interrupted")
 # needs no change here.
 PLAIN_STATUS = {"passed": "passed", "gave_up": "not solved", "paused": "paused", "error": "stopped with an error",
-                "env_error": ENV_ERROR_WORDS}
+                "env_error": ENV_ERROR_WORDS, "waiting": "waiting for the model",
+                "left_line": "left the line before it began"}
 STATUS_MARKS = {"passed": ":green[:material/check_circle:] ", "gave_up": ":red[:material/cancel:] ",
                 "error": ":red[:material/error:] ", "paused": ":material/pause_circle: ",
                 "interrupted": ":orange[:material/warning:] ", "env_error": ":orange[:material/block:] "}
@@ -29,8 +31,14 @@ state = st.session_state
 
 
 def _start(label: str, thread_id: str, make_events: Callable[..., Iterator[Event]]) -> None:
-    """Run a step or a fork in the background (a rerun cannot cut it short) and redraw the page."""
-    state.debug_job = start_job(make_events)
+    """Run a step or a fork in the background (a rerun cannot cut it short), in its turn in the line in front of the
+    model, and redraw the page."""
+    try:
+        place = solver.place_in_line(state.person.key, thread_id)
+    except LineFull as exc:
+        st.error(f"**Cannot start:** {exc}", icon=":material/group:")
+        return
+    state.debug_job = start_job(make_events, person=state.person.key, place=place)
     state.debug_job_thread, state.debug_job_label = thread_id, label
     st.rerun()
 
@@ -43,7 +51,8 @@ def step_mode_form(solver, settings) -> None:
             tests = st.text_area("Tests", value="assert add(1, 2) == 3\n")
             if st.form_submit_button("Start in step mode"):
                 try:
-                    events = list(solver.start(task, tests, search=settings.search, step_mode=True))
+                    events = list(solver.start(task, tests, search=settings.search, step_mode=True,
+                                               person=state.person.key))
                 except BadInput as exc:
                     st.error(f"**Cannot start:** {exc}")
                 else:
@@ -51,9 +60,13 @@ def step_mode_form(solver, settings) -> None:
 
 
 def pick_solve(solves: list[dict]) -> str:
-    """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest."""
+    """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest; the person's own solves
+    come first (another person's opens by its link, or further down the list, marked with their name)."""
+    person = state.person
+    solves = sorted(solves, key=lambda s: not person.owns(s["person"]))  # stable: newest first within each
     labels = {s["thread_id"]: f"{datetime.datetime.fromtimestamp(s['created']):%Y-%m-%d %H:%M} · "
               + (f"{s['origin']} · " if s["origin"] else "")
+              + ("" if person.owns(s["person"]) else f"by {started_by_words(person, s['person'])} · ")
               + f"{PLAIN_STATUS.get(s['status'], s['status'])} · {' '.join(s['task'].split())[:70]}" for s in solves}
     wanted = state.get("debug_thread") or st.query_params.get("thread")
     if wanted and wanted not in labels:
@@ -79,7 +92,13 @@ def job_panel(solver, thread: str, search: Search) -> bool:
 
 
 def run_controls(solver, thread: str, busy: bool) -> None:
-    """Go on with a paused solve one node at a time or to the end; carry on an interrupted one."""
+    """Go on with a paused solve one node at a time or to the end; carry on an interrupted one (the person who
+    started it, or an admin: anyone may fork it)."""
+    started_by = solver.store.person(thread)
+    if not state.person.may_stop(started_by):
+        st.caption(f"Started by {started_by_words(state.person, started_by)}: only they (or an admin) can go on with "
+                   "it. Fork any step below to try changes of your own.")
+        return
     paused = solver.paused_before(thread)
     interrupted = solver.store.status(thread) == "interrupted" and not busy
     if interrupted and not paused and solver.can_restart(thread):

@@ -13,14 +13,24 @@ from functools import partial
 
 import streamlit as st
 
-from agent import BadInput, EntryPointUse, SolveJob, resolve_entry_point, start_job, validate_input
+from agent import (
+    BadInput,
+    EntryPointUse,
+    LineFull,
+    SolveJob,
+    resolve_entry_point,
+    start_job,
+    validate_input,
+)
 from agent.config import search_dict, stored_search
 from agent.inputs import offered_words
 from agent.loop.prompts import is_python_code
 from agent.solves.jobs import job_for, stored_job
+from agent.solves.line import busy_now
 from sandbox import describe_tests
 from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
+from ui.identity import started_by_words
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
 
@@ -169,11 +179,21 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     if solver is None:
         st.stop()
     # The id is made here, not by the solver, so that the address names the solve from its first moment.
-    thread_id = uuid.uuid4().hex
-    inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None,
-              "search": search_dict(settings.search)}
-    show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None,
-                                 search=settings.search, thread_id=thread_id), thread_id=thread_id, inputs=inputs))
+    thread_id, person = uuid.uuid4().hex, state.person.key
+    try:
+        # A place in the line in front of the model, taken before anything is stored: a full line is said at once.
+        place = solver.place_in_line(person, thread_id)
+    except LineFull as exc:
+        st.error(f"**Cannot start:** {exc}", icon=":material/group:")
+        st.stop()
+    search = settings.search
+    solver.reserve(task, state.tests, entry_point=entry_point or None, search=search, thread_id=thread_id,
+                   person=person)
+    inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search)}
+    show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None, search=search,
+                                 thread_id=thread_id, person=person),
+                         thread_id=thread_id, inputs=inputs, person=person, place=place,
+                         on_leaving_line=partial(solver.store.set_status, thread_id, "left_line")))
     st.rerun()  # redraw with Run disabled and Stop offered
 
 
@@ -213,8 +233,18 @@ entry_point = entry_point_input(task, tests)
 run_column, stop_column = st.columns([1, 5])
 run_column.button("Run", type="primary", on_click=_request_solve, disabled=running,
                   help="write code for the task, run the tests, and repair or resample until they pass")
-if running:
-    stop_column.button("Stop the solve", on_click=job.cancel, help="ends at the next checkpoint; the steps are kept")
+if running and state.person.may_stop(job.person):
+    if job.waiting:
+        stop_column.button("Leave the line", on_click=job.cancel, help="the solve has not begun: nothing is lost")
+    else:
+        stop_column.button("Stop the solve", on_click=job.cancel,
+                           help="ends at the next checkpoint; the steps are kept")
+elif running:
+    whose = started_by_words(state.person, job.person)
+    stop_column.caption(f"Started by {whose}: only they (or an admin) can stop it.")
+busy = busy_now()
+if busy and not running:
+    st.caption(f":material/hourglass_top: {busy}")
 if state.get("solve_requested") and not running:
     start_requested_solve(settings, task, entry_point)
 state.solve_requested = False
