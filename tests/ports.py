@@ -1,12 +1,7 @@
-"""Loopback ports for the servers tests start, and for addresses where nothing listens."""
+"""Loopback ports for the servers tests start, and for addresses where nothing listens (measure.app_server's)."""
 
 from __future__ import annotations
 
-import socket
+from measure.app_server import free_port
 
-
-def free_port() -> int:
-    """A TCP port free on this machine right now: for a server a test starts, or an address that refuses."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["free_port"]

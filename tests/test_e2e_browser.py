@@ -11,18 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, select, settle, wait_or_explain
-from ports import free_port
+from measure.app_server import AppDidNotStart, start_app
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
@@ -44,26 +42,12 @@ def data_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(data_dir):
-    port = free_port()
-    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256",
-           "LLM_NUM_CTX": "4096"}
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "streamlit.log", "w")  # a file, not a pipe nobody reads (it would fill and block)
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py"),
-                             "--server.port", str(port), "--server.headless", "true",
-                             "--browser.gatherUsageStats", "false"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not start: " + (ARTIFACTS / "streamlit.log").read_text()[-2000:])
+    try:
+        proc, url = start_app(data_dir, ARTIFACTS / "streamlit.log",
+                              env={"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096"})
+    except AppDidNotStart as exc:
+        pytest.fail(str(exc))
     yield url
     proc.terminate()
     try:
@@ -71,7 +55,6 @@ def server(data_dir):
     except subprocess.TimeoutExpired:
         proc.kill()  # a bench run still going in the app; the store keeps it resumable
         proc.wait(timeout=20)
-    log.close()
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import streamlit as st
 # ui is part of the installed package (pip install -e ., as run.sh and the Dockerfile do), so these import from
 # anywhere: `streamlit run ui/app.py` puts only ui/ itself on sys.path.
 from agent import sandbox_status
-from ui.identity import current_person
+from ui.identity import current_person, draw_person
 from ui.session import draw_sidebar
 
 
@@ -37,6 +37,7 @@ def main() -> None:
         st.Page("views/bench.py", title="Bench", icon=":material/leaderboard:"),
     ])
     draw_sidebar()
+    draw_person(st.session_state.person)
     page.run()
 
 

@@ -59,3 +59,17 @@ def started_by_words(person: Person, started_by: str) -> str:
     if current_access().mode == "open" or person.owns(started_by):
         return "yours"
     return started_by or "someone, before names were kept"
+
+
+def draw_person(person: Person) -> None:
+    """Who is signed in, in the sidebar, with the way out (OpenID Connect) or to another name (a token)."""
+    mode = current_access().mode
+    if mode == "open":
+        return
+    with st.sidebar:
+        role = " · admin" if person.admin else ""
+        st.caption(f"Signed in as **{person.label}**{role}" if person.key else f"**{person.label}**{role}")
+        if mode == "oidc":
+            st.button("Sign out", on_click=st.logout, key="sign-out")
+        else:
+            st.markdown(f"[Another name]({WHO_PATH}?next=/)")

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from agent import LineFull
+from agent.solves.line import busy_now
 from bench.protocol.labels import LOST_STATUSES, Protocol
 from bench.reports.export import results_csv, samples_jsonl
 from bench.reports.progress import run_progress
@@ -82,6 +83,9 @@ def _progress(db_path, run_id: str) -> None:
     if previous not in (None, (progress.done, progress.phase)):
         st.rerun(scope="app")  # new results: refresh the metrics, chart and tables below too
     st.progress(progress.fraction, text=progress.text())
+    busy = busy_now() if progress.phase == "starting" and needs_app_model(run.backend, run.endpoints) else None
+    if busy:
+        st.caption(f":material/hourglass_top: Waiting for the model: {busy}")
     if run.error:
         st.warning(run.error)
     solver_progress(run, rows)
