@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from agent.config import Search
 from sandbox import check_tests, fixtures_lacking, missing_imports, module_offered, packages_offered
+from sandbox.inside.names import reads_and_binds
 from sandbox.inside.shapes import detect_shape, holds_assert, is_test_case, module_under_test
 from sandbox.locked_parse import parse
 
@@ -53,17 +54,7 @@ def offered_words() -> str:
 
 def _defined_names(module: ast.Module) -> set[str]:
     """Names the tests define or import themselves (helpers, fixtures, aliases): never the entry point."""
-    names: set[str] = set()
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-    return names
+    return reads_and_binds(module, frozenset())[1]
 
 
 def _test_units(module: ast.Module) -> list[ast.AST]:

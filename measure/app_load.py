@@ -23,13 +23,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from measure.app_pages import CHROMIUM, FLAGS, OUTCOMES, type_task
 from measure.app_server import start_app
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ACE = "iframe[title='streamlit_ace.streamlit_ace']"
-OUTCOME = "Passed after|Not solved|Stopped with an error|Cannot start|Stopped:"
 PLACE = "ahead of yours"
 # Small tasks in words, each with its tests as a person types them: each passes at the first answer alone.
 TASKS = [
@@ -77,18 +73,7 @@ def typed_page(browser, url: str, task: str, tests: str):
     """A new browser session on the Playground with this task and its tests typed in."""
     page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
     page.goto(url)
-    page.get_by_role("heading", name="Playground").wait_for(timeout=120_000)
-    box = page.get_by_role("combobox", name="Example", exact=True)
-    box.click()
-    page.get_by_role("option").filter(has_text="Add two numbers").first.click()
-    page.get_by_role("button", name="Load this example").click()
-    time.sleep(1)
-    page.get_by_role("textbox", name="Task", exact=True).fill(task)
-    page.frame_locator(ACE).locator(".ace_content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(tests)
-    time.sleep(1.5)
+    type_task(page, task, tests)
     return page
 
 
@@ -115,7 +100,7 @@ def solve_together(browser, url: str, tasks: list[tuple[str, str]], server_pid: 
             text = page.locator("[data-testid='stMain']").inner_text()
             if PLACE in text:
                 result.showed_place[i] = True
-            found = [word for word in OUTCOME.split("|") if word in text]
+            found = [word for word in OUTCOMES if word in text]
             if found:
                 finished[i] = time.monotonic()
                 result.outcomes.append(found[0])

@@ -27,10 +27,11 @@ def free_port() -> int:
 
 
 def start_app(data: Path, log: Path, *, env: dict | None = None, address: str = "127.0.0.1",
-              cwd: Path = ROOT, timeout_s: float = 120) -> tuple[subprocess.Popen, str]:
-    """The app serving data (DATA_DIR) on address and a free port, answering its health check; returns the process
-    (a session of its own: kill its group to stop everything it started) and the loopback address to open."""
-    port = free_port()
+              cwd: Path = ROOT, port: int | None = None, timeout_s: float = 120) -> tuple[subprocess.Popen, str]:
+    """The app serving data (DATA_DIR) on address and port (None: a free one), started in cwd (where Streamlit reads
+    .streamlit/), answering its health check; returns the process (a session of its own: kill its group to stop
+    everything it started) and the loopback address to open."""
+    port = port or free_port()
     handle = open(log, "w")  # a file, not a pipe nobody reads (it would fill and block the server)
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "serve.py"),
                              "--server.port", str(port), "--server.address", address, "--server.headless", "true",

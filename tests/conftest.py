@@ -1,4 +1,5 @@
-"""Shared pytest hooks and fixtures: the app's pages with a scripted model, one real local Ray cluster a session.
+"""Shared pytest hooks and fixtures: the app's pages with a scripted model, one real local Ray cluster a session, a
+headless Chromium for a module of browser tests.
 The test doubles themselves are in fakes.py (Ray actors import them by that module's name)."""
 
 from __future__ import annotations
@@ -58,3 +59,17 @@ def app(tmp_path, monkeypatch):
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through Playwright (the browser tests'), for one test module."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_pages import ARTIFACTS, CHROMIUM, FLAGS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()

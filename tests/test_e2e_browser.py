@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, select, settle, wait_or_explain
+from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, select, settle, wait_or_explain
 from measure.app_server import AppDidNotStart, start_app
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
@@ -58,16 +58,11 @@ def server(data_dir):
 
 
 @pytest.fixture(scope="module")
-def page(server):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": WIDTH, "height": 2000}, accept_downloads=True)
-        page.goto(server)
-        yield page
-        browser.close()
+def page(server, browser):
+    page = browser.new_page(viewport={"width": WIDTH, "height": 2000}, accept_downloads=True)
+    page.goto(server)
+    yield page
+    page.close()
 
 
 @pytest.fixture(autouse=True)

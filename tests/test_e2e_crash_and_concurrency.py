@@ -19,16 +19,7 @@ import pytest
 
 from agent import Solver
 from bench.runs import store
-from browser_pages import (
-    ACE,
-    ARTIFACTS,
-    CHROMIUM,
-    FLAGS,
-    OUTCOMES,
-    select,
-    settle,
-    wait_or_explain,
-)
+from browser_pages import ARTIFACTS, outcome, select, settle, type_task, wait_or_explain
 from fakes import PromptKeyedModel
 from measure.app_server import AppDidNotStart, start_app
 
@@ -50,41 +41,9 @@ def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
         pytest.fail(str(exc))
 
 
-def _type_task(page, task: str, tests: str) -> None:
-    """Load the words example, then type this task (a text box) and its tests (the code editor)."""
-    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    select(page, "Example", "Add two numbers")
-    page.get_by_role("button", name="Load this example").click()
-    settle(page)
-    page.get_by_role("textbox", name="Task", exact=True).fill(task)
-    page.frame_locator(ACE).locator(".ace_content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(tests)
-    settle(page, 1.5)
-
-
-def _outcome(page):
-    found = page.get_by_text(OUTCOMES[0])
-    for text in OUTCOMES[1:]:
-        found = found.or_(page.get_by_text(text))
-    return found
-
-
 def _model_mappings(pid: int) -> int:
     """How many GGUF mappings the process holds: llama.cpp maps a model's tensor data once per loaded copy."""
     return sum(1 for line in Path(f"/proc/{pid}/maps").read_text().splitlines() if line.endswith(".gguf"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.timeout(1800)  # three model workloads share two cores, then a restart and a carried-on solve
@@ -105,12 +64,12 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         select(bench, "Backend", "threads")  # with a second try: three pages loading at once lost a bare click
         bench.get_by_role("button", name="Start the run").click()
         for name in ("A", "B"):
-            _type_task(pages[name], *TASKS[name])
+            type_task(pages[name], *TASKS[name])
         for name in ("A", "B"):
             pages[name].get_by_role("button", name="Run", exact=True).click()
             settle(pages[name])
         for name in ("A", "B"):
-            wait_or_explain(pages[name], _outcome(pages[name]), 600_000, f"session {name}'s outcome")
+            wait_or_explain(pages[name], outcome(pages[name]), 600_000, f"session {name}'s outcome")
         wait_or_explain(bench, bench.get_by_text("1/1 tasks done"), 900_000, "the finished bench run")
         # Each session keeps its own task, and nothing of the other's solve shows in its timeline (closed steps
         # hide their code, so the check is on what leaked, not on what is drawn).
@@ -167,7 +126,7 @@ def test_two_sessions_and_a_run_then_a_crash_and_carry_on(browser, tmp_path):
         page.get_by_role("heading", name="Debugger").wait_for(timeout=60_000)
         wait_or_explain(page, page.get_by_text("Interrupted:"), 60_000, "the interrupted solve's notice")
         page.get_by_role("button", name="Carry on from the last checkpoint").click()
-        wait_or_explain(page, _outcome(page), 600_000, "the carried-on solve's outcome")
+        wait_or_explain(page, outcome(page), 600_000, "the carried-on solve's outcome")
         assert killed.store.status(thread) not in ("interrupted", "running")
     finally:
         proc.terminate()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import ACE, ARTIFACTS, CHROMIUM, FLAGS, OUTCOMES, ROOT, select, settle, wait_or_explain
+from browser_pages import ARTIFACTS, ROOT, outcome, select, type_task, wait_or_explain
 from measure.app_server import AppDidNotStart, free_port, start_app
 
 TASKS = {
@@ -25,17 +25,6 @@ TASKS = {
     "bo": ("Write a function shout(s) that returns s in upper case.", "assert shout('ab') == 'AB'\n"),
 }
 SMALL_MODEL = {"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128", "LLM_NUM_CTX": "4096", "BUDGET": "2"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def _serve(tmp_path: Path, log_name: str, **kwargs) -> tuple[subprocess.Popen, str]:
@@ -54,26 +43,6 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def _type_task(page, task: str, tests: str) -> None:
-    page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    select(page, "Example", "Add two numbers")
-    page.get_by_role("button", name="Load this example").click()
-    settle(page)
-    page.get_by_role("textbox", name="Task", exact=True).fill(task)
-    page.frame_locator(ACE).locator(".ace_content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(tests)
-    settle(page, 1.5)
-
-
-def _outcome(page):
-    found = page.get_by_text(OUTCOMES[0])
-    for text in OUTCOMES[1:]:
-        found = found.or_(page.get_by_text(text))
-    return found
-
-
 @pytest.mark.model
 @pytest.mark.browser
 @pytest.mark.timeout(900)
@@ -84,14 +53,14 @@ def test_two_sessions_pressing_run_together_take_turns_and_both_pass(browser, tm
         pages = {name: browser.new_context(viewport={"width": 1400, "height": 1600}).new_page() for name in TASKS}
         for name, page in pages.items():
             page.goto(url)
-            _type_task(page, *TASKS[name])
+            type_task(page, *TASKS[name])
         for page in pages.values():
             page.get_by_role("button", name="Run", exact=True).click()
         # The second in line says where it stands (the first may already be done by the time it is read).
         wait_or_explain(pages["bo"], pages["bo"].get_by_text("1 solve ahead of yours"), 60_000, "bo's place in line")
         assert pages["bo"].get_by_role("button", name="Leave the line").count() == 1
         for name, page in pages.items():
-            wait_or_explain(page, _outcome(page), 600_000, f"{name}'s outcome")
+            wait_or_explain(page, outcome(page), 600_000, f"{name}'s outcome")
             assert page.get_by_text("Passed after").count() >= 1, page.locator("body").inner_text()[-1500:]
         pages["bo"].screenshot(path=str(ARTIFACTS / "line-second-session.png"), full_page=True)
     finally:
@@ -203,7 +172,8 @@ def test_signing_in_with_openid_connect(browser, tmp_path):
             f'cookie_secret = "{secrets.token_urlsafe(32)}"\nclient_id = "self-healing-agent"\n'
             f'client_secret = "{secrets.token_urlsafe(16)}"\n'
             f'server_metadata_url = "http://127.0.0.1:{provider_port}/.well-known/openid-configuration"\n')
-        proc, url = _serve_on(tmp_path, here, port)
+        proc, url = _serve(tmp_path, "streamlit-oidc.log", address="0.0.0.0", cwd=here, port=port,
+                           env={"APP_TOKEN": ""})
         try:
             with pytest.raises(urllib.error.HTTPError) as refusal:
                 urllib.request.urlopen(url + "/_stcore/metrics", timeout=10)
@@ -223,22 +193,6 @@ def test_signing_in_with_openid_connect(browser, tmp_path):
     finally:
         os.killpg(provider.pid, signal.SIGTERM)
         provider.wait(timeout=20)
-
-
-def _serve_on(tmp_path: Path, here: Path, port: int) -> tuple[subprocess.Popen, str]:
-    """The app on every interface at this port, started in here (its .streamlit)."""
-    log = ARTIFACTS / "streamlit-oidc.log"
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "serve.py"),
-                             "--server.port", str(port), "--server.address", "0.0.0.0"],
-                            cwd=here, env={**os.environ, "DATA_DIR": str(tmp_path / "data"), "APP_TOKEN": ""},
-                            stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(url + "/_stcore/health")
-    except TimeoutError:
-        proc.kill()
-        pytest.fail("the app did not start: " + log.read_text(errors="replace")[-2000:])
-    return proc, url
 
 
 def _wait(url: str, timeout_s: float = 90) -> None:

@@ -28,6 +28,9 @@ import symtable
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from sandbox import module_offered
+from sandbox.inside.names import reads_and_binds
+from sandbox.inside.shapes import module_under_test
 from sandbox.locked_parse import parse
 
 # Modules whose only use in an answer is the model's own tests; the sandbox does not let the code import pytest.
@@ -61,27 +64,14 @@ class _Statement:
 
 def names_tests_use(tests: str) -> frozenset[str]:
     """The names visible tests read without binding them (the code's names they call or use), and those they
-    import from the solution module. Tests that do not parse use none."""
+    import from the code's module (solution, or the name they import the code by). Tests that do not parse use
+    none."""
     try:
         module = parse(tests)
     except SyntaxError:
         return frozenset()
-    read, bound = set(), set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.ImportFrom) and node.module == "solution":
-            read.update(alias.name for alias in node.names)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "solution":
-            read.add(node.attr)
+    alias = module_under_test(module, module_offered)
+    read, bound = reads_and_binds(module, frozenset({"solution", alias} - {None}))
     return frozenset(read - bound)
 
 

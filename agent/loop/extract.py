@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from agent.loop.answer_cleaning import clean_answer
 from sandbox import module_offered
+from sandbox.inside.names import reads_and_binds
 from sandbox.locked_parse import parse
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -112,21 +113,8 @@ _IMPORT_FOR = {name: f"import {name}" for name in _STDLIB_MODULES} | {
 
 def _unbound_names(tree: ast.Module) -> set[str]:
     """Names the code reads but binds nowhere (a def, an argument, an assignment, an import, a loop ...)."""
-    read, bound = set(), set(dir(builtins))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            bound.update(node.names)
-    return read - bound
+    read, bound = reads_and_binds(tree, frozenset())
+    return read - bound - set(dir(builtins))
 
 
 # Packages the sandbox may offer (SANDBOX_PACKAGES), by the names code conventionally gives them; an import is added

@@ -6,6 +6,13 @@ from __future__ import annotations
 
 import ast
 
+# Inside the sandbox these modules import one another by bare name (the worker's folder is on sys.path); on the host
+# they are the package sandbox.inside.
+if __package__:
+    from .names import reads_and_binds
+else:
+    from names import reads_and_binds
+
 # Well-known packages of PyPI: a test that imports one of them needs it, and is never importing the code under test
 # by another name (the sandbox says what it offers instead).
 KNOWN_PACKAGES = frozenset({
@@ -53,22 +60,11 @@ def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
 
 
 def _bound(module: ast.Module) -> set[str]:
-    """The names the tests bind themselves (defs, imports but the harness's, assignments, parameters) or Python
-    builds in: any other name they use is the code's."""
+    """The names the tests bind themselves or Python builds in: any other name they use is the code's (a name they
+    import from the solution module is the code's too)."""
     import builtins
 
-    bound = set(dir(builtins))
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and not (
-                isinstance(node, ast.ImportFrom) and node.module in _HARNESS):
-            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-    return bound
+    return reads_and_binds(module)[1] | set(dir(builtins))
 
 
 def _is_fixture(decorator: ast.expr) -> bool:

@@ -35,6 +35,7 @@ import wire  # noqa: E402
 # Imported once here so that every fork starts with them loaded (each import costs a run ms).
 import candidate  # noqa: E402
 import crossing  # noqa: E402,F401
+import names as _names  # noqa: E402,F401
 import confine  # noqa: E402
 import policy  # noqa: E402
 import testrunner  # noqa: E402
