@@ -896,3 +896,34 @@ def test_a_solver_process_spawned_from_the_app_imports_its_script_without_drawin
     monkeypatch.setattr(st, "set_page_config", drew)
     monkeypatch.setattr(st, "navigation", drew)
     runpy.run_path(str(Path(__file__).parent.parent / "ui" / "app.py"), run_name="__mp_main__")
+
+
+def test_a_solve_started_while_the_model_is_busy_waits_its_turn_shows_its_place_and_can_leave(app):
+    from agent.solves.line import line_for
+
+    # Someone else's solve holds the model (the line of the scripted model the page's solver has).
+    line = line_for(ModelSpec("fake", "scripted", "test").describe(), 1)
+    holder = line.join("someone else")
+    try:
+        load_prose_example(app)
+        type_task(app, ADD_TASK)
+        assert any("The model is busy: 1 solve running, 0 waiting" in c.value for c in app.caption), texts(app)
+        button(app, "Run").click().run()
+        job = app.session_state["solve_job"]
+        assert job.waiting and job.place.ahead == 1
+        app.run()
+        assert any(i.value.startswith("Waiting for the model: 1 solve ahead of yours") for i in app.info), \
+            [i.value for i in app.info]
+        button(app, "Leave the line").click().run()
+        assert job.wait(10) and job.left_line and not job.events
+        app.run()
+        assert any("Left the line" in w.value for w in app.warning), [w.value for w in app.warning]
+        solves = Solver(PromptKeyedModel(answer=lambda p, a: ""), Path(app.session_state.settings.data_dir)
+                        / "solves.sqlite").store.solves()
+        assert solves[0]["status"] == "left_line"  # recorded, never lost: the Debugger lists it
+    finally:
+        line.leave(holder)
+    # With the model free, the next Run starts at once and runs to its end.
+    click(app, "Run")
+    again = app.session_state["solve_job"]
+    assert again is not job and again.final is not None and not again.left_line
