@@ -143,6 +143,15 @@ class Peer(Codec):
     def describe_error(self, exc: BaseException) -> dict:
         """What the other side needs to raise it again: its type (a mirror when it is this side's own class), the
         nearest builtin exception, the message, and a traceback trimmed to this side's own file."""
+        if isinstance(exc, MemoryError):
+            # The frames' locals hold what filled the memory (a list grown forever): let it go before describing.
+            traceback.clear_frames(exc.__traceback__)
+        try:
+            return self._described(exc)
+        except MemoryError:
+            return {"type": type(exc).__name__, "base": "MemoryError", "message": "", "traceback": "", "lineno": None}
+
+    def _described(self, exc: BaseException) -> dict:
         cls = type(exc)
         frames = _own_frames(exc.__traceback__, self.hooks.source_file)
         lines = traceback.format_list(frames)
