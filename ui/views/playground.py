@@ -187,8 +187,13 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
         st.error(f"**Cannot start:** {exc}", icon=":material/group:")
         st.stop()
     search = settings.search
-    solver.reserve(task, state.tests, entry_point=entry_point or None, search=search, thread_id=thread_id,
-                   person=person)
+    try:
+        solver.reserve(task, state.tests, entry_point=entry_point or None, search=search, thread_id=thread_id,
+                       person=person)
+    except BadInput as exc:  # checked above already; a place is never kept for a solve that cannot start
+        place.leave()
+        st.error(f"**Cannot start:** {exc}")
+        st.stop()
     inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search)}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None, search=search,
                                  thread_id=thread_id, person=person),
