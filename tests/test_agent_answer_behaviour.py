@@ -51,6 +51,16 @@ def test_an_answer_that_stopped_at_one_candidate_shows_its_stored_outcomes_witho
     assert "add(1, 2)" not in [r.call for r in table.rows]  # the person's own call is checked by their test
 
 
+def test_a_visible_call_that_a_mutation_of_another_equals_is_no_row(tmp_path):
+    # add(1, 2) less one is add(0, 2), the person's second test: probe_calls keeps it as a mutated probe (the chooser's
+    # rule reads it so), but the person tests it already.
+    tests = TESTS + "assert add(0, 2) == 2\n"
+    assert {p.call: p.kind for p in probe_calls(tests, "add")}["add(0, 2)"] == "mutated"
+    solver, events = solved(tmp_path, [RIGHT], tests=tests)
+    table = answer_behaviour(solver.state_at(events[-1].thread_id))
+    assert table.reused and "add(0, 2)" not in [r.call for r in table.rows] and len(table.rows) >= 3
+
+
 def test_an_answer_stored_without_outcomes_is_run_in_the_sandbox_and_reads_the_same(tmp_path):
     solver, events = solved(tmp_path, [ZERO_WRONG])
     state = solver.state_at(events[-1].thread_id)

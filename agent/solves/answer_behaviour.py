@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.loop.candidates import Candidate, candidates, choice
-from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls
+from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls, visible_calls
 from agent.loop.state import read_state
 from sandbox import STATUSES
 
@@ -113,9 +113,11 @@ def _stored_outcomes(answer: Candidate, probes: list[Probe], oracle: bool) -> li
     return None if any(o is None for o in unmarked) else unmarked
 
 
-def behaviour_rows(probes: list[Probe], outcomes: list[str]) -> list[BehaviourRow]:
-    """The table's rows from probes and their unmarked outcomes, in order, the visible calls left out."""
-    return [BehaviourRow(p.call, p.kind, o) for p, o in zip(probes, outcomes) if p.kind != "original"]
+def behaviour_rows(probes: list[Probe], outcomes: list[str], tested: set[str] = frozenset()) -> list[BehaviourRow]:
+    """The table's rows from probes and their unmarked outcomes, in order, the visible calls left out: the original
+    probes, and tested, the visible calls a mutation of another one happened to equal (agent.loop.probes)."""
+    return [BehaviourRow(p.call, p.kind, o) for p, o in zip(probes, outcomes)
+            if p.kind != "original" and p.call not in tested]
 
 
 def answer_behaviour(state: dict) -> AnswerBehaviour | None:
@@ -125,13 +127,13 @@ def answer_behaviour(state: dict) -> AnswerBehaviour | None:
     answer = answer_of(state)
     if answer is None or not answer.ran or answer.extract_error or not answer.code:
         return None
-    probes = probe_calls(visible_tests(state), state["entry_point"])
+    visible, entry_point = visible_tests(state), state["entry_point"]
+    probes, tested = probe_calls(visible, entry_point), visible_calls(visible, entry_point)
     stored = _stored_outcomes(answer, probes, oracle=state["shown_tests"] is not None)
     if stored is not None:
-        return AnswerBehaviour(answer.number, behaviour_rows(probes, stored), reused=True)
-    untested = [p for p in probes if p.kind != "original"]
+        return AnswerBehaviour(answer.number, behaviour_rows(probes, stored, tested), reused=True)
+    untested = [p for p in probes if p.kind != "original" and p.call not in tested]
     if not untested:
         return AnswerBehaviour(answer.number, [], reused=False)
-    outcomes = [_unmarked(o, p.kind) or o for o, p in zip(behaviour(answer.code, untested, state["entry_point"]),
-                                                          untested)]
+    outcomes = [_unmarked(o, p.kind) or o for o, p in zip(behaviour(answer.code, untested, entry_point), untested)]
     return AnswerBehaviour(answer.number, behaviour_rows(untested, outcomes), reused=False)
