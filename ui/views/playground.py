@@ -181,7 +181,7 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     # Tests added from the rows of the solve on show make this run that solve's again (its lineage, kept with it).
     pending, shown = state.get("pending_lineage"), state.get("solve_job")
     lineage = kept_in(pending, state.tests) if pending and shown and pending.from_solve == shown.thread_id else None
-    state.pending_lineage = None
+    state.pending_lineage, state.added_test_error = None, None
     inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None,
               "search": search_dict(settings.search), "lineage": lineage.to_dict() if lineage else None}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None,
