@@ -60,11 +60,17 @@ def rows(at) -> list[tuple[str, str, str]]:
     return list(zip(table["call"], table["what the answer does"], table["input"]))
 
 
+def expected_box(at):
+    return next(t for t in at.text_input if t.label == "Expected value or exception type")
+
+
 def mark_wrong(at, call: str, expected: str, *, raises: bool = False) -> None:
     """Pick the row of this call, say what it should return (or raise), and click Add this test."""
-    at.selectbox(key="wrong_row").set_value([r[0] for r in rows(at)].index(call) + 1)  # rows are numbered from 1
-    at.radio(key="wrong_how").set_value("raises this exception" if raises else "returns this value")
-    at.text_input(key="wrong_expected").set_value(expected)
+    picker = next(s for s in at.selectbox if s.label == "Row the answer gets wrong")
+    picker.set_value([r[0] for r in rows(at)].index(call) + 1)  # rows are numbered from 1
+    next(r for r in at.radio if r.label == "The right outcome").set_value(
+        "raises this exception" if raises else "returns this value")
+    expected_box(at).set_value(expected)
     at.run()
     button(at, "Add this test").click().run()
     assert not at.exception, at.exception
@@ -87,7 +93,7 @@ def test_a_row_marked_wrong_becomes_a_plain_assert_and_run_again_solves_with_it(
     mark_wrong(page, "add(0, 2)", "2")
     assert page.session_state["tests"] == "assert add(1, 2) == 3\nassert add(0, 2) == 2\n"
     assert any(c.value == "assert add(0, 2) == 2" for c in page.code)  # listed under "Added to your tests"
-    assert page.text_input(key="wrong_expected").value == ""  # ready for the next row
+    assert expected_box(page).value == ""  # ready for the next row
     click(page, "Run again")
     again = page.session_state["solve_job"].final
     assert again.thread_id != first and again.status == "passed"

@@ -51,15 +51,16 @@ def _table(rows: list[BehaviourRow]) -> pd.DataFrame:
 
 def _add_test(job: SolveJob, answer: int, rows: list[BehaviourRow], put_tests: Callable[[str], None]) -> None:
     """The click on "Add this test": the picked row, with what the person typed, written into the tests."""
-    row, typed = rows[state.wrong_row - 1], state.wrong_expected
-    returns, raises = (typed, None) if state.wrong_how == RETURNS else (None, typed)
+    thread = job.thread_id
+    row, typed = rows[state[f"wrong-row-{thread}"] - 1], state[f"wrong-expected-{thread}"]
+    returns, raises = (typed, None) if state[f"wrong-how-{thread}"] == RETURNS else (None, typed)
     try:
-        tests, lineage = with_test_from_row(state.get("pending_lineage"), job.thread_id, answer, state.tests, row,
+        tests, lineage = with_test_from_row(state.get("pending_lineage"), thread, answer, state.tests, row,
                                             returns=returns, raises=raises)
     except BadInput as exc:
         state.added_test_error = str(exc)
         return
-    state.pending_lineage, state.added_test_error, state.wrong_expected = lineage, None, ""
+    state.pending_lineage, state.added_test_error, state[f"wrong-expected-{thread}"] = lineage, None, ""
     put_tests(tests)
 
 
@@ -89,10 +90,12 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
     st.table(_table(rows))
     with st.container(border=True):
         st.markdown("**Is a row wrong? Make it a test**")
-        st.selectbox("Row the answer gets wrong", range(1, len(rows) + 1), key="wrong_row",
+        # Keyed by the solve: a picked row number belongs to that solve's table.
+        thread = job.thread_id
+        st.selectbox("Row the answer gets wrong", range(1, len(rows) + 1), key=f"wrong-row-{thread}",
                      format_func=lambda i: f"{i}. {rows[i - 1].call} {rows[i - 1].words()}")
-        st.radio("The right outcome", [RETURNS, RAISES], key="wrong_how", horizontal=True)
-        st.text_input("Expected value or exception type", key="wrong_expected",
+        st.radio("The right outcome", [RETURNS, RAISES], key=f"wrong-how-{thread}", horizontal=True)
+        st.text_input("Expected value or exception type", key=f"wrong-expected-{thread}",
                       help="a Python value as in your tests ('abc', 0, [1, 2], None), or an exception's type "
                            "(ValueError)")
         st.button("Add this test", on_click=_add_test, args=(job, behaviour.answer, rows, put_tests),
