@@ -12,7 +12,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ACE = "iframe[title='streamlit_ace.streamlit_ace']"
-OUTCOMES = ["Passed after", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
+OUTCOMES = ["Passed your", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
             "The model is not available", "Stopped: the sandbox cannot run this"]
 
 

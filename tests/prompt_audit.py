@@ -1,8 +1,11 @@
-"""The honest-protocol audit of prompts: which lines of a task's hidden tests reached the model's messages.
+"""The honest-protocol audit of prompts: which lines of a task's hidden tests reached the model's messages, and which
+inputs of a behaviour table only its hidden tests could have given.
 
 An empty list is the protocol kept; the tests that feed hidden tests as visible ones show each check can fail."""
 
 from __future__ import annotations
+
+from agent.loop.probes import probe_calls
 
 
 def hidden_lines(problem: dict) -> list[str]:
@@ -35,3 +38,10 @@ def plus_leaks(task: dict, messages: list[dict]) -> list[str]:
     found = [ln.strip() for ln in task["hidden_tests"].splitlines()
              if len(ln.strip()) > 12 and ln.strip() not in shown and ln.strip() in text]
     return found + (["def check(candidate)"] if "def check(candidate)" in text else [])
+
+
+def behaviour_leaks(task: dict, calls: list[str], entry_point: str | None) -> list[str]:
+    """Calls in a behaviour table (agent.solves.answer_behaviour) that are no probe of the task's visible tests:
+    inputs that only its hidden tests could have led to."""
+    allowed = {probe.call for probe in probe_calls(task["tests"], entry_point)}
+    return [call for call in calls if call not in allowed]

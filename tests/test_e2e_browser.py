@@ -31,6 +31,9 @@ SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest
 # The 0.5B's greedy first answer passes these (it returns numpy's array, which == against a list cannot judge).
 NUMPY_TASK = ("Write a function col_means(rows) that uses numpy to return the mean of each column (axis 0) of a 2-D "
               "list of numbers.")
+# A task in words with one assert (the "Add two numbers" example's task); the row a person pins, and the test it makes.
+BEYOND_TESTS = "assert add(2, 3) == 5\n"
+BEYOND_ROW, BEYOND_ADDED = "add(-2, 3)", "assert add(-2, 3) == 1"
 NUMPY_TESTS = ("import numpy as np\n\nassert np.allclose(col_means([[1, 2], [3, 4]]), [2.0, 3.0])\n"
                "assert np.allclose(col_means([[1, 2, 3]]), [1, 2, 3])\n")
 
@@ -120,7 +123,7 @@ def test_a_click_right_after_typing_runs_the_typed_tests(page):
     step(page, "#1 · first answer").locator("summary").click()  # open it if it is closed, close it if open
     settle(page)
     body = page.locator("[data-testid='stMain']").inner_text()
-    assert "add(1, 2)" not in body and "Passed after 1 candidate(s)" in body
+    assert "add(1, 2)" not in body and "Passed your test at the first answer — only your test was checked" in body
 
 
 def test_the_first_example_fails_and_is_repaired(page):
@@ -145,7 +148,7 @@ def test_the_first_example_fails_and_is_repaired(page):
     assert repair.get_by_role("tab", name="Diff against #1", selected=True).count() == 1
     assert repair.locator("code").filter(has_text="+++ #2").count() >= 1
     assert "tokens/s" in body and "prompt tokens from the cache" in body
-    assert "Passed after 2 candidate(s)" in body
+    assert "after 2 candidates; only #2 passes" in body
     # A closed step stays closed, in its place, when the page redraws.
     first.locator("summary").click()
     settle(page)
@@ -154,7 +157,7 @@ def test_the_first_example_fails_and_is_repaired(page):
     assert step(page, "#1 · first answer").locator("details").get_attribute("open") is None
     first.locator("summary").click()  # open again for the picture
     settle(page)
-    snap(page, "playground", page.get_by_role("heading", name="Playground"), page.get_by_text("Passed after 2"))
+    snap(page, "playground", page.get_by_role("heading", name="Playground"), page.get_by_text("after 2 candidates"))
 
 
 def test_plain_editors_are_labelled_text_boxes(page):
@@ -261,7 +264,7 @@ def test_a_task_in_words_typed_over_the_first_example_runs_under_the_name_its_te
     body = wait_for_outcome(page)
     page.screenshot(path=str(ARTIFACTS / "second-largest.png"), full_page=True)
     assert "does not define a function named" not in body, body[-3000:]
-    assert "Passed after" in body, body[-3000:]
+    assert "Passed your" in body, body[-3000:]
     assert "?solve=" in page.url
 
 
@@ -278,7 +281,47 @@ def test_tests_that_import_numpy_run(page):
     page.get_by_role("button", name="Run", exact=True).click()
     body = wait_for_outcome(page)
     page.screenshot(path=str(ARTIFACTS / "numpy.png"), full_page=True)
-    assert "Passed after" in body, body[-3000:]
+    assert "Passed your" in body, body[-3000:]
+
+
+def test_a_row_of_what_the_answer_does_becomes_a_test_and_run_again_uses_it(page):
+    # Issue 27: a task in words with one assert, solved; under the verdict, what the answer does on inputs the person
+    # did not test. The person pins one of them (a negative number, which their test never shows): the row becomes a
+    # plain assert in the tests box, as their test is one, and Run again solves with both.
+    select(page, "Example", "Add two numbers")
+    page.get_by_role("button", name="Load this example").click()
+    settle(page)
+    type_in_editor(page, page.frame_locator(ACE).first, BEYOND_TESTS)
+    page.get_by_role("button", name="Run", exact=True).click()
+    body = wait_for_outcome(page)
+    assert "Passed your test" in body, body[-3000:]
+    heading = page.get_by_role("heading", name="What the answer does beyond your tests")
+    wait_or_explain(page, heading, 60_000, "the table of what the answer does")
+    rows = page.locator("[data-testid='stTable'] tbody tr")
+    assert rows.count() >= 3, main_text(page)[-3000:]
+    assert rows.filter(has_text=BEYOND_ROW).count() == 1 and rows.filter(has_text="add(2, 3)").count() == 0
+    if "at the first answer" in body:  # the loop stopped at one candidate: the verdict says what that means
+        assert "only your test was checked; see below what it does on other inputs" in body
+    select(page, "Row the answer gets wrong", BEYOND_ROW)
+    expected = page.get_by_role("textbox", name="Expected value or exception type")
+    expected.fill("1")
+    expected.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Add this test").click()
+    settle(page)
+    tests = page.frame_locator(ACE).first.locator(".ace_line")
+    wait_or_explain(page, tests.filter(has_text=BEYOND_ADDED), 30_000, "the added test in the tests box")
+    assert tests.filter(has_text="def test_").count() == 0  # a plain assert among plain asserts
+    assert page.locator("[data-testid='stCode']").filter(has_text=BEYOND_ADDED).count() >= 1
+    page.screenshot(path=str(ARTIFACTS / "beyond-tests.png"), full_page=True)
+    page.get_by_role("button", name="Run again").click()
+    wait_or_explain(page, page.get_by_text("Run again from the solve before: 1 test added after answer #"), 60_000,
+                    "the new solve, named as run again")
+    wait_or_explain(page, page.get_by_text(re.compile(r"\d of 2 visible tests pass")), 300_000,
+                    "a verdict on both tests")
+    body = wait_for_outcome(page)
+    assert BEYOND_ADDED in body, body[-3000:]  # the caption names the test the new solve runs
+    page.screenshot(path=str(ARTIFACTS / "run-again.png"), full_page=True)
 
 
 def test_a_reload_mid_solve_shows_the_same_solve_running_and_it_finishes(page):
@@ -311,7 +354,7 @@ def test_a_reload_mid_solve_shows_the_same_solve_running_and_it_finishes(page):
                     30_000, "the solve's tests in their editor")
     page.screenshot(path=str(ARTIFACTS / "reloaded-mid-solve.png"), full_page=True)
     body = wait_for_outcome(page)
-    assert page.url == address and ("Passed after" in body or "Not solved" in body), body[-3000:]
+    assert page.url == address and ("Passed your" in body or "Not solved" in body), body[-3000:]
     assert stop.count() == 0
 
 

@@ -13,7 +13,7 @@ from agent import RunFinished, Search, Solver
 from agent.loop.prompts import repeats_task
 from bench.datasets.humaneval import load_problems
 from bench.datasets.visible_tests import visible_test_source
-from prompt_audit import leaks, plus_leaks, task_leaks
+from prompt_audit import behaviour_leaks, leaks, plus_leaks, task_leaks
 
 
 def _wrong_answers(n: int) -> GenericFakeChatModel:
@@ -106,6 +106,28 @@ def test_the_task_file_audit_catches_hidden_tests_fed_back(tmp_path):
     repairs = {t["task_id"]: json.loads(next(r for r in stored[t["task_id"]] if r["kind"] == "repair")["messages"])
                for t in tasks}
     assert all(task_leaks(task, repairs[task["task_id"]]) for task in tasks)
+
+
+def test_the_behaviour_table_of_an_oracle_run_shows_no_input_of_the_hidden_tests(tmp_path):
+    # The leaky mode runs the hidden tests and shows the visible ones; the executor probes the tests it runs, so the
+    # behaviour stored with each candidate comes from hidden calls. The table must read the visible tests alone.
+    from agent.solves.answer_behaviour import answer_behaviour
+    from fakes import PromptKeyedModel
+
+    tasks, _ = _stored_prompts(tmp_path, "oracle")
+    solver = Solver(PromptKeyedModel(answer=lambda prompt, attempt: ""), tmp_path / "s.sqlite")
+    thread_of = {s["task"]: s["thread_id"] for s in solver.store.solves(origin=None)}
+    caught = 0
+    for task in tasks:
+        state = solver.state_at(thread_of[task["prompt"]])
+        assert state["shown_tests"] == task["tests"] and state["tests"] == task["hidden_tests"], task["task_id"]
+        table = answer_behaviour(state)
+        assert not table.reused, task["task_id"]  # the stored outcomes were probed on hidden calls
+        assert behaviour_leaks(task, [r.call for r in table.rows], state["entry_point"]) == [], task["task_id"]
+        # Had the table read the tests the solve ran, the audit would flag it.
+        read_hidden = answer_behaviour({**state, "shown_tests": None})
+        caught += bool(behaviour_leaks(task, [r.call for r in read_hidden.rows], state["entry_point"]))
+    assert caught >= len(tasks) * 3 // 4  # 12 of the 13 tasks: their hidden tests make calls of their own
 
 
 # --- a samples run (pass@k): what the bench stores for every sample -------------------------------------------------

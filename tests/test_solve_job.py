@@ -93,5 +93,5 @@ def test_a_stored_solve_is_told_as_the_job_that_streamed_it(tmp_path):
     assert [(type(e).__name__, e.node) for e in told.events if not isinstance(e, RunFinished)] == nodes
     assert told.final == live[-1]
     assert told.inputs == {"task": ADD_TASK, "tests": ADD_TESTS,
-                           "search": search_dict(Search(budget=4, strategy="repair"))}
+                           "search": search_dict(Search(budget=4, strategy="repair")), "lineage": None}
     assert stored_job(solver, "unknown") is None

@@ -901,19 +901,21 @@ def test_a_solver_process_spawned_from_the_app_imports_its_script_without_drawin
 def test_a_solve_started_while_the_model_is_busy_waits_its_turn_shows_its_place_and_can_leave(app):
     from agent.solves.line import line_for
 
-    # Someone else's solve holds the model (the line of the scripted model the page's solver has).
+    # Other people's solves hold every seat of the model (the line of the scripted model the page's solver has: a
+    # model server's, so several seats).
     line = line_for(ModelSpec("fake", "scripted", "test").describe(), 1)
-    holder = line.join("someone else")
+    holders = [line.join(f"someone else {i}") for i in range(line.seats)]
     try:
         load_prose_example(app)
         type_task(app, ADD_TASK)
-        assert any("The model is busy: 1 solve running, 0 waiting" in c.value for c in app.caption), texts(app)
+        busy = f"The model is busy: {line.seats} solve{'s' if line.seats > 1 else ''} running, 0 waiting"
+        assert any(busy in c.value for c in app.caption), texts(app)
         button(app, "Run").click().run()
         job = app.session_state["solve_job"]
-        assert job.waiting and job.place.ahead == 1
+        assert job.waiting and job.place.ahead == line.seats
         app.run()
-        assert any(i.value.startswith("Waiting for the model: 1 solve ahead of yours") for i in app.info), \
-            [i.value for i in app.info]
+        ahead = f"Waiting for the model: {line.seats} solve{'s' if line.seats > 1 else ''} ahead of yours"
+        assert any(i.value.startswith(ahead) for i in app.info), [i.value for i in app.info]
         button(app, "Leave the line").click().run()
         assert job.wait(10) and job.left_line and not job.events
         app.run()
@@ -922,7 +924,8 @@ def test_a_solve_started_while_the_model_is_busy_waits_its_turn_shows_its_place_
                         / "solves.sqlite").store.solves()
         assert solves[0]["status"] == "left_line"  # recorded, never lost: the Debugger lists it
     finally:
-        line.leave(holder)
+        for holder in holders:
+            line.leave(holder)
     # With the model free, the next Run starts at once and runs to its end.
     click(app, "Run")
     again = app.session_state["solve_job"]

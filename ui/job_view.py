@@ -12,15 +12,17 @@ from ui.timeline import draw_timeline
 REFRESH_SECONDS = 0.5
 
 
-def show_job(job: SolveJob, search: Search, *, key: str, known: list[Candidate] | None = None) -> None:
+def show_job(job: SolveJob, search: Search, *, key: str, known: list[Candidate] | None = None,
+             more_below: bool = False) -> None:
     """Draw the job's timeline where this is called; when a running job ends, rerun the page.
 
     search is the solve's own; known are its candidates from before the job began; key
-    prefixes the timeline's widget keys (unique on the page)."""
+    prefixes the timeline's widget keys (unique on the page); more_below: the page shows what the answer does on
+    other inputs under it (ui.timeline.draw_timeline)."""
     if job.running:
         _live(job, search, key, known)
     else:
-        _draw(job, search, key, known, tokens=False)
+        _draw(job, search, key, known, tokens=False, more_below=more_below)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -30,10 +32,11 @@ def _live(job: SolveJob, search: Search, key: str, known: list[Candidate] | None
     _draw(job, search, key, known, tokens=True)
 
 
-def _draw(job: SolveJob, search: Search, key: str, known: list[Candidate] | None, *, tokens: bool) -> None:
+def _draw(job: SolveJob, search: Search, key: str, known: list[Candidate] | None, *, tokens: bool,
+          more_below: bool = False) -> None:
     if job.waiting:
         st.info(wait_words(job.place), icon=":material/hourglass_top:")
-    draw_timeline(job.snapshot(tokens=tokens), search=search, key=key, known=known)
+    draw_timeline(job.snapshot(tokens=tokens), search=search, key=key, known=known, more_below=more_below)
     if job.left_line:
         st.warning("**Left the line.** The solve never began; run it again whenever you like.",
                    icon=":material/logout:")

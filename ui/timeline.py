@@ -17,7 +17,7 @@ from agent.config import Search
 from agent.loop.candidates import Candidate, drawing_speed
 from agent.solves.events import Event
 from agent.solves.history import code_diff, next_draw
-from agent.solves.story import Chooser, Drawn, Failure, Route, Writing, story_of
+from agent.solves.story import Chooser, Drawn, Failure, Route, Story, Writing, passed_words, story_of
 from sandbox import TestReport
 
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code
@@ -234,8 +234,10 @@ def _draw_chooser(entry: Chooser) -> None:
         side_by_side(eligible, draw)
 
 
-def _draw_final(final: RunFinished) -> None:
-    """The verdict banner: each way a solve ends in its own words (and icon), never by colour alone."""
+def _draw_final(story: Story, more_below: bool) -> None:
+    """The verdict banner: each way a solve ends in its own words (and icon), never by colour alone; a pass says what
+    was checked (agent.solves.story.passed_words)."""
+    final: RunFinished = story.final
     if final.status == "interrupted":
         where = f"before **{final.next_node}** finished" if final.next_node else "before its first checkpoint"
         st.warning(f"**Interrupted** {where}: the process running this solve stopped (killed or restarted). "
@@ -243,7 +245,8 @@ def _draw_final(final: RunFinished) -> None:
     elif final.paused:
         st.info(f"Paused before **{final.next_node}**.")
     elif final.status == "passed":
-        st.success(f"**Passed** after {final.iterations} candidate(s).", icon=":material/check_circle:")
+        st.success(plain(passed_words(story, more_below=more_below)).replace("Passed", "**Passed**", 1),
+                   icon=":material/check_circle:")
     elif final.status == "gave_up":
         st.error(f"**Not solved**: no candidate passes every visible test after {final.iterations} candidates.",
                  icon=":material/cancel:")
@@ -254,11 +257,13 @@ def _draw_final(final: RunFinished) -> None:
         st.error(f"**Stopped with an error**: {final.error}", icon=":material/error:")
 
 
-def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[Candidate] | None = None) -> None:
+def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[Candidate] | None = None,
+                  more_below: bool = False) -> None:
     """Draw the events of one solve (or of a step, fork or resume of it) as timeline steps where this is called.
 
     search is the solve's own (agent.config.stored_search); known are its candidates from before the first event,
-    for a job that starts mid-solve. key prefixes the steps' widget keys and must be unique on the page."""
+    for a job that starts mid-solve. key prefixes the steps' widget keys and must be unique on the page. more_below:
+    the page shows under the timeline what the answer does on other inputs, and a pass's verdict points there."""
     known = list(known or [])
     story = story_of(events, search.strategy, known)
     thread = events[0].thread_id if events else "none"
@@ -278,4 +283,4 @@ def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[
         elif isinstance(entry, Failure):
             st.error(entry.text)
     if story.final is not None:
-        _draw_final(story.final)
+        _draw_final(story, more_below)

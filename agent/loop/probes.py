@@ -76,14 +76,30 @@ def within_contract(value: object, seen: list[object]) -> bool:
     return True
 
 
-def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
-    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked."""
-    calls: list[tuple[str, list]] = []  # (function name, literal arguments) of each visible call
+def _literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list]]:
+    """(function name, literal arguments) of each call of the function in the visible tests' asserts."""
+    calls: list[tuple[str, list]] = []
     for call in asserted_calls(tests, {entry_point, "candidate"} if entry_point else None):
         if not call.keywords:
             values = [_literal(a) for a in call.args]
             if all(ok for ok, _ in values):
                 calls.append((entry_point or call.func.id, [v for _, v in values]))
+    return calls
+
+
+def _source(name: str, args: list) -> str:
+    return f"{name}({', '.join(repr(a) for a in args)})"
+
+
+def visible_calls(tests: str, entry_point: str | None) -> set[str]:
+    """The visible tests' own calls, written as probe_calls writes a call. A mutation of one call can equal another
+    visible call (add(1, 2) less one is add(0, 2)); probe_calls then keeps it as a mutated probe."""
+    return {_source(name, args) for name, args in _literal_calls(tests, entry_point)}
+
+
+def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
+    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked."""
+    calls = _literal_calls(tests, entry_point)  # (function name, literal arguments) of each visible call
     # What the visible calls show at each argument place, per function and arity: the contract mutations keep to.
     seen: dict[tuple[str, int, int], list[object]] = {}
     for name, args in calls:
@@ -91,14 +107,14 @@ def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
             seen.setdefault((name, len(args), i), []).append(a)
     originals, mutated, done = [], [], set()  # mutated: one list per call
     for name, args in calls:
-        source = f"{name}({', '.join(repr(a) for a in args)})"
+        source = _source(name, args)
         if source not in done and len(source) < 2000:
             done.add(source)
             originals.append(Probe(source, "original"))
         variants = []
         for i, a in enumerate(args):
             for m in _mutations(a):
-                call = f"{name}({', '.join(repr(v) for v in args[:i] + [m] + args[i + 1:])})"
+                call = _source(name, args[:i] + [m] + args[i + 1:])
                 if call not in done and len(call) < 2000:
                     done.add(call)
                     inside = within_contract(m, seen[(name, len(args), i)])

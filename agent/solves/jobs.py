@@ -140,8 +140,9 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
 
     A solve whose process died ends with the status ``interrupted`` (paused before the node that was running, if
     it had a checkpoint); one still running elsewhere (another process, or a job not started with its thread id)
-    has no RunFinished yet, as its own stream would not. inputs hold the task, tests and search; not the
-    entry point, which the checkpoints hold as used, whether typed or inferred."""
+    has no RunFinished yet, as its own stream would not. inputs hold the task, tests, search and lineage (the solve
+    it was run again from, agent.solves.lineage); not the entry point, which the checkpoints hold as used, whether
+    typed or inferred."""
     status = solver.store.status(thread_id)
     if status is None:
         return None
@@ -170,6 +171,7 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
                                   values.get("error")))
     job = SolveJob(events=events, thread_id=thread_id,
                    inputs={"task": values.get("task", ""), "tests": values.get("tests", ""),
-                           "search": search_dict(solver.search_of(thread_id))})
+                           "search": search_dict(solver.search_of(thread_id)),
+                           "lineage": solver.store.lineage(thread_id) or None})
     job._done.set()
     return job

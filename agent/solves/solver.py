@@ -27,6 +27,7 @@ from agent.providers.chat_model import ModelSpec, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import Step
 from agent.solves.line import Line, Place, line_for
+from agent.solves.lineage import Lineage, lineage_from
 from agent.solves.store import SolveStore
 
 
@@ -86,18 +87,20 @@ class Solver:
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
               thread_id: str | None = None, step_mode: bool = False, origin: str = "",
-              shown_tests: str | None = None, stop: threading.Event | None = None, person: str = "") -> Iterator[Event]:
+              shown_tests: str | None = None, lineage: Lineage | None = None,
+              stop: threading.Event | None = None, person: str = "") -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
 
         search is this solve's (None: the solver's own); the state stores it whole. shown_tests replaces the
         tests in the prompt while ``tests`` are still what runs: only the bench's oracle mode uses it, to
         reproduce the leaky protocol of older agents. origin says what started the solve: "" for a person
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
-        solves() can list them apart."""
+        solves() can list them apart. lineage, for a solve a person started again from an earlier one with tests
+        they added, is kept beside its inputs (lineage_of); person is who started it."""
         state = self._first_state(task, tests, entry_point, search or self.search, shown_tests)
         thread_id = thread_id or uuid.uuid4().hex
         self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin,
-                       person=person)
+                       person=person, lineage=lineage.to_dict() if lineage else None)
         return self._stream(state, self._config(thread_id), step_mode, stop)
 
     def resume(self, thread_id: str, *, step_mode: bool = False, checkpoint_id: str | None = None,
@@ -237,6 +240,14 @@ class Solver:
     def chosen(self, thread_id: str, checkpoint_id: str | None = None) -> ChoiceView | None:
         """The chooser's pick and its reason, when the solve chose among several candidates."""
         return choice(self.state_at(thread_id, checkpoint_id))
+
+    def lineage_of(self, thread_id: str) -> Lineage | None:
+        """The earlier solve this one was started again from and the tests a person added; None for a first solve."""
+        return lineage_from(self.store.lineage(thread_id))
+
+    def started_again(self, thread_id: str) -> list[tuple[str, Lineage]]:
+        """The solves a person started again from this one, oldest first, each with its lineage."""
+        return [(thread, lineage_from(stored)) for thread, stored in self.store.started_again_from(thread_id)]
 
     def search_of(self, thread_id: str) -> Search:
         """The Search a stored solve runs with (its latest checkpoint's, else its stored inputs'), read as its nodes

@@ -58,10 +58,13 @@ class Failure:
 
 @dataclass
 class Story:
-    """A solve's events as the steps a timeline draws, in order, and how the solve ended (None: still going)."""
+    """A solve's events as the steps a timeline draws, in order, and how the solve ended (None: still going), with
+    every candidate so far and the chooser's pick (None until it picks, and when the solve stopped at one)."""
 
     entries: list = field(default_factory=list)
     final: RunFinished | None = None
+    everyone: list[Candidate] = field(default_factory=list)
+    picked: ChoiceView | None = None
 
 
 def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Story:
@@ -109,10 +112,35 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                     entry.by_number[candidate.number] = candidate
                 story.entries.append(Route(update.get("status"), update, everyone))
             elif event.node == "chooser":
-                story.entries.append(Chooser(choice(update), event.step, latest))
+                story.picked = choice(update)
+                story.entries.append(Chooser(story.picked, event.step, latest))
         elif isinstance(event, RunFinished):
             story.final = event
     if open_coder is not None:
         upcoming = next_draw(latest, strategy)
         story.entries.append(Writing(len(latest) + 1, upcoming, streamed))
+    story.everyone = latest
     return story
+
+
+def passed_words(story: Story, *, more_below: bool = False) -> str:
+    """The verdict of a solve that passed, saying what was checked. Where one candidate alone passes (the loop stopped
+    at the first answer, or only one of several passes), nothing but the person's tests vouches for it, and the words
+    say so; where several pass, the chooser picked by what they return on other inputs. more_below: the page shows
+    what the answer does on other inputs below the verdict (agent.solves.answer_behaviour)."""
+    everyone = story.everyone
+    answer = next((c for c in everyone if story.picked and c.number == story.picked.number), None) or (
+        everyone[-1] if everyone else None)
+    count = answer.tests_total if answer is not None and answer.ran else 0
+    yours, checked = ("your test", "only your test was checked") if count == 1 else (
+        f"your {count} tests" if count else "your tests", "only your tests were checked")
+    passing = [c for c in everyone if c.passed]
+    below = "; see below what it does on other inputs" if more_below else ""
+    if len(everyone) <= 1:
+        at = "at the first answer" if answer is None or answer.kind == "first" else f"with #{answer.number}"
+        return f"Passed {yours} {at} — {checked}{below}."
+    if len(passing) <= 1:
+        return f"Passed {yours} after {len(everyone)} candidates; only #{answer.number} passes, so {checked}{below}."
+    return (f"Passed {yours} after {len(everyone)} candidates; {len(passing)} pass, and the chooser picked "
+            f"#{answer.number} by what they return on other inputs"
+            + ("; see below what it does on them." if more_below else "."))

@@ -11,6 +11,7 @@ import streamlit as st
 from agent import BadInput, Event, LineFull, Search, Step, start_job
 from agent.config import describe_search
 from agent.solves.history import Branch, branches, next_draw, step_changes
+from agent.solves.lineage import Lineage, lineage_from
 from ui.code_editor import code_editor
 from ui.identity import started_by_words
 from ui.job_view import show_job
@@ -59,15 +60,53 @@ def step_mode_form(solver, settings) -> None:
                     state.debug_thread = events[-1].thread_id
 
 
+def solve_label(solve: dict) -> str:
+    """'2026-05-01 10:02 · by Ada · passed · run again: 1 test added after answer #1 · Write a function add...' (who
+    started it when it is not the person at the page)."""
+    lineage = lineage_from(solve.get("lineage"))
+    person = state.person
+    return (f"{datetime.datetime.fromtimestamp(solve['created']):%Y-%m-%d %H:%M} · "
+            + (f"{solve['origin']} · " if solve["origin"] else "")
+            + ("" if person.owns(solve["person"]) else f"by {started_by_words(person, solve['person'])} · ")
+            + f"{PLAIN_STATUS.get(solve['status'], solve['status'])} · "
+            + (f"run again: {lineage.words()} · " if lineage else "") + " ".join(solve["task"].split())[:70])
+
+
+def _open_solve(thread: str) -> None:
+    state.debug_thread = thread
+
+
+def _added_tests(lineage: Lineage) -> None:
+    for added in lineage.added:
+        st.markdown(f"`{added.call}`: the answer {plain(added.answered)}; expected: {plain(added.expected)}")
+        st.code(added.test, language="python")
+
+
+def lineage_panel(solver, thread: str, solves: list[dict]) -> None:
+    """Which tests a person added after which answer: the solve this one was run again from, and the solves run
+    again from this one (named as the list of solves names them)."""
+    named = {s["thread_id"]: solve_label(s) for s in solves}
+    lineage, later = solver.lineage_of(thread), solver.started_again(thread)
+    if lineage is None and not later:
+        return
+    with st.expander("Tests a person added", expanded=True, icon=":material/playlist_add:"):
+        if lineage is not None:
+            st.markdown(f"**Run again** from an earlier solve: {lineage.words()} there.")
+            _added_tests(lineage)
+            st.button("Open the earlier solve", on_click=_open_solve, args=(lineage.from_solve,),
+                      key=f"open-earlier-{thread}")
+        for i, (again, added) in enumerate(later):
+            st.markdown(f"**Run again later** ({plain(named.get(again, again))}): {added.words()}.")
+            _added_tests(added)
+            st.button("Open that solve", on_click=_open_solve, args=(again,), key=f"open-later-{thread}-{i}")
+
+
 def pick_solve(solves: list[dict]) -> str:
     """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest; the person's own solves
     come first (another person's opens by its link, or further down the list, marked with their name)."""
     person = state.person
     solves = sorted(solves, key=lambda s: not person.owns(s["person"]))  # stable: newest first within each
-    labels = {s["thread_id"]: f"{datetime.datetime.fromtimestamp(s['created']):%Y-%m-%d %H:%M} · "
-              + (f"{s['origin']} · " if s["origin"] else "")
-              + ("" if person.owns(s["person"]) else f"by {started_by_words(person, s['person'])} · ")
-              + f"{PLAIN_STATUS.get(s['status'], s['status'])} · {' '.join(s['task'].split())[:70]}" for s in solves}
+    labels = {s["thread_id"]: solve_label(s) for s in solves}
     wanted = state.get("debug_thread") or st.query_params.get("thread")
     if wanted and wanted not in labels:
         labels[wanted] = f"{wanted} (from the bench)"
@@ -312,6 +351,7 @@ thread = pick_solve(solves)
 # The solve's own search, not the sidebar's: a fork with a report may have raised the budget by one.
 solve_search = solver.search_of(thread)
 st.caption(f"This solve's search: **{describe_search(solve_search)}**")
+lineage_panel(solver, thread, solves)
 busy = job_panel(solver, thread, solve_search)
 run_controls(solver, thread, busy)
 steps = solver.steps(thread)

@@ -27,7 +27,9 @@ from agent.inputs import offered_words
 from agent.loop.prompts import is_python_code
 from agent.solves.jobs import job_for, stored_job
 from agent.solves.line import busy_now
+from agent.solves.lineage import kept_in, lineage_from
 from sandbox import describe_tests
+from ui.beyond_tests import behaviour_of, beyond_tests
 from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 from ui.identity import started_by_words
@@ -56,6 +58,12 @@ def load_example(name: str) -> None:
     name from the task and tests, so a task typed over an example cannot run under the example's name."""
     example = EXAMPLES[name]
     put_inputs(example["task"], example["tests"])
+    state.pending_lineage = None  # tests added from a row belong to the solve they were read in
+
+
+def put_tests(tests: str) -> None:
+    """Show these tests in the tests box, the task and entry point as they are (a test added from a row)."""
+    put_inputs(state.task, tests, state.get("entry_point", ""))
 
 
 def show_solve(job: SolveJob | None, *, stored: bool = False) -> None:
@@ -194,19 +202,37 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
         place.leave()
         st.error(f"**Cannot start:** {exc}")
         st.stop()
-    inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search)}
+    # Tests added from the rows of the solve on show make this run that solve's again (its lineage, kept with it).
+    pending, shown = state.get("pending_lineage"), state.get("solve_job")
+    lineage = kept_in(pending, state.tests) if pending and shown and pending.from_solve == shown.thread_id else None
+    state.pending_lineage, state.added_test_error = None, None
+    inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search),
+              "lineage": lineage.to_dict() if lineage else None}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None, search=search,
-                                 thread_id=thread_id, person=person),
+                                 thread_id=thread_id, person=person, lineage=lineage),
                          thread_id=thread_id, inputs=inputs, person=person, place=place,
                          on_leaving_line=partial(solver.store.set_status, thread_id, "left_line")))
     st.rerun()  # redraw with Run disabled and Stop offered
 
 
+def lineage_caption(job: SolveJob) -> None:
+    """For a solve run again with tests a person added: from which answer, and which tests."""
+    lineage = lineage_from(job.inputs.get("lineage"))
+    if lineage is not None:
+        tests = "; ".join(f"`{' '.join(added.test.split())}`" for added in lineage.added)
+        st.caption(f"Run again from the solve before: {lineage.words()} — {tests}")
+
+
 def solve_view(job: SolveJob, settings) -> None:
-    """The solve's timeline, then what to do with its answer."""
-    show_job(job, state.get("solve_search", settings.search), key="playground")
+    """The solve's timeline, what its answer does beyond the person's tests, then what to do with the answer."""
+    lineage_caption(job)
+    behaviour = behaviour_of(job, settings)
+    show_job(job, state.get("solve_search", settings.search), key="playground",
+             more_below=behaviour is not None and bool(behaviour.rows))
     if job.running:
         return
+    if behaviour is not None:
+        beyond_tests(job, behaviour, put_tests, _request_solve)
     final = job.final
     if final is None and state.get("solve_stored"):
         st.info("**Running elsewhere:** another process, or a page of the debugger, runs this solve; these are its "

@@ -1,0 +1,118 @@
+"""A test written from a row a person marked as wrong: in each style the tests already use, and run in the sandbox as
+the person meant it (agent.written_test)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent import BadInput
+from agent.written_test import style_of_tests, write_test
+from sandbox import describe_tests, run_tests
+
+# Right on every input but zero, where it returns 1 and should raise; the added tests below catch both.
+CODE = "def add(a, b):\n    if a == 0:\n        return 1\n    return a + b\n"
+ASSERTS = "assert add(1, 2) == 3\n"
+PYTEST = "def test_small():\n    assert add(1, 2) == 3\n"
+UNITTEST = ("import unittest\n\n\nclass TestAdd(unittest.TestCase):\n    def test_small(self):\n"
+            "        self.assertEqual(add(1, 2), 3)\n\n\nif __name__ == '__main__':\n    unittest.main()\n")
+CHECK = "def check(candidate):\n    assert candidate(1, 2) == 3\n"
+
+
+@pytest.mark.parametrize("tests, style", [(ASSERTS, "asserts"), (PYTEST, "pytest"), (UNITTEST, "unittest"),
+                                          (CHECK, "check")])
+def test_the_style_is_read_from_the_tests(tests, style):
+    assert style_of_tests(tests) == style
+
+
+def test_plain_asserts_get_a_plain_assert():
+    written = write_test(ASSERTS, "add(0, 2)", returns="2")
+    assert written.style == "asserts" and written.test == "assert add(0, 2) == 2"
+    assert written.tests == ASSERTS + "assert add(0, 2) == 2\n"
+    assert describe_tests(written.tests) == "2 asserts, each reported on its own"
+    report = run_tests(CODE, written.tests, entry_point="add")
+    assert [t.passed for t in report.tests] == [True, False] and report.tests[1].left == "1"
+
+
+def test_an_exception_among_plain_asserts_is_one_statement_that_runs_an_assert_either_way():
+    written = write_test(ASSERTS, "add(0, 2)", raises="ValueError")
+    assert written.test.splitlines() == ["try:", "    add(0, 2)", "except ValueError:", "    assert True", "else:",
+                                         "    assert False, 'add(0, 2) should raise ValueError'"]
+    assert describe_tests(written.tests) == "2 asserts, each reported on its own"
+    report = run_tests(CODE, written.tests, entry_point="add")
+    assert report.tests[1].message == "add(0, 2) should raise ValueError"
+    raising = "def add(a, b):\n    if a == 0:\n        raise ValueError('zero')\n    return a + b\n"
+    assert run_tests(raising, written.tests, entry_point="add").passed  # an assert ran, so the test counts
+
+
+def test_pytest_style_tests_get_a_test_function_and_pytest_raises_with_its_import():
+    written = write_test(PYTEST, "add(0, 2)", returns="2")
+    assert written.tests == PYTEST + "\n\ndef test_add_0_2():\n    assert add(0, 2) == 2\n"
+    raising = write_test(PYTEST, "add(0, -2)", raises="ValueError")
+    assert raising.tests.startswith("import pytest\n\n\ndef test_small():")
+    assert raising.test == "def test_add_0_minus_2_raises():\n    with pytest.raises(ValueError):\n        add(0, -2)"
+    assert describe_tests(raising.tests) == "2 pytest-style test functions"
+    report = run_tests(CODE, raising.tests, entry_point="add")
+    assert [t.name for t in report.tests] == ["test_small", "test_add_0_minus_2_raises"]
+    assert [t.passed for t in report.tests] == [True, False] and "DID NOT RAISE" in report.tests[1].message
+    # pytest imported already (under its own name or another): no second import.
+    aliased = "import pytest as pt\n\n" + PYTEST
+    assert write_test(aliased, "add(0, 2)", raises="ValueError").tests.count("import pytest") == 1
+    assert "with pt.raises(ValueError):" in write_test(aliased, "add(0, 2)", raises="ValueError").test
+
+
+def test_unittest_tests_get_a_method_in_their_testcase_before_the_main_guard():
+    written = write_test(UNITTEST, "add(0, 2)", returns="2")
+    assert written.test == "    def test_add_0_2(self):\n        self.assertEqual(add(0, 2), 2)"
+    assert written.tests.index("def test_add_0_2") < written.tests.index("if __name__")
+    raising = write_test(UNITTEST, "add(0, 2)", raises="ValueError")
+    assert raising.test == ("    def test_add_0_2_raises(self):\n        with self.assertRaises(ValueError):\n"
+                            "            add(0, 2)")
+    assert describe_tests(raising.tests) == "2 pytest-style test functions"
+    report = run_tests(CODE, raising.tests, entry_point="add")
+    assert {t.name: t.passed for t in report.tests} == {"TestAdd::test_small": True,
+                                                        "TestAdd::test_add_0_2_raises": False}
+
+
+def test_a_check_gets_one_more_assert_on_its_candidate():
+    written = write_test(CHECK, "add(0, 2)", returns="2")
+    assert written.tests == CHECK + "    assert candidate(0, 2) == 2\n"
+    assert not run_tests(CODE, written.tests, entry_point="add").passed
+    raising = write_test(CHECK, "add(0, 2)", raises="ValueError")
+    assert "    except ValueError:\n        assert True\n" in raising.tests
+    assert not run_tests(CODE, raising.tests, entry_point="add").passed
+
+
+def test_names_are_unique_and_read_what_the_call_tests():
+    once = write_test(PYTEST, "count('')", returns="0")
+    assert "def test_count_empty():" in once.tests
+    twice = write_test(once.tests, "count('')", returns="0")
+    assert "def test_count_empty_2():" in twice.tests
+    assert "def test_count_hello_world():" in write_test(PYTEST, "count('hello world')", returns="2").tests
+
+
+def test_values_are_python_as_typed_and_the_persons_lines_stay_as_they_are():
+    tests = "# my tests\nassert  add(1, 2)==3   # spaced my way\n"
+    written = write_test(tests, "add(0, [1, 2])", returns="{'a': (1, 2.5), 'b': None}")
+    assert written.tests.startswith(tests) and written.test == "assert add(0, [1, 2]) == {'a': (1, 2.5), 'b': None}"
+
+
+@pytest.mark.parametrize("returns, raises, words", [
+    ("abc", None, "`abc` is a name, not a value: write a string in quotes ('abc')"),
+    ("1 +", None, "the expected value `1 +` is not a Python expression"),
+    ("", None, "type the value the call should return"),
+    (None, "'oops'", "type the exception's type, such as ValueError"),
+    (None, "", "type the exception's type"),
+])
+def test_what_is_not_python_is_refused_saying_what_to_type(returns, raises, words):
+    with pytest.raises(BadInput, match=re.escape(words)):
+        write_test(ASSERTS, "add(0, 2)", returns=returns, raises=raises)
+
+
+def test_tests_that_do_not_parse_are_refused_and_a_dotted_exception_is_fine():
+    with pytest.raises(BadInput, match="the tests do not parse"):
+        write_test("assert add(1, 2) ==\n", "add(0, 2)", returns="2")
+    assert "except json.JSONDecodeError:" in write_test(ASSERTS, "add(0, 2)", raises="json.JSONDecodeError").test
+    with pytest.raises(ValueError):
+        write_test(ASSERTS, "add(0, 2)", returns="2", raises="ValueError")

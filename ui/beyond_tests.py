@@ -1,0 +1,107 @@
+"""Under a finished solve in the Playground: what its answer does on inputs the person did not test, a row marked as
+wrong made a test in the tests box, and "Run again" to solve with it.
+
+The rows come from agent.solves.answer_behaviour, the test and the lineage a run again keeps from
+agent.solves.lineage.with_test_from_row; this module only draws them and keeps what a person added, until the next
+run, in the session (``pending_lineage``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from agent import BadInput, ModelUnavailable, Settings, SolveJob
+from agent.solves.answer_behaviour import AnswerBehaviour, BehaviourRow, answer_behaviour
+from agent.solves.lineage import Lineage, with_test_from_row
+from ui.session import model_solver
+from ui.timeline import plain
+
+RETURNS, RAISES = "returns this value", "raises this exception"
+HEADING = "What the answer does beyond your tests"
+state = st.session_state
+
+
+def behaviour_of(job: SolveJob, settings: Settings) -> AnswerBehaviour | None:
+    """The answer's behaviour table for a finished solve (None when there is none to show), read once per solve and
+    answer: the outcomes are stored with the answer, and the sandbox runs only for an answer stored without them."""
+    final = job.final
+    if job.running or final is None or final.paused or final.status not in ("passed", "gave_up"):
+        return None
+    cache = state.setdefault("answer_behaviours", {})
+    key = (job.thread_id, final.code)
+    if key not in cache:
+        try:
+            solver = model_solver(settings)
+        except ModelUnavailable:  # the page above already says what to fix
+            return None
+        cache[key] = answer_behaviour(solver.state_at(job.thread_id))
+    return cache[key]
+
+
+def _table(rows: list[BehaviourRow]) -> pd.DataFrame:
+    table = pd.DataFrame([{"call": row.call, "what the answer does": row.words(),
+                           "input": "outside what your tests show" if row.outside else "like your tests' inputs"}
+                          for row in rows])
+    table.index = range(1, len(rows) + 1)  # the row numbers the picker below names
+    return table
+
+
+def _add_test(job: SolveJob, answer: int, rows: list[BehaviourRow], put_tests: Callable[[str], None]) -> None:
+    """The click on "Add this test": the picked row, with what the person typed, written into the tests."""
+    thread = job.thread_id
+    row, typed = rows[state[f"wrong-row-{thread}"] - 1], state[f"wrong-expected-{thread}"]
+    returns, raises = (typed, None) if state[f"wrong-how-{thread}"] == RETURNS else (None, typed)
+    try:
+        tests, lineage = with_test_from_row(state.get("pending_lineage"), thread, answer, state.tests, row,
+                                            returns=returns, raises=raises)
+    except BadInput as exc:
+        state.added_test_error = str(exc)
+        return
+    state.pending_lineage, state.added_test_error, state[f"wrong-expected-{thread}"] = lineage, None, ""
+    put_tests(tests)
+
+
+def _added(lineage: Lineage, request_run: Callable[[], None]) -> None:
+    """The tests added since the solve on show, and Run again."""
+    st.markdown(f"**Added to your tests** (after answer #{lineage.after_answer}):")
+    for added in lineage.added:
+        st.code(added.test, language="python")
+    st.button("Run again", type="primary", on_click=request_run, key="run-again",
+              help="solve again with your tests, the added ones included; the new solve records what you added")
+
+
+def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[[str], None],
+                 request_run: Callable[[], None]) -> None:
+    """The table of the answer's behaviour on inputs the person did not test, the form that makes a wrong row a
+    test, and Run again once a test was added."""
+    st.subheader(HEADING)
+    rows = behaviour.rows
+    if not rows:
+        st.caption("No other inputs to try: they are made from the calls your asserts make with plain values "
+                   "(numbers, strings, lists), and your tests make none.")
+        return
+    st.caption(f"Answer #{behaviour.answer} on inputs near your tests' own (empty, zero, negative, one more or less, "
+               "other lengths), run in the sandbox; "
+               + ("these outcomes were recorded when it was judged." if behaviour.reused else "run just now.")
+               + " Inputs outside what your tests show may be ones the task rules out.")
+    st.table(_table(rows))
+    with st.container(border=True):
+        st.markdown("**Is a row wrong? Make it a test**")
+        # Keyed by the solve: a picked row number belongs to that solve's table.
+        thread = job.thread_id
+        st.selectbox("Row the answer gets wrong", range(1, len(rows) + 1), key=f"wrong-row-{thread}",
+                     format_func=lambda i: f"{i}. {rows[i - 1].call} {rows[i - 1].words()}")
+        st.radio("The right outcome", [RETURNS, RAISES], key=f"wrong-how-{thread}", horizontal=True)
+        st.text_input("Expected value or exception type", key=f"wrong-expected-{thread}",
+                      help="a Python value as in your tests ('abc', 0, [1, 2], None), or an exception's type "
+                           "(ValueError)")
+        st.button("Add this test", on_click=_add_test, args=(job, behaviour.answer, rows, put_tests),
+                  help="writes the test into your tests, in the style they use")
+        if state.get("added_test_error"):
+            st.error(f"**Cannot add this test:** {plain(state.added_test_error)}")
+    pending: Lineage | None = state.get("pending_lineage")
+    if pending is not None and pending.from_solve == job.thread_id:
+        _added(pending, request_run)
