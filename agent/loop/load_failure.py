@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from agent.loop.answer_cleaning import CHECK_PREFIXES, TEST_LIBRARIES
+from agent.loop.answer_statements import CHECK_PREFIXES, TEST_LIBRARIES
 from sandbox import TestReport
 
 SYNTAX = "syntax"  # the code does not parse (SyntaxError, IndentationError)
