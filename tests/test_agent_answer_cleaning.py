@@ -278,3 +278,16 @@ def test_no_stored_candidate_passes_fewer_visible_tests_once_cleaned():
     assert len(changed) >= 170
     assert sum(load_failure(before) is not None for before, _ in changed) >= 150
     assert not [after for _, after in changed if load_failure(after)]
+
+
+def test_an_answer_cut_off_in_its_own_demo_keeps_the_function_above_it():
+    from agent.loop.extract import extract_answer
+
+    answer = ("```python\ndef square(n):\n    return n * n\n\n# Test the function\ndef check():\n"
+              "    assert square(2) == 4\n    assert square(3) == ")  # the token limit struck here
+    extracted = extract_answer(answer, entry_point="square", test_names={"square"})
+    assert extracted.code.strip() == "def square(n):\n    return n * n"
+    assert "the unfinished end (from line 7)" in extracted.removed
+    # The entry point itself cut off: nothing to keep, the sandbox names the syntax error.
+    cut = extract_answer("```python\ndef square(n):\n    return (n *", entry_point="square")
+    assert cut.code.startswith("def square(n):\n    return (n *") and cut.removed == []

@@ -163,10 +163,26 @@ def extract_answer(answer: str, *, entry_point: str | None = None, task: str = "
     if code is None:
         return ExtractedCode(None, "the answer contains no Python code")
     code = _complete_from_prompt(code.strip("\n") + "\n", task, entry_point)
+    code, cut = _whole_statements(code, entry_point)
     # Code that lacks the entry point or does not parse still goes to the sandbox, which names the problem.
     cleaned, removed = clean_answer(code, entry_point=entry_point, test_names=test_names,
                                     task_names=names_task_defines(task))
-    return ExtractedCode(add_missing_imports(cleaned), None, removed)
+    return ExtractedCode(add_missing_imports(cleaned), None, [*removed, *cut])
+
+
+def _whole_statements(code: str, entry_point: str | None) -> tuple[str, list[str]]:
+    """An answer cut off at the token limit in the middle of the model's own demo does not parse, and the right
+    function above it would never be judged: keep the longest run of lines from the start that parses and still
+    defines the entry point (when one is known), and say what went. Code that parses, or whose entry point itself
+    was cut, is left as it is (the sandbox names the syntax error)."""
+    if _parses(code):
+        return code, []
+    lines = code.splitlines()
+    for end in range(len(lines) - 1, 0, -1):
+        head = "\n".join(lines[:end]).rstrip()
+        if head and _parses(head) and (not entry_point or _defines(head, entry_point)):
+            return head + "\n", [f"the unfinished end (from line {end + 1})"]
+    return code, []
 
 
 def extract_code(answer: str, *, entry_point: str | None = None, task: str = "",
