@@ -111,8 +111,8 @@ def load_loss_summary(run: Run, losses: LoadLosses) -> None:
     cols[0].metric("lost at load", lost_at_load_count(losses),
                    help="candidates whose code failed when it was loaded, before any test ran: never judged")
     cols[1].metric("removed by cleaning", cleaning_share_words(run, losses),
-                   help="candidates whose answer held the model's own tests or demo, which cleaning removed before "
-                        "they were judged")
+                   help="the share of all candidates whose answer held the model's own tests or demo, which "
+                        "cleaning removed before they were judged")
     if losses.lost:
         st.caption(f"Lost at load, by cause: {cause_words(losses)}")
 
