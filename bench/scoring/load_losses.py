@@ -10,12 +10,12 @@ error) or else NOT_RECORDED. Runs stored before the cleaner kept what it removed
 
 from __future__ import annotations
 
-import ast
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
 from agent.loop.load_failure import LOAD_FAILURES, SYNTAX, load_failure
+from sandbox.locked_parse import parse
 
 NOT_RECORDED = "not recorded"  # a candidate lost at load whose report was not kept (a slim dump)
 CAUSES = (*LOAD_FAILURES, NOT_RECORDED)  # the order causes are listed in
@@ -58,7 +58,7 @@ class LoadLosses:
 
 def _does_not_parse(code: str) -> bool:
     try:
-        ast.parse(code)
+        parse(code)  # through the lock: a run's threads parse too (sandbox.locked_parse)
     except (SyntaxError, ValueError):  # ValueError: a null byte in the source
         return True
     return False
