@@ -26,7 +26,7 @@ from bench.reports.export import export_samples
 from bench.reports.progress import TerminalProgress, scoring_counter
 from bench.reports.results_table import markdown_report
 from bench.reports.summary import loud, run_summary, show_metrics
-from bench.reports.words import backend_words, passing_words, protocol_words, search_words
+from bench.reports.words import backend_words, load_loss_words, passing_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runs.config import RunConfig, config_of, selected_tasks
@@ -34,6 +34,7 @@ from bench.runs.lifecycle import resume_run, start_run
 from bench.runs.transfer import dump_runs, load_file, write_file
 from bench.scoring.comparison import compare_runs
 from bench.scoring.imported import evaluate_file
+from bench.scoring.load_losses import load_losses
 from bench.scoring.rescore import TARGETS, rescore_run
 from bench.settings import DEFAULT_AT_ONCE, bench_db_path, mlflow_tracking_uri, ray_address
 from sandbox.cli import CommandParser
@@ -273,12 +274,16 @@ def show_command(args: argparse.Namespace, db_path: Path) -> int:
 
 
 def compare_command(args: argparse.Namespace, db_path: Path) -> int:
-    """compare: the tasks B fixed and regressed against A, on the tasks both finished."""
+    """compare: the tasks B fixed and regressed against A, on the tasks both finished, and on those tasks each run's
+    candidates lost at load."""
     db = store.open_store(db_path)
     runs = {"A": store.get_run(db, args.a), "B": store.get_run(db, args.b)}
     diff = compare_runs(store.results(db, runs["A"].id), store.results(db, runs["B"].id))
+    shared = {task for key in ("fixed", "regressed", "both", "neither") for task in diff[key]}
+    losses = {key: load_losses(store.load_outcomes(db, run.id, shared)) for key, run in runs.items()}
     if args.json:
-        print(json.dumps({**diff, "protocols": {key: run.protocol.value for key, run in runs.items()}}))
+        print(json.dumps({**diff, "protocols": {key: run.protocol.value for key, run in runs.items()},
+                          "load_losses": {key: found.to_dict() for key, found in losses.items()}}))
         return 0
     for key, run in runs.items():
         if run.sampled:
@@ -289,6 +294,8 @@ def compare_command(args: argparse.Namespace, db_path: Path) -> int:
           f"in both {len(diff['both'])}")
     for key in ("fixed", "regressed"):
         print(f"{key}: {', '.join(diff[key]) or '-'}")
+    for key, run in runs.items():
+        print(f"{key} on these tasks: {load_loss_words(run, losses[key])}")
     return 0
 
 

@@ -798,6 +798,10 @@ def test_bench_shows_a_real_run_with_its_published_baseline_and_exports(app, tmp
     # Pass and fail in words in the table, not a colour or a ticked box alone.
     table = next(d.value for d in app.dataframe if "hidden tests" in d.value.columns)  # after the per-worker table
     assert set(table["hidden tests"]) == {"pass", "fail"} and (table["hidden tests"] == "pass").sum() == 117
+    # The candidates lost at load, by cause: a slim fixture keeps no reports, and the run predates stored cleaning.
+    metrics = {m.label: m.value for m in app.metric}
+    assert (metrics["lost at load"], metrics["removed by cleaning"]) == ("25 of 556 (4.5%)", "not recorded")
+    assert any(c.value == "Lost at load, by cause: syntax error 2, cause not recorded 23" for c in app.caption)
 
 
 def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
@@ -816,6 +820,10 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
                "82.9 / 82.9 / 82.9 / 82.9%." in c.value and "Qwen2.5-Coder-0.5B-Instruct" in c.value
                and "Qwen2.5-Coder-1.5B-Instruct, one shot, 164 tasks (70.7%)" in c.value for c in app.caption), \
         [c.value for c in app.caption]
+    # Each run's candidates lost at load on the shared tasks, in the CLI's words (bench.reports.words).
+    assert any(m.value.startswith("**On the 41 shared tasks**") and "A: qwen2.5-coder-0.5b, budget 9: candidates lost "
+               "at load (before any test ran): 8 of 149 (5.4%): cause not recorded 8 · removed by cleaning: not "
+               "recorded" in m.value for m in app.markdown), [m.value for m in app.markdown]
 
 
 

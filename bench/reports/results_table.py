@@ -10,7 +10,8 @@ from sqlite_utils import Database
 from bench.datasets.humaneval import HUMANEVAL
 from bench.protocol.labels import Protocol
 from bench.reports.change_table import change_rows
-from bench.reports.words import search_words
+from bench.reports.load_table import load_loss_rows
+from bench.reports.words import search_words, tasks_words
 from bench.runs import store
 from bench.runs.record import Run
 from bench.scoring.metrics import run_metrics
@@ -103,18 +104,12 @@ def sampled_tables(runs: list[Run], db: Database) -> list[str]:
             who = (f"{run.provider}: {run.model} | {run.temperature:g}" if ours
                    else f"{run.samples_file} | {(run.samples_sha256 or '')[:8]}")
             tokens = f"{m['tokens_out'] / max(1, m['samples']):.0f}" if ours else "-"
-            lines.append(f"| {who} | {_tasks_cell(run, m)} | {_samples_a_task(m)} | "
+            lines.append(f"| {who} | {tasks_words(run, m['tasks'])} | {_samples_a_task(m)} | "
                          f"{_pass_at_k_cells(m)} | {_published(run)} | "
                          f"{tokens} | {m['wall_seconds'] / 60:.0f} min | "
                          f"`{run.id}` |")
         lines.append("")
     return lines
-
-
-def _tasks_cell(run: Run, metrics: dict) -> str:
-    """'all (164)', or with the dataset named when it is not HumanEval: 'humaneval+ sample:41 (41)'."""
-    dataset = "" if run.dataset == HUMANEVAL else f"{run.dataset} "
-    return f"{dataset}{run.tasks_spec} ({metrics['tasks']})"
 
 
 def _plus_cell(db: Database, run: Run, twins: dict[str, str]) -> str:
@@ -151,7 +146,7 @@ def markdown_report(db: Database) -> str:
             m = run_metrics(run, store.results(db, run.id))
             curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_k_repairs"])
             lines.append(
-                f"| {run.provider}: {run.model} | {_tasks_cell(run, m)} | "
+                f"| {run.provider}: {run.model} | {tasks_words(run, m['tasks'])} | "
                 f"{run.feedback} | {search_words(run)} | "
                 f"{100 * m['pass_at_1']:.1f}% | {100 * m['first_attempt_pass_at_1']:.1f}% | "
                 f"{_plus_cell(db, run, twins)} | {curve} | "
@@ -166,5 +161,6 @@ def markdown_report(db: Database) -> str:
                       + ", ".join(f"`{twin}` (of `{run_id}`)" for run_id, twin in twins.items()) + "."]
         lines.append("")
     lines += sampled_tables(latest_finished_runs(db), db)
+    lines += load_loss_rows(db, latest_finished_runs(db))
     lines += change_rows(db, latest_finished_runs(db))
     return "\n".join(lines) if lines else "No finished runs yet: `python -m bench run --tasks sample:41`."

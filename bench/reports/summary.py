@@ -4,9 +4,10 @@ diagnostics apart from them, and what it lost. A sampled run's shows its pass@k 
 from __future__ import annotations
 
 from bench.protocol.labels import Protocol
-from bench.reports.words import backend_words, lost_words, protocol_words, search_words
+from bench.reports.words import backend_words, load_loss_words, lost_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.record import Run
+from bench.scoring.load_losses import LoadLosses, load_losses
 from bench.scoring.metrics import run_metrics, timed_out_answers
 
 
@@ -17,11 +18,19 @@ def loud(words: str) -> str:
 
 
 def show_metrics(db, run: Run) -> dict:
-    """A run's metrics (bench.scoring.metrics.run_metrics) with the answers that ran out of time counted apart."""
+    """A run's metrics (bench.scoring.metrics.run_metrics) with the answers that ran out of time counted apart, and
+    its candidates lost at load and removed by cleaning (bench.scoring.load_losses, as plain data)."""
     results = store.results(db, run.id)
     metrics = run_metrics(run, results)
     metrics["answers_timed_out"] = timed_out_answers(run, results, store.hidden_statuses(db, run.id))
+    metrics["load_losses"] = load_losses(store.load_outcomes(db, run.id)).to_dict()
     return metrics
+
+
+def _load_loss_lines(run: Run, metrics: dict) -> list[str]:
+    """The line of candidates lost at load and removed by cleaning, when show_metrics counted them."""
+    counted = metrics.get("load_losses")
+    return [load_loss_words(run, LoadLosses.from_dict(counted))] if counted else []
 
 
 def _pct(x: float) -> str:
@@ -60,7 +69,7 @@ def _sampled_lines(run: Run, metrics: dict) -> list[str]:
     else:
         lines.append(f"scored in {metrics['wall_seconds']:.0f}s")
     lost = lost_words(metrics)
-    return lines + ([f"{lost} (counted as not passed)"] if lost else [])
+    return lines + ([f"{lost} (counted as not passed)"] if lost else []) + _load_loss_lines(run, metrics)
 
 
 def _loop_lines(run: Run, metrics: dict) -> list[str]:
@@ -87,6 +96,7 @@ def _loop_lines(run: Run, metrics: dict) -> list[str]:
     ]
     lost = lost_words(metrics)
     lines += [f"{lost} (counted as not passed)"] if lost else []
+    lines += _load_loss_lines(run, metrics)
     if metrics.get("answers_timed_out"):
         lines.append(f"answers that ran out of time on the hidden tests: {metrics['answers_timed_out']} (apart from "
                      "wrong answers; counted as not passed)")

@@ -1,13 +1,21 @@
 """The words the CLI and the Bench page both print about a run: its protocol, its search, where it ran, its tasks lost
-apart and its pass@1. Written once here, so the two front-ends say the same thing."""
+apart, its candidates lost at load and removed by cleaning, and its pass@1. Written once here, so the two front-ends
+say the same thing."""
 
 from __future__ import annotations
 
 from agent.config import describe_search
+from agent.loop.load_failure import NO_ENTRY_POINT, OTHER, OWN_TESTS, SYNTAX, TEST_LIBRARY
+from bench.datasets.humaneval import HUMANEVAL
 from bench.protocol.labels import Protocol
 from bench.runs import store
 from bench.runs.record import Run
+from bench.scoring.load_losses import NOT_RECORDED, LoadLosses
 from bench.scoring.metrics import run_metrics
+
+# Why a candidate was lost at load (agent.loop.load_failure's causes), in words.
+CAUSE_WORDS = {SYNTAX: "syntax error", TEST_LIBRARY: "test library not imported", OWN_TESTS: "own tests or demo",
+               NO_ENTRY_POINT: "no entry point", OTHER: "other", NOT_RECORDED: "cause not recorded"}
 
 
 def protocol_words(run: Run) -> str:
@@ -46,6 +54,14 @@ def backend_words(run: Run) -> str:
     return f"ray {actors} x {run.cpus_per_actor or 1:g} CPU{where}{endpoints}"
 
 
+def tasks_words(run: Run, done: int, *, longest: int | None = None) -> str:
+    """'all (164)' (the selection and the tasks done), with the dataset named when it is not HumanEval:
+    'humaneval+ sample:41 (41)'; a selection longer than longest characters is 'chosen tasks'."""
+    dataset = "" if run.dataset == HUMANEVAL else f"{run.dataset} "
+    spec = run.tasks_spec if longest is None or len(run.tasks_spec) <= longest else "chosen tasks"
+    return f"{dataset}{spec} ({done})"
+
+
 def lost_words(metrics: dict) -> str:
     """'lost to environment errors: 2 · lost to extraction errors: 1', or '' when no task was lost."""
     parts = [(metrics.get("lost_to_environment", 0), "environment errors"),
@@ -57,6 +73,36 @@ def lost_words(metrics: dict) -> str:
 def percent(fraction: float) -> str:
     """'71.3%'."""
     return f"{100 * fraction:.1f}%"
+
+
+def lost_at_load_count(losses: LoadLosses) -> str:
+    """'35 of 548 (6.4%)': the candidates lost at load, of all the run's candidates."""
+    return f"{losses.lost} of {losses.candidates} ({percent(losses.lost_share)})"
+
+
+def cause_words(losses: LoadLosses) -> str:
+    """'own tests or demo 20, syntax error 15', or '-' when no candidate was lost at load."""
+    return ", ".join(f"{CAUSE_WORDS[cause]} {count}" for cause, count in losses.causes.items()) or "-"
+
+
+def cleaning_share_words(run: Run, losses: LoadLosses) -> str:
+    """'4.4%' of the candidates whose answer cleaning removed something from; 'not recorded' for a run made before
+    it was stored (never 0); 'not cleaned' for samples made elsewhere (scored as they came)."""
+    if run.protocol == Protocol.IMPORTED:
+        return "not cleaned"
+    share = losses.cleaned_share
+    if share is None:
+        return "not recorded"
+    partly = "" if losses.cleaning_recorded == losses.candidates else f" of the {losses.cleaning_recorded} recorded"
+    return f"{percent(share)}{partly}"
+
+
+def load_loss_words(run: Run, losses: LoadLosses) -> str:
+    """One line: 'candidates lost at load (before any test ran): 35 of 548 (6.4%): syntax error 5, cause not recorded
+    30 · removed by cleaning: not recorded'."""
+    causes = f": {cause_words(losses)}" if losses.lost else ""
+    return (f"candidates lost at load (before any test ran): {lost_at_load_count(losses)}{causes} · removed by "
+            f"cleaning: {cleaning_share_words(run, losses)}")
 
 
 def pass_at_1_so_far(db, run: Run) -> float | None:

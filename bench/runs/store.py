@@ -113,6 +113,15 @@ def attempts(db: Database, run_id: str, task_id: str | None = None) -> list[dict
     return list(db.query(f"SELECT * FROM attempts WHERE {where} ORDER BY task_id, iteration", params))
 
 
+def load_outcomes(db: Database, run_id: str, task_ids: set[str] | None = None) -> list[dict]:
+    """What tells how each candidate of a run fared when loaded (bench.scoring.load_losses), without its prompts:
+    task_id, iteration, visible_status, visible_report, code, extract_error, removed; of the given tasks only, when
+    task_ids is given."""
+    rows = db.query("SELECT task_id, iteration, visible_status, visible_report, code, extract_error, removed "
+                    "FROM attempts WHERE run_id = ? ORDER BY task_id, iteration", [run_id])
+    return [r for r in rows if task_ids is None or r["task_id"] in task_ids]
+
+
 def finished_task_ids(db: Database, run_id: str) -> set[str]:
     """Tasks of a run that have a stored result (skipped on resume)."""
     return {r["task_id"] for r in db.query("SELECT task_id FROM results WHERE run_id = ?", [run_id])}

@@ -37,6 +37,11 @@ class Comparison:
     both: list[str]
     neither: list[str]
 
+    @property
+    def tasks(self) -> set[str]:
+        """The tasks both runs finished."""
+        return {*self.fixed, *self.regressed, *self.both, *self.neither}
+
     def curve_rows(self, labels: dict[str, str]) -> list[dict]:
         """Long-form rows for a chart: run, candidates after the first, pass rate."""
         return [{"run": labels[key], "more candidates": k, "pass rate": value}

@@ -17,11 +17,22 @@ from agent.solves.line import busy_now
 from bench.protocol.labels import LOST_STATUSES, Protocol
 from bench.reports.export import results_csv, samples_jsonl
 from bench.reports.progress import run_progress
-from bench.reports.words import lost_words, pass_at_1_so_far, percent, protocol_words, search_words
+from bench.reports.words import (
+    cause_words,
+    cleaning_share_words,
+    load_loss_words,
+    lost_at_load_count,
+    lost_words,
+    pass_at_1_so_far,
+    percent,
+    protocol_words,
+    search_words,
+)
 from bench.runs import store
 from bench.runs.lifecycle import resume_run, stop_run
 from bench.runs.record import LIVE_STATUSES, Run
 from bench.scoring.comparison import compare_run_curves
+from bench.scoring.load_losses import LoadLosses, load_losses
 from bench.scoring.metrics import run_metrics, sample_counts
 from bench.settings import bench_db_path
 from ui.bench_backend import needs_app_model, solver_progress
@@ -117,8 +128,23 @@ def resume_with_the_app_model(run: Run, db_path) -> None:
     resume_run(run.id, db_path, solver=solver, place=place)
 
 
-def sampled_summary(run: Run, metrics: dict) -> None:
-    """A sampled run's pass@k (the unbiased estimator), its protocol in words, and the diagnostics apart."""
+def load_loss_summary(run: Run, losses: LoadLosses) -> None:
+    """The candidates lost when their code was loaded, before any test ran, by cause, and the share of candidates the
+    answer cleaner removed the model's own tests or demo from: a prompt or model that makes the model echo its tests
+    shows here."""
+    cols = st.columns(4)
+    cols[0].metric("lost at load", lost_at_load_count(losses),
+                   help="candidates whose code failed when it was loaded, before any test ran: never judged")
+    cols[1].metric("removed by cleaning", cleaning_share_words(run, losses),
+                   help="the share of all candidates whose answer held the model's own tests or demo, which "
+                        "cleaning removed before they were judged")
+    if losses.lost:
+        st.caption(f"Lost at load, by cause: {cause_words(losses)}")
+
+
+def sampled_summary(run: Run, metrics: dict, losses: LoadLosses) -> None:
+    """A sampled run's pass@k (the unbiased estimator), its protocol in words, its candidates lost at load, and the
+    diagnostics apart."""
     cols = st.columns(4)
     for col, (k, value) in zip(cols, metrics["pass_at_k"].items()):
         col.metric(f"pass@{k}", f"{100 * value:.1f}%", help="the unbiased estimator of Chen et al. 2021")
@@ -133,6 +159,7 @@ def sampled_summary(run: Run, metrics: dict) -> None:
                f"samples · {made} · code {run.code_version} · sandbox {run.isolation or 'not recorded'}")
     if lost_words(metrics):
         st.warning(f"{lost_words(metrics)}: counted as not passed", icon=":material/warning:")
+    load_loss_summary(run, losses)
     st.markdown("**Diagnostics** — measured with the hidden tests")
     diag = st.columns(4)
     diag[0].metric("a passing sample", f"{100 * metrics['oracle_ceiling']:.1f}%",
@@ -143,10 +170,10 @@ def sampled_summary(run: Run, metrics: dict) -> None:
                    help="one draw a task: what a single sample scores here")
 
 
-def run_summary(run: Run, metrics: dict) -> None:
-    """The run's scores, its protocol in words, and the diagnostics apart."""
+def run_summary(run: Run, metrics: dict, losses: LoadLosses) -> None:
+    """The run's scores, its protocol in words, its candidates lost at load, and the diagnostics apart."""
     if run.sampled:
-        sampled_summary(run, metrics)
+        sampled_summary(run, metrics, losses)
         return
     leaky, rescored = run.protocol == Protocol.LEAKY, run.protocol == Protocol.RESCORED
     label = f"Protocol: {protocol_words(run)}"
@@ -164,6 +191,7 @@ def run_summary(run: Run, metrics: dict) -> None:
                + (f" · protocol {run.protocol}, from run {run.rescored_from}" if rescored else ""))
     if lost_words(metrics):
         st.warning(f"{lost_words(metrics)}: counted as not passed", icon=":material/warning:")
+    load_loss_summary(run, losses)
     st.markdown("**Diagnostics** — measured with the hidden tests after the run, never used to choose an answer")
     diag = st.columns(4)
     diag[0].metric("oracle ceiling", f"{100 * metrics['oracle_ceiling']:.1f}%",
@@ -287,6 +315,10 @@ def compare_two(db, runs: list[Run]) -> None:
                           for k, curve in cmp.curves.items()) + ". " + references_caption(rules))
     st.markdown(f"**Fixed in B** ({len(cmp.fixed)}): {', '.join(cmp.fixed) or '-'}  \n"
                 f"**Regressed in B** ({len(cmp.regressed)}): {', '.join(cmp.regressed) or '-'}")
+    shared = cmp.tasks
+    st.markdown(f"**On the {cmp.common} shared tasks**  \n" + "  \n".join(
+        f"{names[key]}: {load_loss_words(run, load_losses(store.load_outcomes(db, run.id, shared)))}"
+        for key, run in (("A", run_a), ("B", run_b))))
 
 
 def selected_run(db, db_path, runs: list[Run]) -> None:
@@ -295,7 +327,7 @@ def selected_run(db, db_path, runs: list[Run]) -> None:
     progress_bar(db_path, run_id)
     run, results = store.get_run(db, run_id), store.results(db, run_id)
     metrics = run_metrics(run, results)
-    run_summary(run, metrics)
+    run_summary(run, metrics, load_losses(store.load_outcomes(db, run_id)))
     if not results:
         return
     run_chart(run, metrics)
