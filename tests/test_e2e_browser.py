@@ -349,7 +349,8 @@ def test_a_reload_mid_solve_shows_the_same_solve_running_and_it_finishes(page):
     assert page.url == address
     wait_or_explain(page, page.locator("[data-testid='stExpander']").filter(has_text="#1 ·"), 60_000,
                     "the timeline after the reload")
-    assert page.frame_locator(ACE).first.locator(".ace_line").first.inner_text().startswith("def solve(N):")
+    wait_or_explain(page, page.frame_locator(ACE).first.locator(".ace_line").filter(has_text="def solve(N):"),
+                    30_000, "the solve's task in its editor")
     wait_or_explain(page, page.frame_locator(ACE).nth(1).locator(".ace_line").filter(has_text="solve(1000)"),
                     30_000, "the solve's tests in their editor")
     page.screenshot(path=str(ARTIFACTS / "reloaded-mid-solve.png"), full_page=True)

@@ -61,7 +61,7 @@ def test_two_sessions_pressing_run_together_take_turns_and_both_pass(browser, tm
         assert pages["bo"].get_by_role("button", name="Leave the line").count() == 1
         for name, page in pages.items():
             wait_or_explain(page, outcome(page), 600_000, f"{name}'s outcome")
-            assert page.get_by_text("Passed after").count() >= 1, page.locator("body").inner_text()[-1500:]
+            assert page.get_by_text("Passed your").count() >= 1, page.locator("body").inner_text()[-1500:]
         pages["bo"].screenshot(path=str(ARTIFACTS / "line-second-session.png"), full_page=True)
     finally:
         _stop(proc)
