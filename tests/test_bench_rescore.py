@@ -192,7 +192,7 @@ def plain_scorer_passes(code: str, task: dict, folder: Path) -> bool:
 def _first_tasks_of(dump: dict, run_id: str, count: int) -> dict:
     """The dump of one run, cut to its first tasks (a finished run of its own, as if it had selected only them)."""
     run = next(r for r in dump["runs"] if r["id"] == run_id)
-    kept = json.loads(run.task_ids)[:count]
+    kept = json.loads(run["task_ids"])[:count]
     return {**dump, "runs": [{**run, "task_ids": json.dumps(kept), "tasks_spec": f"0-{count - 1}"}],
             "results": [r for r in dump["results"] if r["run_id"] == run_id and r["task_id"] in kept],
             "attempts": [a for a in dump["attempts"] if a["run_id"] == run_id and a["task_id"] in kept],

@@ -94,7 +94,11 @@ def migrate(db: Database) -> None:
             return
         found = _columns(db)
         for old, new in RENAMED.items():
-            if old in found["runs"]:
+            if old in found["runs"] and new in found["runs"]:
+                # Rows of both versions in one table (dumps of each loaded with added columns): keep either's value.
+                db.execute(f"UPDATE runs SET {new} = COALESCE({new}, {old})")
+                db.execute(f"ALTER TABLE runs DROP COLUMN {old}")
+            elif old in found["runs"]:
                 db.execute(f"ALTER TABLE runs RENAME COLUMN {old} TO {new}")
         found = _columns(db)
         for table, (columns, pk) in TABLES.items():
