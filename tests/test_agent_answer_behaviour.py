@@ -137,3 +137,17 @@ def test_several_passing_candidates_say_the_chooser_picked_by_other_inputs(tmp_p
     _, events = solved(tmp_path, [WRONG, RIGHT, SWAPPED], strategy="sample", budget=3, samples_per_round=2)
     assert verdict(events) == ("Passed your test after 3 candidates; 2 pass, and the chooser picked #2 by what they "
                                "return on other inputs; see below what it does on them.")
+
+
+def test_unittest_cases_and_raises_blocks_give_rows_too(tmp_path):
+    # A person who writes a TestCase, or checks an error under pytest.raises, shows calls as much as an assert does.
+    unittest_tests = ("import unittest\n\nclass TestAdd(unittest.TestCase):\n    def test_small(self):\n"
+                      "        self.assertEqual(add(1, 2), 3)\n        with self.assertRaises(TypeError):\n"
+                      "            add('a', 1)\n")
+    assert [p.call for p in probe_calls(unittest_tests, "add") if p.kind == "original"] == [
+        "add(1, 2)", "add('a', 1)"]
+    raises_tests = "import pytest\n\ndef test_add():\n    with pytest.raises(TypeError):\n        add(None, 1)\n"
+    assert [p.call for p in probe_calls(raises_tests, "add")][0] == "add(None, 1)"
+    solver, events = solved(tmp_path, [RIGHT], tests=unittest_tests)
+    table = answer_behaviour(solver.state_at(events[-1].thread_id))
+    assert len(table.rows) >= 3 and ("add(0, 2)", "returns 2") in [(r.call, r.words()) for r in table.rows]
