@@ -41,7 +41,10 @@ def _module(tests: str) -> ast.Module:
 def style_of_tests(tests: str) -> str:
     """How these tests are written: ``check`` (a HumanEval check(candidate)), ``pytest`` (test_* functions),
     ``unittest`` (a unittest.TestCase class and no test function outside it) or ``asserts`` (plain asserts)."""
-    module = _module(tests)
+    return _style(_module(tests))
+
+
+def _style(module: ast.Module) -> str:
     shape = detect_shape(module)
     if shape != "pytest":
         return shape
@@ -177,7 +180,8 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
     what to fix, for a value or type that is not Python, or tests that do not parse."""
     if (returns is None) == (raises is None):
         raise ValueError("a test says either what the call returns or what it raises")
-    module, style = _module(tests), style_of_tests(tests)
+    module = _module(tests)
+    style = _style(module)
     called = _call(call)
     value = _value(returns) if returns is not None else None
     exception = _exception(raises) if raises is not None else None
@@ -198,17 +202,17 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
         at = _import_line(module)
         lines[at:at] = ["import pytest"] + (["", ""] if at == 0 else [])
     written = "\n".join(lines) + "\n"
-    _check_written(tests, written, style)
+    _check_written(module, written, style)
     return WrittenTest(style, "\n".join(test), written)
 
 
-def _check_written(before: str, after: str, style: str) -> None:
+def _check_written(before: ast.Module, after: str, style: str) -> None:
     """The written tests parse, keep their style, and hold one more test (a check stays one)."""
     try:
         module = parse(after)
     except SyntaxError as exc:  # not expected: the test is unparsed from a syntax tree
         raise BadInput(f"the test could not be written into these tests ({exc.msg})") from exc
-    shape, was = detect_shape(module), detect_shape(parse(before))
     more = 0 if style == "check" else 1
-    if style_of_tests(after) != style or count_tests(module, shape) != count_tests(parse(before), was) + more:
+    if _style(module) != style or count_tests(module, detect_shape(module)) != count_tests(
+            before, detect_shape(before)) + more:
         raise BadInput("the test could not be written into these tests in their own style")

@@ -32,7 +32,7 @@ from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runs.config import RunConfig, config_of, selected_tasks
 from bench.runs.lifecycle import resume_run, start_run
 from bench.runs.transfer import dump_runs, load_file, write_file
-from bench.scoring.comparison import compare_runs
+from bench.scoring.comparison import common_tasks, compare_runs
 from bench.scoring.imported import evaluate_file
 from bench.scoring.load_losses import load_losses
 from bench.scoring.rescore import TARGETS, rescore_run
@@ -279,7 +279,7 @@ def compare_command(args: argparse.Namespace, db_path: Path) -> int:
     db = store.open_store(db_path)
     runs = {"A": store.get_run(db, args.a), "B": store.get_run(db, args.b)}
     diff = compare_runs(store.results(db, runs["A"].id), store.results(db, runs["B"].id))
-    shared = {task for key in ("fixed", "regressed", "both", "neither") for task in diff[key]}
+    shared = common_tasks(diff)
     losses = {key: load_losses(store.load_outcomes(db, run.id, shared)) for key, run in runs.items()}
     if args.json:
         print(json.dumps({**diff, "protocols": {key: run.protocol.value for key, run in runs.items()},

@@ -19,3 +19,12 @@ def parse(source: str, mode: str = "exec") -> ast.AST:
     """ast.parse(source, mode=mode), one thread at a time."""
     with _PARSE_LOCK:
         return ast.parse(source, mode=mode)
+
+
+def parses(source: str) -> bool:
+    """Whether source is Python that parses (a null byte in it is ValueError in 3.11, SyntaxError later: no either)."""
+    try:
+        parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True

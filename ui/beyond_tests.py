@@ -80,8 +80,8 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
     st.subheader(HEADING)
     rows = behaviour.rows
     if not rows:
-        st.caption("No other inputs to try: they are made from the calls your asserts make with plain values "
-                   "(numbers, strings, lists), and your tests make none.")
+        st.caption("No other inputs to try: they are made from the calls your tests check (in an assert, a unittest "
+                   "assertion or a raises block) with plain values (numbers, strings, lists): your tests make none.")
         return
     st.caption(f"Answer #{behaviour.answer} on inputs near your tests' own (empty, zero, negative, one more or less, "
                "other lengths), run in the sandbox; "

@@ -141,6 +141,13 @@ def choice(values: dict) -> ChoiceView | None:
                       agreeing=raw.get("agreeing", 1), eligible=list(raw.get("eligible") or [raw["index"] + 1]))
 
 
+def answer_among(drawn: list[Candidate], picked: ChoiceView | None) -> Candidate | None:
+    """A solve's answer among its candidates: the chooser's pick, else the last one drawn (a solve that stopped at
+    one); None before any candidate."""
+    found = next((c for c in drawn if c.number == picked.number), None) if picked is not None else None
+    return found or (drawn[-1] if drawn else None)
+
+
 def judged_now(update: dict) -> list[int]:
     """Numbers of the candidates an executor step ran (from its update); [] for other nodes."""
     return list(update.get("judged") or [])

@@ -12,18 +12,10 @@ from dataclasses import dataclass, field
 from agent.loop.answer_cleaning import clean_answer
 from sandbox import module_offered
 from sandbox.inside.names import reads_and_binds
-from sandbox.locked_parse import parse
+from sandbox.locked_parse import parse, parses
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_START = re.compile(r"^(def |class |import |from |@|async def |[A-Za-z_][A-Za-z0-9_]* *=)")
-
-
-def _parses(code: str) -> bool:
-    try:
-        parse(code)
-    except SyntaxError:
-        return False
-    return True
 
 
 def _defines(code: str, name: str) -> bool:
@@ -45,7 +37,7 @@ def _bare_code(answer: str) -> str | None:
     for start in starts[:5]:
         for end in range(len(lines), start, -1):
             chunk = "\n".join(lines[start:end])
-            if chunk.strip() and _parses(chunk):
+            if chunk.strip() and parses(chunk):
                 return chunk
     return None
 
@@ -53,14 +45,14 @@ def _bare_code(answer: str) -> str | None:
 def _pick(blocks: list[str], entry_point: str | None) -> str:
     """Prefer a block that defines the entry point, then one that parses, then the longest."""
     def score(block: str) -> tuple[bool, bool, int]:
-        return (bool(entry_point) and _defines(block, entry_point), _parses(block), len(block))
+        return (bool(entry_point) and _defines(block, entry_point), parses(block), len(block))
     return max(blocks, key=score)
 
 
 def _prompt_code(task: str) -> str | None:
     """The task itself when it is Python (a HumanEval prompt: imports, signature and docstring)."""
     stripped = task.strip("\n")
-    return stripped if stripped and _parses(stripped) else None
+    return stripped if stripped and parses(stripped) else None
 
 
 def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
@@ -71,7 +63,7 @@ def _complete_from_prompt(code: str, task: str, entry_point: str | None) -> str:
     if not _defines(code, entry_point):
         body = code if code.startswith((" ", "\t")) else "\n".join("    " + ln for ln in code.splitlines())
         candidate = prompt.rstrip() + "\n" + body
-        return candidate if _parses(candidate) else code
+        return candidate if parses(candidate) else code
     imports = [ln for ln in prompt.splitlines() if ln.startswith(("import ", "from ")) and ln not in code]
     return "\n".join(imports + [code]) if imports else code
 
@@ -175,12 +167,12 @@ def _whole_statements(code: str, entry_point: str | None) -> tuple[str, list[str
     function above it would never be judged: keep the longest run of lines from the start that parses and still
     defines the entry point (when one is known), and say what went. Code that parses, or whose entry point itself
     was cut, is left as it is (the sandbox names the syntax error)."""
-    if _parses(code):
+    if parses(code):
         return code, []
     lines = code.splitlines()
     for end in range(len(lines) - 1, 0, -1):
         head = "\n".join(lines[:end]).rstrip()
-        if head and _parses(head) and (not entry_point or _defines(head, entry_point)):
+        if head and parses(head) and (not entry_point or _defines(head, entry_point)):
             return head + "\n", [f"the unfinished end (from line {end + 1})"]
     return code, []
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from agent.loop.asserted_calls import asserted_calls
 from sandbox import TestReport
-from sandbox.locked_parse import parse
+from sandbox.locked_parse import parses
 
 # v5: on all 164 HumanEval tasks (0.5B, default search, later rounds at 1.1) the loop passed 76.2% with v5 against
 # 71.3% with v4-body and one temperature; one shot alone, v5 56.7% against 54.9% at the same tokens (docs/results.md).
@@ -95,13 +95,7 @@ def prompt_version(version: str | None) -> PromptVersion:
 def is_python_code(task: str) -> bool:
     """True for a task written as Python (a signature and docstring, as in HumanEval), not as prose."""
     stripped = task.strip()
-    if not stripped.startswith(("def ", "from ", "import ", "class ", "@", "async def ")):
-        return False
-    try:
-        parse(stripped)
-    except SyntaxError:
-        return False
-    return True
+    return stripped.startswith(("def ", "from ", "import ", "class ", "@", "async def ")) and parses(stripped)
 
 
 def _flat(text: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.loop.candidates import Candidate, candidates, choice
+from agent.loop.candidates import Candidate, answer_among, candidates, choice
 from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls, visible_calls
 from agent.loop.state import read_state
 from sandbox import STATUSES
@@ -90,11 +90,7 @@ def visible_tests(state: dict) -> str:
 def answer_of(state: dict) -> Candidate | None:
     """The solve's answer: the chooser's pick, else its last candidate (a solve that stopped at one); None before
     any candidate."""
-    drawn = candidates(state)
-    picked = choice(state)
-    if picked is not None:
-        return next((c for c in drawn if c.number == picked.number), None)
-    return drawn[-1] if drawn else None
+    return answer_among(candidates(state), choice(state))
 
 
 def _unmarked(outcome: str, kind: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.loop.candidates import Candidate, ChoiceView, candidates_after, choice, judged_now
+from agent.loop.candidates import Candidate, ChoiceView, answer_among, candidates_after, choice, judged_now
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import next_draw
 
@@ -129,8 +129,7 @@ def passed_words(story: Story, *, more_below: bool = False) -> str:
     say so; where several pass, the chooser picked by what they return on other inputs. more_below: the page shows
     what the answer does on other inputs below the verdict (agent.solves.answer_behaviour)."""
     everyone = story.everyone
-    answer = next((c for c in everyone if story.picked and c.number == story.picked.number), None) or (
-        everyone[-1] if everyone else None)
+    answer = answer_among(everyone, story.picked)
     count = answer.tests_total if answer is not None and answer.ran else 0
     yours, checked = ("your test", "only your test was checked") if count == 1 else (
         f"your {count} tests" if count else "your tests", "only your tests were checked")

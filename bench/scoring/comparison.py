@@ -25,6 +25,11 @@ def compare_runs(a: list[dict], b: list[dict]) -> dict:
     }
 
 
+def common_tasks(diff: dict) -> set[str]:
+    """The tasks both runs finished, from compare_runs' verdicts (or a Comparison's fields)."""
+    return {task for key in ("fixed", "regressed", "both", "neither") for task in diff[key]}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Two runs on the tasks both finished: each one's pass rate after k more candidates, and the tasks that
@@ -40,7 +45,7 @@ class Comparison:
     @property
     def tasks(self) -> set[str]:
         """The tasks both runs finished."""
-        return {*self.fixed, *self.regressed, *self.both, *self.neither}
+        return common_tasks(vars(self))
 
     def curve_rows(self, labels: dict[str, str]) -> list[dict]:
         """Long-form rows for a chart: run, candidates after the first, pass rate."""

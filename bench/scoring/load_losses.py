@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
 from agent.loop.load_failure import LOAD_FAILURES, SYNTAX, load_failure
-from sandbox.locked_parse import parse
+from sandbox.locked_parse import parses  # through the lock: a run's threads parse too
 
 NOT_RECORDED = "not recorded"  # a candidate lost at load whose report was not kept (a slim dump)
 CAUSES = (*LOAD_FAILURES, NOT_RECORDED)  # the order causes are listed in
@@ -56,14 +56,6 @@ class LoadLosses:
         return cls(**{f.name: data[f.name] for f in fields(cls)})
 
 
-def _does_not_parse(code: str) -> bool:
-    try:
-        parse(code)  # through the lock: a run's threads parse too (sandbox.locked_parse)
-    except (SyntaxError, ValueError):  # ValueError: a null byte in the source
-        return True
-    return False
-
-
 def stored_load_failure(candidate: dict) -> str | None:
     """Why a stored candidate was lost at load (one of CAUSES), or None when it was not. candidate: an attempts row
     with visible_status, visible_report (None in a slim dump), code and extract_error. A candidate with no code
@@ -76,7 +68,7 @@ def stored_load_failure(candidate: dict) -> str | None:
     if candidate.get("visible_status") != "error":
         return None
     # The report was not kept: its status says the code never reached a test; the code alone can tell a syntax error.
-    return SYNTAX if _does_not_parse(candidate.get("code") or "") else NOT_RECORDED
+    return SYNTAX if not parses(candidate.get("code") or "") else NOT_RECORDED
 
 
 def load_losses(candidates: list[dict]) -> LoadLosses:
