@@ -18,6 +18,8 @@ import collections
 import sys
 import types
 
+import linking
+import live_views
 import proxies
 import values
 
@@ -85,19 +87,27 @@ class Codec:
         self.described: dict[int, tuple] = {}
         self.next_handle = 1
         self.dead: str | None = None
+        self.live: set[int] = set()  # ids of this side's containers the value being encoded sends as live views
+        self.links = linking.Links()  # containers the tests handed over and the code kept, in step on both sides
 
     # --- values out ----------------------------------------------------------------------------------------------
 
-    def encode(self, value: object) -> tuple:
-        """A value as it crosses: ("v", plain) when it is plain data all through, else a node (see _node)."""
-        try:
-            return ("v", _plain(value, 0))
-        except _NotPlain:
-            pass
+    def encode(self, value: object, live: set[int] | None = None) -> tuple:
+        """A value as it crosses: ("v", plain) when it is plain data all through, else a node (see _node). live: the
+        ids of the containers in it that this side holds elsewhere too (sharing.shared_in), which cross as live
+        views instead of copies."""
+        if not live:
+            try:
+                return ("v", _plain(value, 0, self.links.by_id))
+            except _NotPlain:
+                pass
+        saved, self.live = self.live, live or set()
         try:
             return self._node(value, 0)
         except RecursionError:
             raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
+        finally:
+            self.live = saved
 
     def _node(self, value: object, depth: int) -> tuple:
         if depth > MAX_DEPTH:
@@ -106,8 +116,12 @@ class Codec:
         if kind in values.PLAIN_SCALARS:
             return ("v", value)
         if kind in values.numpy_scalar_types():
-            return ("v", _plain(kind.item(value), depth))
+            return ("v", _plain(kind.item(value), depth, None))
         down = depth + 1
+        if self.live and id(value) in self.live:
+            return self._live(value)
+        if self.links.by_id and id(value) in self.links.by_id:
+            return ("home", self.links.by_id[id(value)])  # a container of the tests' the code keeps: its copy
         if kind is list or kind is tuple or kind is set or kind is frozenset:
             return (kind.__name__, [self._node(v, down) for v in value])
         if kind is dict:
@@ -171,6 +185,12 @@ class Codec:
             self.export_ids[id(value)] = handle
         return handle
 
+    def forget(self, handle: int) -> None:
+        """Let go of an export the other side no longer reaches."""
+        value = self.exports.pop(handle, None)
+        if value is not None and self.export_ids.get(id(value)) == handle:
+            del self.export_ids[id(value)]
+
     def _object(self, value: object) -> tuple:
         cls = type(value)
         info = {"type": cls.__name__, "repr": text_of(repr, value), "caps": _caps(cls)}
@@ -196,6 +216,12 @@ class Codec:
         if isinstance(value, BaseException):
             info["message"] = text_of(str, value)
         return ("obj", self.export(value), mirror, info)
+
+    def _live(self, value: object) -> tuple:
+        """One of this side's containers that it holds elsewhere too: the other side gets a live view of it."""
+        info = {"type": type(value).__name__, "repr": text_of(repr, value), "caps": _caps(type(value)),
+                "live": _TYPE_NAMES[id(type(value))]}
+        return ("obj", self.export(value), None, info)
 
     def describe_class(self, cls: type) -> tuple:
         """("C", handle, name, qualname, bases, info): what the other side needs to build its mirror of cls."""
@@ -305,6 +331,8 @@ class Codec:
         known = self.proxies.get(handle)
         if known is not None:
             return known
+        if self.role == "tests" and handle in self.links.by_handle:
+            return self.links.by_handle[handle][0]  # the code's copy of a container of the tests': the original
         ref = proxies.Ref(self, handle, short_text(info.get("repr")))
         if class_node is not None:
             cls = self.mirror(class_node)
@@ -314,6 +342,8 @@ class Codec:
                 made.args = (str(info.get("message", "")),)
         elif info.get("kind") in ("generator", "coroutine", "async_generator"):
             made = proxies.wrapped(info["kind"], ref)
+        elif type(info.get("live")) is str and info["live"] in live_views.KINDS:
+            made = live_views.view(ref, STANDARD_TYPES[info["live"]], _caps_in(info.get("caps")))
         elif type(info.get("exception")) is str:
             made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
         else:
@@ -336,23 +366,24 @@ class _NotPlain(Exception):
     pass
 
 
-def _plain(value: object, depth: int) -> object:
-    """A copy of value when it is plain data of exact builtin types all through (numpy scalars read as numbers)."""
+def _plain(value: object, depth: int, linked: dict) -> object:
+    """A copy of value when it is plain data of exact builtin types all through (numpy scalars read as numbers) and
+    holds no linked container."""
     kind = type(value)
     if kind in values.PLAIN_SCALARS:
         return value
-    if depth > MAX_DEPTH:
+    if depth > MAX_DEPTH or (linked and id(value) in linked):
         raise _NotPlain
     if kind is list:
-        return [_plain(v, depth + 1) for v in value]
+        return [_plain(v, depth + 1, linked) for v in value]
     if kind is tuple:
-        return tuple(_plain(v, depth + 1) for v in value)
+        return tuple(_plain(v, depth + 1, linked) for v in value)
     if kind is dict:
-        return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
+        return {_plain(k, depth + 1, linked): _plain(v, depth + 1, linked) for k, v in value.items()}
     if kind is set or kind is frozenset:
-        return kind(_plain(v, depth + 1) for v in value)
+        return kind(_plain(v, depth + 1, linked) for v in value)
     if kind in values.numpy_scalar_types():
-        return _plain(kind.item(value), depth + 1)
+        return _plain(kind.item(value), depth + 1, linked)
     raise _NotPlain
 
 

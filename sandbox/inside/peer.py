@@ -12,7 +12,9 @@ import marshal
 import sys
 import traceback
 
+import linking
 import proxies
+import sharing
 import values
 import wire
 from crossing import (
@@ -46,7 +48,10 @@ class Peer(Codec):
         self.in_fd, self.out_fd = in_fd, out_fd
         self.nesting = 0
         self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
+        self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
+        self.kept_now: list = []  # the code's side: which containers of the request being served it kept
         self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
+        proxies._PEERS[:] = [self]
 
     # --- requests ------------------------------------------------------------------------------------------------
 
@@ -58,7 +63,7 @@ class Peer(Codec):
         if self.nesting >= MAX_NESTING:
             raise TooDeep(f"calls between the tests and the code went more than {MAX_NESTING} deep (each calling "
                           "the other back); is a recursion across them missing its base case?")
-        extra = self.hooks.before_request() if self.hooks else None
+        extra = _merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self))
         try:
             wire.send(self.out_fd, ("q", op, target, args, extra))
         except OSError:
@@ -82,6 +87,8 @@ class Peer(Codec):
             extra = message[-1] if len(message) >= 2 else None
             if type(extra) is dict:
                 self.changes = extra.get("mutated")
+                self.kept = extra.get("kept")
+                linking.incoming(self, extra)
                 if self.hooks:
                     self.hooks.after_answer(extra)
             if kind == "r" and len(message) == 3:
@@ -106,14 +113,20 @@ class Peer(Codec):
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
+        if type(extra) is dict:
+            linking.incoming(self, extra)
         if self.hooks:
             self.hooks.before_serving(extra if type(extra) is dict else None)
+        outer_kept, self.kept_now = self.kept_now, []
         self.nesting += 1
         try:
             if type(op) is not str:
                 raise ValueError("a request without an operation")
             result, changed = _perform(self, op, target, args if type(args) is tuple else ())
-            answer = ("r", self.encode(result), None)
+            # The code's containers that it keeps elsewhere too cross as live views (the tests' side sends copies
+            # and takes the changes back: _call). Counted before anything else refers to the result.
+            live = sharing.shared_in(result) if self.role == "code" else None
+            answer = ("r", self.encode(result, live), None)
         except StopIteration as exc:
             if op in _ITERATION:
                 answer, changed = ("s", None), None
@@ -129,9 +142,12 @@ class Peer(Codec):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
-        extra = self.hooks.after_serving() if self.hooks else {}
+        extra = _merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self))
         if changed:
             extra = {**(extra or {}), "mutated": changed}
+        if self.kept_now:
+            extra = {**(extra or {}), "kept": self.kept_now}
+        self.kept_now = outer_kept
         answer = answer[:-1] + (extra or None,)
         try:
             wire.send(self.out_fd, answer)
@@ -206,6 +222,12 @@ class Peer(Codec):
         return exc
 
 
+def _merged(first: dict | None, second: dict | None) -> dict | None:
+    if not second:
+        return first
+    return {**first, **second} if first else second
+
+
 # --- performing a request ---------------------------------------------------------------------------------------
 
 def _perform(peer: Peer, op: str, target: object, args: tuple) -> tuple[object, list | None]:
@@ -226,9 +248,16 @@ def _perform(peer: Peer, op: str, target: object, args: tuple) -> tuple[object, 
         if type(name) is not str or not peer.hooks.may_change(obj, name):
             raise AttributeError(f"the code under test may not change {name!r} of an object of the tests")
         if op == "setattr":
-            setattr(obj, name, peer.decode(args[1]))
+            value = peer.decode(args[1])
+            setattr(obj, name, value)
+            _keep(peer, -1, args[1], value)
         else:
             delattr(obj, name)
+        return None, None
+    if op == "setitem" and len(args) == 2:
+        value = peer.decode(args[1])
+        obj[peer.decode(args[0])] = value
+        _keep(peer, -1, args[1], value)
         return None, None
     if op in _ONE_ARG:
         return _ONE_ARG[op](obj, *(peer.decode(a) for a in args)), None
@@ -243,6 +272,10 @@ def _perform(peer: Peer, op: str, target: object, args: tuple) -> tuple[object, 
         return proxies.await_all(_awaitables(peer, args[0])), None
     if op == "send":
         return obj.send(peer.decode(args[0])), None
+    if op in ("copy", "deepcopy"):
+        import copy
+
+        return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
     if op == "data":
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         return read_as(base, obj) if base else None, None
@@ -254,16 +287,50 @@ def _call(peer: Peer, fn: object, args: tuple) -> tuple[object, list | None]:
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
     decoded = [peer.decode(_fresh(a)) for a in positional]
     keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
+    counts = _counts(peer, decoded, keywords)
     result = fn(*decoded, **keywords)
+    # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
+    for key, before in counts.items():
+        if _count_at(decoded, keywords, key) > before:
+            _keep(peer, key, positional[key] if type(key) is int else named[key],
+                  decoded[key] if type(key) is int else keywords[key])
     # In-place changes to list, dict, set, ... arguments travel back, so the caller sees them as Python would.
     changed = []
     for key, enc, value in [*zip(range(len(decoded)), positional, decoded),
                             *((k, named[k], keywords[k]) for k in keywords)]:
+        if type(enc) is tuple and enc[:1] == ("home",):
+            continue  # this side's own container, which the caller holds as a live view: already changed there
         if isinstance(value, values.CONTAINER_BASES) or values.is_array(value):
             now = peer.encode(value)
             if now != enc:
                 changed.append((key, now))
     return result, changed or None
+
+
+def _counts(peer: Peer, decoded: list, keywords: dict) -> dict:
+    """The code's side: the reference counts of the containers a call receives, before the call."""
+    if peer.role != "code":
+        return {}
+    return {key: _count_at(decoded, keywords, key) for key in [*range(len(decoded)), *keywords]
+            if type(decoded[key] if type(key) is int else keywords[key]) in sharing.MUTABLE}
+
+
+def _count_at(decoded: list, keywords: dict, key: object) -> int:
+    # One way of counting, before the call and after it, so that only what the call kept makes a difference.
+    value = decoded[key] if type(key) is int else keywords[key]
+    count = sys.getrefcount(value)
+    return count
+
+
+def _keep(peer: Peer, key: object, enc: object, value: object) -> None:
+    """The code's side kept a container the tests sent (key: its place in the request): link the two."""
+    if peer.role != "code" or type(value) not in sharing.MUTABLE or (type(enc) is tuple and enc[:1] == ("home",)):
+        return
+    if len(peer.links.by_handle) >= linking.MAX_LINKED:
+        return
+    handle = peer.export(value)
+    linking.link(peer, value, handle)
+    peer.kept_now.append((key, handle))
 
 
 def _awaitables(peer: Peer, wanted: object) -> list:

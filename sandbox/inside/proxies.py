@@ -33,9 +33,11 @@ _UNARY = {"__neg__": operator.neg, "__pos__": operator.pos, "__abs__": operator.
 _COMPARE = {"__eq__": operator.eq, "__ne__": operator.ne, "__lt__": operator.lt, "__le__": operator.le,
             "__gt__": operator.gt, "__ge__": operator.ge}
 # On the serving side: what each operator request does with the object (a reflected one with the operands swapped).
+_IN_PLACE = {"__iadd__": operator.iadd, "__isub__": operator.isub, "__imul__": operator.imul,
+             "__ior__": operator.ior, "__iand__": operator.iand, "__ixor__": operator.ixor}
 OPERATORS = {**{f"__{name}__": fn for name, fn in _FORWARD.items()},
              **{f"__r{name}__": (lambda f: lambda obj, other: f(other, obj))(fn) for name, fn in _FORWARD.items()},
-             **_UNARY, **_COMPARE}
+             **_UNARY, **_COMPARE, **_IN_PLACE}
 
 
 class Ref:
@@ -105,6 +107,33 @@ def _getattr(self, name: str) -> object:
 
 def _setattr(self, name: str, value: object) -> None:
     _ask(self, "setattr", name, _encode(self, value))
+    _link_kept(_ref(self).peer, (value,), {}, -1)
+
+
+def _setitem(self, key: object, value: object) -> None:
+    _ask(self, "setitem", _encode(self, key), _encode(self, value))
+    _link_kept(_ref(self).peer, (value,), {}, -1)
+
+
+def _link_kept(peer: object, args: tuple, kwargs: dict, value_key: int | None = None) -> None:
+    """The containers of this side's that the other side said it kept stay in step with its copies (linking.py)."""
+    import linking
+
+    kept, peer.kept = peer.kept, None
+    for key, handle in kept if type(kept) is list else ():
+        if type(handle) is not int:
+            continue
+        if key == value_key and value_key is not None:
+            arg = args[0]
+        elif type(key) is int and 0 <= key < len(args) and value_key is None:
+            arg = args[key]
+        elif type(key) is str and value_key is None:
+            arg = kwargs.get(key)
+        else:
+            continue
+        if isinstance(arg, (list, dict, set, bytearray)) or type(arg).__name__ == "deque":
+            if ref_of(arg) is None:
+                linking.link(peer, arg, handle)
 
 
 def _delattr(self, name: str) -> None:
@@ -162,31 +191,20 @@ def _call(self, *args: object, **kwargs: object) -> object:
     changes, peer.changes = peer.changes, None
     if changes:
         apply_changes(args, kwargs, changes, peer.decode)
+    if peer.kept:
+        _link_kept(peer, args, kwargs)
     return result
 
 
 def apply_changes(args: tuple, kwargs: dict, changes: object, decode) -> None:
     """Copy the other side's in-place changes into the arguments this side passed (a list's items, a dict's keys),
     so the caller sees them as it would had the call run here."""
-    import collections
+    import linking
 
     for key, enc in changes if type(changes) is list else ():
         arg = args[key] if type(key) is int and 0 <= key < len(args) else kwargs.get(key) if type(key) is str else None
-        if arg is None:
-            continue
-        new = decode(enc)
-        if isinstance(arg, list) and isinstance(new, list):
-            arg[:] = new
-        elif isinstance(arg, (dict, set)) and isinstance(new, (dict, set)) and isinstance(new, dict) == isinstance(
-                arg, dict):
-            arg.clear()
-            arg.update(new)
-        elif isinstance(arg, (bytearray, collections.deque)) and type(new) is type(arg):
-            arg.clear()
-            arg.extend(new)
-        elif type(arg).__name__ == "ndarray" and type(new) is type(arg) and arg.flags.writeable:
-            if new.shape == arg.shape and new.dtype == arg.dtype:
-                arg[...] = new
+        if arg is not None and ref_of(arg) is None:
+            linking.replace_contents(arg, decode(enc))
 
 
 def _len(self) -> int:
@@ -243,8 +261,33 @@ def _async_step(op: str):
     return step
 
 
+def _keep(self, memo: dict | None = None) -> object:
+    return self  # a value of the other side's class is immutable here: copying it keeps it, as for a tuple
+
+
+def _copy(self) -> object:
+    return _ask(self, "copy")  # made where the object lives: a second object there, with its own handle
+
+
 def _deep_copy(self, memo: dict | None = None) -> object:
-    return self  # an object of the other process cannot be copied here; copying it keeps it
+    return _ask(self, "deepcopy")
+
+
+def _reduce(self, protocol: object = 2) -> tuple:
+    """pickle.dumps(obj) then loads: a copy made where the object lives (pickling only names it by its handle, so
+    nothing of the other side's is unpickled here)."""
+    copied = _ask(self, "deepcopy")
+    ref = ref_of(copied)
+    if ref is None:  # the copy is plain data (a live container's)
+        return copied.__reduce_ex__(protocol if type(protocol) is int else 2)
+    return (_held, (ref.handle,))
+
+
+def _held(handle: int) -> object:
+    return _PEERS[-1].proxies[handle]
+
+
+_PEERS: list = []  # the process's one peer, for unpickling a proxy by handle
 
 
 _METHODS = {
@@ -252,7 +295,7 @@ _METHODS = {
     "__iter__": lambda self: _ask(self, "iter"), "__next__": lambda self: _ask(self, "next"),
     "__reversed__": lambda self: _ask(self, "reversed"),
     "__getitem__": lambda self, key: _ask(self, "getitem", _encode(self, key)),
-    "__setitem__": lambda self, key, value: _ask(self, "setitem", _encode(self, key), _encode(self, value)),
+    "__setitem__": _setitem,
     "__delitem__": lambda self, key: _ask(self, "delitem", _encode(self, key)),
     "__enter__": lambda self: _ask(self, "enter"), "__exit__": _exit,
     "__int__": lambda self: _ask(self, "int"), "__float__": lambda self: _ask(self, "float"),
@@ -266,7 +309,8 @@ _METHODS = {
 }
 
 
-def _protocol(caps: frozenset, skip: frozenset = frozenset()) -> dict:
+def protocol_methods(caps: frozenset, skip: frozenset = frozenset()) -> dict:
+    """The methods a proxy with these protocol capabilities has (its class's namespace), but those in skip."""
     if "__await__" not in caps:
         skip = skip | {"send", "throw", "close"}  # a generator's send is an ordinary method, asked for by name
     methods = {name: _METHODS[name] for name in caps if name in _METHODS and name not in skip}
@@ -289,8 +333,9 @@ class ObjectProxy(Proxy):
     __repr__ = _repr
     __str__ = _str
     __format__ = _format
-    __copy__ = _deep_copy
+    __copy__ = _copy
     __deepcopy__ = _deep_copy
+    __reduce_ex__ = _reduce
     __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (_compare(n, False) for n in _COMPARE)
     __hash__ = _hash
 
@@ -329,10 +374,7 @@ class RemoteType(type):
             ref.ask("setattr", name, ref.peer.encode(value))
 
     def __call__(cls, *args: object, **kwargs: object) -> object:
-        ref = _class_ref(cls, own=True)
-        if ref is None:
-            raise TypeError(f"{cls.__name__} derives from a class of the code under test, which only the code's "
-                            "own process can make objects of")
+        ref = _class_ref(cls, own=True) or _made_ref(cls)
         peer = ref.peer
         return ref.ask("call", tuple(peer.encode(a) for a in args), {k: peer.encode(v) for k, v in kwargs.items()})
 
@@ -359,6 +401,17 @@ class RemoteType(type):
         return f"<class '{cls.__module__}.{cls.__qualname__}'>"
 
 
+def _made_ref(cls: type) -> Ref:
+    """The code's subclass standing for a class the tests derived from a mirror (subclassing.py)."""
+    import subclassing
+
+    for base in cls.__mro__[1:]:
+        ref = type.__dict__["__dict__"].__get__(base).get("_sbx_class_ref")
+        if type(ref) is Ref:
+            return subclassing.made_class(cls, base, ref)
+    raise TypeError(f"{cls.__name__} has no class of the other process among its bases")
+
+
 def _class_ref(cls: type, own: bool = False) -> Ref | None:
     for klass in (cls,) if own else cls.__mro__:
         found = type.__dict__["__dict__"].__get__(klass).get("_sbx_class_ref")
@@ -377,7 +430,7 @@ def _value_core(base: type) -> type:
     core = _value_cores.get(base)
     if core is None:
         namespace = {"__getattr__": _getattr, "__repr__": _repr, "__str__": _str, "__format__": _format,
-                     "__copy__": _deep_copy, "__deepcopy__": _deep_copy, "__module__": "sandbox"}
+                     "__copy__": _keep, "__deepcopy__": _keep, "__module__": "sandbox"}
         core = type(f"{base.__name__}Proxy", (Proxy, base), namespace)
         _value_cores[base] = core
     return core
@@ -414,9 +467,9 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
                        "__doc__": None, "_sbx_class_ref": Ref(peer, handle, f"<class {name}>")}
     if core in (ObjectProxy, ContainerProxy):
         namespace["__slots__"] = ()
-        namespace.update(_protocol(info["caps"], frozenset({"__hash__"}) if core is ContainerProxy else frozenset()))
+        namespace.update(protocol_methods(info["caps"], frozenset({"__hash__"}) if core is ContainerProxy else frozenset()))
     elif core in _value_cores.values():
-        namespace.update(_protocol(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
+        namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
     for index, field in enumerate(info["fields"]):
         namespace[field] = property(operator.itemgetter(index))
     if info["dataclass"]:
@@ -452,7 +505,7 @@ def generic(ref: Ref, caps: frozenset, names: dict) -> object:
     key = (names.get("type", "object"), caps)
     cls = _generic.get(key)
     if cls is None:
-        namespace = {"__slots__": (), **_protocol(caps)}
+        namespace = {"__slots__": (), **protocol_methods(caps)}
         cls = type(str(key[0]), (ObjectProxy,), namespace)
         # After the class is made (type() reads __module__ as a string): an instance says the other side's module
         # and docstring, as a function of the code's would (sys.modules[f.__module__] is the solution module).

@@ -1,0 +1,140 @@
+"""Containers the tests hand to the code that the code keeps: one object on both sides, kept in step.
+
+Runs inside the sandbox (stdlib only), in both processes (peer.py calls it around every message). In one process
+``order.menu = menu`` followed by ``menu.append('tea')`` changes the order's menu, and a change the order makes is
+seen through ``menu``. A list the tests pass crosses as a copy (the code's algorithms read it at full speed); when
+the code keeps that copy (stores it on an object, in a global, in another container), the two are *linked*: the
+tests' side encodes the original as a reference to the code's copy from then on, and with every message each side
+sends the new contents of the linked containers that changed since the last one. Only one side runs at a time (a
+request waits for its answer), so each side sees the other's changes before it runs again, as in one process.
+
+Neither side runs anything the other sent: the contents arrive as plain data and are written into the container
+with the standard type's own methods. The code's side forgets a link once only the link holds its copy.
+"""
+
+from __future__ import annotations
+
+import sys
+
+MAX_LINKED = 256  # linked containers a run keeps in step; past it, a kept container behaves as a copy, as before
+
+
+class Links:
+    """One side's linked containers: by the code's handle, each [the container, its contents when last synced]."""
+
+    def __init__(self) -> None:
+        self.by_handle: dict[int, list] = {}
+        self.by_id: dict[int, int] = {}  # the tests' side: id(original) -> the code's handle
+
+
+def contents(peer: object, obj: object) -> tuple:
+    """obj's contents as they cross (obj itself by value, what it holds as usual)."""
+    import sharing
+
+    handle = peer.links.by_id.pop(id(obj), None)
+    try:
+        live = sharing.shared_in(obj, held=True) if peer.role == "code" else set()
+        live.discard(id(obj))
+        return peer.encode(obj, live)
+    finally:
+        if handle is not None:
+            peer.links.by_id[id(obj)] = handle
+
+
+def link(peer: object, obj: object, handle: int) -> None:
+    """Keep obj (this side's container) in step with the other side's under handle (the code's export)."""
+    links = peer.links
+    if handle in links.by_handle or len(links.by_handle) >= MAX_LINKED:
+        return
+    links.by_handle[handle] = [obj, None]
+    if peer.role == "tests":
+        links.by_id[id(obj)] = handle
+    links.by_handle[handle][1] = contents(peer, obj)
+
+
+def outgoing(peer: object) -> dict | None:
+    """What to tell the other side with the next message: the linked containers whose contents changed here, and
+    (the code's side) the links it let go."""
+    links = peer.links
+    if not links.by_handle:
+        return None
+    changed, gone = [], []
+    for handle in list(links.by_handle):
+        entry = links.by_handle[handle]
+        if peer.role == "code" and _only_linked(entry):
+            del links.by_handle[handle]
+            peer.forget(handle)
+            gone.append(handle)
+            continue
+        now = contents(peer, entry[0])
+        if now != entry[1]:
+            entry[1] = now
+            changed.append((handle, now))
+    found = {}
+    if changed:
+        found["synced"] = changed
+    if gone:
+        found["unlinked"] = gone
+    return found or None
+
+
+def incoming(peer: object, extra: dict) -> None:
+    """Take the other side's changes into the linked containers here."""
+    links = peer.links
+    for handle in extra.get("unlinked") or ():
+        entry = links.by_handle.pop(handle, None) if type(handle) is int else None
+        if entry is not None:
+            links.by_id.pop(id(entry[0]), None)
+    synced = extra.get("synced")
+    for item in synced if type(synced) is list else ():
+        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not int:
+            continue
+        entry = links.by_handle.get(item[0])
+        if entry is None:
+            continue
+        replace_contents(entry[0], peer.decode(item[1]))
+        entry[1] = contents(peer, entry[0])
+
+
+def replace_contents(target: object, new: object) -> bool:
+    """Write new's items into target in place (a list's items, a dict's keys), with the standard type's own methods;
+    False when their kinds differ (then nothing is written)."""
+    import collections
+
+    if isinstance(target, list) and isinstance(new, list):
+        list.__setitem__(target, slice(None), new)
+    elif isinstance(target, dict) and isinstance(new, dict):
+        dict.clear(target)
+        dict.update(target, new)
+    elif isinstance(target, set) and isinstance(new, set):
+        set.clear(target)
+        set.update(target, new)
+    elif isinstance(target, (bytearray, collections.deque)) and type(new) is type(target):
+        target.clear()
+        target.extend(new)
+    elif type(target).__name__ == "ndarray" and type(new) is type(target) and target.flags.writeable:
+        if new.shape != target.shape or new.dtype != target.dtype:
+            return False
+        target[...] = new
+    else:
+        return False
+    return True
+
+
+def _only_linked(entry: list) -> bool:
+    """Does nothing but the link (its entry and the export table) hold the code's copy any more?"""
+    count = sys.getrefcount(entry[0])
+    return count <= _LINK_ONLY
+
+
+def _probe() -> int:
+    obj: list = []
+    exports = {1: obj}
+    entry = [obj, None]
+    del obj
+    count = sys.getrefcount(entry[0])
+    assert exports
+    return count
+
+
+_LINK_ONLY = _probe()

@@ -1,0 +1,75 @@
+"""Live views: how the tests hold a list, dict, set, deque or bytearray that the code keeps (``inv.stock``).
+
+Runs inside the sandbox (stdlib only), in the process that receives one (crossing.py makes them). In one process a
+dict read from an object is the object's dict: ``inv.stock['apple'] = 3`` changes the inventory, and a later
+``inv.add('apple', 2)`` is seen through it. A live view keeps that: every read and change is a request to the process
+that holds the container, and ``isinstance(view, dict)`` holds. What it never does is compare on the other side's
+terms: ``==`` and the other comparisons read the contents as plain data and compare them here, with this side's own
+values (nested containers the other side also keeps are live views in their turn). Iteration reads the contents
+once, as ``for`` over a dict that nobody changes meanwhile would see them.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import proxies
+
+KINDS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.deque",
+                   "collections.OrderedDict", "collections.defaultdict", "collections.Counter"})
+# In-place operators change the container where it lives and give it back (``view += [4]``, ``view |= {...}``).
+IN_PLACE = {"__iadd__": operator.iadd, "__isub__": operator.isub, "__imul__": operator.imul,
+            "__ior__": operator.ior, "__iand__": operator.iand, "__ixor__": operator.ixor}
+
+
+def _data(view: object) -> object:
+    return proxies._ask(view, "data")
+
+
+def _iter(view: object):
+    return iter(_data(view))
+
+
+def _reversed(view: object):
+    return reversed(_data(view))
+
+
+def _copy(view: object) -> object:
+    # A shallow copy: a new container here holding the same items (the code's nested containers stay live).
+    return _data(view)
+
+
+def _deepcopy(view: object, memo: dict | None = None) -> object:
+    # A deep copy is made where the container lives, and is nobody's but the caller's: it arrives as plain data.
+    return proxies._ask(view, "deepcopy")
+
+
+def _reduce(view: object, protocol: object = 2) -> object:
+    # pickle.dumps of a live view pickles its contents, as pickling the container itself would.
+    return _data(view).__reduce_ex__(protocol if type(protocol) is int else 2)
+
+
+def _in_place(name: str):
+    def apply(view: object, other: object) -> object:
+        return proxies._ask(view, "op", name, proxies._encode(view, other))
+    apply.__name__ = name
+    return apply
+
+
+_made: dict[tuple, type] = {}
+
+
+def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
+    """A live view of the other side's container of type base (ref)."""
+    key = (base, caps)
+    cls = _made.get(key)
+    if cls is None:
+        namespace = {"__slots__": (), **proxies.protocol_methods(caps, frozenset({"__hash__"})),
+                     "__iter__": _iter, "__reversed__": _reversed, "__copy__": _copy, "__deepcopy__": _deepcopy,
+                     "__reduce_ex__": _reduce, "__class__": property(lambda self, base=base: base),
+                     **{name: _in_place(name) for name in IN_PLACE}}
+        cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
+        _made[key] = cls
+    made = object.__new__(cls)
+    object.__setattr__(made, "_sbx_ref", ref)
+    return made
