@@ -143,6 +143,23 @@ HOSTILE = {
         "            open(os.path.join(path, target)).read()\n            return 4\n        except OSError:\n"
         "            pass\n    os.symlink('../tests/tests.py', os.path.join(path, 'link'))\n    return 0\n",
         "def test_f(tmp_path):\n    assert f(str(tmp_path)) == 4\n"),
+    "live_view_holds_an_always_equal_object": (
+        "class Any:\n    def __eq__(self, other):\n        return True\n    __hash__ = None\nclass C:\n"
+        "    def __init__(self):\n        self.items = [Any()]\n        self.table = {'a': Any()}\n",
+        "def test_items():\n    c = C()\n    assert c.items == [4]\ndef test_table():\n"
+        "    assert C().table == {'a': 4}\n"),
+    "live_view_changed_between_read_and_compare": (
+        "import threading, time\nclass C:\n    def __init__(self):\n        self.items = [4]\n    def poke(self):\n"
+        "        def later():\n            time.sleep(0.05)\n            self.items[0] = 0\n"
+        "        threading.Thread(target=later).start()\n",
+        "import time\ndef test_view():\n    c = C()\n    view = c.items\n    c.poke()\n    time.sleep(0.3)\n"
+        "    assert view == [4]\n"),
+    "subclass_callback_called_after_its_test": (
+        "KEPT = []\nclass Base:\n    def check(self):\n        return True\ndef keep(obj):\n    KEPT.append(obj)\n"
+        "def later():\n    for obj in KEPT:\n        try:\n            obj.check()\n        except BaseException:\n"
+        "            pass\n    return 4\n",
+        "class Strict(Base):\n    def check(self):\n        assert False, 'never call me again'\n"
+        "def test_keep():\n    keep(Strict())\ndef test_later():\n    assert later() == 4\n"),
     "walk_gc_for_the_peer_and_reach_the_tests": (
         "import gc\ndef f(x):\n    for o in gc.get_objects():\n        if type(o).__name__ == 'Peer':\n"
         "            for handle in range(1, 50):\n                for op, args in (('setattr', ('ok', ('v', True))),\n"
@@ -179,7 +196,9 @@ EXPECTED = {
                      "callback_reaches_for_the_harness", "mock_assert_methods_replaced", "raise_skiptest_in_unittest",
                      "raise_stopiteration_to_end_a_loop", "context_manager_swallows_the_failing_assert",
                      "code_catches_the_callbacks_failing_assert", "escape_through_the_fixture_path",
-                     "walk_gc_for_the_peer_and_reach_the_tests"], {"failed"}),
+                     "walk_gc_for_the_peer_and_reach_the_tests", "live_view_holds_an_always_equal_object",
+                     "live_view_changed_between_read_and_compare", "subclass_callback_called_after_its_test"],
+                    {"failed"}),
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},
     "os_exit_zero_at_import": {"error"},

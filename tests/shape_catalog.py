@@ -275,4 +275,64 @@ SHAPES = {
         "    assert calculator.add(1, 1) == 2 and Calculator().total([1, 2]) == 3\n",
         "def add(a, b):\n    return a + b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n",
         "def add(a, b):\n    return a * b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n"),
+    # --- state the tests share with the code (issue 32) ----------------------------------------------------------
+    "unittest_changes_a_dict_read_from_the_object": (
+        "import unittest\nclass TestInventory(unittest.TestCase):\n    def test_add(self):\n"
+        "        inv = Inventory()\n        inv.stock['apple'] = 3\n        inv.add('apple', 2)\n"
+        "        self.assertEqual(inv.stock['apple'], 5)\n        self.assertEqual(inv.stock, {'apple': 5})\n"
+        "        self.assertIsInstance(inv.stock, dict)\n    def test_items(self):\n        inv = Inventory()\n"
+        "        inv.log.append('opened')\n        inv.add('pear', 1)\n"
+        "        self.assertEqual(inv.log, ['opened', 'pear'])\n        self.assertIn('pear', inv.log)\n",
+        "class Inventory:\n    def __init__(self):\n        self.stock = {}\n        self.log = []\n"
+        "    def add(self, name, n):\n        self.stock[name] = self.stock.get(name, 0) + n\n"
+        "        self.log.append(name)\n",
+        "class Inventory:\n    def __init__(self):\n        self.stock = {}\n        self.log = []\n"
+        "    def add(self, name, n):\n        self.stock[name] = n\n        self.log.append(name)\n"),
+    "nested_records_changed_through_the_object": (
+        "def test_grades():\n    system = School()\n    system.students['Alice'] = {'grades': []}\n"
+        "    system.students['Alice']['grades'].append(90)\n    system.grade('Alice', 70)\n"
+        "    assert system.average('Alice') == 80\n    assert system.students == {'Alice': {'grades': [90, 70]}}\n"
+        "    for name, record in system.students.items():\n        record['grades'].clear()\n"
+        "    assert system.average('Alice') == 0\n",
+        "class School:\n    def __init__(self):\n        self.students = {}\n    def grade(self, name, g):\n"
+        "        self.students[name]['grades'].append(g)\n    def average(self, name):\n"
+        "        gs = self.students[name]['grades']\n        return sum(gs) / len(gs) if gs else 0\n",
+        "class School:\n    def __init__(self):\n        self.students = {}\n    def grade(self, name, g):\n"
+        "        self.students[name]['grades'] = [g]\n    def average(self, name):\n"
+        "        gs = self.students[name]['grades']\n        return sum(gs) / len(gs) if gs else 0\n"),
+    "container_handed_over_and_changed_later": (
+        "def test_menu():\n    menu = ['tea']\n    order = Order()\n    order.menu = menu\n"
+        "    menu.append('cake')\n    assert order.count() == 2\n    order.add('pie')\n"
+        "    assert menu == ['tea', 'cake', 'pie']\ndef test_registry():\n    settings = {'size': 1}\n"
+        "    app = App(settings)\n    settings['size'] = 5\n    assert app.size() == 5\n",
+        "class Order:\n    def __init__(self):\n        self.menu = []\n    def count(self):\n"
+        "        return len(self.menu)\n    def add(self, item):\n        self.menu.append(item)\n"
+        "class App:\n    def __init__(self, settings):\n        self.settings = settings\n    def size(self):\n"
+        "        return self.settings['size']\n",
+        "class Order:\n    def __init__(self):\n        self.menu = []\n    def count(self):\n"
+        "        return len(self.menu) + 1\n    def add(self, item):\n        self.menu.append(item)\n"
+        "class App:\n    def __init__(self, settings):\n        self.settings = dict(settings)\n    def size(self):\n"
+        "        return self.settings['size']\n"),
+    "copies_of_the_codes_objects": (
+        "import copy, pickle\ndef test_deepcopy():\n    cart = Cart()\n    cart.add('tea')\n"
+        "    saved = copy.deepcopy(cart)\n    saved.add('cake')\n    assert cart.items == ['tea']\n"
+        "    assert saved.items == ['tea', 'cake']\ndef test_copy_and_pickle():\n    cart = Cart()\n"
+        "    twin = pickle.loads(pickle.dumps(cart))\n    twin.add('pie')\n    assert cart.items == []\n"
+        "    items = copy.copy(cart.items)\n    items.append('x')\n    assert cart.items == []\n",
+        "class Cart:\n    def __init__(self):\n        self.items = []\n    def add(self, item):\n"
+        "        self.items.append(item)\n",
+        "SHARED = []\nclass Cart:\n    def __init__(self):\n        self.items = SHARED\n    def add(self, item):\n"
+        "        self.items.append(item)\n"),
+    "subclass_of_a_code_class_overrides_a_method": (
+        "import unittest\nclass Loud(Greeter):\n    def greet(self):\n        return super().greet().upper()\n"
+        "class Polite(Greeter):\n    def __init__(self, name, title):\n        super().__init__(name)\n"
+        "        self.title = title\n    def greet(self):\n        return 'Good day ' + self.title\n"
+        "class TestGreeters(unittest.TestCase):\n    def test_loud(self):\n"
+        "        self.assertEqual(Loud('Ann').hello(), 'HELLO, Ann!')\n"
+        "        self.assertIsInstance(Loud('Ann'), Greeter)\n    def test_polite(self):\n"
+        "        self.assertEqual(Polite('Bo', 'Sir').hello(), 'Good day Sir, Bo!')\n",
+        "class Greeter:\n    def __init__(self, name):\n        self.name = name\n    def greet(self):\n"
+        "        return 'Hello'\n    def hello(self):\n        return f'{self.greet()}, {self.name}!'\n",
+        "class Greeter:\n    def __init__(self, name):\n        self.name = name\n    def greet(self):\n"
+        "        return 'Hello'\n    def hello(self):\n        return f'Hello, {self.name}!'\n"),
 }

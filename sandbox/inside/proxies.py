@@ -185,7 +185,12 @@ def _hash(self) -> int:
 
 
 def _call(self, *args: object, **kwargs: object) -> object:
-    ref = _ref(self)
+    return call_through(_ref(self), args, kwargs)
+
+
+def call_through(ref: Ref, args: tuple, kwargs: dict) -> object:
+    """Call the other side's function or class (ref) with this side's arguments: their in-place changes come back
+    into them, and the containers it kept stay in step with them."""
     peer = ref.peer
     result = ref.ask("call", tuple(peer.encode(a) for a in args), {k: peer.encode(v) for k, v in kwargs.items()})
     changes, peer.changes = peer.changes, None
@@ -374,9 +379,7 @@ class RemoteType(type):
             ref.ask("setattr", name, ref.peer.encode(value))
 
     def __call__(cls, *args: object, **kwargs: object) -> object:
-        ref = _class_ref(cls, own=True) or _made_ref(cls)
-        peer = ref.peer
-        return ref.ask("call", tuple(peer.encode(a) for a in args), {k: peer.encode(v) for k, v in kwargs.items()})
+        return call_through(_class_ref(cls, own=True) or _made_ref(cls), args, kwargs)
 
     def __iter__(cls):
         found = _class_ref(cls).ask("iter")
