@@ -335,4 +335,17 @@ SHAPES = {
         "        return 'Hello'\n    def hello(self):\n        return f'{self.greet()}, {self.name}!'\n",
         "class Greeter:\n    def __init__(self, name):\n        self.name = name\n    def greet(self):\n"
         "        return 'Hello'\n    def hello(self):\n        return f'Hello, {self.name}!'\n"),
+    "threads_calling_the_code_at_once": (
+        "import threading\nfrom concurrent.futures import ThreadPoolExecutor\ndef test_counter():\n"
+        "    c = Counter()\n    def work():\n        for _ in range(50):\n            c.increment()\n"
+        "    threads = [threading.Thread(target=work) for _ in range(4)]\n    for t in threads:\n        t.start()\n"
+        "    for t in threads:\n        t.join()\n    assert c.value == 200\ndef test_pool():\n"
+        "    with ThreadPoolExecutor(max_workers=4) as pool:\n"
+        "        assert list(pool.map(square, range(12))) == [x * x for x in range(12)]\n",
+        "import threading\nclass Counter:\n    def __init__(self):\n        self.value = 0\n"
+        "        self.lock = threading.Lock()\n    def increment(self):\n        with self.lock:\n"
+        "            self.value += 1\ndef square(x):\n    return x * x\n",
+        "import threading\nclass Counter:\n    def __init__(self):\n        self.value = 0\n"
+        "        self.lock = threading.Lock()\n    def increment(self):\n        with self.lock:\n"
+        "            self.value += 1\ndef square(x):\n    return x + x\n"),
 }

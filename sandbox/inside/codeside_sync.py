@@ -124,8 +124,17 @@ class Sync:
     """The stack of captures of the requests being served (a callback's request nests inside a call's)."""
 
     def __init__(self) -> None:
-        self.frames: list[_Frame | None] = []
+        import threading
+
+        self.local = threading.local()  # each thread serving the tests' calls has its own stack
         self.encode = None
+
+    @property
+    def frames(self) -> list[_Frame | None]:
+        found = getattr(self.local, "frames", None)
+        if found is None:
+            found = self.local.frames = []
+        return found
 
     def enter(self, extra: dict | None) -> None:
         if extra:
@@ -160,12 +169,3 @@ def flush_streams() -> None:
             stream.flush()
         except BaseException:
             pass
-
-
-def refuse_other_threads() -> None:
-    """The tests' functions answer on one pipe, one call at a time: only the thread serving the tests' request may
-    call them (a thread pool calling them at once would mix the answers)."""
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.current_thread() is not threading.main_thread():
-        raise RuntimeError("a function of the tests can be called only from the thread that runs the call, not from "
-                           "another thread (the sandbox runs the tests in another process)")

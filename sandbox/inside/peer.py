@@ -10,8 +10,10 @@ from __future__ import annotations
 import collections
 import marshal
 import sys
+import threading
 import traceback
 
+import channels
 import linking
 import proxies
 import sharing
@@ -35,6 +37,16 @@ MAX_NESTING = 500  # calls between the two processes inside one another (a recur
 _ITERATION = ("next", "send")  # the requests whose end is StopIteration
 
 
+class _Calls(threading.local):
+    """One thread's calls in progress: how deep they nest, and what the last answer said of their arguments."""
+
+    def __init__(self) -> None:
+        self.nesting = 0
+        self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
+        self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
+        self.kept_now: list = []  # the code's side: which containers of the request being served it kept
+
+
 class TooDeep(RecursionError):
     """Calls between the two processes went deeper than MAX_NESTING."""
 
@@ -45,13 +57,16 @@ class Peer(Codec):
 
     def __init__(self, in_fd: int, out_fd: int, home: str, role: str) -> None:
         super().__init__(home, role)
-        self.in_fd, self.out_fd = in_fd, out_fd
-        self.nesting = 0
-        self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
-        self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
-        self.kept_now: list = []  # the code's side: which containers of the request being served it kept
+        self.channels = channels.Channels(in_fd, out_fd, self._serve_channel if role == "code" else None)
+        self.calls = _Calls()
         self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
         proxies._PEERS[:] = [self]
+
+    # What a thread's calls in progress hold: each thread of the tests that calls the code has its own.
+    nesting = property(lambda self: self.calls.nesting, lambda self, v: setattr(self.calls, "nesting", v))
+    changes = property(lambda self: self.calls.changes, lambda self, v: setattr(self.calls, "changes", v))
+    kept = property(lambda self: self.calls.kept, lambda self, v: setattr(self.calls, "kept", v))
+    kept_now = property(lambda self: self.calls.kept_now, lambda self, v: setattr(self.calls, "kept_now", v))
 
     # --- requests ------------------------------------------------------------------------------------------------
 
@@ -63,9 +78,14 @@ class Peer(Codec):
         if self.nesting >= MAX_NESTING:
             raise TooDeep(f"calls between the tests and the code went more than {MAX_NESTING} deep (each calling "
                           "the other back); is a recursion across them missing its base case?")
+        channel = self.channels.mine(open_one=self.role == "tests")
+        if channel is None:
+            raise RuntimeError("a function of the tests can be called only from a thread that serves a call of the "
+                               "tests, not from a thread the code started (the sandbox runs the tests in another "
+                               "process)")
         extra = _merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self))
         try:
-            wire.send(self.out_fd, ("q", op, target, args, extra))
+            self.channels.send(("q", op, target, args, extra), channel)
         except OSError:
             self.dead = f"the {self.other} process is gone"
             raise PeerGone(self.dead) from None
@@ -73,13 +93,13 @@ class Peer(Codec):
             raise CannotCross(str(exc)) from None
         self.nesting += 1
         try:
-            return self._await_answer(op)
+            return self._await_answer(op, channel)
         finally:
             self.nesting -= 1
 
-    def _await_answer(self, op: str) -> object:
+    def _await_answer(self, op: str, channel: int) -> object:
         while True:
-            message = self.receive()
+            message = self.receive(channel)
             kind = message[0]
             if kind == "q" and len(message) == 5:
                 self.serve(message)
@@ -99,16 +119,29 @@ class Peer(Codec):
                 raise StopIteration
             raise self._garbled("a garbled answer")
 
-    def receive(self) -> tuple:
-        """The next message (a request or an answer); raises PeerGone when the pipe ends or carries garbage."""
+    def receive(self, channel: int = 0) -> tuple:
+        """The next message on channel (a request or an answer); raises PeerGone when the pipe ends or carries
+        garbage."""
         try:
-            message = wire.recv(self.in_fd)
-        except (wire.ChannelClosed, OSError) as exc:
-            self.dead = f"the {self.other} process stopped answering ({str(exc) or 'it exited'})"
+            return self.channels.next(channel)
+        except channels.Gone as exc:
+            self.dead = f"the {self.other} process {exc}"
             raise PeerGone(self.dead) from None
-        if type(message) is not tuple or not message or type(message[0]) is not str:
-            raise self._garbled("a garbled message")
-        return message
+
+    def _serve_channel(self, channel: int) -> None:
+        """The code's side: a thread that serves the requests of one thread of the tests."""
+        def serve_all() -> None:
+            self.channels.adopt(channel)
+            while True:
+                try:
+                    message = self.receive(channel)
+                except PeerGone:
+                    return
+                if message[0] != "q" or len(message) != 5:
+                    return
+                self.serve(message)
+
+        threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
 
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
@@ -149,10 +182,11 @@ class Peer(Codec):
             extra = {**(extra or {}), "kept": self.kept_now}
         self.kept_now = outer_kept
         answer = answer[:-1] + (extra or None,)
+        channel = self.channels.mine(open_one=False) or 0
         try:
-            wire.send(self.out_fd, answer)
+            self.channels.send(answer, channel)
         except wire.NotPlain as exc:
-            wire.send(self.out_fd, ("e", self.describe_error(CannotCross(str(exc))), extra or None))
+            self.channels.send(("e", self.describe_error(CannotCross(str(exc))), extra or None), channel)
 
     # --- errors --------------------------------------------------------------------------------------------------
 

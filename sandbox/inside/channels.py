@@ -1,0 +1,112 @@
+"""One pipe pair, many threads: the requests of several threads of the tests' process travel at once.
+
+Runs inside the sandbox (stdlib only), in both processes. In one process, tests may call the code from several
+threads (a lock-protected counter hammered by a thread pool, ``concurrent.futures``), and the calls overlap. Here
+every thread of the tests that makes a request gets a channel of its own (the main thread's is 0, whose messages
+cross as they always did); the code's process serves each channel on a thread of its own, so a call that waits
+on a lock another thread's call holds does not stop that call. Whichever waiting thread reads the pipe hands the
+messages of other channels to their threads (one reader at a time, no thread of its own).
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import threading
+
+import wire
+
+MAX_CHANNELS = 64  # threads of the tests calling the code at once; past it a request fails saying so
+
+
+class Gone(Exception):
+    """The pipe ended or carried garbage (the message says which)."""
+
+
+class Channels:
+    """The pipe pair's messages, by channel. on_new(channel): called when the other side opens a channel (the code's
+    side starts a thread to serve it)."""
+
+    def __init__(self, in_fd: int, out_fd: int, on_new=None) -> None:
+        self.in_fd, self.out_fd = in_fd, out_fd
+        self.on_new = on_new
+        self.sending = threading.Lock()
+        self.cond = threading.Condition()
+        self.boxes: dict[int, collections.deque] = {}
+        self.reading = False
+        self.gone: str | None = None
+        self.known: set[int] = {0}
+        self.numbers = itertools.count(1)
+        self.local = threading.local()
+
+    def mine(self, open_one: bool) -> int | None:
+        """This thread's channel: 0 for the main thread; another thread gets one when open_one (the tests' side
+        opens one for each thread that calls the code), else None."""
+        channel = getattr(self.local, "channel", None)
+        if channel is None:
+            if threading.current_thread() is threading.main_thread():
+                channel = 0
+            elif open_one:
+                channel = next(self.numbers)
+                if channel > MAX_CHANNELS:
+                    raise RuntimeError(f"more than {MAX_CHANNELS} threads of the tests called the code")
+            self.local.channel = channel
+        return channel
+
+    def adopt(self, channel: int) -> None:
+        """This thread serves channel (the code's side, for a channel the tests opened)."""
+        self.local.channel = channel
+
+    def send(self, message: tuple, channel: int) -> None:
+        framed = message if channel == 0 else ("c", channel, message)
+        with self.sending:
+            wire.send(self.out_fd, framed)
+
+    def next(self, channel: int) -> tuple:
+        """The next message for channel, reading the pipe when no other thread is (and sorting what it reads)."""
+        with self.cond:
+            while True:
+                box = self.boxes.get(channel)
+                if box:
+                    return box.popleft()
+                if self.gone:
+                    raise Gone(self.gone)
+                if not self.reading:
+                    self.reading = True
+                    break
+                self.cond.wait()
+        try:
+            while True:
+                got, message = self._read()
+                if got == channel:
+                    return message
+                with self.cond:
+                    self.boxes.setdefault(got, collections.deque()).append(message)
+                    new = got not in self.known
+                    self.known.add(got)
+                    self.cond.notify_all()
+                if new and self.on_new is not None:
+                    self.on_new(got)
+        except Gone as exc:
+            with self.cond:
+                self.gone = str(exc)
+            raise
+        finally:
+            with self.cond:
+                self.reading = False
+                self.cond.notify_all()
+
+    def _read(self) -> tuple[int, tuple]:
+        try:
+            message = wire.recv(self.in_fd)
+        except (wire.ChannelClosed, OSError) as exc:
+            raise Gone(f"stopped answering ({str(exc) or 'it exited'})") from None
+        if type(message) is tuple and len(message) == 3 and message[0] == "c":
+            channel, message = message[1], message[2]
+            if type(channel) is not int or not 0 < channel <= MAX_CHANNELS:
+                raise Gone("sent a message on a channel that does not exist")
+        else:
+            channel = 0
+        if type(message) is not tuple or not message or type(message[0]) is not str:
+            raise Gone("sent a garbled message")
+        return channel, message
