@@ -470,7 +470,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
                        "__doc__": None, "_sbx_class_ref": Ref(peer, handle, f"<class {name}>")}
     if core in (ObjectProxy, ContainerProxy):
         namespace["__slots__"] = ()
-        namespace.update(protocol_methods(info["caps"], frozenset({"__hash__"}) if core is ContainerProxy else frozenset()))
+        skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
+        namespace.update(protocol_methods(info["caps"], skip))
     elif core in _value_cores.values():
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
     for index, field in enumerate(info["fields"]):
