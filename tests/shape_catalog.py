@@ -348,4 +348,14 @@ SHAPES = {
         "import threading\nclass Counter:\n    def __init__(self):\n        self.value = 0\n"
         "        self.lock = threading.Lock()\n    def increment(self):\n        with self.lock:\n"
         "            self.value += 1\ndef square(x):\n    return x + x\n"),
+    "json_and_dict_views_of_what_the_code_keeps": (
+        "import json\ndef test_views():\n    s = Store()\n    assert s.data.keys() == {'a', 'b'}\n"
+        "    for name, record in s.data.items():\n        record['n'] += 10\n    assert s.total() == 23\n"
+        "    assert json.loads(json.dumps(s.data)) == {'a': {'n': 11}, 'b': {'n': 12}}\n"
+        "    assert json.dumps(s.rows) == '[[1, 2], [3]]'\n",
+        "class Store:\n    def __init__(self):\n        self.data = {'a': {'n': 1}, 'b': {'n': 2}}\n"
+        "        self.rows = [[1, 2], [3]]\n    def total(self):\n"
+        "        return sum(r['n'] for r in self.data.values())\n",
+        "class Store:\n    def __init__(self):\n        self.data = {'a': {'n': 1}, 'b': {'n': 2}}\n"
+        "        self.rows = [[1, 2], [3]]\n    def total(self):\n        return len(self.data)\n"),
 }

@@ -56,6 +56,16 @@ def _in_place(name: str):
     return apply
 
 
+def _snapshot_view(name: str):
+    # keys(), values() and items() of a dict read its contents once (one request, nested containers still live), so
+    # ``view.keys() == {'a'}`` and iterating the pairs behave as a dict's own views do while nobody changes it.
+    def read(view: object) -> object:
+        return getattr(_data(view), name)()
+    read.__name__ = name
+    return read
+
+
+_DICT_VIEWS = {name: _snapshot_view(name) for name in ("keys", "values", "items")}
 _made: dict[tuple, type] = {}
 
 
@@ -68,8 +78,29 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
                      "__iter__": _iter, "__reversed__": _reversed, "__copy__": _copy, "__deepcopy__": _deepcopy,
                      "__reduce_ex__": _reduce, "__class__": property(lambda self, base=base: base),
                      **{name: _in_place(name) for name in IN_PLACE}}
+        if issubclass(base, dict):
+            namespace.update(_DICT_VIEWS)
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
         _made[key] = cls
+        _teach_json()
     made = object.__new__(cls)
     object.__setattr__(made, "_sbx_ref", ref)
     return made
+
+
+def _teach_json() -> None:
+    """json.dumps of a live view writes its contents, as it would the container itself (json's encoder knows only
+    real lists and dicts, and asks default() about anything else)."""
+    import json
+
+    if getattr(json.JSONEncoder.default, "_sbx_live", False):
+        return
+    standard = json.JSONEncoder.default
+
+    def default(encoder: json.JSONEncoder, value: object) -> object:
+        if type(value) in _made.values():
+            return _data(value)
+        return standard(encoder, value)
+
+    default._sbx_live = True
+    json.JSONEncoder.default = default
