@@ -275,4 +275,73 @@ SHAPES = {
         "    assert calculator.add(1, 1) == 2 and Calculator().total([1, 2]) == 3\n",
         "def add(a, b):\n    return a + b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n",
         "def add(a, b):\n    return a * b\nclass Calculator:\n    def total(self, xs):\n        return sum(xs)\n"),
+    # --- one working directory: files by relative names, both ways ------------------------------------------------
+    "files_by_relative_name_in_a_testcase": (
+        "import csv, os, unittest\nclass TestReport(unittest.TestCase):\n    def setUp(self):\n"
+        "        with open('sales.csv', 'w', newline='') as fh:\n"
+        "            csv.writer(fh).writerows([['region', 'amount'], ['north', '10'], ['south', '5'],\n"
+        "                                      ['north', '7']])\n"
+        "    def tearDown(self):\n        for name in ('sales.csv', 'summary.txt'):\n"
+        "            if os.path.exists(name):\n                os.remove(name)\n"
+        "    def test_totals(self):\n        self.assertEqual(totals('sales.csv'), {'north': 17, 'south': 5})\n"
+        "    def test_summary_file(self):\n        write_summary('sales.csv', 'summary.txt')\n"
+        "        with open('summary.txt') as fh:\n"
+        "            self.assertEqual(fh.read().splitlines(), ['north 17', 'south 5'])\n",
+        "import csv\ndef totals(path):\n    out = {}\n    with open(path, newline='') as fh:\n"
+        "        for row in csv.DictReader(fh):\n            out[row['region']] = out.get(row['region'], 0) + "
+        "int(row['amount'])\n    return out\ndef write_summary(src, dst):\n    with open(dst, 'w') as fh:\n"
+        "        for region, amount in sorted(totals(src).items()):\n            fh.write(f'{region} {amount}\\n')\n",
+        "import csv\ndef totals(path):\n    out = {}\n    with open(path, newline='') as fh:\n"
+        "        for row in csv.DictReader(fh):\n            out[row['region']] = int(row['amount'])\n    return out\n"
+        "def write_summary(src, dst):\n    with open(dst, 'w') as fh:\n"
+        "        for region, amount in sorted(totals(src).items()):\n            fh.write(f'{region} {amount}\\n')\n"),
+    "sqlite_database_both_write": (
+        "import os, sqlite3\nimport pytest\n@pytest.fixture\ndef db():\n    con = sqlite3.connect('test.db')\n"
+        "    con.execute('create table users (name text, age int)')\n"
+        "    con.executemany('insert into users values (?, ?)', [('ann', 31), ('bob', 17)])\n    con.commit()\n"
+        "    yield 'test.db'\n    con.close()\n    os.remove('test.db')\n"
+        "def test_adults(db):\n    assert adults(db) == ['ann']\n"
+        "def test_add_user(db):\n    add_user(db, 'cid', 40)\n    con = sqlite3.connect(db)\n"
+        "    assert con.execute('select count(*) from users').fetchone()[0] == 3\n"
+        "    assert adults(db) == ['ann', 'cid']\n",
+        "import sqlite3\ndef adults(path):\n    con = sqlite3.connect(path)\n"
+        "    return [n for (n,) in con.execute('select name from users where age >= 18 order by name')]\n"
+        "def add_user(path, name, age):\n    con = sqlite3.connect(path)\n"
+        "    con.execute('insert into users values (?, ?)', (name, age))\n    con.commit()\n    con.close()\n",
+        "import sqlite3\ndef adults(path):\n    con = sqlite3.connect(path)\n"
+        "    return [n for (n,) in con.execute('select name from users order by name')]\n"
+        "def add_user(path, name, age):\n    con = sqlite3.connect(path)\n"
+        "    con.execute('insert into users values (?, ?)', (name, age))\n    con.commit()\n    con.close()\n"),
+    "zip_and_xml_files": (
+        "import zipfile\nimport xml.etree.ElementTree as ET\nwith zipfile.ZipFile('bundle.zip', 'w') as z:\n"
+        "    z.writestr('b.txt', 'beta')\n    z.writestr('a.txt', 'alpha')\n"
+        "assert list_archive('bundle.zip') == ['a.txt', 'b.txt']\n"
+        "ET.ElementTree(ET.fromstring('<items><item price=\"2\"/><item price=\"3\"/></items>')).write('items.xml')\n"
+        "assert total_price('items.xml') == 5\nexport_xml({'x': 1, 'y': 2}, 'out.xml')\n"
+        "assert [(e.tag, e.text) for e in ET.parse('out.xml').getroot()] == [('x', '1'), ('y', '2')]\n",
+        "import zipfile\nimport xml.etree.ElementTree as ET\ndef list_archive(path):\n"
+        "    with zipfile.ZipFile(path) as z:\n        return sorted(z.namelist())\ndef total_price(path):\n"
+        "    return sum(int(e.get('price')) for e in ET.parse(path).getroot().iter('item'))\n"
+        "def export_xml(data, path):\n    root = ET.Element('data')\n    for key, value in data.items():\n"
+        "        ET.SubElement(root, key).text = str(value)\n    ET.ElementTree(root).write(path)\n",
+        "import zipfile\nimport xml.etree.ElementTree as ET\ndef list_archive(path):\n"
+        "    with zipfile.ZipFile(path) as z:\n        return z.namelist()\ndef total_price(path):\n"
+        "    return sum(int(e.get('price')) for e in ET.parse(path).getroot().iter('item'))\n"
+        "def export_xml(data, path):\n    root = ET.Element('data')\n    for key, value in data.items():\n"
+        "        ET.SubElement(root, key).text = str(value)\n    ET.ElementTree(root).write(path)\n"),
+    "chdir_into_tmp_path": (
+        "import os\ndef test_init(tmp_path, monkeypatch):\n    monkeypatch.chdir(tmp_path)\n    init_project('demo')\n"
+        "    assert (tmp_path / 'demo' / 'config.ini').read_text().startswith('[project]')\n"
+        "    assert project_name(os.path.join('demo', 'config.ini')) == 'demo'\n"
+        "    assert sorted(os.listdir('demo')) == ['config.ini', 'src']\n",
+        "import configparser, os\ndef init_project(name):\n    os.makedirs(os.path.join(name, 'src'))\n"
+        "    with open(os.path.join(name, 'config.ini'), 'w') as fh:\n"
+        "        fh.write(f'[project]\\nname = {name}\\n')\n"
+        "def project_name(path):\n    parser = configparser.ConfigParser()\n    parser.read(path)\n"
+        "    return parser['project']['name']\n",
+        "import configparser, os\ndef init_project(name):\n    os.makedirs(name)\n"
+        "    with open(os.path.join(name, 'config.ini'), 'w') as fh:\n"
+        "        fh.write(f'[project]\\nname = {name}\\n')\n"
+        "def project_name(path):\n    parser = configparser.ConfigParser()\n    parser.read(path)\n"
+        "    return parser['project']['name']\n"),
 }

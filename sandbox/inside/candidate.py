@@ -4,8 +4,8 @@ Runs inside the sandbox as its own unprivileged uid. It never sees the tests and
 answers requests (peer.py) with values or handles to objects it keeps, and calls back the functions the tests hand
 it. Whatever the untrusted code does to this process, the worst it can do is answer wrongly.
 
-Around each request it takes on what the tests' process holds at that moment (codeside_sync): the environment and
-working directory a test set (monkeypatch.setenv, chdir), and, while a test captures them, what the code prints,
+Around each request it takes on what the tests' process holds at that moment (codeside_sync, handover): the environment
+and working directory a test set (monkeypatch.setenv, chdir), and, while a test captures them, what the code prints,
 logs and warns, which travel back with the answer and reach the test's capsys, caplog or pytest.warns.
 """
 
@@ -21,6 +21,7 @@ import codeside_sync
 import proxies
 import values
 import wire
+from handover import Handover
 from peer import CannotCross, Peer, PeerGone
 
 SOLUTION_FILE = "solution.py"
@@ -34,21 +35,26 @@ class CodeSide:
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
         self.sync = codeside_sync.Sync()
+        self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
 
     def before_request(self) -> dict | None:
         """The code is calling the tests back: send what it printed so far, so the tests see it in order."""
         codeside_sync.refuse_other_threads()
-        return self.sync.flush()
+        return self.handover.outgoing(self.sync.flush())
 
     def after_answer(self, extra: dict) -> None:
-        return None
+        self._take(extra)
 
     def before_serving(self, extra: dict | None) -> None:
+        self._take(extra)
         self.sync.enter(extra)
 
     def after_serving(self) -> dict | None:
-        return self.sync.leave()
+        return self.handover.outgoing(self.sync.leave())
+
+    def _take(self, extra: dict | None) -> None:
+        self.handover.incoming(extra)
 
     def raised(self, exc: BaseException) -> None:
         return None
@@ -129,6 +135,7 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
         wire.send(resp_fd, ("import_error", peer.describe_error(exc)))
         return
     codeside_sync.flush_streams()
+    hooks.handover.folder.hand_over()  # what the code wrote as it loaded is the tests' to read
     try:
         wire.send(resp_fd, ("hello", _names(peer, module.__dict__)))
     except wire.NotPlain as exc:

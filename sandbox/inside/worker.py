@@ -59,7 +59,11 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     for new, old in high.items():
         os.dup2(old, new)
     os.closerange(max(keep) + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-    os.chdir(home)
+    os.chdir(policy.working_folder(home))
+    # Neither process imports from the working directory: a module one side writes there (helpers.py, a
+    # pytest.py or a csv.py shadowing the real one) is data to the other, never code it runs.
+    run_root = os.path.dirname(home) + os.sep
+    sys.path[:] = [path for path in sys.path if os.path.isabs(path) and not (path + os.sep).startswith(run_root)]
     os.environ.clear()
     os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home, "SBX_SHARED": policy.shared_folder(home)})
     os.umask(0)  # what one process writes in the shared folder the other may change; homes are 0700 anyway
@@ -171,11 +175,13 @@ class Run:
             if uid is not None:
                 os.chown(path, uid, uid)
             dirs.append(path)
-        # A test's tmp_path lives here: both processes (two uids) read and write it; their homes stay their own.
+        # A test's tmp_path and both processes' working directory live here: both processes (two uids) read and
+        # write it; their homes stay their own.
         shared = policy.shared_folder(dirs[0])
         shutil.rmtree(shared, ignore_errors=True)
-        os.makedirs(shared)
-        os.chmod(shared, 0o777)
+        for path in (shared, policy.working_folder(dirs[0])):
+            os.makedirs(path)
+            os.chmod(path, 0o777)
         return dirs[0], dirs[1]
 
     def execute(self) -> None:
