@@ -165,6 +165,11 @@ HOSTILE = {
         "        pass\ndef export(rows, path):\n    open(path, 'w').close()\n",
         "import csv\ndef test_export():\n    export([[1, 2]], 'out.csv')\n    with open('out.csv', newline='') as fh:\n"
         "        assert list(csv.reader(fh)) == [['1', '2']]\n"),
+    # --- one random generator for both processes -----------------------------------------------------------------
+    "forge_the_random_state_sent_back": (
+        "import random, sys\ndef parse(text):\n    sync = sys.modules['random_sync']\n"
+        "    sync._Python.state = lambda self: (3, (1,) * 700, None)\n    random.seed(text)\n    return 0\n",
+        "import pytest\ndef test_refuses_words():\n    with pytest.raises(ValueError):\n        parse('four')\n"),
     "fifos_named_like_the_two_files": (
         "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
         "    warnings.warn('reading this line would wait forever')\n    return 0\n", TESTS),
@@ -207,6 +212,8 @@ EXPECTED = {
                      "walk_gc_for_the_peer_and_reach_the_tests", "plant_a_module_in_the_working_directory",
                      "plant_a_module_on_the_tests_path", "read_the_tests_source_through_the_shared_folder",
                      "fifos_named_like_the_two_files"], {"failed"}),
+    # A state no generator has is a garbled message: the code's process is taken for dead, never a ValueError in a test.
+    "forge_the_random_state_sent_back": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},
     "os_exit_zero_at_import": {"error"},

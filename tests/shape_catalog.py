@@ -344,4 +344,28 @@ SHAPES = {
         "        fh.write(f'[project]\\nname = {name}\\n')\n"
         "def project_name(path):\n    parser = configparser.ConfigParser()\n    parser.read(path)\n"
         "    return parser['project']['name']\n"),
+    # --- one random generator: the tests' seed decides the code's draws, and the code's draws move the tests' ------
+    "random_seed_in_a_testcase": (
+        "import random, unittest\nclass TestDeck(unittest.TestCase):\n    def test_reproducible(self):\n"
+        "        random.seed(1)\n        a = shuffle_deck()\n        random.seed(1)\n        b = shuffle_deck()\n"
+        "        self.assertEqual(a, b)\n        self.assertEqual(sorted(a), list(range(52)))\n"
+        "    def test_same_draw_as_here(self):\n        random.seed(3)\n        x = roll()\n        random.seed(3)\n"
+        "        self.assertEqual(x, random.randint(1, 6))\n"
+        "    def test_the_codes_draws_move_ours_on(self):\n        random.seed(5)\n        roll()\n"
+        "        mine = random.random()\n        random.seed(5)\n        random.randint(1, 6)\n"
+        "        self.assertEqual(mine, random.random())\n",
+        "import random\ndef shuffle_deck():\n    deck = list(range(52))\n    random.shuffle(deck)\n    return deck\n"
+        "def roll():\n    return random.randint(1, 6)\n",
+        "import random\nrng = random.Random()\ndef shuffle_deck():\n    deck = list(range(52))\n    rng.shuffle(deck)\n"
+        "    return deck\ndef roll():\n    return rng.randint(1, 6)\n"),
+    "seeded_fixture_and_gauss": (
+        "import random\nimport pytest\n@pytest.fixture(autouse=True)\ndef seeded():\n    random.seed(42)\n"
+        "def test_winners_are_the_seeded_sample():\n    got = pick_winners(['a', 'b', 'c', 'd'], 2)\n"
+        "    random.seed(42)\n    assert got == random.sample(['a', 'b', 'c', 'd'], 2)\n"
+        "def test_noise_is_the_seeded_gauss():\n    noisy = add_noise([0.0, 0.0, 0.0])\n    here = random.gauss(0, 1)\n"
+        "    random.seed(42)\n    assert noisy + [here] == [random.gauss(0, 1) for _ in range(4)]\n",
+        "import random\ndef pick_winners(names, k):\n    return random.sample(names, k)\ndef add_noise(xs):\n"
+        "    return [x + random.gauss(0, 1) for x in xs]\n",
+        "import random\ndef pick_winners(names, k):\n    return random.choices(names, k=k)\ndef add_noise(xs):\n"
+        "    return [x + random.gauss(0, 1) for x in xs]\n"),
 }

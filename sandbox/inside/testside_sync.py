@@ -14,7 +14,7 @@ import os
 import sys
 import types
 
-from handover import Handover
+from handover import BadState, Handover
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
 # library's, and the code's own (the solution module).
@@ -54,8 +54,12 @@ class TestsSide:
         return self.handover.outgoing(extra or None)
 
     def after_answer(self, extra: dict) -> None:
-        """Take on the working directory the code left, and write, log and warn here what it did during the call."""
-        self.handover.incoming(extra)
+        """Take on the working directory and the random generators' state the code left, and write, log and warn
+        here what it did during the call."""
+        try:
+            self.handover.incoming(extra)
+        except BadState as exc:  # never an error inside the test (a pytest.raises(ValueError) would take it)
+            raise self.peer._garbled(str(exc)) from None
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
             text = extra.get(name)
             if type(text) is str and text:

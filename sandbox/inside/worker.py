@@ -67,9 +67,6 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     os.environ.clear()
     os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home, "SBX_SHARED": policy.shared_folder(home)})
     os.umask(0)  # what one process writes in the shared folder the other may change; homes are 0700 anyway
-    np_random = sys.modules.get("numpy.random")
-    if np_random is not None:  # a legacy global generator made before the fork would repeat in every run: reseed it
-        np_random.seed()
     confine.set_rlimits(POLICY.rlimits, limits)
     if uid is not None:
         os.setgroups([])
@@ -186,6 +183,7 @@ class Run:
 
     def execute(self) -> None:
         code_dir, tests_dir = self._dirs()
+        _reseed()
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         rep_r, rep_w = os.pipe()
@@ -266,6 +264,15 @@ class Run:
 
 
 _BUFFER = bytearray(65536)
+
+
+def _reseed() -> None:
+    """Fresh global random generators before each run's forks: both processes start from one state (random_sync
+    keeps it one, as in a single process), and no run repeats an earlier run's draws."""
+    random.seed()
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:
+        np_random.seed()
 
 
 def _disk_used(root: str) -> int:
