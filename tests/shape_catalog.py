@@ -368,4 +368,34 @@ SHAPES = {
         "    return [x + random.gauss(0, 1) for x in xs]\n",
         "import random\ndef pick_winners(names, k):\n    return random.choices(names, k=k)\ndef add_noise(xs):\n"
         "    return [x + random.gauss(0, 1) for x in xs]\n"),
+    # --- the standard library's named tuples, as their own types ------------------------------------------------
+    "standard_named_tuples_both_ways": (
+        "import inspect, os, time\nfrom urllib.parse import urlsplit\ndef test_cache_info():\n    fib(20)\n"
+        "    info = fib.cache_info()\n    assert info.hits == 18 and info.misses == 21 and info.maxsize is None\n"
+        "    assert info == cache_stats() and info._fields == ('hits', 'misses', 'maxsize', 'currsize')\n"
+        "def test_stat_and_time(tmp_path):\n    path = tmp_path / 'f.txt'\n    path.write_text('hello')\n"
+        "    st = file_stat(str(path))\n    assert isinstance(st, os.stat_result) and st.st_size == 5\n"
+        "    assert st.st_mtime == os.stat(path).st_mtime\n    day = parse_day('2024-03-01')\n"
+        "    assert isinstance(day, time.struct_time) and (day.tm_mon, day.tm_yday) == (3, 61)\n"
+        "def test_urls():\n    url = 'https://user@example.com:8443/a/b?q=1#top'\n    parts = split_url(url)\n"
+        "    assert parts.hostname == 'example.com' and parts.port == 8443 and parts.username == 'user'\n"
+        "    assert parts == urlsplit(url) and parts.geturl() == url\n"
+        "    assert parts._replace(fragment='').geturl() == url[:-4]\n"
+        "    assert host_of(urlsplit('http://x.org/p')) == 'x.org'\n"
+        "def test_inspect_spec():\n    spec = spec_of_pair()\n"
+        "    assert isinstance(spec, inspect.FullArgSpec) and spec.args == ['a', 'b'] and spec.defaults == (1,)\n",
+        "import functools, inspect, os, time\nfrom urllib.parse import urlsplit\n@functools.lru_cache(maxsize=None)\n"
+        "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+        "def cache_stats():\n    return fib.cache_info()\n"
+        "def file_stat(path):\n    return os.stat(path)\n"
+        "def parse_day(text):\n    return time.strptime(text, '%Y-%m-%d')\n"
+        "def split_url(url):\n    return urlsplit(url)\ndef host_of(parts):\n    return parts.hostname\n"
+        "def spec_of_pair():\n    return inspect.getfullargspec(lambda a, b=1: a + b)\n",
+        "import functools, inspect, os, time\nfrom urllib.parse import urlparse\n@functools.lru_cache(maxsize=None)\n"
+        "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+        "def cache_stats():\n    return fib.cache_info()\n"
+        "def file_stat(path):\n    return os.stat(path)\n"
+        "def parse_day(text):\n    return time.strptime(text, '%Y-%d-%m')\n"
+        "def split_url(url):\n    return urlparse(url)\ndef host_of(parts):\n    return parts.hostname\n"
+        "def spec_of_pair():\n    return inspect.getfullargspec(lambda a, b=1: a + b)\n"),
 }
