@@ -170,6 +170,21 @@ HOSTILE = {
         "import random, sys\ndef parse(text):\n    sync = sys.modules['random_sync']\n"
         "    sync._Python.state = lambda self: (3, (1,) * 700, None)\n    random.seed(text)\n    return 0\n",
         "import pytest\ndef test_refuses_words():\n    with pytest.raises(ValueError):\n        parse('four')\n"),
+    # --- introspection answered by the code's process ------------------------------------------------------------
+    "annotation_text_that_runs_in_the_tests": (
+        "from __future__ import annotations\n"
+        "def f(x: [__import__('sys').modules['asserts'].OPS.__setitem__('Eq', lambda a, b: True), int][1]) -> int:\n"
+        "    return 0\n",
+        "import inspect, typing\ndef test_hints():\n    assert typing.get_type_hints(f)['return'] is int\n"
+        "    assert f(2) == 4\ndef test_annotations():\n    inspect.get_annotations(f, eval_str=True)\n"
+        "    assert f(3) == 9\n"),
+    "huge_forged_signature": (
+        "import sys\nintrospection = sys.modules['introspection']\nreal = introspection.answer\n"
+        "def answer(what, obj, codec):\n    if what == 'signature':\n"
+        "        return ([(f'p{i}', 1, False, None, ('empty',)) for i in range(100001)], ('empty',))\n"
+        "    return real(what, obj, codec)\nintrospection.answer = answer\ndef f(x):\n    return 0\n",
+        "import inspect\ndef test_f():\n    assert len(inspect.signature(f).parameters) > 100000\n"
+        "    assert f(2) == 0\n"),
     "fifos_named_like_the_two_files": (
         "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
         "    warnings.warn('reading this line would wait forever')\n    return 0\n", TESTS),
@@ -211,9 +226,10 @@ EXPECTED = {
                      "code_catches_the_callbacks_failing_assert", "escape_through_the_fixture_path",
                      "walk_gc_for_the_peer_and_reach_the_tests", "plant_a_module_in_the_working_directory",
                      "plant_a_module_on_the_tests_path", "read_the_tests_source_through_the_shared_folder",
-                     "fifos_named_like_the_two_files"], {"failed"}),
+                     "fifos_named_like_the_two_files", "annotation_text_that_runs_in_the_tests"], {"failed"}),
     # A state no generator has is a garbled message: the code's process is taken for dead, never a ValueError in a test.
     "forge_the_random_state_sent_back": {"crashed"},
+    "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},
     "os_exit_zero_at_import": {"error"},

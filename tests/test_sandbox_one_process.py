@@ -84,3 +84,95 @@ def test_the_codes_chdir_is_the_tests_too():
              "    assert open('made.txt').read() == 'here'\n    os.chdir(start)\n    assert where() == start\n")
     report = run_tests(code, tests)
     assert report.status == "passed", report.summary()
+
+
+# --- introspection answered by the code's process --------------------------------------------------------------
+
+def _introspection():
+    (introspection,) = inside_modules("introspection")
+    return introspection
+
+
+@pytest.mark.parametrize("answer", [
+    ([("x=1", 1, False, None, ("empty",))], ("empty",)),  # a name that is no identifier
+    ([("class", 1, False, None, ("empty",))], ("empty",)),  # a keyword
+    ([("a", 9, False, None, ("empty",))], ("empty",)),  # no such kind
+    ([("a", 4, False, None, ("empty",)), ("b", 1, False, None, ("empty",))], ("empty",)),  # **a before b
+    ([("a", 1, False, None, ("empty",))] * 2, ("empty",)),  # twice
+    ([("a", 1, "yes", None, ("empty",))], ("empty",)),
+    ([("a", 1, False, None, ("generic", list, [("text", "int")]))], ("empty",)),  # text inside a generic alias
+    ([("a", 1, False, None, ("generic", print, [("type", int)]))], ("empty",)),  # print is no standard type
+    ([("a", 1, False, None, ("type", "int"))], ("empty",)),  # a type that is no type
+    ([("a", 1, False, None, ("eval", "1"))], ("empty",)),
+    ([(f"p{i}", 1, False, None, ("empty",)) for i in range(10_001)], ("empty",)),
+])
+def test_a_signature_no_function_has_is_refused(answer):
+    introspection = _introspection()
+    with pytest.raises(introspection.BadAnswer):
+        introspection.signature(answer)
+
+
+def test_a_signature_is_rebuilt_from_its_answer():
+    introspection = _introspection()
+    sig = introspection.signature(([("a", 1, False, None, ("type", int)), ("b", 1, True, [1], ("text", "Foo")),
+                                    ("rest", 2, False, None, ("generic", tuple, [("type", int), ("ellipsis",)])),
+                                    ("flag", 3, True, None, ("union", [("type", int), ("none",)]))],
+                                   ("generic", dict, [("type", str), ("any",)])))
+    assert str(sig) == ("(a: int, b: 'Foo' = [1], *rest: tuple[int, ...], flag: int | None = None) "
+                        "-> dict[str, typing.Any]")
+
+
+def test_annotation_text_is_never_a_str_where_it_could_be_run():
+    introspection = _introspection()
+    named = introspection._named_annotations([("x", ("text", "__import__('os').getpid()")), ("return", ("none",))])
+    assert named["x"] == "__import__('os').getpid()" and not isinstance(named["x"], str) and named["return"] is None
+    import inspect
+    import typing
+
+    def f(x):
+        return x
+
+    f.__annotations__ = named
+    assert typing.get_type_hints(f)["x"] == named["x"]  # handed back, not evaluated
+    assert inspect.get_annotations(f, eval_str=True)["x"] == named["x"]
+
+
+@pytest.mark.parametrize("name", ["x=1", "__init__", "class", 3])
+def test_a_dataclass_field_named_as_no_field_is_refused(name):
+    """dataclasses writes source from a base class's field names (a test's @dataclass subclass): only
+    identifiers, never a keyword or a dunder."""
+    introspection = _introspection()
+    flags = {"init": True, "repr": True, "hash": None, "compare": True, "kw_only": None}
+    good = ("x", "field", True, 1, False, None, flags, {}, ("type", int))
+    assert introspection._fields([good])["x"].default == 1
+    with pytest.raises(introspection.BadAnswer):
+        introspection._fields([(name, *good[1:])])
+    with pytest.raises(introspection.BadAnswer):
+        introspection._fields([("x", "field", False, None, True, 3, flags, {}, ("type", int))])  # 3 is no factory
+
+
+def test_a_code_object_stands_for_the_codes_function_and_holds_none_of_it():
+    introspection = _introspection()
+
+    class Ref:
+        def ask(self, op, what):
+            assert (op, what) == ("introspect", "source")
+            return "async def fetch(url):\n    return url\n"
+
+    code = introspection._code(Ref(), (0x100 | 0x2, 1, "fetch"))
+    assert code.co_name == "fetch" and code.co_filename == "solution.py" and code.co_flags & 0x100
+    assert code.co_code == (lambda: None).__code__.co_code  # the instructions of an empty lambda, nothing else
+    with pytest.raises(introspection.BadAnswer):
+        introspection._code(Ref(), (0, -1, "f"))
+
+
+def test_getsource_and_get_type_hints_of_the_codes_function():
+    code = ("from __future__ import annotations\nimport inspect\n\n\n"
+            "def area(width: float, height: float = 1.0) -> float:\n    return width * height\n")
+    tests = ("import inspect, typing\n"
+             "def test_source():\n    assert inspect.getsource(area).startswith('def area(width: float')\n"
+             "    assert typing.get_type_hints(area) == {'width': float, 'height': float, 'return': float}\n"
+             "    assert area.__annotations__ == {'width': 'float', 'height': 'float', 'return': 'float'}\n"
+             "    assert inspect.signature(area).parameters['height'].annotation == 'float'\n")
+    report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()

@@ -18,6 +18,7 @@ import sys
 import types
 
 import codeside_sync
+import introspection
 import proxies
 import values
 import wire
@@ -82,7 +83,8 @@ class CodeSide:
         raise LookupError(f"unknown target {target!r}")
 
     def perform(self, op: str, obj: object, args: tuple) -> object:
-        """The requests only this side serves: a test patching a module the code uses, and undoing it."""
+        """The requests only this side serves: a test patching a module the code uses, and undoing it; a test's
+        introspection of the code's objects (introspection.py)."""
         if op == "patch":
             name, enc = args
             key = (obj.__name__, name)
@@ -101,6 +103,8 @@ class CodeSide:
         if op == "unset":
             delattr(obj, args[0])
             return None
+        if op == introspection.OP:
+            return introspection.answer(args[0], obj, self.peer)
         raise ValueError(f"unknown operation {op!r}")
 
 
@@ -132,7 +136,9 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     hooks.sync.encode = peer.encode
     linecache.cache[SOLUTION_FILE] = (len(code), None, code.splitlines(True), SOLUTION_FILE)
     try:
-        exec(compile(code, SOLUTION_FILE, "exec"), module.__dict__)
+        # dont_inherit: the code's annotations are what its own text makes them (types, unless it imports
+        # annotations from __future__), not this file's future import.
+        exec(compile(code, SOLUTION_FILE, "exec", dont_inherit=True), module.__dict__)
     except BaseException as exc:
         codeside_sync.flush_streams()
         wire.send(resp_fd, ("import_error", peer.describe_error(exc)))

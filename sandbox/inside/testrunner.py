@@ -16,6 +16,8 @@ import os
 import sys
 
 import fixtures
+import introspection
+import proxies
 import pytest_run
 import pytest_shim
 from asserts import Rewriter, TestAssertion, compare, short, truth
@@ -26,10 +28,22 @@ from testside_sync import SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
 
 
+def _future_flags(module: ast.Module) -> int:
+    """The compiler flags of the file's own ``from __future__`` imports, for statements compiled one at a time."""
+    import __future__
+
+    return sum(getattr(__future__, alias.name).compiler_flag for stmt in module.body
+               if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+               for alias in stmt.names if hasattr(__future__, alias.name))
+
+
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
+    flags = _future_flags(module)
     for stmt in module.body:
         is_test = holds_assert(stmt)
-        code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec")
+        # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
+        code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
+                       flags=flags, dont_inherit=True)
         if not is_test:
             try:
                 exec(code, ns)
@@ -85,6 +99,7 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     side.peer = peer
     fixtures.attach(side)
     follow_mock_patches(side)
+    introspection.follow_type_hints(proxies.ref_of)
     try:
         hello = peer.receive()
     except PeerGone:
@@ -114,7 +129,7 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     if shape == "asserts":
         _run_asserts(module, source, ns, reporter)
         return
-    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec")
+    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
     try:
         exec(rewritten, ns)
     except Exception as exc:
