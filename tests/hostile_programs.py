@@ -181,9 +181,9 @@ HOSTILE = {
     "huge_forged_signature": (
         "import sys\nintrospection = sys.modules['introspection']\nreal = introspection.answer\n"
         "def answer(what, obj, codec):\n    if what == 'signature':\n"
-        "        return ([(f'p{i}', 1, False, None, ('empty',)) for i in range(100001)], ('empty',))\n"
+        "        return ([(f'p{i}', 1, False, None, ('empty',)) for i in range(10001)], ('empty',))\n"
         "    return real(what, obj, codec)\nintrospection.answer = answer\ndef f(x):\n    return 0\n",
-        "import inspect\ndef test_f():\n    assert len(inspect.signature(f).parameters) > 100000\n"
+        "import inspect\ndef test_f():\n    assert len(inspect.signature(f).parameters) > 10000\n"
         "    assert f(2) == 0\n"),
     "fifos_named_like_the_two_files": (
         "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
