@@ -176,3 +176,54 @@ def test_getsource_and_get_type_hints_of_the_codes_function():
              "    assert inspect.signature(area).parameters['height'].annotation == 'float'\n")
     report = run_tests(code, tests)
     assert report.status == "passed", report.summary()
+
+
+# --- one random generator ----------------------------------------------------------------------------------------
+
+def test_a_random_state_is_taken_on_whole_or_refused():
+    """The state the other process sends is written straight into the generator's memory: its position, which the
+    generator indexes its words with, must be one of theirs, and everything must be of the exact shape."""
+    import random
+    import struct
+
+    (random_sync,) = inside_modules("random_sync")
+    generators = random_sync.Generators()
+    assert generators.python.view is not None  # the fast path is the one in use on this CPython
+    random.seed(11)
+    sent = generators.python.state()
+    expected = [random.random() for _ in range(3)]
+    random.seed(12)
+    generators.incoming((sent, None))
+    assert [random.random() for _ in range(3)] == expected
+    words = sent[0][4:]
+    for bad in [(struct.pack("=i", 625) + words, None), (struct.pack("=i", -1) + words, None), (sent[0][:-1], None),
+                (sent[0], 1), (sent[0] + b"x", None), [sent[0], None], (bytearray(sent[0]), None)]:
+        with pytest.raises(random_sync.BadState):
+            generators.incoming((bad, None))
+    with pytest.raises(random_sync.BadState):
+        generators.incoming((sent, None, None))
+
+
+def test_a_numpy_state_is_taken_on_whole_or_refused():
+    np = pytest.importorskip("numpy")
+    import struct
+
+    (random_sync,) = inside_modules("random_sync")
+    generators = random_sync.Generators()
+    generators.incoming((None, None))
+    import numpy.random  # noqa: F401
+
+    generators.outgoing()
+    assert generators.numpy is not None and generators.numpy.gauss is not None
+    np.random.seed(5)
+    np.random.normal()  # a second deviate is cached
+    sent = generators.numpy.state()
+    expected = np.random.normal(size=3)
+    np.random.seed(6)
+    generators.incoming((None, sent))
+    assert np.array_equal(np.random.normal(size=3), expected)
+    key = sent[0][:-4]
+    for bad in [(key + struct.pack("=i", 625), 0, 0.0), (key + struct.pack("=i", -3), 0, 0.0), (sent[0], 2, 0.0),
+                (sent[0], 0, 1), (sent[0][:-1], 0, 0.0), ("MT19937", sent[0], 0, 0, 0.0)]:
+        with pytest.raises(random_sync.BadState):
+            generators.incoming((None, bad))
