@@ -178,6 +178,51 @@ HOSTILE = {
         "                        pass\n    return 0\n",
         "class Flag:\n    def __init__(self):\n        self.ok = False\n    def check(self, v):\n        return v\n"
         "flag = Flag()\nf(flag.check)\nassert flag.ok\n"),
+    # --- one working directory for both processes ----------------------------------------------------------------
+    "plant_a_module_in_the_working_directory": (
+        "open('csv.py', 'w').write(\"def reader(fh, *a, **k):\\n    return [['1', '2']]\\n\")\n"
+        "def export(rows, path):\n    open(path, 'w').close()\n",
+        "import csv\ndef test_export():\n    export([[1, 2]], 'out.csv')\n    with open('out.csv', newline='') as fh:\n"
+        "        assert list(csv.reader(fh)) == [['1', '2']]\n"),
+    "plant_a_module_on_the_tests_path": (
+        "import os, sys\nfor folder in [*sys.path, '..', '../tests', '../..']:\n"
+        "    try:\n        with open(os.path.join(folder, 'csv.py'), 'w') as fh:\n"
+        "            fh.write(\"def reader(fh, *a, **k):\\n    return [['1', '2']]\\n\")\n    except OSError:\n"
+        "        pass\ndef export(rows, path):\n    open(path, 'w').close()\n",
+        "import csv\ndef test_export():\n    export([[1, 2]], 'out.csv')\n    with open('out.csv', newline='') as fh:\n"
+        "        assert list(csv.reader(fh)) == [['1', '2']]\n"),
+    # --- one random generator for both processes -----------------------------------------------------------------
+    "forge_the_random_state_sent_back": (
+        "import random, sys\ndef parse(text):\n    sync = sys.modules['random_sync']\n"
+        "    sync._Python.state = lambda self: (3, (1,) * 700, None)\n    random.seed(text)\n    return 0\n",
+        "import pytest\ndef test_refuses_words():\n    with pytest.raises(ValueError):\n        parse('four')\n"),
+    # --- introspection answered by the code's process ------------------------------------------------------------
+    "annotation_text_that_runs_in_the_tests": (
+        "from __future__ import annotations\n"
+        "def f(x: [__import__('sys').modules['asserts'].OPS.__setitem__('Eq', lambda a, b: True), int][1]) -> int:\n"
+        "    return 0\n",
+        "import inspect, typing\ndef test_hints():\n    assert typing.get_type_hints(f)['return'] is int\n"
+        "    assert f(2) == 4\ndef test_annotations():\n    inspect.get_annotations(f, eval_str=True)\n"
+        "    assert f(3) == 9\n"),
+    "huge_forged_signature": (
+        "import sys\nintrospection = sys.modules['introspection']\nreal = introspection.answer\n"
+        "def answer(what, obj, codec):\n    if what == 'signature':\n"
+        "        return ([(f'p{i}', 1, False, None, ('empty',)) for i in range(10001)], ('empty',))\n"
+        "    return real(what, obj, codec)\nintrospection.answer = answer\ndef f(x):\n    return 0\n",
+        "import inspect\ndef test_f():\n    assert len(inspect.signature(f).parameters) > 10000\n"
+        "    assert f(2) == 0\n"),
+    "fifos_named_like_the_two_files": (
+        "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
+        "    warnings.warn('reading this line would wait forever')\n    return 0\n", TESTS),
+    "read_the_tests_source_through_the_shared_folder": (
+        "import glob, os, re\ndef f(x):\n    own = ('/proc/self', '/proc/thread-self', f'/proc/{os.getpid()}/')\n"
+        "    for pattern in ('*', '../*', '../*/*', '../../*/*', '/tmp/*/*', '/proc/*/cwd/*', '/proc/*/fd/*',\n"
+        "                    '/proc/*/cmdline'):\n        for path in glob.glob(pattern):\n"
+        "            if path.startswith(own):  # its own pipes would wait forever\n                continue\n"
+        "            try:\n                with open(path, errors='replace') as fh:\n"
+        "                    found = re.search(r'f\\(%d\\) == (\\d+)' % x, fh.read(1 << 20))\n"
+        "            except (OSError, ValueError):\n                continue\n            if found:\n"
+        "                return int(found.group(1))\n    return 0\n", TESTS),
 }
 
 
@@ -207,8 +252,12 @@ EXPECTED = {
                      "code_catches_the_callbacks_failing_assert", "escape_through_the_fixture_path",
                      "walk_gc_for_the_peer_and_reach_the_tests", "live_view_holds_an_always_equal_object",
                      "live_view_changed_between_read_and_compare", "subclass_callback_called_after_its_test",
-                     "thread_calls_back_after_its_test"],
-                    {"failed"}),
+                     "thread_calls_back_after_its_test", "plant_a_module_in_the_working_directory",
+                     "plant_a_module_on_the_tests_path", "read_the_tests_source_through_the_shared_folder",
+                     "fifos_named_like_the_two_files", "annotation_text_that_runs_in_the_tests"], {"failed"}),
+    # A state no generator has is a garbled message: the code's process is taken for dead, never a ValueError in a test.
+    "forge_the_random_state_sent_back": {"crashed"},
+    "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},
     "os_exit_zero_at_import": {"error"},

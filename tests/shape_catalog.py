@@ -1,9 +1,23 @@
 """Ordinary test shapes and a right and a wrong answer for each: the sandbox must pass every right one and fail every
 wrong one, as root and as an ordinary user, at every isolation level (tests/test_sandbox_catalog.py,
 tests/test_sandbox_nonroot.py). One entry per kind of thing tests hand across: standard values both ways, the code's
-classes, callbacks, async code and pytest's features. Each is (tests, right code, wrong code)."""
+classes, callbacks, async code and pytest's features; and per kind of thing one process shares: files by relative
+names, the random generator's seed, the standard library's named tuples, introspection of the code's objects. Each is
+(tests, right code, wrong code)."""
 
 from __future__ import annotations
+
+# The code of the introspection shape below: its wrong answer differs in one default.
+_INTROSPECTED = (
+    "import asyncio, functools\nfrom dataclasses import dataclass, field\n"
+    "def make_user(name: str, age: int = 18, *tags, admin=False) -> dict:\n    'Make a user record.'\n"
+    "    return {'name': name, 'age': age, 'tags': list(tags), 'admin': admin}\n"
+    "@functools.lru_cache(maxsize=None)\ndef cached_area(width, height):\n    return width * height\n"
+    "async def fetch(url):\n    await asyncio.sleep(0)\n    return url\nclass Account:\n    'A bank account.'\n"
+    "    def __init__(self, owner, balance=0):\n        self.owner = owner\n        self.balance = balance\n"
+    "    def deposit(self, amount):\n        'Add money.'\n        self.balance += amount\n@dataclass\n"
+    "class Point:\n    x: int\n    y: int = 0\n    tags: list = field(default_factory=list)\n"
+    "def make_point(x, y):\n    return Point(x, y)\n")
 
 SHAPES = {
     # --- standard values, passed in and returned ---------------------------------------------------------------
@@ -358,4 +372,160 @@ SHAPES = {
         "        return sum(r['n'] for r in self.data.values())\n",
         "class Store:\n    def __init__(self):\n        self.data = {'a': {'n': 1}, 'b': {'n': 2}}\n"
         "        self.rows = [[1, 2], [3]]\n    def total(self):\n        return len(self.data)\n"),
+    # --- one working directory: files by relative names, both ways ------------------------------------------------
+    "files_by_relative_name_in_a_testcase": (
+        "import csv, os, unittest\nclass TestReport(unittest.TestCase):\n    def setUp(self):\n"
+        "        with open('sales.csv', 'w', newline='') as fh:\n"
+        "            csv.writer(fh).writerows([['region', 'amount'], ['north', '10'], ['south', '5'],\n"
+        "                                      ['north', '7']])\n"
+        "    def tearDown(self):\n        for name in ('sales.csv', 'summary.txt'):\n"
+        "            if os.path.exists(name):\n                os.remove(name)\n"
+        "    def test_totals(self):\n        self.assertEqual(totals('sales.csv'), {'north': 17, 'south': 5})\n"
+        "    def test_summary_file(self):\n        write_summary('sales.csv', 'summary.txt')\n"
+        "        with open('summary.txt') as fh:\n"
+        "            self.assertEqual(fh.read().splitlines(), ['north 17', 'south 5'])\n",
+        "import csv\ndef totals(path):\n    out = {}\n    with open(path, newline='') as fh:\n"
+        "        for row in csv.DictReader(fh):\n            out[row['region']] = out.get(row['region'], 0) + "
+        "int(row['amount'])\n    return out\ndef write_summary(src, dst):\n    with open(dst, 'w') as fh:\n"
+        "        for region, amount in sorted(totals(src).items()):\n            fh.write(f'{region} {amount}\\n')\n",
+        "import csv\ndef totals(path):\n    out = {}\n    with open(path, newline='') as fh:\n"
+        "        for row in csv.DictReader(fh):\n            out[row['region']] = int(row['amount'])\n    return out\n"
+        "def write_summary(src, dst):\n    with open(dst, 'w') as fh:\n"
+        "        for region, amount in sorted(totals(src).items()):\n            fh.write(f'{region} {amount}\\n')\n"),
+    "sqlite_database_both_write": (
+        "import os, sqlite3\nimport pytest\n@pytest.fixture\ndef db():\n    con = sqlite3.connect('test.db')\n"
+        "    con.execute('create table users (name text, age int)')\n"
+        "    con.executemany('insert into users values (?, ?)', [('ann', 31), ('bob', 17)])\n    con.commit()\n"
+        "    yield 'test.db'\n    con.close()\n    os.remove('test.db')\n"
+        "def test_adults(db):\n    assert adults(db) == ['ann']\n"
+        "def test_add_user(db):\n    add_user(db, 'cid', 40)\n    con = sqlite3.connect(db)\n"
+        "    assert con.execute('select count(*) from users').fetchone()[0] == 3\n"
+        "    assert adults(db) == ['ann', 'cid']\n",
+        "import sqlite3\ndef adults(path):\n    con = sqlite3.connect(path)\n"
+        "    return [n for (n,) in con.execute('select name from users where age >= 18 order by name')]\n"
+        "def add_user(path, name, age):\n    con = sqlite3.connect(path)\n"
+        "    con.execute('insert into users values (?, ?)', (name, age))\n    con.commit()\n    con.close()\n",
+        "import sqlite3\ndef adults(path):\n    con = sqlite3.connect(path)\n"
+        "    return [n for (n,) in con.execute('select name from users order by name')]\n"
+        "def add_user(path, name, age):\n    con = sqlite3.connect(path)\n"
+        "    con.execute('insert into users values (?, ?)', (name, age))\n    con.commit()\n    con.close()\n"),
+    "zip_and_xml_files": (
+        "import zipfile\nimport xml.etree.ElementTree as ET\nwith zipfile.ZipFile('bundle.zip', 'w') as z:\n"
+        "    z.writestr('b.txt', 'beta')\n    z.writestr('a.txt', 'alpha')\n"
+        "assert list_archive('bundle.zip') == ['a.txt', 'b.txt']\n"
+        "ET.ElementTree(ET.fromstring('<items><item price=\"2\"/><item price=\"3\"/></items>')).write('items.xml')\n"
+        "assert total_price('items.xml') == 5\nexport_xml({'x': 1, 'y': 2}, 'out.xml')\n"
+        "assert [(e.tag, e.text) for e in ET.parse('out.xml').getroot()] == [('x', '1'), ('y', '2')]\n",
+        "import zipfile\nimport xml.etree.ElementTree as ET\ndef list_archive(path):\n"
+        "    with zipfile.ZipFile(path) as z:\n        return sorted(z.namelist())\ndef total_price(path):\n"
+        "    return sum(int(e.get('price')) for e in ET.parse(path).getroot().iter('item'))\n"
+        "def export_xml(data, path):\n    root = ET.Element('data')\n    for key, value in data.items():\n"
+        "        ET.SubElement(root, key).text = str(value)\n    ET.ElementTree(root).write(path)\n",
+        "import zipfile\nimport xml.etree.ElementTree as ET\ndef list_archive(path):\n"
+        "    with zipfile.ZipFile(path) as z:\n        return z.namelist()\ndef total_price(path):\n"
+        "    return sum(int(e.get('price')) for e in ET.parse(path).getroot().iter('item'))\n"
+        "def export_xml(data, path):\n    root = ET.Element('data')\n    for key, value in data.items():\n"
+        "        ET.SubElement(root, key).text = str(value)\n    ET.ElementTree(root).write(path)\n"),
+    "chdir_into_tmp_path": (
+        "import os\ndef test_init(tmp_path, monkeypatch):\n    monkeypatch.chdir(tmp_path)\n    init_project('demo')\n"
+        "    assert (tmp_path / 'demo' / 'config.ini').read_text().startswith('[project]')\n"
+        "    assert project_name(os.path.join('demo', 'config.ini')) == 'demo'\n"
+        "    assert sorted(os.listdir('demo')) == ['config.ini', 'src']\n",
+        "import configparser, os\ndef init_project(name):\n    os.makedirs(os.path.join(name, 'src'))\n"
+        "    with open(os.path.join(name, 'config.ini'), 'w') as fh:\n"
+        "        fh.write(f'[project]\\nname = {name}\\n')\n"
+        "def project_name(path):\n    parser = configparser.ConfigParser()\n    parser.read(path)\n"
+        "    return parser['project']['name']\n",
+        "import configparser, os\ndef init_project(name):\n    os.makedirs(name)\n"
+        "    with open(os.path.join(name, 'config.ini'), 'w') as fh:\n"
+        "        fh.write(f'[project]\\nname = {name}\\n')\n"
+        "def project_name(path):\n    parser = configparser.ConfigParser()\n    parser.read(path)\n"
+        "    return parser['project']['name']\n"),
+    # --- one random generator: the tests' seed decides the code's draws, and the code's draws move the tests' ------
+    "random_seed_in_a_testcase": (
+        "import random, unittest\nclass TestDeck(unittest.TestCase):\n    def test_reproducible(self):\n"
+        "        random.seed(1)\n        a = shuffle_deck()\n        random.seed(1)\n        b = shuffle_deck()\n"
+        "        self.assertEqual(a, b)\n        self.assertEqual(sorted(a), list(range(52)))\n"
+        "    def test_same_draw_as_here(self):\n        random.seed(3)\n        x = roll()\n        random.seed(3)\n"
+        "        self.assertEqual(x, random.randint(1, 6))\n"
+        "    def test_the_codes_draws_move_ours_on(self):\n        random.seed(5)\n        roll()\n"
+        "        mine = random.random()\n        random.seed(5)\n        random.randint(1, 6)\n"
+        "        self.assertEqual(mine, random.random())\n",
+        "import random\ndef shuffle_deck():\n    deck = list(range(52))\n    random.shuffle(deck)\n    return deck\n"
+        "def roll():\n    return random.randint(1, 6)\n",
+        "import random\nrng = random.Random()\ndef shuffle_deck():\n    deck = list(range(52))\n    rng.shuffle(deck)\n"
+        "    return deck\ndef roll():\n    return rng.randint(1, 6)\n"),
+    "seeded_fixture_and_gauss": (
+        "import random\nimport pytest\n@pytest.fixture(autouse=True)\ndef seeded():\n    random.seed(42)\n"
+        "def test_winners_are_the_seeded_sample():\n    got = pick_winners(['a', 'b', 'c', 'd'], 2)\n"
+        "    random.seed(42)\n    assert got == random.sample(['a', 'b', 'c', 'd'], 2)\n"
+        "def test_noise_is_the_seeded_gauss():\n    noisy = add_noise([0.0, 0.0, 0.0])\n    here = random.gauss(0, 1)\n"
+        "    random.seed(42)\n    assert noisy + [here] == [random.gauss(0, 1) for _ in range(4)]\n",
+        "import random\ndef pick_winners(names, k):\n    return random.sample(names, k)\ndef add_noise(xs):\n"
+        "    return [x + random.gauss(0, 1) for x in xs]\n",
+        "import random\ndef pick_winners(names, k):\n    return random.choices(names, k=k)\ndef add_noise(xs):\n"
+        "    return [x + random.gauss(0, 1) for x in xs]\n"),
+    # --- the standard library's named tuples, as their own types ------------------------------------------------
+    "standard_named_tuples_both_ways": (
+        "import inspect, os, time\nfrom urllib.parse import urlsplit\ndef test_cache_info():\n    fib(20)\n"
+        "    info = fib.cache_info()\n    assert info.hits == 18 and info.misses == 21 and info.maxsize is None\n"
+        "    assert info == cache_stats() and info._fields == ('hits', 'misses', 'maxsize', 'currsize')\n"
+        "def test_stat_and_time(tmp_path):\n    path = tmp_path / 'f.txt'\n    path.write_text('hello')\n"
+        "    st = file_stat(str(path))\n    assert isinstance(st, os.stat_result) and st.st_size == 5\n"
+        "    assert st.st_mtime == os.stat(path).st_mtime\n    day = parse_day('2024-03-01')\n"
+        "    assert isinstance(day, time.struct_time) and (day.tm_mon, day.tm_yday) == (3, 61)\n"
+        "def test_urls():\n    url = 'https://user@example.com:8443/a/b?q=1#top'\n    parts = split_url(url)\n"
+        "    assert parts.hostname == 'example.com' and parts.port == 8443 and parts.username == 'user'\n"
+        "    assert parts == urlsplit(url) and parts.geturl() == url\n"
+        "    assert parts._replace(fragment='').geturl() == url[:-4]\n"
+        "    assert host_of(urlsplit('http://x.org/p')) == 'x.org'\n"
+        "def test_inspect_spec():\n    spec = spec_of_pair()\n"
+        "    assert isinstance(spec, inspect.FullArgSpec) and spec.args == ['a', 'b'] and spec.defaults == (1,)\n",
+        "import functools, inspect, os, time\nfrom urllib.parse import urlsplit\n@functools.lru_cache(maxsize=None)\n"
+        "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+        "def cache_stats():\n    return fib.cache_info()\n"
+        "def file_stat(path):\n    return os.stat(path)\n"
+        "def parse_day(text):\n    return time.strptime(text, '%Y-%m-%d')\n"
+        "def split_url(url):\n    return urlsplit(url)\ndef host_of(parts):\n    return parts.hostname\n"
+        "def spec_of_pair():\n    return inspect.getfullargspec(lambda a, b=1: a + b)\n",
+        "import functools, inspect, os, time\nfrom urllib.parse import urlparse\n@functools.lru_cache(maxsize=None)\n"
+        "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+        "def cache_stats():\n    return fib.cache_info()\n"
+        "def file_stat(path):\n    return os.stat(path)\n"
+        "def parse_day(text):\n    return time.strptime(text, '%Y-%d-%m')\n"
+        "def split_url(url):\n    return urlparse(url)\ndef host_of(parts):\n    return parts.hostname\n"
+        "def spec_of_pair():\n    return inspect.getfullargspec(lambda a, b=1: a + b)\n"),
+    # --- introspection of the code's functions, classes and dataclasses, answered by its process -------------------
+    "introspection_of_the_codes_objects": (
+        "import dataclasses, inspect, typing\nimport pytest\ndef test_signature():\n"
+        "    sig = inspect.signature(make_user)\n    assert list(sig.parameters) == ['name', 'age', 'tags', 'admin']\n"
+        "    assert sig.parameters['age'].default == 18\n"
+        "    assert sig.parameters['tags'].kind is inspect.Parameter.VAR_POSITIONAL\n"
+        "    assert sig.parameters['admin'].kind is inspect.Parameter.KEYWORD_ONLY\n"
+        "    assert sig.parameters['name'].annotation is str and sig.return_annotation is dict\n"
+        "    assert str(sig) == '(name: str, age: int = 18, *tags, admin=False) -> dict'\n"
+        "    sig.bind('ann', 3, admin=True)\n    with pytest.raises(TypeError):\n        sig.bind(age=3)\n"
+        "def test_wrapped():\n"
+        "    assert inspect.signature(cached_area) == inspect.signature(cached_area.__wrapped__)\n"
+        "    assert list(inspect.signature(cached_area).parameters) == ['width', 'height']\n"
+        "    assert cached_area.__wrapped__(2, 3) == 6 and cached_area.__name__ == 'cached_area'\n"
+        "def test_predicates_and_docs():\n"
+        "    assert inspect.isfunction(make_user) and callable(make_user) and not inspect.isclass(make_user)\n"
+        "    assert inspect.isclass(Account) and inspect.ismethod(Account('a').deposit)\n"
+        "    assert inspect.iscoroutinefunction(fetch) and not inspect.iscoroutinefunction(make_user)\n"
+        "    assert inspect.getdoc(make_user) == 'Make a user record.'\n"
+        "    assert inspect.getdoc(Account) == 'A bank account.'\n"
+        "    assert inspect.getdoc(Account('a').deposit) == 'Add money.'\n"
+        "    assert list(inspect.signature(Account).parameters) == ['owner', 'balance']\n"
+        "    assert list(inspect.signature(Account('a').deposit).parameters) == ['amount']\n"
+        "    assert typing.get_type_hints(make_user) == {'name': str, 'age': int, 'return': dict}\n"
+        "def test_dataclass_fields_and_vars():\n    p = make_point(1, 2)\n"
+        "    assert [f.name for f in dataclasses.fields(p)] == ['x', 'y', 'tags']\n"
+        "    x, y, tags = dataclasses.fields(Point)\n"
+        "    assert y.default == 0 and x.default is dataclasses.MISSING and tags.default_factory is list\n"
+        "    assert x.type is int and x.init and x.repr\n"
+        "    assert dataclasses.asdict(p) == {'x': 1, 'y': 2, 'tags': []}\n    moved = dataclasses.replace(p, x=5)\n"
+        "    assert (moved.x, moved.y) == (5, 2) and p.x == 1\n"
+        "    assert vars(Account('ann', 5)) == {'owner': 'ann', 'balance': 5}\n",
+        _INTROSPECTED, _INTROSPECTED.replace("age: int = 18", "age: int = 0")),
 }

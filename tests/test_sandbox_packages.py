@@ -204,6 +204,41 @@ def test_numpy_random_differs_between_runs():
 
 
 @needs_numpy
+@pytest.mark.parametrize("preload", [True, False])
+def test_numpy_seed_of_the_tests_decides_the_codes_draws(preload):
+    """numpy's global generator is one for the tests and the code, as in one process: seeded by the tests, drawn
+    by the code, its cached second normal deviate used by the tests; with numpy pre-imported by the worker, or
+    imported by each side itself."""
+    code = "import numpy as np\ndef noise(n):\n    return np.random.normal(size=n)\n"
+    tests = ("import numpy as np\ndef test_seeded():\n    np.random.seed(0)\n    got = noise(3)\n"
+             "    np.random.seed(0)\n    assert np.array_equal(got, np.random.normal(size=3))\n"
+             "def test_the_cached_deviate_is_shared():\n    np.random.seed(1)\n    a = noise(1)\n"
+             "    b = np.random.normal()\n    c = noise(1)\n    np.random.seed(1)\n"
+             "    assert [a[0], b, c[0]] == list(np.random.normal(size=3))\n")
+    pool = WorkerPool(1, preload=preload, first_slot=16)
+    try:
+        report = run_on(pool, code, tests)
+        assert report.status == "passed", report.summary()
+        report = run_on(pool, code.replace("np.random.normal(size=n)", "np.random.default_rng().normal(size=n)"), tests)
+        assert report.status == "failed", report.summary()
+    finally:
+        pool.close()
+
+
+@needs_numpy
+def test_a_forged_numpy_state_is_a_garbled_message():
+    """The code sends a numpy generator state no generator has: the tests' process never takes it on, and never
+    raises it inside a test (where pytest.raises(ValueError) would take it for the code's error)."""
+    code = ("import sys\nimport numpy as np\ndef parse(text):\n"
+            "    sys.modules['random_sync']._Numpy.state = lambda self: ('MT19937', b'x', -1, 7, 0.0)\n"
+            "    np.random.seed(1)\n    return 0\n")
+    report = run_tests(code, "import pytest\ndef test_refuses():\n    with pytest.raises(ValueError):\n"
+                             "        parse('four')\n")
+    assert report.status == "crashed", report.summary()
+    assert "numpy random state of the wrong shape" in report.tests[0].message
+
+
+@needs_numpy
 def test_numpy_without_the_workers_pre_import():
     pool = WorkerPool(1, preload=False, first_slot=15)
     try:

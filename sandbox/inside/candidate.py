@@ -4,8 +4,8 @@ Runs inside the sandbox as its own unprivileged uid. It never sees the tests and
 answers requests (peer.py) with values or handles to objects it keeps, and calls back the functions the tests hand
 it. Whatever the untrusted code does to this process, the worst it can do is answer wrongly.
 
-Around each request it takes on what the tests' process holds at that moment (codeside_sync): the environment and
-working directory a test set (monkeypatch.setenv, chdir), and, while a test captures them, what the code prints,
+Around each request it takes on what the tests' process holds at that moment (codeside_sync, handover): the environment
+and working directory a test set (monkeypatch.setenv, chdir), and, while a test captures them, what the code prints,
 logs and warns, which travel back with the answer and reach the test's capsys, caplog or pytest.warns.
 """
 
@@ -18,11 +18,13 @@ import sys
 import types
 
 import codeside_sync
+import introspection
 import proxies
 import sharing
 import subclassing
 import values
 import wire
+from handover import BadState, Handover
 from peer import CannotCross, Peer, PeerGone
 
 SOLUTION_FILE = "solution.py"
@@ -36,20 +38,28 @@ class CodeSide:
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
         self.sync = codeside_sync.Sync()
+        self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
 
     def before_request(self) -> dict | None:
         """The code is calling the tests back: send what it printed so far, so the tests see it in order."""
-        return self.sync.flush()
+        return self.handover.outgoing(self.sync.flush())
 
     def after_answer(self, extra: dict) -> None:
-        return None
+        self._take(extra)
 
     def before_serving(self, extra: dict | None) -> None:
+        self._take(extra)
         self.sync.enter(extra)
 
     def after_serving(self) -> dict | None:
-        return self.sync.leave()
+        return self.handover.outgoing(self.sync.leave())
+
+    def _take(self, extra: dict | None) -> None:
+        try:
+            self.handover.incoming(extra)
+        except BadState:
+            pass  # the tests' process sends only states it had
 
     def raised(self, exc: BaseException) -> None:
         return None
@@ -74,7 +84,8 @@ class CodeSide:
         raise LookupError(f"unknown target {target!r}")
 
     def perform(self, op: str, obj: object, args: tuple) -> object:
-        """The requests only this side serves: a test patching a module the code uses, and undoing it."""
+        """The requests only this side serves: a test patching a module the code uses, and undoing it; a test's
+        introspection of the code's objects (introspection.py)."""
         if op == "patch":
             name, enc = args
             key = (obj.__name__, name)
@@ -97,6 +108,8 @@ class CodeSide:
             return subclassing.build(self.peer, obj, *args)
         if op == "method" and len(args) == 4:
             return subclassing.call_method(self.peer, obj, args)
+        if op == introspection.OP:
+            return introspection.answer(args[0], obj, self.peer)
         raise ValueError(f"unknown operation {op!r}")
 
 
@@ -129,12 +142,15 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     hooks.sync.encode = peer.encode
     linecache.cache[SOLUTION_FILE] = (len(code), None, code.splitlines(True), SOLUTION_FILE)
     try:
-        exec(compile(code, SOLUTION_FILE, "exec"), module.__dict__)
+        # dont_inherit: the code's annotations are what its own text makes them (types, unless it imports
+        # annotations from __future__), not this file's future import.
+        exec(compile(code, SOLUTION_FILE, "exec", dont_inherit=True), module.__dict__)
     except BaseException as exc:
         codeside_sync.flush_streams()
         wire.send(resp_fd, ("import_error", peer.describe_error(exc)))
         return
     codeside_sync.flush_streams()
+    hooks.handover.folder.hand_over()  # what the code wrote as it loaded is the tests' to read
     try:
         wire.send(resp_fd, ("hello", _names(peer, module.__dict__)))
     except wire.NotPlain as exc:

@@ -1,10 +1,10 @@
 """What the code's process takes on from the tests' around each request, and what it sends back.
 
-Runs inside the sandbox (stdlib only), in the code's process. A test that sets an environment variable or changes
-directory (monkeypatch.setenv, chdir) expects the code to see it; a test that captures output or logs (capsys,
-caplog, pytest.warns, contextlib.redirect_stdout) expects what the code printed, logged or warned during its calls.
-The tests' process says so in each request's extra (testside_sync); this module applies it for the length of the
-request, and returns what the code printed, logged and warned in the answer.
+Runs inside the sandbox (stdlib only), in the code's process. A test that sets an environment variable
+(monkeypatch.setenv) expects the code to see it (the working directory is handover.py's); a test that captures output or
+logs (capsys, caplog, pytest.warns, contextlib.redirect_stdout) expects what the code printed, logged or warned during
+its calls. The tests' process says so in each request's extra (testside_sync); this module applies it for the length of
+the request, and returns what the code printed, logged and warned in the answer.
 """
 
 from __future__ import annotations
@@ -142,12 +142,6 @@ class Sync:
             if type(env) is dict and all(type(k) is str and type(v) is str for k, v in env.items()):
                 os.environ.clear()
                 os.environ.update(env)
-            cwd = extra.get("cwd")
-            if type(cwd) is str:
-                try:
-                    os.chdir(cwd)
-                except OSError:
-                    pass
         wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
         self.frames.append(_Frame(extra) if wanted else None)
 

@@ -20,6 +20,7 @@ import types
 
 import linking
 import live_views
+import named_tuples
 import proxies
 import values
 
@@ -161,8 +162,12 @@ class Codec:
         if named is not None:
             return ("builtin", named)
         if not self._own_class(kind):
-            # A standard library's subclass of a value or container (an http.HTTPStatus, a os.stat_result) crosses
-            # as the value it holds; only this side's own classes are worth a mirror.
+            if isinstance(value, tuple):  # fib.cache_info(), os.stat(...), urlparse(...): rebuilt as their types
+                record = named_tuples.record(value, lambda item: self._node(item, down))
+                if record is not None:
+                    return record
+            # A standard library's subclass of a value or container (an http.HTTPStatus) crosses as the value it
+            # holds; only this side's own classes are worth a mirror.
             base = values.value_base(kind) or values.container_base(kind)
             if base is not None and not isinstance(value, BaseException):
                 return self._node(read_as(base, value), depth)
@@ -294,6 +299,8 @@ class Codec:
             return slice(*(self._value(v, down) for v in node[1:4]))
         if tag == "ellipsis":
             return Ellipsis
+        if tag == named_tuples.TAG:
+            return named_tuples.build(node, lambda item: self._value(item, down))
         if tag == "type":
             return STANDARD_TYPES[node[1]]
         if tag == "builtin":

@@ -77,6 +77,8 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
         namespace = {"__slots__": (), **proxies.protocol_methods(caps, frozenset({"__hash__"})),
                      "__iter__": _iter, "__reversed__": _reversed, "__copy__": _copy, "__deepcopy__": _deepcopy,
                      "__reduce_ex__": _reduce, "__class__": property(lambda self, base=base: base),
+                     # type(view)(items) makes a container of the standard type (dataclasses.asdict, copy's helpers)
+                     "__new__": staticmethod(lambda cls, *args, base=base, **kwargs: base(*args, **kwargs)),
                      **{name: _in_place(name) for name in IN_PLACE}}
         if issubclass(base, dict):
             namespace.update(_DICT_VIEWS)

@@ -93,6 +93,12 @@ def shared_folder(home: str) -> str:
     return os.path.join(os.path.dirname(home), "shared")
 
 
+def working_folder(home: str) -> str:
+    """The working directory of both of a run's processes, in the shared folder: a file one of them writes by a
+    relative name (open('data.csv', 'w'), sqlite3.connect('test.db')) is the file the other reads by that name."""
+    return os.path.join(shared_folder(home), "work")
+
+
 def from_json(text: str) -> Policy:
     """The Policy that to_json wrote."""
     data = json.loads(text)

@@ -22,6 +22,8 @@ import builtins
 import collections.abc
 import operator
 
+import introspection
+
 # Dunder attributes the other side may be asked for (the rest would reach into frames, globals or code objects).
 REMOTE_DUNDERS = frozenset({"__dict__", "__members__", "__wrapped__", "__annotations__", "__self__", "__func__"})
 _FORWARD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -98,6 +100,8 @@ def _getattr(self, name: str) -> object:
     ref = ref_of(self)
     if ref is None:
         raise AttributeError(name)
+    if name in introspection.ATTRIBUTES and ref.peer.role == "tests":
+        return introspection.attribute(ref, name)  # answered by the code's process as data
     if name.startswith("__") and name not in REMOTE_DUNDERS:
         if name.strip("_") in ref.names:
             return ref.names[name.strip("_")]
@@ -367,6 +371,8 @@ class RemoteType(type):
 
     def __getattr__(cls, name: str) -> object:
         ref = _class_ref(cls)
+        if ref is not None and name in introspection.ATTRIBUTES and ref.peer.role == "tests":
+            return introspection.attribute(ref, name)
         if ref is None or (name.startswith("__") and name not in REMOTE_DUNDERS):
             raise AttributeError(name)
         return ref.ask("getattr", name)
@@ -466,8 +472,10 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         core = ContainerProxy
     else:
         core = ObjectProxy
+    ref = Ref(peer, handle, f"<class {name}>")
     namespace: dict = {"__module__": "solution" if peer.role == "tests" else "tests", "__qualname__": qualname,
-                       "__doc__": None, "_sbx_class_ref": Ref(peer, handle, f"<class {name}>")}
+                       "__doc__": introspection.RemoteDoc(ref) if peer.role == "tests" else None,
+                       "_sbx_class_ref": ref}
     if core in (ObjectProxy, ContainerProxy):
         namespace["__slots__"] = ()
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
@@ -477,7 +485,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     for index, field in enumerate(info["fields"]):
         namespace[field] = property(operator.itemgetter(index))
     if info["dataclass"]:
-        namespace["__dataclass_fields__"] = _dataclass_fields(info["dataclass"])
+        namespace["__dataclass_fields__"] = (introspection.RemoteFields(ref) if peer.role == "tests"
+                                             else _dataclass_fields(info["dataclass"]))
     own = tuple(bases) if any(issubclass(b, core) for b in bases) else (*bases, core)
     try:
         cls = RemoteType(name, own, namespace)
@@ -510,6 +519,9 @@ def generic(ref: Ref, caps: frozenset, names: dict) -> object:
     cls = _generic.get(key)
     if cls is None:
         namespace = {"__slots__": (), **protocol_methods(caps)}
+        if ref.peer.role == "tests" and key[0] in introspection.CLASS_OF:
+            # isinstance(f, types.FunctionType), so inspect.isfunction and ismethod, as for the code's own function
+            namespace["__class__"] = property(lambda self, cls=introspection.CLASS_OF[key[0]]: cls)
         cls = type(str(key[0]), (ObjectProxy,), namespace)
         # After the class is made (type() reads __module__ as a string): an instance says the other side's module
         # and docstring, as a function of the code's would (sys.modules[f.__module__] is the solution module).

@@ -27,7 +27,7 @@ def run(ns: dict, reporter: Reporter) -> None:
     for name, obj in list(ns.items()):
         if isinstance(obj, type) and issubclass(obj, unittest.TestCase) and obj.__module__ == "tests":
             _run_unittest(obj, reporter)
-        elif name.startswith("test") and isinstance(obj, types.FunctionType):
+        elif name.startswith("test") and type(obj) is types.FunctionType:  # the file's own, not a code function's proxy
             _run_function(reporter, resolver, name, obj, module_marks)
         elif name.startswith("Test") and isinstance(obj, type) and obj.__module__ == "tests":
             _run_class(reporter, resolver, obj, module_marks)

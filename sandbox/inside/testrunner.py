@@ -11,10 +11,13 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib.util
+import linecache
 import os
 import sys
 
 import fixtures
+import introspection
+import proxies
 import pytest_run
 import pytest_shim
 from asserts import Rewriter, TestAssertion, compare, short, truth
@@ -25,10 +28,22 @@ from testside_sync import SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
 
 
+def _future_flags(module: ast.Module) -> int:
+    """The compiler flags of the file's own ``from __future__`` imports, for statements compiled one at a time."""
+    import __future__
+
+    return sum(getattr(__future__, alias.name).compiler_flag for stmt in module.body
+               if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+               for alias in stmt.names if hasattr(__future__, alias.name))
+
+
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
+    flags = _future_flags(module)
     for stmt in module.body:
         is_test = holds_assert(stmt)
-        code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec")
+        # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
+        code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
+                       flags=flags, dont_inherit=True)
         if not is_test:
             try:
                 exec(code, ns)
@@ -65,6 +80,10 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     """Read the tests from stdin, wait for the candidate's names, run every test, report each."""
     source = read_exact(0, tests_len).decode("utf-8", "replace") if tests_len else ""
     os.close(0)
+    # Tracebacks and warnings read the two files' lines through linecache, which would look for them by name in
+    # the working directory, where the code may have put a file of that name (a fifo that never answers).
+    linecache.cache[TESTS_FILE] = (len(source), None, source.splitlines(True), TESTS_FILE)
+    linecache.cache["solution.py"] = (0, None, [], "solution.py")
     side = TestsSide(lambda exc: isinstance(exc, TestAssertion))
     reporter = Reporter(report_fd, source.splitlines(), side)
     reporter.emit(ev="tests_read")
@@ -80,6 +99,7 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     side.peer = peer
     fixtures.attach(side)
     follow_mock_patches(side)
+    introspection.follow_type_hints(proxies.ref_of)
     try:
         hello = peer.receive()
     except PeerGone:
@@ -109,7 +129,7 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     if shape == "asserts":
         _run_asserts(module, source, ns, reporter)
         return
-    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec")
+    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
     try:
         exec(rewritten, ns)
     except Exception as exc:

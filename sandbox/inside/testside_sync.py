@@ -1,11 +1,11 @@
 """The tests' process's part in the protocol (Peer.hooks): what each request tells the code's process, and what
 the answers bring back.
 
-Runs inside the sandbox (stdlib only), in the tests' process. With each request it sends what a test changed that
-the code must see (the environment, the working directory) and whether the test captures output, logs or warnings
-at that moment; what the code printed, logged and warned comes back with the answer and is written, logged and
-warned here, where the test's capsys, caplog or pytest.warns (or contextlib.redirect_stdout) catch it as they would
-in one process. Also the solution module's stand-in, whose attributes a test patches in the code's process too.
+Runs inside the sandbox (stdlib only), in the tests' process. With each request it sends what a test changed that the
+code must see (the environment; the working directory is handover.py's) and whether the test captures output, logs or
+warnings at that moment; what the code printed, logged and warned comes back with the answer and is written, logged and
+warned here, where the test's capsys, caplog or pytest.warns (or contextlib.redirect_stdout) catch it as they would in
+one process. Also the solution module's stand-in, whose attributes a test patches in the code's process too.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 import types
+
+from handover import BadState, Handover
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
 # library's, and the code's own (the solution module).
@@ -29,8 +31,8 @@ class TestsSide:
         self.is_test_failure = is_test_failure
         self.stdout, self.stderr = sys.stdout, sys.stderr
         self.env = dict(os.environ)
-        self.cwd = _cwd()
         self.swallowed: list[BaseException] = []
+        self.handover = Handover()
         import warnings
 
         self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
@@ -40,9 +42,6 @@ class TestsSide:
         env = dict(os.environ)
         if env != self.env:
             extra["env"] = self.env = env
-        cwd = _cwd()
-        if cwd != self.cwd:
-            extra["cwd"] = self.cwd = cwd
         if sys.stdout is not self.stdout or sys.stderr is not self.stderr:
             extra["capture"] = True
         levels = _log_levels()
@@ -52,10 +51,15 @@ class TestsSide:
 
         if (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)) != self.warning_state:
             extra["warn"] = True
-        return extra or None
+        return self.handover.outgoing(extra or None)
 
     def after_answer(self, extra: dict) -> None:
-        """Write, log and warn here what the code did during the call."""
+        """Take on the working directory and the random generators' state the code left, and write, log and warn
+        here what it did during the call."""
+        try:
+            self.handover.incoming(extra)
+        except BadState as exc:  # never an error inside the test (a pytest.raises(ValueError) would take it)
+            raise self.peer._garbled(str(exc)) from None
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
             text = extra.get(name)
             if type(text) is str and text:
@@ -71,8 +75,8 @@ class TestsSide:
         if extra:
             self.after_answer(extra)
 
-    def after_serving(self) -> None:
-        return None
+    def after_serving(self) -> dict | None:
+        return self.handover.outgoing(None)
 
     def raised(self, exc: BaseException) -> None:
         """A function of the tests the code called raised: if it was a failing assert, the test fails even if the
@@ -168,13 +172,6 @@ class SolutionModule(types.ModuleType):
         if side is not None and not name.startswith("__"):
             side.peer.request("unset", ("m", "solution"), name)
         types.ModuleType.__delattr__(self, name)
-
-
-def _cwd() -> str | None:
-    try:
-        return os.getcwd()
-    except OSError:
-        return None
 
 
 def _log_levels() -> dict | None:

@@ -226,10 +226,11 @@ _NOT_IMPORTED = frozenset({"antigravity", "this", "idlelib", "tkinter", "turtle"
 def module_record(value: object) -> tuple | None:
     """("module", name) for a module of the standard library (the code's `import random`), else None."""
     name = getattr(value, "__name__", None)
-    return ("module", name) if _standard_module(name) else None
+    return ("module", name) if standard_module(name) else None
 
 
-def _standard_module(name: object) -> bool:
+def standard_module(name: object) -> bool:
+    """Is name a module of the standard library that may be imported because the other side named it?"""
     top = name.split(".")[0] if type(name) is str else ""
     return top in sys.stdlib_module_names and top not in _NOT_IMPORTED
 
@@ -238,7 +239,7 @@ def build_module(record: tuple) -> object:
     """The standard module a module_record names, imported by this side."""
     import importlib
 
-    if len(record) != 2 or not _standard_module(record[1]):
+    if len(record) != 2 or not standard_module(record[1]):
         raise BadRecord("not a standard module")
     try:
         return importlib.import_module(record[1])

@@ -59,13 +59,14 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     for new, old in high.items():
         os.dup2(old, new)
     os.closerange(max(keep) + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-    os.chdir(home)
+    os.chdir(policy.working_folder(home))
+    # Neither process imports from the working directory: a module one side writes there (helpers.py, a
+    # pytest.py or a csv.py shadowing the real one) is data to the other, never code it runs.
+    run_root = os.path.dirname(home) + os.sep
+    sys.path[:] = [path for path in sys.path if os.path.isabs(path) and not (path + os.sep).startswith(run_root)]
     os.environ.clear()
     os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home, "SBX_SHARED": policy.shared_folder(home)})
     os.umask(0)  # what one process writes in the shared folder the other may change; homes are 0700 anyway
-    np_random = sys.modules.get("numpy.random")
-    if np_random is not None:  # a legacy global generator made before the fork would repeat in every run: reseed it
-        np_random.seed()
     confine.set_rlimits(POLICY.rlimits, limits)
     if uid is not None:
         os.setgroups([])
@@ -171,15 +172,18 @@ class Run:
             if uid is not None:
                 os.chown(path, uid, uid)
             dirs.append(path)
-        # A test's tmp_path lives here: both processes (two uids) read and write it; their homes stay their own.
+        # A test's tmp_path and both processes' working directory live here: both processes (two uids) read and
+        # write it; their homes stay their own.
         shared = policy.shared_folder(dirs[0])
         shutil.rmtree(shared, ignore_errors=True)
-        os.makedirs(shared)
-        os.chmod(shared, 0o777)
+        for path in (shared, policy.working_folder(dirs[0])):
+            os.makedirs(path)
+            os.chmod(path, 0o777)
         return dirs[0], dirs[1]
 
     def execute(self) -> None:
         code_dir, tests_dir = self._dirs()
+        _reseed()
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         rep_r, rep_w = os.pipe()
@@ -260,6 +264,15 @@ class Run:
 
 
 _BUFFER = bytearray(65536)
+
+
+def _reseed() -> None:
+    """Fresh global random generators before each run's forks: both processes start from one state (random_sync
+    keeps it one, as in a single process), and no run repeats an earlier run's draws."""
+    random.seed()
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:
+        np_random.seed()
 
 
 def _disk_used(root: str) -> int:

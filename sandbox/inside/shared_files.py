@@ -1,0 +1,168 @@
+"""The run's shared folder as one user's files: what one process makes there, the other may read and write.
+
+Runs inside the sandbox (stdlib only), in both processes. Both work in one folder of the run's shared directory
+(policy.working_folder), and a test's tmp_path is there too. Where the two processes run as two uids, a file's
+mode decides what the other may do with it, and not every writer asks for the 0666 that the umask of 0 leaves
+whole: sqlite makes its databases 0644, tempfile and os.open(..., 0o600) less. So before each hand-over to the
+other process (a request, an answer), each side gives the others the rights its files give their owner, as one
+uid would have them: the same files, read and written by both. Where both run as one uid (no root to give two),
+modes already mean that, and nothing is done.
+
+Walked through directory descriptors, never following a link, and only what this process owns is changed: the
+other process, which may change the folder at any time, cannot steer a change elsewhere. Walked only when something
+was made or moved in there since the last walk, which inotify tells in one poll (a test may call the code 20,000
+times in a loop); where inotify is not to be had, the folders' modification times tell.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import stat
+import threading
+import time
+
+# A directory's mtime comes from a coarse clock: a change within the same tick as the last look leaves it as it
+# was, so a directory changed this recently is looked at again.
+_TICK_NS = 50_000_000
+_MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's disk limit's business
+_IN_MOVED_TO, _IN_CREATE, _IN_ONLYDIR, _IN_DONT_FOLLOW = 0x80, 0x100, 0x01000000, 0x02000000
+
+
+class _Inotify:
+    """Which folders of the shared tree had an entry made or moved in since the last drain."""
+
+    def __init__(self) -> None:
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        self.poll = select.poll()
+        self.poll.register(self.fd, select.POLLIN)
+
+    def watch(self, path: str) -> None:
+        mask = _IN_CREATE | _IN_MOVED_TO | _IN_ONLYDIR | _IN_DONT_FOLLOW
+        if self.libc.inotify_add_watch(self.fd, os.fsencode(path), mask) < 0:
+            raise OSError(ctypes.get_errno(), "inotify_add_watch")
+
+    def changed(self) -> bool:
+        return bool(self.poll.poll(0))
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.fd, 65536):
+                pass
+        except BlockingIOError:
+            pass
+
+
+class SharedFolder:
+    """Hands over the files this process made in the shared folder (hand_over, before every message out)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.uid = os.getuid()
+        try:
+            # The worker makes the folder; when it is not this process's uid, the other process's is not either.
+            self.active = os.stat(root).st_uid != self.uid
+        except OSError:
+            self.active = False
+        self.seen: dict[str, tuple[int, int]] = {}  # each directory's (mtime_ns, inode) when last walked
+        self.walked = 0  # when, in time.time_ns()
+        self.notify = None
+        self.lock = threading.Lock()
+        if self.active:
+            try:
+                self.notify = _Inotify()
+            except (OSError, AttributeError):
+                pass
+
+    def hand_over(self) -> None:
+        """Give the other uid its rights to every file and folder this process made since the last hand-over."""
+        if not self.active:
+            return
+        with self.lock:  # several threads of the tests may call the code at once (channels.py)
+            if self._changed():
+                self._walk()
+
+    def _changed(self) -> bool:
+        if not self.seen:
+            return True
+        if self.notify is not None:
+            return self.notify.changed()
+        for path, known in self.seen.items():
+            try:
+                info = os.lstat(path)
+            except OSError:
+                return True
+            if (info.st_mtime_ns, info.st_ino) != known or self.walked - info.st_mtime_ns < _TICK_NS:
+                return True
+        return False
+
+    def _walk(self) -> None:
+        self.seen = {}
+        self.walked = time.time_ns()
+        if self.notify is not None:
+            self.notify.drain()  # before the walk: what is made while it walks is news for the next hand-over
+        try:
+            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return
+        budget = [_MAX_ENTRIES]
+        try:
+            self._directory(fd, self.root, budget)
+        finally:
+            os.close(fd)
+
+    def _directory(self, fd: int, path: str, budget: list[int]) -> None:
+        info = os.fstat(fd)
+        self.seen[path] = (info.st_mtime_ns, info.st_ino)
+        self._share(fd, info)
+        if self.notify is not None:
+            try:
+                self.notify.watch(path)
+            except OSError:  # out of watches: the modification times tell from now on
+                self.notify = None
+        subdirectories = []
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return
+                if entry.is_dir(follow_symlinks=False):
+                    subdirectories.append(entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    self._file(fd, entry.name)
+        for name in subdirectories:
+            try:
+                child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            except OSError:
+                continue
+            try:
+                self._directory(child, os.path.join(path, name), budget)
+            finally:
+                os.close(child)
+
+    def _file(self, dir_fd: int, name: str) -> None:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY, dir_fd=dir_fd)
+        except OSError:  # not readable by its owner, a socket, or gone: nothing to hand over
+            return
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISREG(info.st_mode):
+                self._share(fd, info)
+        finally:
+            os.close(fd)
+
+    def _share(self, fd: int, info: os.stat_result) -> None:
+        if info.st_uid != self.uid:
+            return
+        owner = info.st_mode & 0o700
+        mode = stat.S_IMODE(info.st_mode) | owner >> 3 | owner >> 6
+        if mode != stat.S_IMODE(info.st_mode):
+            try:
+                os.fchmod(fd, mode)
+            except OSError:
+                pass

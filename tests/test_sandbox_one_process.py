@@ -1,0 +1,229 @@
+"""What the two processes share as one process would (issue 32): one working directory, one random generator, the
+standard library's named tuples as their own types, introspection answered by the code's process. The ordinary
+shapes are in tests/shape_catalog.py and the attacks in tests/hostile_programs.py; here, the receiving side's checks
+of each new record, and what the catalog cannot show in one pair of answers."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import os
+import time
+import urllib.parse
+
+import pytest
+from inside_modules import inside_modules
+
+from sandbox import run_tests
+
+
+def _sides():
+    (peer,) = inside_modules("peer")
+    return peer.Peer(-1, -1, home="solution", role="code"), peer.Peer(-1, -1, home="tests", role="tests"), peer
+
+
+# --- the standard library's named tuples -------------------------------------------------------------------------
+
+def test_standard_named_tuples_cross_as_their_own_types():
+    code, tests, _ = _sides()
+
+    @functools.lru_cache
+    def square(n):
+        return n * n
+
+    square(2), square(2)
+    for value in (square.cache_info(), os.stat("."), time.localtime(), urllib.parse.urlsplit("http://a.b:81/c?d#e"),
+                  urllib.parse.urlparse("http://h/p;x"), urllib.parse.urldefrag("http://h/p#f")):
+        back = tests.decode(code.encode(value))
+        assert type(back) is type(value) and back == value
+    stat = tests.decode(code.encode(os.stat(".")))
+    assert stat.st_mtime == os.stat(".").st_mtime and stat.st_mtime_ns == os.stat(".").st_mtime_ns
+    assert tests.decode(code.encode(time.gmtime(0))).tm_zone == time.gmtime(0).tm_zone
+    assert tests.decode(code.encode(square.cache_info())).hits == 1
+    # A namedtuple of no standard module (the code's own have mirrors) is no record.
+    assert code.encode(collections.namedtuple("P", "x")(1))[0] != "named_tuple"
+
+
+@pytest.mark.parametrize(("record", "expected"), [
+    (("named_tuple", "os", "system", [("v", 1)], []), (1,)),  # not a class: a plain tuple
+    (("named_tuple", "os", "sep", [], []), ()),
+    (("named_tuple", "sys", "flags", [("v", 0)], []), (0,)),  # an instance, not a type
+    (("named_tuple", "functools", "_CacheInfo", [("v", 1)] * 4, []), (1, 1, 1, 1)),
+])
+def test_a_named_tuple_record_builds_only_a_standard_tuple_type(record, expected):
+    code, tests, _ = _sides()
+    built = tests.decode(record)
+    assert built == expected
+    assert type(built) is tuple or type(built).__module__ == record[1]
+
+
+@pytest.mark.parametrize("record", [
+    ("named_tuple", "antigravity", "x", [], []),  # importing it would open a browser
+    ("named_tuple", "solution", "Pair", [], []),
+    ("named_tuple", "functools", "_CacheInfo", [("v", 1)] * 5, []),  # more items than fields
+    ("named_tuple", "os", "stat_result", [("v", 1)], []),  # fewer than a stat_result holds
+    ("named_tuple", "os", "not an identifier", [], []),
+    ("named_tuple", "os", "stat_result", [("v", 0)] * 10, [(1, ("v", 2))]),
+    ("named_tuple", "os", "stat_result", [("v", 0)] * 2000, []),
+])
+def test_a_named_tuple_record_of_the_wrong_shape_is_garbled(record):
+    code, tests, peer = _sides()
+    with pytest.raises(peer.PeerGone):
+        tests.decode(record)
+
+
+# --- one working directory -------------------------------------------------------------------------------------
+
+def test_the_codes_chdir_is_the_tests_too():
+    """In one process the code's os.chdir moves the tests as well: a relative name the tests open next is found
+    there, and the tests' own chdir comes back to the code."""
+    code = ("import os\ndef enter(name):\n    os.makedirs(name, exist_ok=True)\n    os.chdir(name)\n"
+            "    open('made.txt', 'w').write('here')\ndef where():\n    return os.getcwd()\n")
+    tests = ("import os\ndef test_chdir():\n    start = os.getcwd()\n    enter('build')\n"
+             "    assert os.getcwd() == os.path.join(start, 'build') == where()\n"
+             "    assert open('made.txt').read() == 'here'\n    os.chdir(start)\n    assert where() == start\n")
+    report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()
+
+
+# --- introspection answered by the code's process --------------------------------------------------------------
+
+def _introspection():
+    (introspection,) = inside_modules("introspection")
+    return introspection
+
+
+@pytest.mark.parametrize("answer", [
+    ([("x=1", 1, False, None, ("empty",))], ("empty",)),  # a name that is no identifier
+    ([("class", 1, False, None, ("empty",))], ("empty",)),  # a keyword
+    ([("a", 9, False, None, ("empty",))], ("empty",)),  # no such kind
+    ([("a", 4, False, None, ("empty",)), ("b", 1, False, None, ("empty",))], ("empty",)),  # **a before b
+    ([("a", 1, False, None, ("empty",))] * 2, ("empty",)),  # twice
+    ([("a", 1, "yes", None, ("empty",))], ("empty",)),
+    ([("a", 1, False, None, ("generic", list, [("text", "int")]))], ("empty",)),  # text inside a generic alias
+    ([("a", 1, False, None, ("generic", print, [("type", int)]))], ("empty",)),  # print is no standard type
+    ([("a", 1, False, None, ("type", "int"))], ("empty",)),  # a type that is no type
+    ([("a", 1, False, None, ("eval", "1"))], ("empty",)),
+    ([(f"p{i}", 1, False, None, ("empty",)) for i in range(10_001)], ("empty",)),
+])
+def test_a_signature_no_function_has_is_refused(answer):
+    introspection = _introspection()
+    with pytest.raises(introspection.BadAnswer):
+        introspection.signature(answer)
+
+
+def test_a_signature_is_rebuilt_from_its_answer():
+    introspection = _introspection()
+    sig = introspection.signature(([("a", 1, False, None, ("type", int)), ("b", 1, True, [1], ("text", "Foo")),
+                                    ("rest", 2, False, None, ("generic", tuple, [("type", int), ("ellipsis",)])),
+                                    ("flag", 3, True, None, ("union", [("type", int), ("none",)]))],
+                                   ("generic", dict, [("type", str), ("any",)])))
+    assert str(sig) == ("(a: int, b: 'Foo' = [1], *rest: tuple[int, ...], flag: int | None = None) "
+                        "-> dict[str, typing.Any]")
+
+
+def test_annotation_text_is_never_a_str_where_it_could_be_run():
+    introspection = _introspection()
+    named = introspection._named_annotations([("x", ("text", "__import__('os').getpid()")), ("return", ("none",))])
+    assert named["x"] == "__import__('os').getpid()" and not isinstance(named["x"], str) and named["return"] is None
+    import inspect
+    import typing
+
+    def f(x):
+        return x
+
+    f.__annotations__ = named
+    assert typing.get_type_hints(f)["x"] == named["x"]  # handed back, not evaluated
+    assert inspect.get_annotations(f, eval_str=True)["x"] == named["x"]
+
+
+@pytest.mark.parametrize("name", ["x=1", "__init__", "class", 3])
+def test_a_dataclass_field_named_as_no_field_is_refused(name):
+    """dataclasses writes source from a base class's field names (a test's @dataclass subclass): only
+    identifiers, never a keyword or a dunder."""
+    introspection = _introspection()
+    flags = {"init": True, "repr": True, "hash": None, "compare": True, "kw_only": None}
+    good = ("x", "field", True, 1, False, None, flags, {}, ("type", int))
+    assert introspection._fields([good])["x"].default == 1
+    with pytest.raises(introspection.BadAnswer):
+        introspection._fields([(name, *good[1:])])
+    with pytest.raises(introspection.BadAnswer):
+        introspection._fields([("x", "field", False, None, True, 3, flags, {}, ("type", int))])  # 3 is no factory
+
+
+def test_a_code_object_stands_for_the_codes_function_and_holds_none_of_it():
+    introspection = _introspection()
+
+    class Ref:
+        def ask(self, op, what):
+            assert (op, what) == ("introspect", "source")
+            return "async def fetch(url):\n    return url\n"
+
+    code = introspection._code(Ref(), (0x100 | 0x2, 1, "fetch"))
+    assert code.co_name == "fetch" and code.co_filename == "solution.py" and code.co_flags & 0x100
+    assert code.co_code == (lambda: None).__code__.co_code  # the instructions of an empty lambda, nothing else
+    with pytest.raises(introspection.BadAnswer):
+        introspection._code(Ref(), (0, -1, "f"))
+
+
+def test_getsource_and_get_type_hints_of_the_codes_function():
+    code = ("from __future__ import annotations\nimport inspect\n\n\n"
+            "def area(width: float, height: float = 1.0) -> float:\n    return width * height\n")
+    tests = ("import inspect, typing\n"
+             "def test_source():\n    assert inspect.getsource(area).startswith('def area(width: float')\n"
+             "    assert typing.get_type_hints(area) == {'width': float, 'height': float, 'return': float}\n"
+             "    assert area.__annotations__ == {'width': 'float', 'height': 'float', 'return': 'float'}\n"
+             "    assert inspect.signature(area).parameters['height'].annotation == 'float'\n")
+    report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()
+
+
+# --- one random generator ----------------------------------------------------------------------------------------
+
+def test_a_random_state_is_taken_on_whole_or_refused():
+    """The state the other process sends is written straight into the generator's memory: its position, which the
+    generator indexes its words with, must be one of theirs, and everything must be of the exact shape."""
+    import random
+    import struct
+
+    (random_sync,) = inside_modules("random_sync")
+    generators = random_sync.Generators()
+    assert generators.python.view is not None  # the fast path is the one in use on this CPython
+    random.seed(11)
+    sent = generators.python.state()
+    expected = [random.random() for _ in range(3)]
+    random.seed(12)
+    generators.incoming((sent, None))
+    assert [random.random() for _ in range(3)] == expected
+    words = sent[0][4:]
+    for bad in [(struct.pack("=i", 625) + words, None), (struct.pack("=i", -1) + words, None), (sent[0][:-1], None),
+                (sent[0], 1), (sent[0] + b"x", None), [sent[0], None], (bytearray(sent[0]), None)]:
+        with pytest.raises(random_sync.BadState):
+            generators.incoming((bad, None))
+    with pytest.raises(random_sync.BadState):
+        generators.incoming((sent, None, None))
+
+
+def test_a_numpy_state_is_taken_on_whole_or_refused():
+    np = pytest.importorskip("numpy")
+    import struct
+
+    (random_sync,) = inside_modules("random_sync")
+    generators = random_sync.Generators()
+    generators.incoming((None, None))
+    import numpy.random  # noqa: F401
+
+    generators.outgoing()
+    assert generators.numpy is not None and generators.numpy.gauss is not None
+    np.random.seed(5)
+    np.random.normal()  # a second deviate is cached
+    sent = generators.numpy.state()
+    expected = np.random.normal(size=3)
+    np.random.seed(6)
+    generators.incoming((None, sent))
+    assert np.array_equal(np.random.normal(size=3), expected)
+    key = sent[0][:-4]
+    for bad in [(key + struct.pack("=i", 625), 0, 0.0), (key + struct.pack("=i", -3), 0, 0.0), (sent[0], 2, 0.0),
+                (sent[0], 0, 1), (sent[0][:-1], 0, 0.0), ("MT19937", sent[0], 0, 0, 0.0)]:
+        with pytest.raises(random_sync.BadState):
+            generators.incoming((None, bad))
