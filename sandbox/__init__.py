@@ -2,7 +2,7 @@
 
 from sandbox.inside.policy import Policy
 from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level, worker_policy
-from sandbox.needs import fixtures_lacking, missing_imports
+from sandbox.needs import fixtures_lacking, missing_imports, unsupported_in
 from sandbox.packages import imported_modules, module_offered, packages_offered
 from sandbox.pool import close_default_pool
 from sandbox.run import check_tests, checks_never_run, describe_tests, run_tests
@@ -12,4 +12,5 @@ from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 __all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "Policy", "SandboxStatus", "TestReport",
            "TestResult", "check_tests", "checks_never_run", "close_default_pool", "describe_tests",
            "fixtures_lacking", "imported_modules", "isolation", "isolation_level", "missing_imports",
-           "module_offered", "packages_offered", "require_level", "run_tests", "sandbox_status", "worker_policy"]
+           "module_offered", "packages_offered", "require_level", "run_tests", "sandbox_status", "unsupported_in",
+           "worker_policy"]

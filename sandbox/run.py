@@ -176,6 +176,13 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         report.status, report.error = "error", "no test ran: every test was skipped"
     elif all(t.passed for t in report.tests):
         report.status = "passed"
+    elif all(t.passed or t.unsupported for t in report.tests):
+        unjudged = [t for t in report.tests if not t.passed]
+        report.status = "unsupported"
+        others = " (the others passed)" if len(unjudged) < len(report.tests) else ""
+        report.error = (f"{len(unjudged)} of {len(report.tests)} tests did what the sandbox cannot run as one "
+                        f"process would, so they were not judged{others}: {unjudged[0].unsupported}")
+    report.unsupported = next((t.unsupported for t in report.tests if t.unsupported and not t.passed), None)
     if report.missing_module and not report.error:
         hint = missing_module_hint(report.missing_module)
         report.error = hint[0].upper() + hint[1:]

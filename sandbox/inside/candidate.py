@@ -19,6 +19,7 @@ import types
 
 import codeside_sync
 import proxies
+import unsupported
 import values
 import wire
 from peer import CannotCross, Peer, PeerGone
@@ -35,20 +36,27 @@ class CodeSide:
         self.module = module
         self.sync = codeside_sync.Sync()
         self.originals: dict[tuple[str, str], object] = {}
+        self.watches: list[unsupported.FdWatch | None] = []
 
     def before_request(self) -> dict | None:
-        """The code is calling the tests back: send what it printed so far, so the tests see it in order."""
+        """The code is calling the tests back: send what it printed so far, so the tests see it in order, and what
+        it met that cannot behave as in one process."""
         codeside_sync.refuse_other_threads()
-        return self.sync.flush()
+        return unsupported.with_notes(self.sync.flush())
 
     def after_answer(self, extra: dict) -> None:
         return None
 
     def before_serving(self, extra: dict | None) -> None:
         self.sync.enter(extra)
+        self.watches.append(unsupported.FdWatch() if extra and extra.get("fd_watch") else None)
 
     def after_serving(self) -> dict | None:
-        return self.sync.leave()
+        found = self.sync.leave()
+        watch = self.watches.pop() if self.watches else None
+        if watch is not None:
+            watch.stop()
+        return unsupported.with_notes(found)
 
     def raised(self, exc: BaseException) -> None:
         return None

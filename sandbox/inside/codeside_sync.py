@@ -13,6 +13,8 @@ import io
 import os
 import sys
 
+import unsupported
+
 MAX_CAPTURE = 1 << 20  # characters of output one capture keeps; past it the rest is cut and says so
 
 
@@ -167,5 +169,4 @@ def refuse_other_threads() -> None:
     call them (a thread pool calling them at once would mix the answers)."""
     threading = sys.modules.get("threading")
     if threading is not None and threading.current_thread() is not threading.main_thread():
-        raise RuntimeError("a function of the tests can be called only from the thread that runs the call, not from "
-                           "another thread (the sandbox runs the tests in another process)")
+        raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)

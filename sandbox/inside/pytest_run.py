@@ -15,6 +15,7 @@ import unittest
 
 import fixtures
 import pytest_shim
+import unsupported
 from report import Reporter
 from shapes import uncollected_class_words
 
@@ -216,6 +217,7 @@ class _UnittestResult(unittest.TestResult):
         self.reporter = reporter
         self.started = 0.0
         self.outcome: dict = {}
+        self.raised: BaseException | None = None
 
     def _name(self, test: unittest.TestCase) -> str:
         return f"{type(test).__name__}::{getattr(test, '_testMethodName', str(test))}"
@@ -224,7 +226,9 @@ class _UnittestResult(unittest.TestResult):
         super().startTest(test)
         self.started = time.perf_counter()
         self.outcome = {"name": self._name(test), "passed": True}
+        self.raised = None
         self.reporter.emit(ev="start", name=self.outcome["name"])
+        unsupported.take()
 
     def stopTest(self, test: unittest.TestCase) -> None:  # noqa: N802
         super().stopTest(test)
@@ -232,11 +236,13 @@ class _UnittestResult(unittest.TestResult):
         if self.outcome.get("passed") and swallowed:
             self.outcome.update(passed=False, **self.reporter.failure(swallowed[-1]))
         swallowed.clear()
+        self.reporter.limited(self.outcome, self.raised)
         self.outcome["duration_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
         self.reporter.emit(ev="test", **self.outcome)
 
     def _fail(self, err: tuple) -> None:
         if self.outcome.get("passed", True):
+            self.raised = err[1]
             self.outcome.update(passed=False, **self.reporter.failure(err[1]))
 
     def addFailure(self, test, err) -> None:  # noqa: N802

@@ -13,6 +13,7 @@ import time
 import traceback
 
 import pytest_shim
+import unsupported
 from asserts import Counter, TestAssertion, safe_repr, short
 from peer import PeerGone
 from proxies import RemoteError
@@ -81,6 +82,7 @@ class Reporter:
         xfail: the reason a test is expected to fail (its failure is reported as skipped; strict=True in it makes
         an unexpected pass a failure). teardown: called after the test (fixtures), whose errors fail it."""
         self.emit(ev="start", name=name, **({"setup": True} if setup else {}))
+        unsupported.take()  # what an earlier test met is not this one's
         started = time.perf_counter()
         result: dict = {"name": name, "passed": True}
         asserts_before = Counter.ran
@@ -110,11 +112,24 @@ class Reporter:
                 result.update(skipped=True, message=f"xfail: {reason or 'expected to fail'}")
             else:
                 result.update(passed=False, **self.failure(exc))
+        self.limited(result, raised)
         if setup and result["passed"] and not result.get("skipped") and Counter.ran == asserts_before:
             return None  # a line that set something up and checked nothing: not a test
         result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
         self.emit(ev="test", **result)
         return raised
+
+
+    def limited(self, result: dict, raised: BaseException | None) -> None:
+        """A test that raised Unsupported, or did not pass after meeting what cannot behave as in one process (the
+        reasons noted during it, in either process), is unsupported, with the reason: never a failure of the code.
+        A test that passed passed."""
+        noted = unsupported.take()
+        if result.get("passed"):
+            return
+        reason = raised.reason if isinstance(raised, unsupported.Unsupported) else noted[0] if noted else None
+        if reason:
+            result["unsupported"] = reason
 
 
 def _check_ran(value: object) -> None:

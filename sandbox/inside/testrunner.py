@@ -18,6 +18,7 @@ import unittest
 import fixtures
 import pytest_run
 import pytest_shim
+import unsupported
 from asserts import Counter, Rewriter, TestAssertion, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
@@ -124,6 +125,21 @@ def _solution(peer: Peer, side: TestsSide, names: dict) -> SolutionModule:
     return module
 
 
+class _TestsSide(TestsSide):
+    """The tests' side of the protocol, which also asks the code's process to watch its file descriptors while a
+    test captures with capfd, and takes what that process noted as unsupported (sandbox/inside/unsupported.py)."""
+
+    def before_request(self) -> dict | None:
+        extra = super().before_request()
+        if getattr(sys.stdout, "_sbx_fd_level", False):
+            extra = {**(extra or {}), "fd_watch": True}
+        return extra
+
+    def after_answer(self, extra: dict) -> None:
+        super().after_answer(extra)
+        unsupported.receive(extra)
+
+
 def _importable(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -136,7 +152,7 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     (a tests' process that ends without saying so ended itself, or was killed, before the tests' end)."""
     source = read_exact(0, tests_len).decode("utf-8", "replace") if tests_len else ""
     os.close(0)
-    side = TestsSide(lambda exc: isinstance(exc, TestAssertion))
+    side = _TestsSide(lambda exc: isinstance(exc, TestAssertion))
     reporter = Reporter(report_fd, source.splitlines(), side)
     reporter.emit(ev="tests_read")
     _run(source, entry_point, req_fd, resp_fd, side, reporter)
@@ -152,6 +168,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
                       lineno=exc.lineno)
         return
     shape = detect_shape(module)
+    module = unsupported.mark_limits(module)
     peer = Peer(resp_fd, req_fd, home="tests", role="tests")
     peer.hooks = side
     side.peer = peer
@@ -181,7 +198,8 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     builtins.exit = builtins.quit = _exit
     ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
                 "__builtins__": builtins,
-                "__sbx_compare__": compare, "__sbx_truth__": truth, "__name__": "tests",
+                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_limit__": unsupported.met,
+                "__name__": "tests",
                 "__file__": os.path.abspath(TESTS_FILE)}
     if entry_point:
         ns["candidate"] = solution.__dict__[entry_point]
