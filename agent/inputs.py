@@ -16,7 +16,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agent.config import Search
-from sandbox import check_tests, checks_never_run, fixtures_lacking, missing_imports, module_offered, packages_offered
+from sandbox import (
+    check_tests,
+    checks_never_run,
+    fixtures_lacking,
+    missing_imports,
+    module_offered,
+    packages_offered,
+    unsupported_in,
+)
 from sandbox.inside.names import reads_and_binds
 from sandbox.inside.shapes import collected_class, detect_shape, holds_assert, module_under_test
 from sandbox.locked_parse import parse
@@ -36,6 +44,11 @@ class BadInput(ValueError):
 
 class EnvironmentProblem(BadInput):
     """The tests need what the sandbox does not offer (a package): no model can fix it; the message says what to do."""
+
+
+class UnsupportedTests(EnvironmentProblem):
+    """The tests' text does what the sandbox cannot run as one process would (sandbox.unsupported_in): no model can
+    fix it; the message says where and why. Its status is ``unsupported``, apart from the other environment errors."""
 
 
 @dataclass(frozen=True)
@@ -199,13 +212,25 @@ def tests_lack(names: list[str]) -> str:
 
 def check_test_imports(tests: str) -> None:
     """Raise EnvironmentProblem when the tests import a module the sandbox does not offer, or ask for a fixture
-    nobody gives (a plugin's mocker): no answer can pass them."""
+    nobody gives (a plugin's mocker), and UnsupportedTests when their text does what the sandbox cannot run as one
+    process would: no answer can pass them."""
     missing = missing_imports(tests)
     if missing:
         raise EnvironmentProblem(tests_lack(missing))
     lacking = fixtures_lacking(tests)
     if lacking:
         raise EnvironmentProblem(lacking)
+    beyond = unsupported_in(tests)
+    if beyond:
+        raise UnsupportedTests(unsupported_words(beyond))
+
+
+def unsupported_words(places: list[str]) -> str:
+    """The message for tests that do what the sandbox cannot run as one process would, at places ("line N: why")."""
+    more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''})" if len(places) > 1 else ""
+    return (f"the tests do what the sandbox cannot run as one process would, at {places[0]}{more}. No code the model "
+            "writes can change that, and the sandbox would not judge that test: change it, or run it outside the "
+            "sandbox.")
 
 
 def validate_input(task: str, tests: str, entry_point: str | None = None) -> EntryPointUse:
@@ -213,7 +238,8 @@ def validate_input(task: str, tests: str, entry_point: str | None = None) -> Ent
 
     Raises BadInput for an empty or non-Python task, tests that are empty, do not parse or hold a check that never
     runs (sandbox.checks_never_run), or an entry point the tests never call; EnvironmentProblem for tests that import
-    what the sandbox does not offer."""
+    what the sandbox does not offer, UnsupportedTests (one of those) for tests that do what it cannot run as one
+    process would."""
     if not task or not task.strip():
         raise BadInput("the task is empty: describe the function to write")
     other = _OTHER_LANGUAGE.search(task)

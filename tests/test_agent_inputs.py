@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from agent import BadInput, EnvironmentProblem, RunFinished, Search, Solver, infer_entry_point, resolve_entry_point
+from agent import (
+    BadInput,
+    EnvironmentProblem,
+    RunFinished,
+    Search,
+    Solver,
+    UnsupportedTests,
+    infer_entry_point,
+    resolve_entry_point,
+)
 from agent.inputs import validate_input
 from fakes import ScriptedModel
 
@@ -190,3 +199,16 @@ def test_a_helper_the_tests_call_and_unittest_main_at_the_end_are_accepted():
     unittest_main = ("import unittest\nclass TestSecond(unittest.TestCase):\n    def test_a(self):\n"
                      "        self.assertEqual(second_largest([1, 2]), 1)\nunittest.main()\n")
     assert validate_input(SECOND, unittest_main).name == "second_largest"
+
+
+def test_tests_whose_text_does_what_the_sandbox_cannot_run_as_one_process_are_refused_as_unsupported(tmp_path):
+    tests = ("def test_find():\n    reg = Registry()\n    node = Node()\n    reg.add(node)\n"
+             "    assert reg.find(id(node)) is node\n")
+    with pytest.raises(UnsupportedTests, match=r"the tests do what the sandbox cannot run as one process would, at "
+                                               r"line 5: the test compares or hands over id\(\)") as caught:
+        validate_input("A registry of nodes by id.", tests)
+    assert isinstance(caught.value, EnvironmentProblem)  # no model can fix it: refused like a missing package
+    model = ScriptedModel(answers=[RIGHT])
+    with pytest.raises(UnsupportedTests):
+        list(Solver(model, tmp_path / "s.sqlite").start("A registry of nodes by id.", tests))
+    assert model.calls == 0
