@@ -313,6 +313,42 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     assert {json.loads(line)["task_id"] for line in exported.read_text().splitlines()} == {"double", "mute"}
 
 
+def test_tests_the_sandbox_cannot_run_as_one_process_are_counted_apart_never_as_failures(tmp_path):
+    threads = ("import threading\ndef run_all(callbacks):\n    results = []\n    def call(cb):\n"
+               "        results.append(cb())\n    ts = [threading.Thread(target=call, args=(c,)) for c in callbacks]\n"
+               "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n    return results\n")
+    tasks = [
+        TASKS[0],
+        # Visible tests that hand an id() to the code: refused before any model call.
+        {"task_id": "ids", "prompt": "Keep nodes by their id.",
+         "tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n",
+         "hidden_tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n"},
+        # Hidden tests whose callbacks a thread of the code calls: the answer's hidden verdict is not given.
+        {"task_id": "threads", "prompt": "Call callbacks in threads.", "tests": "assert run_all([]) == []\n",
+         "hidden_tests": "assert run_all([]) == []\nassert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n"},
+    ]
+    solver = task_file_solver(tmp_path, ANSWERS + (("in threads", threads, ""), ("by their id", "x = 1\n", "")))
+    path = write_tasks(tmp_path / "limits.jsonl", tasks)
+    db_path = tmp_path / "bench.sqlite"
+    run_id = start_run(RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"), parallel=1,
+                                 backend="threads"), db_path, solver=solver, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert run.status == "finished", run.error
+    by_id = {r["task_id"]: r for r in store.results(db, run_id)}
+    assert by_id["ids"]["final_status"] == "unsupported_tests" and by_id["ids"]["iterations"] == 0
+    assert "id()" in by_id["ids"]["error"]
+    assert by_id["threads"]["final_status"] == "passed" and by_id["threads"]["hidden_passed"] == 0
+    assert [a["hidden_status"] for a in store.attempts(db, run_id, "threads")] == ["unsupported"]
+    metrics = run_metrics(run, list(by_id.values()))
+    assert (metrics["lost_to_unsupported"], metrics["lost_to_environment"]) == (1, 0)
+    assert metrics["pass_at_1"] == pytest.approx(1 / 3)  # neither counts as passed
+    shown = _cli("--db", str(db_path), "show", run_id).stdout
+    assert "lost to tests the sandbox cannot run as one process would: 1 (counted as not passed)" in shown
+    assert "answers the hidden tests could not judge (they do what the sandbox cannot run as one process " \
+           "would): 1 (apart from wrong answers" in shown
+
+
 def test_a_task_the_agent_refuses_is_bad_input_not_an_outage(tmp_path):
     task = {**TASKS[0], "task_id": "java", "prompt": "Write this in Java: return twice the number given."}
     path = write_tasks(tmp_path / "java.jsonl", [task, TASKS[0]])
