@@ -2,10 +2,10 @@
 
 from sandbox.inside.policy import Policy
 from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level, worker_policy
-from sandbox.needs import fixtures_lacking, missing_imports, unsupported_in
+from sandbox.needs import fixtures_lacking, missing_imports
 from sandbox.packages import imported_modules, module_offered, packages_offered
 from sandbox.pool import close_default_pool
-from sandbox.run import check_tests, checks_never_run, describe_tests, run_tests
+from sandbox.run import check_tests, checks_never_run, describe_tests, run_tests, unsupported_in
 from sandbox.status import SandboxStatus, sandbox_status
 from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 

@@ -14,7 +14,6 @@ from sandbox.inside.shapes import (
     missing_fixtures,
     module_under_test,
 )
-from sandbox.inside.unsupported import limits_in
 from sandbox.locked_parse import parse
 from sandbox.packages import module_offered
 
@@ -53,13 +52,3 @@ def fixtures_lacking(tests: str) -> str | None:
             f"the tests file defines; the sandbox gives pytest's {', '.join(BUILTIN_FIXTURES[:10])} and the fixtures "
             "a tests file defines with @pytest.fixture. Define it in the tests, or use one of those.")
 
-
-def unsupported_in(tests: str) -> list[str]:
-    """Where the tests' text does what the sandbox cannot run as one process would (sandbox.inside.unsupported's
-    LIMITS: an id() of an object compared with, or handed to, the code), each as "line N: why"; [] for none or for
-    tests that do not parse."""
-    try:
-        module = parse(tests)
-    except (SyntaxError, ValueError):
-        return []
-    return [f"line {line}: {reason}" for line, reason in limits_in(module)]

@@ -8,6 +8,7 @@ from dataclasses import fields
 
 from sandbox.inside.confine import CONFINE_FAILED
 from sandbox.inside.shapes import count_tests, detect_shape, unrun_checks
+from sandbox.inside.unsupported import limits_in
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
 from sandbox.locked_parse import parse
 from sandbox.packages import missing_module_hint, missing_module_name
@@ -22,20 +23,22 @@ NO_TESTS = "the tests hold no assert, test_* function or check(candidate)"
 NOTHING_WOULD_RUN = "no assert of these tests would run, so nothing would be checked"
 
 
-def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str]]:
+def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str], list[str]]:
     """(why the tests cannot run or None, their shape, how many tests they hold, the checks in them that never run
-    as "line N: why"), from one parse."""
+    and the places they do what the sandbox cannot run as one process would, each as "line N: why"), from one
+    parse."""
     if not tests.strip():
-        return "the tests are empty", "", 0, []
+        return "the tests are empty", "", 0, [], []
     try:
         module = parse(tests)
     except SyntaxError as exc:
-        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0, []
+        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0, [], []
     shape = detect_shape(module)
     count = count_tests(module, shape)
     never = [f"line {line}: {why}" for line, why in unrun_checks(module, shape)]
+    beyond = [f"line {line}: {why}" for line, why in limits_in(module)]
     problem = None if count else f"{NOTHING_WOULD_RUN}: {never[0]}" if never else NO_TESTS
-    return problem, shape, count, never
+    return problem, shape, count, never, beyond
 
 
 def check_tests(tests: str) -> str | None:
@@ -50,9 +53,16 @@ def checks_never_run(tests: str) -> list[str]:
     return _inspect_tests(tests)[3]
 
 
+def unsupported_in(tests: str) -> list[str]:
+    """Where the tests' text does what the sandbox cannot run as one process would (sandbox.inside.unsupported's
+    LIMITS: an id() of an object compared with, or handed to, the code), each as "line N: why"; [] for none or for
+    tests that do not parse (check_tests names that)."""
+    return _inspect_tests(tests)[4]
+
+
 def describe_tests(tests: str) -> str:
     """One line on what the sandbox will make of these tests: their shape and count, or why they cannot run."""
-    problem, shape, count, never = _inspect_tests(tests)
+    problem, shape, count, never, beyond = _inspect_tests(tests)
     if problem:
         return problem[0].upper() + problem[1:]
     if shape == "check":
@@ -61,7 +71,8 @@ def describe_tests(tests: str) -> str:
         text = f"{count} pytest-style test function{'s' if count != 1 else ''}"
     else:
         text = f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
-    return text + (f"; never run: {never[0]}" if never else "")
+    return (text + (f"; never run: {never[0]}" if never else "")
+            + (f"; not judged here (the sandbox cannot run it as one process would): {beyond[0]}" if beyond else ""))
 
 
 def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: Limits = Limits()) -> TestReport:

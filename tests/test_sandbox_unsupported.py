@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from sandbox import STATUSES, run_tests, unsupported_in
+from sandbox import STATUSES, describe_tests, run_tests, unsupported_in
 from sandbox import TestReport as Report
 from sandbox.inside import unsupported
 
@@ -114,3 +114,18 @@ def test_reports_stored_before_the_status_existed_read_back_without_it():
     old = {"status": "failed", "tests": [{"name": "t", "passed": False}]}
     report = Report.from_dict(old)
     assert report.unsupported is None and report.tests[0].unsupported is None and report.n_failed == 1
+
+
+def test_tests_importing_the_code_by_a_module_name_of_their_own_are_marked_the_same():
+    tests = ("from registry import Node, Registry\ndef test_find():\n    reg = Registry()\n    n = Node()\n"
+             "    reg.add(n)\n    assert reg.find(id(n)) is n\n")
+    report = run_tests(REGISTRY, tests)
+    assert report.status == "unsupported" and report.unsupported == unsupported.ID_CROSSING, report.summary()
+    by_module = "import registry\nreg = registry.Registry()\nn = registry.Node()\nassert reg.add(n) == id(n)\n"
+    assert run_tests(REGISTRY, by_module).status == "unsupported"
+
+
+def test_describe_tests_says_before_any_run_what_will_not_be_judged():
+    said = describe_tests("reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n")
+    assert said.startswith("1 assert, each reported on its own; not judged here (the sandbox cannot run it as one "
+                           "process would): line 3: the test compares or hands over id()")

@@ -33,8 +33,10 @@ from dataclasses import dataclass
 
 if __package__:
     from .names import reads_and_binds
+    from .shapes import KNOWN_PACKAGES, module_under_test
 else:
     from names import reads_and_binds
+    from shapes import KNOWN_PACKAGES, module_under_test
 
 # What each run-time limit says, shown to the person, the model and the bench.
 THREAD_CALLBACK = ("a thread the code started called a function of the tests; the sandbox runs the tests in a "
@@ -140,9 +142,12 @@ def _targets(node: ast.AST) -> list[str]:
 def _from_the_code(module: ast.Module) -> set[str]:
     """The names whose value may come from the code: the code's own (read but never bound by the tests, nor built
     in), and, to a fixed point, the names (and ``self.x``) the tests bind from an expression reading one, including
-    a function of theirs (a fixture) returning one, whose name a test then takes as an argument."""
-    read, bound = reads_and_binds(module)
-    found = read - bound - set(dir(builtins))
+    a function of theirs (a fixture) returning one, whose name a test then takes as an argument. What they import
+    from the code's module by a name of their own (``from registry import Registry``) is the code's too."""
+    alias = module_under_test(module, lambda name: name in sys.stdlib_module_names or name in KNOWN_PACKAGES)
+    code_modules = frozenset({"solution", alias} - {None})
+    read, bound = reads_and_binds(module, code_modules)
+    found = (read - bound - set(dir(builtins))) | code_modules  # `import registry`: registry.Registry() is the code's
     bindings: list[tuple[list[str], list[ast.AST]]] = []
     for node in ast.walk(module):
         if isinstance(node, ast.Assign):
