@@ -9,6 +9,7 @@ from agent.inputs import (
     BadInput,
     EntryPointUse,
     EnvironmentProblem,
+    UnsupportedTests,
     infer_entry_point,
     resolve_entry_point,
     validate_input,
@@ -25,6 +26,7 @@ from sandbox.status import SandboxStatus, sandbox_status
 __all__ = [
     "BadInput", "EntryPointUse", "EnvironmentProblem", "Event", "LineFull", "ModelSpec", "ModelUnavailable",
     "NodeFinished", "NodeStarted", "Place", "RunFinished", "SandboxStatus", "Search", "Settings", "SolveJob",
-    "SolveStore", "Solver", "Step", "Token", "event_to_dict", "infer_entry_point", "load_settings", "make_chat_model",
-    "make_solver", "next_draw", "resolve_entry_point", "sandbox_status", "start_job", "validate_input",
+    "SolveStore", "Solver", "Step", "Token", "UnsupportedTests", "event_to_dict", "infer_entry_point",
+    "load_settings", "make_chat_model", "make_solver", "next_draw", "resolve_entry_point", "sandbox_status",
+    "start_job", "validate_input",
 ]

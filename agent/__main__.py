@@ -3,7 +3,8 @@
 
 One line per node transition as it happens, then the final code. Exit 0 if solved, 1 if not,
 2 on bad input or an unusable model (one line saying what to fix), 3 when the sandbox lacks what the
-tests or the code import (status env_error: no model can fix it). With --json a refusal is a summary too.
+tests or the code import (status env_error: no model can fix it), 4 when the tests do what the sandbox cannot run as
+one process would (status unsupported). With --json a refusal is a summary too.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import time
 from pathlib import Path
 
 from agent.config import PROVIDERS, STRATEGIES, describe_search, load_settings, search_dict
-from agent.inputs import BadInput, EnvironmentProblem, validate_input
+from agent.inputs import BadInput, EnvironmentProblem, UnsupportedTests, validate_input
 from agent.loop.candidates import candidates, choice, judged_now
 from agent.providers.chat_model import ModelUnavailable
 from agent.solves.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.solves.solver import make_solver
 from sandbox.cli import CommandParser
 
-EXIT_CODES = {"passed": 0, "env_error": 3}
+EXIT_CODES = {"passed": 0, "env_error": 3, "unsupported": 4}
 
 
 def _text(value: str, what: str) -> str:
@@ -115,12 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _solve(args)
     except (BadInput, ModelUnavailable, ValueError) as exc:
-        status = ("env_error" if isinstance(exc, EnvironmentProblem) else
+        status = ("unsupported" if isinstance(exc, UnsupportedTests) else
+                  "env_error" if isinstance(exc, EnvironmentProblem) else
                   "error" if isinstance(exc, ModelUnavailable) else "bad_input")
         if args.json:
             print(json.dumps({"kind": "summary", "status": status, "error": str(exc), "iterations": 0}))
         print(f"agent: {exc}", file=sys.stderr)
-        return 3 if status == "env_error" else 2
+        return EXIT_CODES.get(status, 2)
 
 
 if __name__ == "__main__":

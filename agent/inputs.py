@@ -1,9 +1,10 @@
 """Checks of what a person brings before any model time: the task, the tests, the entry point, what they import.
 
 A solve that cannot succeed whatever the model writes is refused here, with a message that says what to fix:
-an empty or non-Python task, tests that do not parse, an entry point the tests never call, tests that import a
-module the sandbox does not offer, search settings that cannot run (validate_solve). The entry point, when none
-is given, is inferred from the tests and the task (see infer_entry_point), so a task typed in words needs none.
+an empty or non-Python task, tests that do not parse or hold a check that never runs, an entry point the tests never
+call, tests that import a module the sandbox does not offer, search settings that cannot run (validate_solve). The
+entry point, when none is given, is inferred from the tests and the task (see infer_entry_point), so a task typed in
+words needs none.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agent.config import Search
-from sandbox import check_tests, fixtures_lacking, missing_imports, module_offered, packages_offered
+from sandbox import (
+    check_tests,
+    checks_never_run,
+    fixtures_lacking,
+    missing_imports,
+    module_offered,
+    packages_offered,
+    unsupported_in,
+)
 from sandbox.inside.names import reads_and_binds
-from sandbox.inside.shapes import detect_shape, holds_assert, is_test_case, module_under_test
+from sandbox.inside.shapes import collected_class, detect_shape, holds_assert, module_under_test
 from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
@@ -35,6 +44,11 @@ class BadInput(ValueError):
 
 class EnvironmentProblem(BadInput):
     """The tests need what the sandbox does not offer (a package): no model can fix it; the message says what to do."""
+
+
+class UnsupportedTests(EnvironmentProblem):
+    """The tests' text does what the sandbox cannot run as one process would (sandbox.unsupported_in): no model can
+    fix it; the message says where and why. Its status is ``unsupported``, apart from the other environment errors."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +79,7 @@ def _test_units(module: ast.Module) -> list[ast.AST]:
         for node in module.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 units.append(node)
-            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or is_test_case(node)):
+            elif isinstance(node, ast.ClassDef) and collected_class(node):
                 units += [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
         return units
     return [stmt for stmt in module.body if holds_assert(stmt)]
@@ -198,20 +212,34 @@ def tests_lack(names: list[str]) -> str:
 
 def check_test_imports(tests: str) -> None:
     """Raise EnvironmentProblem when the tests import a module the sandbox does not offer, or ask for a fixture
-    nobody gives (a plugin's mocker): no answer can pass them."""
+    nobody gives (a plugin's mocker), and UnsupportedTests when their text does what the sandbox cannot run as one
+    process would: no answer can pass them."""
     missing = missing_imports(tests)
     if missing:
         raise EnvironmentProblem(tests_lack(missing))
     lacking = fixtures_lacking(tests)
     if lacking:
         raise EnvironmentProblem(lacking)
+    beyond = unsupported_in(tests)
+    if beyond:
+        raise UnsupportedTests(unsupported_words(beyond))
+
+
+def unsupported_words(places: list[str]) -> str:
+    """The message for tests that do what the sandbox cannot run as one process would, at places ("line N: why")."""
+    more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''})" if len(places) > 1 else ""
+    return (f"the tests do what the sandbox cannot run as one process would, at {places[0]}{more}. No code the model "
+            "writes can change that, and the sandbox would not judge that test: change it, or run it outside the "
+            "sandbox.")
 
 
 def validate_input(task: str, tests: str, entry_point: str | None = None) -> EntryPointUse:
     """Check a task and its tests before any model time; return the entry point the solve will use.
 
-    Raises BadInput for an empty or non-Python task, tests that are empty or do not parse, or an entry point the
-    tests never call; EnvironmentProblem for tests that import what the sandbox does not offer."""
+    Raises BadInput for an empty or non-Python task, tests that are empty, do not parse or hold a check that never
+    runs (sandbox.checks_never_run), or an entry point the tests never call; EnvironmentProblem for tests that import
+    what the sandbox does not offer, UnsupportedTests (one of those) for tests that do what it cannot run as one
+    process would."""
     if not task or not task.strip():
         raise BadInput("the task is empty: describe the function to write")
     other = _OTHER_LANGUAGE.search(task)
@@ -220,6 +248,10 @@ def validate_input(task: str, tests: str, entry_point: str | None = None) -> Ent
     problem = check_tests(tests or "")
     if problem:
         raise BadInput(problem)
+    never = checks_never_run(tests)
+    if never:  # a check the person wrote that would never run: they meant it to, and no answer can change that
+        raise BadInput(f"the tests hold a check that never runs: {never[0]}"
+                       + (f" (and {len(never) - 1} more)" if len(never) > 1 else ""))
     use = resolve_entry_point(task, tests, entry_point)
     check_test_imports(tests)
     return use

@@ -5,11 +5,12 @@ from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_
 from sandbox.needs import fixtures_lacking, missing_imports
 from sandbox.packages import imported_modules, module_offered, packages_offered
 from sandbox.pool import close_default_pool
-from sandbox.run import check_tests, describe_tests, run_tests
+from sandbox.run import check_tests, checks_never_run, describe_tests, run_tests, unsupported_in
 from sandbox.status import SandboxStatus, sandbox_status
 from sandbox.verdict import STATUSES, Limits, TestReport, TestResult
 
-__all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "Policy", "SandboxStatus", "TestReport", "TestResult",
-           "check_tests", "close_default_pool", "describe_tests", "fixtures_lacking", "imported_modules", "isolation",
-           "isolation_level", "missing_imports", "module_offered", "packages_offered", "require_level", "run_tests",
-           "sandbox_status", "worker_policy"]
+__all__ = ["STATUSES", "Isolation", "IsolationRefused", "Limits", "Policy", "SandboxStatus", "TestReport",
+           "TestResult", "check_tests", "checks_never_run", "close_default_pool", "describe_tests",
+           "fixtures_lacking", "imported_modules", "isolation", "isolation_level", "missing_imports",
+           "module_offered", "packages_offered", "require_level", "run_tests", "sandbox_status", "unsupported_in",
+           "worker_policy"]

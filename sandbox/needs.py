@@ -51,3 +51,4 @@ def fixtures_lacking(tests: str) -> str | None:
     return (f"the tests ask for the fixture{'s' if len(missing) > 1 else ''} {named}, which neither the sandbox nor "
             f"the tests file defines; the sandbox gives pytest's {', '.join(BUILTIN_FIXTURES[:10])} and the fixtures "
             "a tests file defines with @pytest.fixture. Define it in the tests, or use one of those.")
+

@@ -7,7 +7,8 @@ import time
 from dataclasses import fields
 
 from sandbox.inside.confine import CONFINE_FAILED
-from sandbox.inside.shapes import count_tests, detect_shape
+from sandbox.inside.shapes import count_tests, detect_shape, unrun_checks
+from sandbox.inside.unsupported import limits_in
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
 from sandbox.locked_parse import parse
 from sandbox.packages import missing_module_hint, missing_module_name
@@ -19,36 +20,59 @@ _RESULT_FIELDS = {f.name for f in fields(TestResult)}
 
 
 NO_TESTS = "the tests hold no assert, test_* function or check(candidate)"
+NOTHING_WOULD_RUN = "no assert of these tests would run, so nothing would be checked"
 
 
-def _inspect_tests(tests: str) -> tuple[str | None, str, int]:
-    """(why the tests cannot run or None, their shape, how many tests they hold), from one parse."""
+def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str], list[str]]:
+    """(why the tests cannot run or None, their shape, how many tests they hold, the checks in them that never run
+    and the places they do what the sandbox cannot run as one process would, each as "line N: why"), from one
+    parse."""
     if not tests.strip():
-        return "the tests are empty", "", 0
+        return "the tests are empty", "", 0, [], []
     try:
         module = parse(tests)
     except SyntaxError as exc:
-        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0
+        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0, [], []
     shape = detect_shape(module)
     count = count_tests(module, shape)
-    return (NO_TESTS if count == 0 else None), shape, count
+    never = [f"line {line}: {why}" for line, why in unrun_checks(module, shape)]
+    beyond = [f"line {line}: {why}" for line, why in limits_in(module)]
+    problem = None if count else f"{NOTHING_WOULD_RUN}: {never[0]}" if never else NO_TESTS
+    return problem, shape, count, never, beyond
 
 
 def check_tests(tests: str) -> str | None:
-    """None if the tests parse and hold at least one test, else a one-line message (naming the line)."""
+    """None if the tests parse and hold at least one test that runs, else a one-line message (naming the line)."""
     return _inspect_tests(tests)[0]
+
+
+def checks_never_run(tests: str) -> list[str]:
+    """The places of the tests that hold a check which never runs, each as "line N: why" (a helper holding asserts
+    that nothing calls, a class pytest does not collect, a ``__main__`` block, a top-level sys.exit); [] when every
+    check runs or the tests do not parse (check_tests names that)."""
+    return _inspect_tests(tests)[3]
+
+
+def unsupported_in(tests: str) -> list[str]:
+    """Where the tests' text does what the sandbox cannot run as one process would (sandbox.inside.unsupported's
+    LIMITS: an id() of an object compared with, or handed to, the code), each as "line N: why"; [] for none or for
+    tests that do not parse (check_tests names that)."""
+    return _inspect_tests(tests)[4]
 
 
 def describe_tests(tests: str) -> str:
     """One line on what the sandbox will make of these tests: their shape and count, or why they cannot run."""
-    problem, shape, count = _inspect_tests(tests)
+    problem, shape, count, never, beyond = _inspect_tests(tests)
     if problem:
         return problem[0].upper() + problem[1:]
     if shape == "check":
-        return "A HumanEval check(candidate): give the entry point, the function it is called with"
-    if shape == "pytest":
-        return f"{count} pytest-style test function{'s' if count != 1 else ''}"
-    return f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
+        text = "A HumanEval check(candidate): give the entry point, the function it is called with"
+    elif shape == "pytest":
+        text = f"{count} pytest-style test function{'s' if count != 1 else ''}"
+    else:
+        text = f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
+    return (text + (f"; never run: {never[0]}" if never else "")
+            + (f"; not judged here (the sandbox cannot run it as one process would): {beyond[0]}" if beyond else ""))
 
 
 def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: Limits = Limits()) -> TestReport:
@@ -100,11 +124,13 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
                         stderr=raw.stderr.decode("utf-8", "replace"),
                         stdout_truncated=raw.stdout_truncated, stderr_truncated=raw.stderr_truncated,
                         exit_codes=exits)
-    running = None
+    running, done = None, False
     for event in raw.events:
         kind = event.get("ev")
         if kind == "start":
             running = event.get("name")
+        elif kind == "done":
+            running, done = None, True
         elif kind == "test":
             running = None
             report.tests.append(TestResult(**{k: v for k, v in event.items() if k in _RESULT_FIELDS}))
@@ -130,6 +156,7 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
     elif "timeout" in flags or cpu_killed:
         report.status = "timeout"
         report.error = f"the run did not finish within {limits.timeout_s:g} s and was killed"
+    ended_in = running is not None
     if running is not None:
         report.tests.append(TestResult(name=running, passed=False, error_type=report.status.title(),
                                        message=report.error or "the test process died during this test"))
@@ -140,6 +167,14 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         report.error = "the sandbox could not confine the run (the kernel refused Landlock or seccomp); nothing ran"
     elif exits.get("tests", 0) != 0:
         report.status, report.error = "crashed", f"the test process died (exit {exits.get('tests')})"
+    elif not done:
+        # os._exit(0) in the tests: the process ended cleanly, but before the tests did
+        report.status = "error"
+        report.error = ("the tests ended their own process (exit 0, as os._exit does) before they finished"
+                        + (f", during {report.tests[-1].name}" if ended_in else "")
+                        + ": nothing after that ran, and pytest itself would stop there without a report")
+        if ended_in:
+            report.tests[-1].error_type, report.tests[-1].message = "ProcessEnded", report.error
     elif any(t.error_type == "MemoryError" for t in report.tests):
         report.status = "memory"
         report.error = f"the code ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
@@ -152,6 +187,13 @@ def judge(raw: RawRun, limits: Limits) -> TestReport:
         report.status, report.error = "error", "no test ran: every test was skipped"
     elif all(t.passed for t in report.tests):
         report.status = "passed"
+    elif all(t.passed or t.unsupported for t in report.tests):
+        unjudged = [t for t in report.tests if not t.passed]
+        report.status = "unsupported"
+        others = " (the others passed)" if len(unjudged) < len(report.tests) else ""
+        report.error = (f"{len(unjudged)} of {len(report.tests)} tests did what the sandbox cannot run as one "
+                        f"process would, so they were not judged{others}: {unjudged[0].unsupported}")
+    report.unsupported = next((t.unsupported for t in report.tests if t.unsupported and not t.passed), None)
     if report.missing_module and not report.error:
         hint = missing_module_hint(report.missing_module)
         report.error = hint[0].upper() + hint[1:]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-STATUSES = ("passed", "failed", "error", "timeout", "memory", "output_limit", "crashed")
+# unsupported: the tests do what the sandbox cannot run as one process would (sandbox/inside/unsupported.py), and every
+# test that did not pass met it; never a failure of the code.
+STATUSES = ("passed", "failed", "error", "timeout", "memory", "output_limit", "crashed", "unsupported")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class TestResult:
     message: str | None = None
     traceback: str | None = None
     skipped: bool = False
+    # Set when the test did not pass after doing what the sandbox cannot run as one process would: why. Such a test
+    # is not judged, never a failure of the code.
+    unsupported: str | None = None
 
     def describe(self) -> str:
         """A short failure text: the failing line, the compared values, the error, the traceback."""
@@ -49,6 +54,9 @@ class TestResult:
             return f"SKIPPED {self.name}" + (f": {self.message}" if self.message else "")
         if self.passed:
             return f"PASSED {self.name}"
+        if self.unsupported:
+            return (f"NOT JUDGED {self.name}: the sandbox cannot run it as one process would: {self.unsupported}"
+                    + (f"\n  (it stopped at line {self.lineno}: {self.line})" if self.line else ""))
         parts = [f"FAILED {self.name}"]
         if self.line and self.line not in self.name:
             parts.append(f"  line {self.lineno}: {self.line}")
@@ -85,6 +93,9 @@ class TestReport:
     # "code" (at load or in a call of the code) or "tests" (the test code's own import).
     missing_module: str | None = None
     missing_module_in: str | None = None
+    # What the tests did that the sandbox cannot run as one process would, when a test that did not pass met it (the
+    # first reason; TestResult.unsupported has each test's). The status is "unsupported" when no other test failed.
+    unsupported: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -96,7 +107,11 @@ class TestReport:
 
     @property
     def n_failed(self) -> int:
-        return sum(not t.passed for t in self.tests)
+        return sum(not t.passed and not t.unsupported for t in self.tests)
+
+    @property
+    def n_unsupported(self) -> int:
+        return sum(bool(t.unsupported) and not t.passed for t in self.tests)
 
     def to_dict(self) -> dict:
         """Plain data, as the CLI prints it with --json."""
@@ -115,7 +130,8 @@ class TestReport:
         lines = [head]
         if self.error:
             lines.append(self.error)
-        failures = [t for t in self.tests if not t.passed]
+        # the code's own failures first: the ones not judged (unsupported) say so, and are not for the code to fix
+        failures = sorted((t for t in self.tests if not t.passed), key=lambda t: bool(t.unsupported))
         lines += [t.describe() for t in failures[:max_failures]]
         if len(failures) > max_failures:
             lines.append(f"... and {len(failures) - max_failures} more failing tests")

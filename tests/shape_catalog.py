@@ -284,6 +284,26 @@ SHAPES = {
         "class Queue:\n    def __init__(self):\n        self.items = [0]\n    def push(self, x):\n"
         "        self.items.append(x)\n    def pop(self):\n        return self.items.pop(0)\ndef make_queue():\n"
         "    return Queue()\n"),
+    # --- how a tests file is run: helpers it calls, and the runners it starts itself ------------------------------
+    "helper_called_later": (
+        "def check_pair(a, b, want):\n    assert add(a, b) == want\n    assert add(b, a) == want\n"
+        "check_pair(1, 2, 3)\nfor n in range(3):\n    check_pair(n, n, 2 * n)\n",
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a + b + (a == b)\n"),
+    "unittest_main_at_the_end": (
+        "import unittest\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n"
+        "        self.assertEqual(add(2, 3), 5)\nunittest.main()\n",
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a * b\n"),
+    "unittest_main_under_main_guard": (
+        "import unittest\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n"
+        "        self.assertEqual(add(2, 3), 5)\n\nif __name__ == '__main__':\n    unittest.main(verbosity=2)\n",
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a * b\n"),
+    "pytest_main_at_the_end": (
+        "import pytest\ndef test_add():\n    assert add(2, 3) == 5\npytest.main([__file__, '-q'])\n",
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a * b\n"),
     "module_under_test_imported_by_name": (
         "from calculator import add, Calculator\nimport calculator\ndef test_add():\n    assert add(2, 3) == 5\n"
         "    assert calculator.add(1, 1) == 2 and Calculator().total([1, 2]) == 3\n",

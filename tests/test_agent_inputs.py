@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from agent import BadInput, EnvironmentProblem, RunFinished, Search, Solver, infer_entry_point, resolve_entry_point
+from agent import (
+    BadInput,
+    EnvironmentProblem,
+    RunFinished,
+    Search,
+    Solver,
+    UnsupportedTests,
+    infer_entry_point,
+    resolve_entry_point,
+)
 from agent.inputs import validate_input
 from fakes import ScriptedModel
 
@@ -166,3 +175,40 @@ def test_every_mbpp_entry_point_is_inferred_from_its_words_and_first_assert():
         if infer_entry_point(task["prompt"], tests) not in defined:
             wrong.append(task["task_id"])
     assert wrong == []
+
+
+@pytest.mark.parametrize("tests, says", [
+    ("def verify():\n    assert second_largest([1, 2]) == 1\n" + SECOND_TESTS, "line 1: verify() holds asserts, but"),
+    ("class MyChecks:\n    def test_a(self):\n        assert second_largest([1, 2]) == 1\n", "class MyChecks is not"),
+    ("import sys\n" + SECOND_TESTS + "sys.exit(0)\n", "line 5: `sys.exit(0)` ends the tests while they load"),
+    (SECOND_TESTS + "if __name__ == '__main__':\n    assert second_largest([2, 1]) == 1\n", "__main__"),
+])
+def test_tests_holding_a_check_that_never_runs_are_refused_before_any_model_time(tests, says, tmp_path):
+    with pytest.raises(BadInput, match="the tests hold a check that never runs|nothing would be checked") as caught:
+        validate_input(SECOND, tests)
+    assert says in str(caught.value) and not isinstance(caught.value, EnvironmentProblem)
+    model = ScriptedModel(answers=[RIGHT])
+    with pytest.raises(BadInput):
+        list(Solver(model, tmp_path / "s.sqlite").start(SECOND, tests))
+    assert model.calls == 0
+
+
+def test_a_helper_the_tests_call_and_unittest_main_at_the_end_are_accepted():
+    helper = "def expect(xs, want):\n    assert second_largest(xs) == want\nexpect([1, 2], 1)\n"
+    assert validate_input(SECOND, helper).name == "second_largest"
+    unittest_main = ("import unittest\nclass TestSecond(unittest.TestCase):\n    def test_a(self):\n"
+                     "        self.assertEqual(second_largest([1, 2]), 1)\nunittest.main()\n")
+    assert validate_input(SECOND, unittest_main).name == "second_largest"
+
+
+def test_tests_whose_text_does_what_the_sandbox_cannot_run_as_one_process_are_refused_as_unsupported(tmp_path):
+    tests = ("def test_find():\n    reg = Registry()\n    node = Node()\n    reg.add(node)\n"
+             "    assert reg.find(id(node)) is node\n")
+    with pytest.raises(UnsupportedTests, match=r"the tests do what the sandbox cannot run as one process would, at "
+                                               r"line 5: the test compares or hands over id\(\)") as caught:
+        validate_input("A registry of nodes by id.", tests)
+    assert isinstance(caught.value, EnvironmentProblem)  # no model can fix it: refused like a missing package
+    model = ScriptedModel(answers=[RIGHT])
+    with pytest.raises(UnsupportedTests):
+        list(Solver(model, tmp_path / "s.sqlite").start("A registry of nodes by id.", tests))
+    assert model.calls == 0

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage
 from agent import BadInput, NodeFinished, NodeStarted, Search, Solver, Token
 from agent.config import search_dict, stored_search
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION
-from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, run_to_end, solver_for
+from fakes import ADD_RIGHT, ADD_TASK, ADD_TESTS, ADD_WRONG, ScriptedModel, run_to_end, solver_for
 
 
 def test_a_right_first_answer_passes_after_one_coder_and_one_executor_step(tmp_path):
@@ -71,6 +71,40 @@ def test_model_failure_ends_with_clear_error(tmp_path):
     solver = Solver(Down(messages=iter([])), tmp_path / "s.sqlite")
     _, final = run_to_end(solver.start(ADD_TASK, ADD_TESTS))
     assert final.status == "error" and "stopped answering" in final.error
+
+
+# Tests the sandbox cannot judge as one process would (sandbox/inside/unsupported.py): a thread of the code calls
+# back a function of the tests. The code is right; repairing it would only change correct code.
+PARALLEL_TASK = "Write run_all(callbacks): call each callback in a thread of its own and return their results."
+PARALLEL_TESTS = ("assert run_all([]) == []\n"
+                  "assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n")
+PARALLEL_RIGHT = ("```python\nimport threading\ndef run_all(callbacks):\n    results = []\n    def call(cb):\n"
+                  "        results.append(cb())\n"
+                  "    threads = [threading.Thread(target=call, args=(cb,)) for cb in callbacks]\n"
+                  "    for t in threads:\n        t.start()\n    for t in threads:\n        t.join()\n"
+                  "    return results\n```")
+PARALLEL_WRONG = "```python\ndef run_all(callbacks):\n    return [0]\n```"
+
+
+def test_a_candidate_that_passes_all_the_sandbox_can_judge_ends_the_solve_unsupported_not_repaired(tmp_path):
+    model = ScriptedModel(answers=[PARALLEL_RIGHT, ADD_RIGHT])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(budget=4, strategy="repair"))
+    _, final = run_to_end(solver.start(PARALLEL_TASK, PARALLEL_TESTS))
+    assert final.status == "unsupported" and final.iterations == 1 and model.calls == 1
+    assert final.error.startswith("#1 passes every visible test the sandbox can judge; 1 of 2 tests did what")
+    assert "a thread the code started called a function of the tests" in final.error
+    assert final.code.startswith("import threading")
+    report = solver.candidates(final.thread_id)[0].report
+    assert report.status == "unsupported" and report.n_failed == 0
+    assert "1 not judged" in solver.candidates(final.thread_id)[0].headline()
+
+
+def test_a_real_failure_beside_an_unsupported_test_is_still_repaired(tmp_path):
+    solver = solver_for(tmp_path, PARALLEL_WRONG, PARALLEL_RIGHT, budget=4)
+    _, final = run_to_end(solver.start(PARALLEL_TASK, PARALLEL_TESTS))
+    assert final.status == "unsupported" and final.iterations == 2
+    first = solver.candidates(final.thread_id)[0]
+    assert first.report.status == "failed" and "first failure" in first.headline()
 
 
 @pytest.mark.parametrize("task, tests, message", [

@@ -267,6 +267,18 @@ def test_a_task_file_run_on_ray_gives_the_threads_rows_without_the_file(tmp_path
 # --- environment errors ------------------------------------------------------------------------------------------
 
 
+def finished_run(tmp_path: Path, tasks: list[dict], solver: Solver) -> tuple:
+    """(db path, store, run, results by task id) of a run of these tasks to its end (2 candidates a task)."""
+    path = write_tasks(tmp_path / "tasks.jsonl", tasks)
+    db_path = tmp_path / "bench.sqlite"
+    run_id = start_run(RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"), parallel=1,
+                                 backend="threads"), db_path, solver=solver, background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert run.status == "finished", run.error
+    return db_path, db, run, {r["task_id"]: r for r in store.results(db, run_id)}
+
+
 def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(tmp_path):
     tasks = [
         TASKS[0],
@@ -287,15 +299,8 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     def answer(prompt: str, attempt: int) -> str:
         return "I would rather not write code." if "quietly" in prompt else keyed(prompt, 1)
     solver = Solver(PromptKeyedModel(answer=answer), tmp_path / "solves.sqlite")
-    path = write_tasks(tmp_path / "env.jsonl", tasks)
-    db_path = tmp_path / "bench.sqlite"
-    run_id = start_run(RunConfig(tasks_file=str(path), search=Search(budget=2, strategy="repair"),
-                                               parallel=1, backend="threads"),
-                       db_path, solver=solver, background=False)
-    db = store.open_store(db_path)
-    run = store.get_run(db, run_id)
-    assert run.status == "finished", run.error
-    by_id = {r["task_id"]: r for r in store.results(db, run_id)}
+    db_path, db, run, by_id = finished_run(tmp_path, tasks, solver)
+    run_id = run.id
     frame, fancy = by_id["frame"], by_id["fancy"]
     assert frame["final_status"] == "env_error" and "nosuchpackage_xyz" in frame["error"]
     assert frame["iterations"] == 0 and frame["hidden_passed"] == 0 and frame["thread_id"] is None
@@ -311,6 +316,36 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
     exported = tmp_path / "samples.jsonl"
     assert _cli("--db", str(db_path), "export", run_id, "--jsonl", str(exported)).returncode == 0
     assert {json.loads(line)["task_id"] for line in exported.read_text().splitlines()} == {"double", "mute"}
+
+
+def test_tests_the_sandbox_cannot_run_as_one_process_are_counted_apart_never_as_failures(tmp_path):
+    threads = ("import threading\ndef run_all(callbacks):\n    results = []\n    def call(cb):\n"
+               "        results.append(cb())\n    ts = [threading.Thread(target=call, args=(c,)) for c in callbacks]\n"
+               "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n    return results\n")
+    tasks = [
+        TASKS[0],
+        # Visible tests that hand an id() to the code: refused before any model call.
+        {"task_id": "ids", "prompt": "Keep nodes by their id.",
+         "tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n",
+         "hidden_tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n"},
+        # Hidden tests whose callbacks a thread of the code calls: the answer's hidden verdict is not given.
+        {"task_id": "threads", "prompt": "Call callbacks in threads.", "tests": "assert run_all([]) == []\n",
+         "hidden_tests": "assert run_all([]) == []\nassert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n"},
+    ]
+    solver = task_file_solver(tmp_path, ANSWERS + (("in threads", threads, ""), ("by their id", "x = 1\n", "")))
+    db_path, db, run, by_id = finished_run(tmp_path, tasks, solver)
+    run_id = run.id
+    assert by_id["ids"]["final_status"] == "unsupported_tests" and by_id["ids"]["iterations"] == 0
+    assert "id()" in by_id["ids"]["error"]
+    assert by_id["threads"]["final_status"] == "passed" and by_id["threads"]["hidden_passed"] == 0
+    assert [a["hidden_status"] for a in store.attempts(db, run_id, "threads")] == ["unsupported"]
+    metrics = run_metrics(run, list(by_id.values()))
+    assert (metrics["lost_to_unsupported"], metrics["lost_to_environment"]) == (1, 0)
+    assert metrics["pass_at_1"] == pytest.approx(1 / 3)  # neither counts as passed
+    shown = _cli("--db", str(db_path), "show", run_id).stdout
+    assert "lost to tests the sandbox cannot run as one process would: 1 (counted as not passed)" in shown
+    assert "answers the hidden tests could not judge (they do what the sandbox cannot run as one process " \
+           "would): 1 (apart from wrong answers" in shown
 
 
 def test_a_task_the_agent_refuses_is_bad_input_not_an_outage(tmp_path):

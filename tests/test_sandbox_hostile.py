@@ -28,7 +28,7 @@ from sandbox import Limits, isolation, isolation_level, packages_offered, run_te
 
 FULL = isolation_level().startswith("bwrap")
 FAST = Limits(timeout_s=3, memory_bytes=256 << 20)  # a memory bomb fills it well within the timeout
-NOT_PASSED = {"failed", "error", "timeout", "memory", "output_limit", "crashed"}
+NOT_PASSED = {"failed", "error", "timeout", "memory", "output_limit", "crashed", "unsupported"}
 
 
 def _sandbox_processes() -> list[int]:

@@ -208,6 +208,125 @@ def test_an_unexecuted_or_empty_test_is_never_a_pass(tests, status, message):
         assert message in report.tests[0].message, report.summary()
 
 
+# What one Python process and pytest give for tests that never run (issue 32's second table), with code that returns
+# the wrong value and with code that returns the right one: neither reads as passed.
+RIGHT_F = "def f(x):\n    return 5 if x == 1 else x + 1\n"
+
+
+@pytest.mark.parametrize("tests, says", [
+    # nothing calls verify(): pytest says no tests ran
+    ("def verify():\n    assert f(1) == 5\n", "verify() holds asserts, but nothing calls it"),
+    # a class pytest does not collect (not Test*, not a TestCase)
+    ("class MyChecks:\n    def test_a(self):\n        assert f(1) == 5\n", "class MyChecks is not collected"),
+    # a Test* class with a constructor: pytest warns that it cannot collect it
+    ("class TestInit:\n    def __init__(self):\n        self.n = 1\n    def test_a(self):\n        assert f(1) == 5\n",
+     "because it has a __init__ constructor"),
+    ('if __name__ == "__main__":\n    assert f(1) == 5\n', "runs only when the file is run as a script"),
+])
+@pytest.mark.parametrize("code", [ONE, RIGHT_F], ids=["wrong", "right"])
+def test_tests_whose_asserts_never_run_check_nothing_and_say_why(code, tests, says):
+    report = run_tests(code, tests)
+    assert report.status == "error" and not report.tests, report.summary()
+    assert report.error.startswith("no assert of these tests would run, so nothing would be checked")
+    assert says in report.error, report.error
+
+
+@pytest.mark.parametrize("code", [ONE, RIGHT_F], ids=["wrong", "right"])
+def test_a_helper_nothing_calls_beside_asserts_that_ran_is_reported_as_checking_nothing(code):
+    report = run_tests(code, "assert f(0) == 1\ndef verify():\n    assert f(1) == 5\n")
+    assert report.status == "failed" and [t.passed for t in report.tests] == [True, False]
+    unrun = report.tests[1]
+    assert unrun.name == "line 2: def verify():" and unrun.lineno == 2
+    assert unrun.message.startswith("no assert ran, so nothing was checked: verify() holds asserts, but nothing called")
+
+
+def test_a_helper_that_is_called_counts_at_the_line_that_calls_it():
+    tests = "def check_x(n, want):\n    assert f(n) == want\ncheck_x(1, 5)\nfor n in (2, 3):\n    check_x(n, n + 1)\n"
+    report = run_tests(RIGHT_F, tests)
+    assert report.status == "passed" and [t.name for t in report.tests] == ["line 3: check_x(1, 5)",
+                                                                          "line 4: for n in (2, 3):"]
+    report = run_tests(ONE, tests)
+    assert report.status == "failed" and [t.passed for t in report.tests] == [False, True]
+    assert (report.tests[0].left, report.tests[0].right) == ("2", "5")
+
+
+@pytest.mark.parametrize("tests", [
+    "import pytest\npytest.skip('later', allow_module_level=True)\nassert f(1) == 5\n",
+    "import pytest\npytest.skip('later', allow_module_level=True)\ndef test_a():\n    assert f(1) == 5\n",
+    "import pytest\nnp = pytest.importorskip('no_such_module_xyz')\ndef test_a():\n    assert f(1) == 5\n",
+])
+def test_a_file_skipped_at_its_top_level_runs_none_of_its_asserts(tests):
+    for code in (ONE, RIGHT_F):
+        report = run_tests(code, tests)
+        assert report.status == "error" and report.error == "no test ran: every test was skipped", report.summary()
+        assert all(t.skipped for t in report.tests) and len(report.tests) == 1
+
+
+def test_a_skip_outside_a_test_without_allow_module_level_is_an_error_as_in_pytest():
+    report = run_tests(ONE, "import pytest\npytest.skip('later')\nassert f(1) == 5\n")
+    assert report.status == "error" and "pytest.skip at line 2" in report.error
+    assert "allow_module_level=True" in report.error
+
+
+@pytest.mark.parametrize("tests, line, text", [
+    ("import sys\nsys.exit(0)\nassert f(1) == 5\n", 2, "sys.exit(0)"),
+    ("import sys\nsys.exit(0)\ndef test_a():\n    assert f(1) == 5\n", 2, "sys.exit(0)"),
+    ("assert f(0) == 1\nraise SystemExit(1)\nassert f(1) == 5\n", 2, "raise SystemExit(1)"),
+    ("exit()\nassert f(1) == 5\n", 1, "exit()"),
+    ("quit(3)\ndef test_a():\n    assert f(1) == 5\n", 1, "quit(3)"),
+])
+def test_an_exit_while_the_tests_load_is_an_error_at_that_line(tests, line, text):
+    for code in (ONE, RIGHT_F):
+        report = run_tests(code, tests)
+        assert report.status == "error", report.summary()
+        assert report.error.startswith(f"the tests exit at line {line} (`{text}`) while they load")
+        assert "nothing after it ran" in report.error
+
+
+def test_an_exit_inside_a_test_fails_that_test_as_pytest_does_and_the_others_run():
+    tests = ("import sys\ndef test_a():\n    sys.exit(0)\ndef test_b():\n    exit()\n"
+             "def test_c():\n    assert f(1) == 5\n")
+    report = run_tests(RIGHT_F, tests)
+    assert report.status == "failed" and [t.passed for t in report.tests] == [False, False, True]
+    assert {t.error_type for t in report.tests[:2]} == {"SystemExit"}
+
+
+@pytest.mark.parametrize("tests, during", [
+    ("import os\nassert f(0) == 1\nos._exit(0)\nassert f(1) == 5\n", "line 3: os._exit(0)"),
+    ("import os\ndef test_a():\n    os._exit(0)\n    assert f(1) == 5\n", "test_a"),
+])
+def test_tests_that_end_their_own_process_never_read_as_passed(tests, during):
+    for code in (ONE, RIGHT_F):
+        report = run_tests(code, tests)
+        assert report.status == "error", report.summary()
+        assert report.error.startswith("the tests ended their own process") and during in report.error
+        assert report.tests[-1].name == during and not report.tests[-1].passed
+
+
+def test_a_test_class_with_a_constructor_is_not_collected_beside_tests_that_are():
+    tests = ("class TestInit:\n    def __init__(self):\n        self.n = 1\n    def test_a(self):\n"
+             "        assert f(1) == 2\ndef test_b():\n    assert f(1) == 5\n")
+    report = run_tests(RIGHT_F, tests)
+    assert report.status == "passed" and report.tests[0].skipped and report.tests[0].name == "TestInit"
+    assert "pytest does not collect class TestInit" in report.tests[0].message
+    assert run_tests(ONE, tests).status == "failed"
+
+
+def test_a_class_or_function_marked_not_a_test_is_not_collected():
+    tests = ("class TestHelper:\n    __test__ = False\n    def test_a(self):\n        assert f(1) == 2\n"
+             "def test_b():\n    assert f(1) == 5\n")
+    report = run_tests(RIGHT_F, tests)
+    assert report.status == "passed" and [t.name for t in report.tests] == ["test_b"]
+
+
+@pytest.mark.parametrize("tests, says", [
+    ("assert f(1) == 5\ndef verify():\n    assert f(2) == 3\n", "never run: line 2: verify() holds asserts"),
+    ("import sys\ndef test_a():\n    assert f(1) == 5\nsys.exit(0)\n", "never run: line 4: `sys.exit(0)` ends"),
+])
+def test_describe_tests_names_a_check_that_never_runs(tests, says):
+    assert says in describe_tests(tests)
+
+
 def test_async_tests_run_and_pass_when_right():
     report = run_tests(ONE, "async def test_a():\n    assert f(1) == 2\n")
     assert report.status == "passed", report.summary()

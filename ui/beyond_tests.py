@@ -28,7 +28,7 @@ def behaviour_of(job: SolveJob, settings: Settings) -> AnswerBehaviour | None:
     """The answer's behaviour table for a finished solve (None when there is none to show), read once per solve and
     answer: the outcomes are stored with the answer, and the sandbox runs only for an answer stored without them."""
     final = job.final
-    if job.running or final is None or final.paused or final.status not in ("passed", "gave_up"):
+    if job.running or final is None or final.paused or final.status not in ("passed", "gave_up", "unsupported"):
         return None
     cache = state.setdefault("answer_behaviours", {})
     key = (job.thread_id, final.code)

@@ -26,6 +26,10 @@ PASS_MARK, FAIL_MARK = f":green[{PASS_ICON}]", f":red[{FAIL_ICON}]"
 NEXT_WORDS = {"repair": "a repair of the last candidate from its failure report",
               "sample": "fresh samples of the first prompt"}
 ENV_ERROR_WORDS = "the sandbox cannot run this"  # a solve's env_error: the sandbox lacks what the code or tests import
+# A solve's unsupported: its answer passes every test the sandbox can judge; the others do what it cannot run as one
+# process would. Also a candidate's verdict then, and a test's.
+UNSUPPORTED_WORDS = "not judged: the sandbox cannot run this as one process would"
+UNJUDGED_MARK = ":orange[:material/block:]"
 WRITING_WORDS = {"first": "the first answer", "repair": "a repair", "sample": "fresh samples"}
 _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 
@@ -43,25 +47,37 @@ def kind_words(candidate: Candidate) -> str:
     return words + (" (code edited in the debugger)" if candidate.forked else "")
 
 
+def _unjudged(candidate: Candidate) -> bool:
+    """It passes every visible test the sandbox can judge; the others do what it cannot run as one process would."""
+    return candidate.report is not None and candidate.report.status == "unsupported"
+
+
+def verdict_word(candidate: Candidate) -> str:
+    """'passes', 'fails', or 'passes what can be judged' (the other tests unsupported), never a mark alone."""
+    return "passes" if candidate.passed else "passes what can be judged" if _unjudged(candidate) else "fails"
+
+
 def verdict_line(candidate: Candidate) -> str:
     """'#2 passes — 3 of 3 visible tests pass': a word for pass or fail besides the mark (colour alone would not
     carry it) and, for a failure, the first failing test with the two values it compared."""
     if not candidate.ran:
         return f"**#{candidate.number}** — not run yet"
-    mark, word = (PASS_MARK, "passes") if candidate.passed else (FAIL_MARK, "fails")
-    return f"{mark} **#{candidate.number} {word}** — {plain(candidate.headline())}"
+    mark = PASS_MARK if candidate.passed else UNJUDGED_MARK if _unjudged(candidate) else FAIL_MARK
+    return f"{mark} **#{candidate.number} {verdict_word(candidate)}** — {plain(candidate.headline())}"
 
 
 def attempt_label(candidate: Candidate) -> str:
     """The one line a candidate's step shows closed: number, how it was drawn, verdict and first failure."""
     if not candidate.ran:
         return f"**#{candidate.number} · {kind_words(candidate)}** — running the visible tests"
-    word = "passes" if candidate.passed else "fails"
-    return f"**#{candidate.number} · {kind_words(candidate)} · {word}** — {plain(candidate.headline())}"
+    return (f"**#{candidate.number} · {kind_words(candidate)} · {verdict_word(candidate)}** — "
+            f"{plain(candidate.headline())}")
 
 
 def step_icon(candidate: Candidate) -> str:
-    return WAIT_ICON if not candidate.ran else PASS_ICON if candidate.passed else FAIL_ICON
+    if not candidate.ran:
+        return WAIT_ICON
+    return PASS_ICON if candidate.passed else ":material/block:" if _unjudged(candidate) else FAIL_ICON
 
 
 def speed_caption(candidate: Candidate, *, alone: bool = True) -> str:
@@ -93,7 +109,10 @@ def render_report(report: TestReport | dict) -> None:
         if test.passed:
             st.markdown(f"{PASS_MARK} passes: `{test.name}`")
             continue
-        st.markdown(f"{FAIL_MARK} fails: `{test.name}`")
+        if test.unsupported:
+            st.markdown(f"{UNJUDGED_MARK} {UNSUPPORTED_WORDS}: `{test.name}`")
+        else:
+            st.markdown(f"{FAIL_MARK} fails: `{test.name}`")
         st.code(test.describe(), language="text")
     for name, text, cut in (("stdout", parsed.stdout, parsed.stdout_truncated),
                             ("stderr", parsed.stderr, parsed.stderr_truncated)):
@@ -194,8 +213,9 @@ def _draw_route(entry: Route, budget: int, strategy: str) -> None:
         label = f"**route: stop** — every visible test passes ({passing})" + (
             " — the chooser picks the answer next" if used > 1 else "")
         icon = ":material/stop_circle:"
-    elif entry.status == "env_error":
-        label = f"**route: stop** — {ENV_ERROR_WORDS}: {plain(entry.update.get('error') or '')}" + (
+    elif entry.status in ("env_error", "unsupported"):
+        words = ENV_ERROR_WORDS if entry.status == "env_error" else "the other tests cannot be judged here"
+        label = f"**route: stop** — {words}: {plain(entry.update.get('error') or '')}" + (
             " — the chooser picks the answer next" if used > 1 else "")
         icon = ":material/block:"
     else:
@@ -253,6 +273,10 @@ def _draw_final(story: Story, more_below: bool) -> None:
     elif final.status == "env_error":
         # Not the model's failure and not a spent budget: what the sandbox lacks, and what to do about it.
         st.warning(f"**Stopped: {ENV_ERROR_WORDS}** — {final.error}", icon=":material/block:")
+    elif final.status == "unsupported":
+        # Not solved and not failed: the answer passes what can be judged, and repairing it would change correct code.
+        st.warning(f"**Stopped, {UNSUPPORTED_WORDS}** — {final.error}. Nothing was repaired for it: the code was "
+                   "not shown to be wrong.", icon=":material/block:")
     else:
         st.error(f"**Stopped with an error**: {final.error}", icon=":material/error:")
 

@@ -69,14 +69,17 @@ class Candidate:
         return self.number - 1 if self.kind == "repair" and self.number > 1 else None
 
     def headline(self) -> str:
-        """One line: k of n visible tests pass, or the first failure with its two values, or why nothing ran."""
+        """One line: k of n visible tests pass, or the first failure with its two values, or why nothing ran, or why
+        the tests that did not pass could not be judged."""
         if self.report is None:
             return "not run yet"
         report = self.report
         if report.passed:
             return f"{report.n_passed} of {len(report.tests)} visible tests pass"
-        failing = next((t for t in report.tests if not t.passed), None)
+        failing = next((t for t in report.tests if not t.passed and not t.unsupported), None)
         head = f"{report.n_passed} of {len(report.tests)} visible tests pass"
+        if report.status == "unsupported":  # no failure of the code: the rest could not be judged here
+            return f"{head}; {report.n_unsupported} not judged: {report.unsupported}"
         if failing is not None:
             where = failing.line or failing.name
             if failing.op is not None:

@@ -156,6 +156,18 @@ def environment_problem(judged: list[Attempt]) -> str | None:
     return None
 
 
+def unsupported_problem(judged: list[Attempt]) -> str | None:
+    """Why the loop stops without a pass, from the candidates just run, or None: one of them passes every visible
+    test the sandbox can judge, and the others do what the sandbox cannot run as one process would (its report's
+    status is unsupported). Repairing it would change correct code for a verdict the sandbox cannot give."""
+    for attempt in judged:
+        report = attempt.get("report") or {}
+        if report.get("status") == "unsupported":
+            return (f"#{attempt.get('iteration')} passes every visible test the sandbox can judge; "
+                    f"{report.get('error') or report.get('unsupported')}")
+    return None
+
+
 def executor(state: SolveState, base: Search = Search()) -> dict:
     """Run the candidates not yet run (new ones, or one whose code a fork edited) against the visible tests and
     decide whether to draw more within the state's search (agent.config.stored_search; base for what the state does
@@ -170,11 +182,14 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
     spent = sum(a.get("tokens_out", 0) for a in attempts)
     tokens = search.token_budget
     lacking = environment_problem(ran)
+    beyond = unsupported_problem(ran)
     error = None
     if any((a.get("report") or {}).get("status") == "passed" for a in attempts):
         status = "passed"
     elif lacking:
         status, error = "env_error", lacking
+    elif beyond:
+        status, error = "unsupported", beyond
     elif len(attempts) >= search.budget or (tokens and spent >= tokens):
         status = "gave_up"
     else:

@@ -75,7 +75,9 @@ class SolveState(TypedDict, total=False):
     feedback: str
     iteration: int  # candidates drawn so far
     search: dict  # the solve's agent.config.Search, whole (search_dict); read it with agent.config.stored_search
-    status: str  # running | passed | gave_up | error (the model failed) | env_error (the sandbox lacks a module)
+    # running | passed | gave_up | error (the model failed) | env_error (the sandbox lacks a module) | unsupported
+    # (a candidate passes every test the sandbox can judge; the others do what it cannot run as one process would)
+    status: str
     error: str | None
     messages: Annotated[list[dict], extend_messages]  # the first conversation and its repairs (KV cache reuse)
     attempts: Annotated[list[Attempt], merge_attempts]

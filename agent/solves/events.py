@@ -40,7 +40,8 @@ class NodeFinished:
 
 @dataclass
 class RunFinished:
-    """The stream ended: the solve is over (passed, gave_up, error, env_error) or paused before next_node."""
+    """The stream ended: the solve is over (passed, gave_up, error, env_error, unsupported) or paused before
+    next_node."""
 
     thread_id: str
     step: int

@@ -84,7 +84,8 @@ class SolveStore:
             yield
 
     def set_status(self, thread_id: str, status: str) -> None:
-        """Store a solve's status (running, paused, passed, gave_up, error, env_error)."""
+        """Store a solve's status (running, paused, passed, gave_up, error, env_error,
+        unsupported)."""
         with self._db() as db:
             db.execute("UPDATE solves SET status = ?, updated = ? WHERE thread_id = ?",
                        (status, time.time(), thread_id))

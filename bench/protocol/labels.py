@@ -8,7 +8,12 @@ from enum import StrEnum
 FEEDBACK_MODES = ("visible", "none", "oracle")  # what the loop repairs from; oracle: the hidden tests (leaky)
 ENV_ERROR = "env_error"  # a task's status when the sandbox lacks what the code or tests import
 BAD_INPUT = "bad_input"  # the agent refused the task before any model call
-LOST_STATUSES = (ENV_ERROR, BAD_INPUT)  # tasks that never had an answer: counted apart, and as not passed
+# the agent refused the task before any model call: its visible tests do what the sandbox cannot run as one process
+# would (agent.inputs.UnsupportedTests). A solve that stops on such a test at run time ends "unsupported" with its
+# answer kept, which the hidden tests score as any other.
+UNSUPPORTED_TESTS = "unsupported_tests"
+LOST_STATUSES = (ENV_ERROR, BAD_INPUT, UNSUPPORTED_TESTS)  # tasks that never had an answer: counted apart, not passed
+UNJUDGED_STATUS = "unsupported"  # a hidden verdict the sandbox could not give (sandbox STATUSES): counted apart
 SAMPLED_STATUS = "sampled"  # a task's status in a samples run: nothing was chosen, every sample is scored
 IMPORTED_STATUS = "imported"  # a task's status in an imported run (bench.scoring.imported)
 

@@ -2,7 +2,8 @@
 hidden tests; or, for a samples run, N independent samples of the first prompt, each scored the same way.
 
 A task the environment cannot run (its tests import a module the sandbox does not offer, or the solve ends on one)
-is recorded as lost to the environment, not as a model outage: no model can fix it. A samples run has no loop: the
+is recorded as lost to the environment, not as a model outage: no model can fix it; so is one whose visible tests do
+what the sandbox cannot run as one process would (lost apart, as unsupported tests). A samples run has no loop: the
 visible tests run on each sample and are stored, deciding nothing; pass@k reads the hidden verdicts
 (bench.scoring.passk).
 """
@@ -12,12 +13,12 @@ from __future__ import annotations
 import time
 
 from agent import BadInput, RunFinished, Solver, validate_input
-from agent.inputs import EnvironmentProblem
+from agent.inputs import EnvironmentProblem, UnsupportedTests
 from agent.loop.choice import answers_by_budget
 from agent.loop.model_calls import describe_model_error, draw_samples
 from bench.datasets.task import Task
 from bench.protocol.hidden import run_hidden, score_sample
-from bench.protocol.labels import BAD_INPUT, ENV_ERROR
+from bench.protocol.labels import BAD_INPUT, ENV_ERROR, UNSUPPORTED_TESTS
 from bench.protocol.rows import attempt_row, lost_result, result_row, sampled_result
 from bench.protocol.rules import Rules
 from sandbox import run_tests
@@ -29,6 +30,8 @@ class ModelOutage(Exception):
 
 
 def _lost_status(exc: BadInput) -> str:
+    if isinstance(exc, UnsupportedTests):
+        return UNSUPPORTED_TESTS
     return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
 
 

@@ -152,7 +152,8 @@ def markdown_report(db: Database) -> str:
                 f"{_plus_cell(db, run, twins)} | {curve} | "
                 f"{_published(run)} | {100 * m['oracle_ceiling']:.1f}% | "
                 f"{100 * m['visible_precision']:.1f}% | "
-                f"{m['lost_to_environment'] + m['lost_to_bad_input']} / {m['lost_to_extraction']} | "
+                f"{m['lost_to_environment'] + m['lost_to_bad_input'] + m['lost_to_unsupported']} / "
+                f"{m['lost_to_extraction']} | "
                 f"{m['tokens_out'] / max(1, m['tasks']):.0f} | {m['wall_seconds'] / 60:.0f} min | "
                 f"{100 * m['model_time_share']:.1f}% | `{run.id}` |")
         if twins:

@@ -3,12 +3,12 @@ diagnostics apart from them, and what it lost. A sampled run's shows its pass@k 
 
 from __future__ import annotations
 
-from bench.protocol.labels import Protocol
+from bench.protocol.labels import UNJUDGED_STATUS, Protocol
 from bench.reports.words import backend_words, load_loss_words, lost_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.record import Run
 from bench.scoring.load_losses import LoadLosses, load_losses
-from bench.scoring.metrics import run_metrics, timed_out_answers
+from bench.scoring.metrics import answers_with_hidden_status, run_metrics
 
 
 def loud(words: str) -> str:
@@ -18,11 +18,14 @@ def loud(words: str) -> str:
 
 
 def show_metrics(db, run: Run) -> dict:
-    """A run's metrics (bench.scoring.metrics.run_metrics) with the answers that ran out of time counted apart, and
+    """A run's metrics (bench.scoring.metrics.run_metrics) with the answers that ran out of time, and those whose
+    hidden tests the sandbox could not judge as one process would, counted apart, and
     its candidates lost at load and removed by cleaning (bench.scoring.load_losses, as plain data)."""
     results = store.results(db, run.id)
     metrics = run_metrics(run, results)
-    metrics["answers_timed_out"] = timed_out_answers(run, results, store.hidden_statuses(db, run.id))
+    statuses = store.hidden_statuses(db, run.id)
+    metrics["answers_timed_out"] = answers_with_hidden_status(run, results, statuses, "timeout")
+    metrics["answers_unjudged"] = answers_with_hidden_status(run, results, statuses, UNJUDGED_STATUS)
     metrics["load_losses"] = load_losses(store.load_outcomes(db, run.id)).to_dict()
     return metrics
 
@@ -100,6 +103,9 @@ def _loop_lines(run: Run, metrics: dict) -> list[str]:
     if metrics.get("answers_timed_out"):
         lines.append(f"answers that ran out of time on the hidden tests: {metrics['answers_timed_out']} (apart from "
                      "wrong answers; counted as not passed)")
+    if metrics.get("answers_unjudged"):
+        lines.append(f"answers the hidden tests could not judge (they do what the sandbox cannot run as one process "
+                     f"would): {metrics['answers_unjudged']} (apart from wrong answers; counted as not passed)")
     return lines
 
 

@@ -66,6 +66,7 @@ def lost_words(metrics: dict) -> str:
     """'lost to environment errors: 2 · lost to extraction errors: 1', or '' when no task was lost."""
     parts = [(metrics.get("lost_to_environment", 0), "environment errors"),
              (metrics.get("lost_to_bad_input", 0), "bad input"),
+             (metrics.get("lost_to_unsupported", 0), "tests the sandbox cannot run as one process would"),
              (metrics.get("lost_to_extraction", 0), "extraction errors")]
     return " · ".join(f"lost to {what}: {count}" for count, what in parts if count)
 

@@ -3,7 +3,7 @@ diagnostics the hidden tests give after the run, tokens and time, tasks lost apa
 
 from __future__ import annotations
 
-from bench.protocol.labels import BAD_INPUT, ENV_ERROR, LOST_STATUSES
+from bench.protocol.labels import BAD_INPUT, ENV_ERROR, LOST_STATUSES, UNSUPPORTED_TESTS
 from bench.runs.record import Run
 from bench.scoring.caps import answer_at_cap, curve_caps, final_cap, hidden_at_cap
 from bench.scoring.passk import mean_pass_at_k, reported_ks
@@ -16,13 +16,14 @@ def mean(values: list[float]) -> float:
 
 def lost_counts(results: list[dict]) -> dict[str, int]:
     """Tasks that never had a fair chance, counted apart (each still counts as not passed in pass@1): lost to the
-    environment (the sandbox lacks a module the tests or the code import), refused as bad input, and lost to
-    extraction (no candidate's answer held code to run)."""
+    environment (the sandbox lacks a module the tests or the code import), refused as bad input, refused because the
+    tests do what the sandbox cannot run as one process would, and lost to extraction (no candidate's answer held
+    code to run)."""
     status = [r.get("final_status") for r in results]
     extraction = [r for r, s in zip(results, status) if s not in LOST_STATUSES and r.get("iterations")
                   and (r.get("extract_errors") or 0) >= r["iterations"]]
     return {"lost_to_environment": status.count(ENV_ERROR), "lost_to_bad_input": status.count(BAD_INPUT),
-            "lost_to_extraction": len(extraction)}
+            "lost_to_unsupported": status.count(UNSUPPORTED_TESTS), "lost_to_extraction": len(extraction)}
 
 
 def sample_counts(results: list[dict]) -> list[tuple[int, int]]:
@@ -94,13 +95,14 @@ def run_metrics(run: Run, results: list[dict]) -> dict:
     }
 
 
-def timed_out_answers(run: Run, results: list[dict], statuses: dict[str, list[str]]) -> int:
-    """Tasks whose final answer ran out of time on the hidden tests (its attempt's hidden_status is 'timeout'),
-    counted apart from wrong answers as EvalPlus counts them; each still counts as not passed. statuses: each
-    task's hidden statuses by attempt (bench.runs.store.hidden_statuses)."""
+def answers_with_hidden_status(run: Run, results: list[dict], statuses: dict[str, list[str]], status: str) -> int:
+    """Tasks whose final answer got this status on the hidden tests, counted apart from wrong answers: "timeout" (it
+    ran out of time, as EvalPlus counts them) or "unsupported" (the hidden tests did what the sandbox cannot run as
+    one process would); each still counts as not passed. statuses: each task's hidden statuses by attempt
+    (bench.runs.store.hidden_statuses)."""
     count = 0
     for result in results:
         index = answer_at_cap(result, final_cap(run))
         found = statuses.get(result["task_id"], [])
-        count += index is not None and index < len(found) and found[index] == "timeout"
+        count += index is not None and index < len(found) and found[index] == status
     return count

@@ -43,13 +43,16 @@ class TestAssertion(AssertionError):
 
 
 class Counter:
-    """How many asserts ran: a check() or an assert line that ran none checked nothing."""
+    """How many asserts ran, and on which lines: a check() or an assert line that ran none checked nothing, and a
+    helper whose lines never ran was never called."""
 
     ran = 0
+    lines: set[int] = set()
 
 
 def compare(lineno: int, op: str, left: object, right: object, msg: object) -> None:
     Counter.ran += 1
+    Counter.lines.add(lineno)
     outcome = OPS[op](left, right)
     try:
         holds = bool(outcome)
@@ -66,6 +69,7 @@ def compare(lineno: int, op: str, left: object, right: object, msg: object) -> N
 
 def truth(lineno: int, value: object, msg: object) -> None:
     Counter.ran += 1
+    Counter.lines.add(lineno)
     if not value:
         raise TestAssertion(lineno, None, value, None, msg() if msg else None)
 

@@ -22,6 +22,7 @@ import introspection
 import proxies
 import sharing
 import subclassing
+import unsupported
 import values
 import wire
 from handover import BadState, Handover
@@ -40,10 +41,12 @@ class CodeSide:
         self.sync = codeside_sync.Sync()
         self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
+        self.watches: list[unsupported.FdWatch | None] = []
 
     def before_request(self) -> dict | None:
-        """The code is calling the tests back: send what it printed so far, so the tests see it in order."""
-        return self.handover.outgoing(self.sync.flush())
+        """The code is calling the tests back: send what it printed so far, so the tests see it in order, and what
+        it met that cannot behave as in one process."""
+        return unsupported.with_notes(self.handover.outgoing(self.sync.flush()))
 
     def after_answer(self, extra: dict) -> None:
         self._take(extra)
@@ -51,9 +54,14 @@ class CodeSide:
     def before_serving(self, extra: dict | None) -> None:
         self._take(extra)
         self.sync.enter(extra)
+        self.watches.append(unsupported.FdWatch() if extra and extra.get("fd_watch") else None)
 
     def after_serving(self) -> dict | None:
-        return self.handover.outgoing(self.sync.leave())
+        found = self.handover.outgoing(self.sync.leave())
+        watch = self.watches.pop() if self.watches else None
+        if watch is not None:
+            watch.stop()
+        return unsupported.with_notes(found)
 
     def _take(self, extra: dict | None) -> None:
         try:

@@ -13,6 +13,7 @@ import io
 import os
 import sys
 
+
 MAX_CAPTURE = 1 << 20  # characters of output one capture keeps; past it the rest is cut and says so
 
 

@@ -39,10 +39,12 @@ CaptureResult = collections.namedtuple("CaptureResult", "out err")
 class Capture:
     """capsys / capfd: what the test and the code printed during the test, read with readouterr()."""
 
-    def __init__(self, binary: bool = False) -> None:
+    def __init__(self, binary: bool = False, fd_level: bool = False) -> None:
         self.binary = binary
         self.saved = (sys.stdout, sys.stderr)
         self.out, self.err = io.StringIO(), io.StringIO()
+        # capfd: the code's process watches what it writes below sys.stdout, which is not captured (unsupported.py)
+        self.out._sbx_fd_level = fd_level
         sys.stdout, sys.stderr = self.out, self.err
 
     def readouterr(self) -> CaptureResult:
@@ -372,7 +374,7 @@ class Resolver:
 
     def _builtin(self, name: str, request: Request) -> object:
         if name in ("capsys", "capfd", "capsysbinary", "capfdbinary"):
-            made = Capture(binary=name.endswith("binary"))
+            made = Capture(binary=name.endswith("binary"), fd_level=name.startswith("capfd"))
             self.finalizers["function"].append(made.close)
         elif name in ("tmp_path", "tmpdir"):
             path = self.factory.mktemp(request.node.name)

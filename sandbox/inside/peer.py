@@ -17,6 +17,7 @@ import channels
 import linking
 import proxies
 import sharing
+import unsupported
 import values
 import wire
 from crossing import (
@@ -80,9 +81,7 @@ class Peer(Codec):
                           "the other back); is a recursion across them missing its base case?")
         channel = self.channels.mine(open_one=self.role == "tests")
         if channel is None:
-            raise RuntimeError("a function of the tests can be called only from a thread that serves a call of the "
-                               "tests, not from a thread the code started (the sandbox runs the tests in another "
-                               "process)")
+            raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
         extra = _merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self))
         try:
             self.channels.send(("q", op, target, args, extra), channel)

@@ -19,7 +19,12 @@ import types
 
 
 class Skipped(Exception):
-    """pytest.skip: the test did not run."""
+    """pytest.skip: the test did not run. module_level: raised where a whole file may be skipped
+    (skip(allow_module_level=True), importorskip)."""
+
+    def __init__(self, reason: str = "", module_level: bool = False) -> None:
+        super().__init__(reason)
+        self.module_level = module_level
 
 
 class XFailed(Exception):
@@ -243,7 +248,7 @@ def pytest_module() -> types.ModuleType:
         raise Failed(msg or reason)
 
     def skip(reason="", allow_module_level=False, msg=None):
-        raise Skipped(msg or reason)
+        raise Skipped(msg or reason, bool(allow_module_level))
 
     def xfail(reason=""):
         raise XFailed(reason)
@@ -254,7 +259,7 @@ def pytest_module() -> types.ModuleType:
         try:
             return importlib.import_module(name)
         except ImportError:
-            raise Skipped(reason or f"could not import {name!r}") from None
+            raise Skipped(reason or f"could not import {name!r}", module_level=True) from None
 
     module = types.ModuleType("pytest")
     module.__dict__.update(
@@ -262,6 +267,7 @@ def pytest_module() -> types.ModuleType:
                                                                           PendingDeprecationWarning), *a, **k),
         approx=lambda expected, rel=None, abs=None, nan_ok=False: _Approx(expected, rel, abs, nan_ok),
         fail=fail, skip=skip, xfail=xfail, importorskip=importorskip, mark=_MarkGenerator(), fixture=fixture,
+        main=lambda *args, **kwargs: 0,  # pytest.main() in a tests file: the sandbox runs the file's tests itself
         param=lambda *values, id=None, marks=(): ParameterSet(values, id, marks), Mark=Mark,
         MarkDecorator=MarkDecorator, ExceptionInfo=ExceptionInfo, MonkeyPatch=fixtures.MonkeyPatch,
         LogCaptureFixture=fixtures.LogCapture, CaptureFixture=fixtures.Capture, FixtureRequest=fixtures.Request,

@@ -13,12 +13,16 @@ import time
 import traceback
 
 import pytest_shim
+import unsupported
 from asserts import Counter, TestAssertion, safe_repr, short
 from peer import PeerGone
 from proxies import RemoteError
 
 TESTS_FILE = "tests.py"
 _TRACEBACK_LIMIT = 2000
+
+
+NOTHING_CHECKED = "no assert ran, so nothing was checked"
 
 
 class TestNotRun(Exception):
@@ -56,30 +60,40 @@ class Reporter:
         }
         if isinstance(exc, TestAssertion):
             detail.update(op=exc.op, left=exc.left, right=exc.right)
+        if isinstance(exc, SystemExit):
+            detail["message"] = (f"the tests exited here (SystemExit: {short(safe_repr(exc.code), 200)}: sys.exit, "
+                                 "exit(), quit() or raise SystemExit); pytest fails a test that exits, and stops at "
+                                 "one that exits while the tests load")
         if isinstance(exc, ModuleNotFoundError):
             # Whose import failed: the code's (re-raised from its process) or the tests' own.
             detail.update(module=exc.name if type(exc.name) is str else None,
                           module_in="code" if isinstance(exc, RemoteError) else "tests")
         return detail
 
-    def run(self, name: str, fn: object, *args: object, must_assert: bool = False, xfail: object = None,
-            teardown: object = None, **kwargs: object) -> None:
-        """Run one test and report it. A coroutine it returns is run to the end (as pytest-asyncio does); a
-        generator, a returned value, or (with must_assert) no assert evaluated is a failure: none of them checked
-        anything. A failing assert of the tests that the code caught inside a callback still fails the test.
+    def run(self, name: str, fn: object, *args: object, must_assert: bool = False, unchecked: str | None = None,
+            setup: bool = False, xfail: object = None, teardown: object = None,
+            **kwargs: object) -> BaseException | None:
+        """Run one test and report it; return what it raised, if anything. A coroutine it returns is run to the end
+        (as pytest-asyncio does); a generator, a returned value, or (with must_assert) no assert evaluated is a
+        failure: none of them checked anything (unchecked says why no assert could run there). A failing assert of
+        the tests that the code caught inside a callback still fails the test. SystemExit (sys.exit, exit()) fails
+        it, as pytest fails it, instead of ending the tests. setup: a top-level line of plain-assert tests that holds
+        no assert, reported only when it fails or runs an assert (a call of a helper that asserts).
         xfail: the reason a test is expected to fail (its failure is reported as skipped; strict=True in it makes
         an unexpected pass a failure). teardown: called after the test (fixtures), whose errors fail it."""
-        self.emit(ev="start", name=name)
+        self.emit(ev="start", name=name, **({"setup": True} if setup else {}))
+        unsupported.take()  # what an earlier test met is not this one's
         started = time.perf_counter()
         result: dict = {"name": name, "passed": True}
         asserts_before = Counter.ran
         swallowed = self.side.swallowed if self.side is not None else []
         swallowed_before = len(swallowed)
+        raised = None
         try:
             try:
                 _check_ran(fn(*args, **kwargs))
                 if must_assert and Counter.ran == asserts_before:
-                    raise TestNotRun("no assert ran, so nothing was checked")
+                    raise TestNotRun(NOTHING_CHECKED + (f": {unchecked}" if unchecked else ""))
                 if len(swallowed) > swallowed_before:
                     raise swallowed[swallowed_before]
             finally:
@@ -89,15 +103,33 @@ class Reporter:
             if xfail is not None and xfail.get("strict"):
                 raise AssertionError(f"[XPASS(strict)] {xfail.get('reason') or 'expected to fail, but passed'}")
         except pytest_shim.Skipped as exc:
+            raised = exc
             result.update(skipped=True, message=str(exc))
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
+            raised = exc
             if isinstance(exc, pytest_shim.XFailed) or (xfail is not None and _expected_failure(exc, xfail)):
                 reason = str(exc) if isinstance(exc, pytest_shim.XFailed) else (xfail or {}).get("reason")
                 result.update(skipped=True, message=f"xfail: {reason or 'expected to fail'}")
             else:
                 result.update(passed=False, **self.failure(exc))
+        self.limited(result, raised)
+        if setup and result["passed"] and not result.get("skipped") and Counter.ran == asserts_before:
+            return None  # a line that set something up and checked nothing: not a test
         result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
         self.emit(ev="test", **result)
+        return raised
+
+
+    def limited(self, result: dict, raised: BaseException | None) -> None:
+        """A test that raised Unsupported, or did not pass after meeting what cannot behave as in one process (the
+        reasons noted during it, in either process), is unsupported, with the reason: never a failure of the code.
+        A test that passed passed."""
+        noted = unsupported.take()
+        if result.get("passed"):
+            return
+        reason = raised.reason if isinstance(raised, unsupported.Unsupported) else noted[0] if noted else None
+        if reason:
+            result["unsupported"] = reason
 
 
 def _check_ran(value: object) -> None:

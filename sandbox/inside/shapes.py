@@ -79,7 +79,7 @@ def _test_functions(module: ast.Module) -> list[tuple[ast.FunctionDef, set[str]]
     for node in module.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             found.append((node, _parametrized(node)))
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and not is_test_case(node):
+        elif isinstance(node, ast.ClassDef) and collected_class(node) and not is_test_case(node):
             found += [(n, _parametrized(n)) for n in node.body
                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
     return found
@@ -107,6 +107,118 @@ def is_test_case(node: ast.ClassDef) -> bool:
     return False
 
 
+def collected_class(node: ast.ClassDef) -> bool:
+    """A class pytest collects tests from: a unittest.TestCase subclass, or one named Test* that has no constructor
+    of its own (pytest warns and skips such a class) and is not marked ``__test__ = False``."""
+    if is_test_case(node):
+        return True
+    return node.name.startswith("Test") and constructor_of(node) is None and not _marked_not_a_test(node)
+
+
+def constructor_of(node: ast.ClassDef) -> str | None:
+    """``__init__`` or ``__new__`` when the class defines one (a dataclass decorator makes an __init__), else None."""
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in ("__init__", "__new__"):
+            return item.name
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name == "dataclass":
+            return "__init__"
+    return None
+
+
+def _marked_not_a_test(node: ast.ClassDef) -> bool:
+    return any(isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__"
+                                                     for t in item.targets)
+               and isinstance(item.value, ast.Constant) and not item.value.value for item in node.body)
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``: its body runs only when the file is run as a script, never when imported (as
+    pytest imports a tests file, and as the sandbox runs one)."""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and {_text(test.left), _text(test.comparators[0])} == {"__name__", "__main__"})
+
+
+def _text(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+# What ends a Python process, called at the tests' top level: the tests stop while they load.
+_EXITS = {"exit", "quit", "sys.exit", "os._exit", "_exit"}
+
+
+def exit_call(stmt: ast.stmt) -> str | None:
+    """The text of a top-level statement that ends the process (``sys.exit(0)``, ``exit()``, ``os._exit(1)``,
+    ``raise SystemExit(2)``), else None."""
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        target = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return ast.unparse(stmt) if isinstance(target, ast.Name) and target.id == "SystemExit" else None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        name = func.id if isinstance(func, ast.Name) else (
+            f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            else None)
+        return ast.unparse(stmt) if name in _EXITS else None
+    return None
+
+
+def unrun_checks(module: ast.Module, shape: str | None = None) -> list[tuple[int, str]]:
+    """(line, why) for each place of the tests that holds a check which can never run, in order: a function holding
+    asserts that nothing calls (and pytest does not collect), a class holding tests that pytest does not collect, a
+    ``__main__`` block holding asserts, a top-level call that ends the tests while they load. Such a file checks
+    less than it says; where it checks nothing, the sandbox says "no assert ran, so nothing was checked"."""
+    shape = shape or detect_shape(module)
+    read = {n.id for stmt in module.body if not is_main_guard(stmt)
+            for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    found = []
+    for stmt in module.body:
+        why = None
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            collected = (shape == "pytest" and stmt.name.startswith("test")) or (
+                shape == "check" and stmt.name == "check")
+            if not collected and not stmt.decorator_list and stmt.name not in read and holds_assert(stmt):
+                why = (f"{stmt.name}() holds asserts, but nothing calls it (pytest runs only functions named "
+                       f"test_*), so they never run; call it, or name it test_{stmt.name}")
+        elif isinstance(stmt, ast.ClassDef):
+            if not collected_class(stmt) and not _marked_not_a_test(stmt) and stmt.name not in read \
+                    and (holds_assert(stmt) or _test_methods(stmt)):
+                why = uncollected_class_words(stmt.name, constructor_of(stmt), _test_methods(stmt))
+        elif is_main_guard(stmt) and holds_assert(stmt):
+            why = ('the `if __name__ == "__main__":` block runs only when the file is run as a script; tests are '
+                   "imported (as pytest imports them), so its asserts never run")
+        elif exit_call(stmt):
+            why = exit_words(exit_call(stmt))
+        if why:
+            found.append((stmt.lineno, why))
+    return found
+
+
+def _test_methods(node: ast.ClassDef) -> list[str]:
+    return [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name.startswith("test")]
+
+
+def uncollected_class_words(name: str, constructor: str | None, methods: list[str]) -> str:
+    """Why the tests of class name never run: pytest does not collect it."""
+    held = f"its tests ({', '.join(methods[:3])}{', ...' if len(methods) > 3 else ''})" if methods else "its asserts"
+    if name.startswith("Test") and constructor:
+        return (f"pytest does not collect class {name} because it has a {constructor} constructor, so {held} never "
+                "run; set things up in setup_method instead")
+    return (f"pytest collects only classes named Test* and unittest.TestCase subclasses, so class {name} is not "
+            f"collected and {held} never run; name it Test{name}")
+
+
+def exit_words(text: str) -> str:
+    """What a call that ends the process does at the tests' top level."""
+    return (f"`{text}` ends the tests while they load: pytest reports an error there, and nothing after it runs; "
+            "take it out")
+
+
 def detect_shape(module: ast.Module) -> str:
     """``check`` (HumanEval), ``pytest`` (test_* functions, Test* or unittest.TestCase classes) or ``asserts``."""
     defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
@@ -132,11 +244,24 @@ def count_tests(module: ast.Module, shape: str) -> int:
         for node in module.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 count += 1
-            elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or is_test_case(node)):
-                count += sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
-                             for n in node.body)
+            elif isinstance(node, ast.ClassDef) and collected_class(node):
+                count += len(_test_methods(node))
         return count
-    return sum(holds_assert(stmt) for stmt in module.body)
+    return len(assert_tests(module))
+
+
+def assert_tests(module: ast.Module) -> list[ast.stmt]:
+    """The top-level statements of plain-assert tests that are reported as tests: those holding an assert (not a
+    definition, and not a ``__main__`` block, which never runs) and those calling a definition that holds one."""
+    checking = {stmt.name for stmt in module.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and holds_assert(stmt)}
+    found = []
+    for stmt in module.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or is_main_guard(stmt):
+            continue
+        if holds_assert(stmt) or any(isinstance(n, ast.Name) and n.id in checking for n in ast.walk(stmt)):
+            found.append(stmt)
+    return found
 
 
 def imported_names(module: ast.Module) -> list[str]:

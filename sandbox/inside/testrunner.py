@@ -14,16 +14,18 @@ import importlib.util
 import linecache
 import os
 import sys
+import unittest
 
 import fixtures
 import introspection
 import proxies
 import pytest_run
 import pytest_shim
-from asserts import Rewriter, TestAssertion, compare, short, truth
+import unsupported
+from asserts import Counter, Rewriter, TestAssertion, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
-from report import TESTS_FILE, Reporter
-from shapes import detect_shape, holds_assert, module_under_test
+from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
+from shapes import constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, uncollected_class_words
 from testside_sync import SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
 
@@ -38,22 +40,92 @@ def _future_flags(module: ast.Module) -> int:
 
 
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
+    """Each top-level statement holding an assert is a test, and so is one that runs an assert (a call of a helper
+    that asserts) or fails; a definition is not a test by itself, but one holding asserts that never ran is reported
+    as checking nothing. A top-level exit or skip ends the file there, as it would end pytest's import of it."""
+    definitions = []
     flags = _future_flags(module)
     for stmt in module.body:
-        is_test = holds_assert(stmt)
+        checks = holds_assert(stmt)  # before the rewriting, which turns its asserts into calls
         # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
         code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
                        flags=flags, dont_inherit=True)
-        if not is_test:
-            try:
-                exec(code, ns)
-                continue
-            except Exception:
-                pass  # a failing setup line is reported like a test, so it is never silent
         first = (ast.get_source_segment(source, stmt) or "").splitlines()[0] if source else ""
-        # A definition holding an assert is not a check by itself; any other line must evaluate one.
-        definition = isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        reporter.run(f"line {stmt.lineno}: {short(first, 120)}", exec, code, ns, must_assert=not definition)
+        name = f"line {stmt.lineno}: {short(first, 120)}"
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            raised = reporter.run(name, exec, code, ns, setup=True)
+            if checks:
+                definitions.append((stmt, name))
+        elif checks:
+            raised = reporter.run(name, exec, code, ns, must_assert=True,
+                                  unchecked=MAIN_BLOCK if is_main_guard(stmt) else None)
+        else:
+            raised = reporter.run(name, exec, code, ns, setup=True)
+        if _ended_loading(raised, stmt.lineno, first, reporter):
+            return
+    for stmt, name in definitions:
+        if not any(stmt.lineno <= line <= stmt.end_lineno for line in Counter.lines):
+            why = (uncollected_class_words(stmt.name, constructor_of(stmt), _test_method_names(stmt))
+                   if isinstance(stmt, ast.ClassDef) else
+                   f"{stmt.name}() holds asserts, but nothing called it (pytest runs only functions named test_*)")
+            failure = {**reporter.failure(TestNotRun(f"{NOTHING_CHECKED}: {why}")),
+                       "lineno": stmt.lineno, "line": reporter.line(stmt.lineno)}
+            reporter.emit(ev="test", name=name, passed=False, duration_ms=0, **failure)
+
+
+MAIN_BLOCK = ('the `if __name__ == "__main__":` block runs only when the file is run as a script; tests are imported '
+              "(as pytest imports them), so it never runs")
+
+
+def _test_method_names(node: ast.ClassDef) -> list[str]:
+    return [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name.startswith("test")]
+
+
+def _ended_loading(raised: BaseException | None, lineno: int | None, text: str, reporter: Reporter) -> bool:
+    """Whether what a top-level statement raised ends the tests file there, as it ends pytest's import of it: an exit
+    (an error, saying so), or a skip of the whole file (pytest.skip(allow_module_level=True), importorskip)."""
+    where = f"line {lineno} (`{short(text.strip(), 80)}`)" if lineno else "the top level"
+    if isinstance(raised, SystemExit):
+        reporter.emit(ev="tests_invalid", lineno=lineno,
+                      message=f"the tests exit at {where} while they load (SystemExit: {safe_repr(raised.code)}): "
+                              "pytest reports an error there, and nothing after it ran; take the exit out")
+        return True
+    if isinstance(raised, pytest_shim.Skipped):
+        if not raised.module_level:
+            reporter.emit(ev="tests_invalid", lineno=lineno,
+                          message=f"pytest.skip at {where} is outside a test: pytest reports an error there; pass "
+                                  "allow_module_level=True to skip the whole file, or mark a test with "
+                                  "@pytest.mark.skip")
+        return True
+    return False
+
+
+def _load(module: ast.Module, ns: dict, reporter: Reporter) -> bool:
+    """Execute a pytest-style or check() tests file as pytest imports it; False when it did not load (reported)."""
+    # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
+    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
+    try:
+        exec(rewritten, ns)
+    except (Exception, SystemExit) as exc:
+        failure = reporter.failure(exc)
+        if isinstance(exc, pytest_shim.Skipped) and exc.module_level:
+            reporter.emit(ev="test", name=TESTS_FILE, passed=True, skipped=True, duration_ms=0, message=str(exc))
+        elif not _ended_loading(exc, failure["lineno"], failure["line"] or "", reporter):
+            reporter.emit(ev="test", name="load tests.py", passed=False, duration_ms=0, **failure)
+        return False
+    return True
+
+
+def _run_by_the_sandbox(*args: object, **kwargs: object) -> None:
+    """unittest.main() in a tests file: the sandbox runs the file's tests itself, as pytest collects them; the call
+    must not end the tests' process (unittest.main exits) before they run."""
+    return None
+
+
+def _exit(code: object = None) -> None:
+    """exit() and quit(), which the site module would give (the sandbox's Python starts without it)."""
+    raise SystemExit(code)
 
 
 def _solution(peer: Peer, side: TestsSide, names: dict) -> SolutionModule:
@@ -69,6 +141,21 @@ def _solution(peer: Peer, side: TestsSide, names: dict) -> SolutionModule:
     return module
 
 
+class _TestsSide(TestsSide):
+    """The tests' side of the protocol, which also asks the code's process to watch its file descriptors while a
+    test captures with capfd, and takes what that process noted as unsupported (sandbox/inside/unsupported.py)."""
+
+    def before_request(self) -> dict | None:
+        extra = super().before_request()
+        if getattr(sys.stdout, "_sbx_fd_level", False):
+            extra = {**(extra or {}), "fd_watch": True}
+        return extra
+
+    def after_answer(self, extra: dict) -> None:
+        super().after_answer(extra)
+        unsupported.receive(extra)
+
+
 def _importable(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -77,16 +164,23 @@ def _importable(name: str) -> bool:
 
 
 def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, report_fd: int) -> None:
-    """Read the tests from stdin, wait for the candidate's names, run every test, report each."""
+    """Read the tests from stdin, wait for the candidate's names, run every test, report each, then say it is done
+    (a tests' process that ends without saying so ended itself, or was killed, before the tests' end)."""
     source = read_exact(0, tests_len).decode("utf-8", "replace") if tests_len else ""
     os.close(0)
     # Tracebacks and warnings read the two files' lines through linecache, which would look for them by name in
     # the working directory, where the code may have put a file of that name (a fifo that never answers).
     linecache.cache[TESTS_FILE] = (len(source), None, source.splitlines(True), TESTS_FILE)
     linecache.cache["solution.py"] = (0, None, [], "solution.py")
-    side = TestsSide(lambda exc: isinstance(exc, TestAssertion))
+    side = _TestsSide(lambda exc: isinstance(exc, TestAssertion))
     reporter = Reporter(report_fd, source.splitlines(), side)
     reporter.emit(ev="tests_read")
+    _run(source, entry_point, req_fd, resp_fd, side, reporter)
+    reporter.emit(ev="done")
+
+
+def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: TestsSide,
+         reporter: Reporter) -> None:
     try:
         module = ast.parse(source, TESTS_FILE)
     except SyntaxError as exc:
@@ -120,20 +214,21 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     if alias:
         sys.modules[alias] = solution  # `from calculator import add`: the tests' name for the code's module
     sys.modules["pytest"] = pytest_shim.pytest_module()
+    unittest.main = _run_by_the_sandbox
+    builtins.exit = builtins.quit = _exit
     ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
                 "__builtins__": builtins,
-                "__sbx_compare__": compare, "__sbx_truth__": truth, "__name__": "tests"}
+                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_limit__": unsupported.met,
+                "__name__": "tests",
+                "__file__": os.path.abspath(TESTS_FILE)}
     if entry_point:
         ns["candidate"] = solution.__dict__[entry_point]
+    module = unsupported.mark_limits(module)  # after reading the tests' names: the marks are the sandbox's calls
     reporter.emit(ev="shape", shape=shape)
     if shape == "asserts":
         _run_asserts(module, source, ns, reporter)
         return
-    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
-    try:
-        exec(rewritten, ns)
-    except Exception as exc:
-        reporter.emit(ev="test", name="load tests.py", passed=False, duration_ms=0, **reporter.failure(exc))
+    if not _load(module, ns, reporter):
         return
     if shape == "check":
         reporter.run(f"check({entry_point or 'candidate'})", ns["check"], ns.get("candidate"), must_assert=True)

@@ -16,17 +16,18 @@ from ui.code_editor import code_editor
 from ui.identity import started_by_words
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
-from ui.timeline import ENV_ERROR_WORDS, attempt_step, plain, render_report
+from ui.timeline import ENV_ERROR_WORDS, UNSUPPORTED_WORDS, attempt_step, plain, render_report
 
 # How a solve or a branch ended: always in words, with a mark beside some (never the mark alone: it would carry the
 # outcome by colour). Unknown statuses show as stored, so a new one (a solve whose process died is "interrupted")
 # needs no change here.
 PLAIN_STATUS = {"passed": "passed", "gave_up": "not solved", "paused": "paused", "error": "stopped with an error",
-                "env_error": ENV_ERROR_WORDS, "waiting": "waiting for the model",
+                "env_error": ENV_ERROR_WORDS, "unsupported": UNSUPPORTED_WORDS, "waiting": "waiting for the model",
                 "left_line": "left the line before it began"}
 STATUS_MARKS = {"passed": ":green[:material/check_circle:] ", "gave_up": ":red[:material/cancel:] ",
                 "error": ":red[:material/error:] ", "paused": ":material/pause_circle: ",
-                "interrupted": ":orange[:material/warning:] ", "env_error": ":orange[:material/block:] "}
+                "interrupted": ":orange[:material/warning:] ", "env_error": ":orange[:material/block:] ",
+                "unsupported": ":orange[:material/block:] "}
 BRANCH_COLOURS = ["#0f766e", "#b45309", "#7c3aed", "#be123c", "#1d4ed8", "#4d7c0f"]
 state = st.session_state
 

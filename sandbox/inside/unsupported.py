@@ -1,0 +1,274 @@
+"""What still cannot behave in the sandbox as in one process, and how it is named: a status of its own,
+``unsupported``, never a failed test of the code and never a hang.
+
+Stdlib only: imported inside the sandbox (by both processes) and on the host (sandbox.inside.unsupported).
+
+The code and the tests run in two processes (docs/sandbox.md); a few things a test may do cannot behave there as they
+would in one. Each is named where it shows:
+
+- In the tests' text: LIMITS, a list of Limit(name, reason, finds), where finds returns the expressions of the tests'
+  syntax tree that show it. The host checks them before any model time (sandbox.unsupported_in, agent.inputs); the
+  tests' process wraps each such expression so that evaluating it notes the reason (mark_limits).
+- At run time, by the sandbox's own code in either process: ``raise Unsupported(reason)``, or ``note(reason)`` where
+  what is raised may be caught by the code. What the code's process noted travels back with its next answer
+  (``unsupported`` in the answer's extra, taken by receive()).
+
+The tests' runner reports a test that raised Unsupported, or that failed after a reason was noted during it, as
+unsupported with the reason (report.Reporter); a test that passes passes. The host judges a run whose only tests that
+did not pass are unsupported as ``unsupported`` (sandbox.run.judge). The code's process can note a reason itself, so
+it can turn its own failures into ``unsupported``, never into a pass.
+
+To name another limit: add a Limit to LIMITS when the tests' text shows it, or raise Unsupported (or note) with a
+reason of your own where the sandbox's code meets it at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+if __package__:
+    from .names import reads_and_binds
+    from .shapes import KNOWN_PACKAGES, module_under_test
+else:
+    from names import reads_and_binds
+    from shapes import KNOWN_PACKAGES, module_under_test
+
+# What each run-time limit says, shown to the person, the model and the bench.
+THREAD_CALLBACK = ("a thread the code started called a function of the tests; the sandbox runs the tests in a "
+                   "process of their own, where only the thread serving the tests' call may call them back")
+FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subprocess, sys.__stdout__ or a C extension) "
+            "while the test captured with capfd; the sandbox captures only what the code writes through sys.stdout and "
+            "sys.stderr")
+ID_CROSSING = ("the test compares or hands over id() of an object, and the code and the tests run in two processes: "
+               "an object has one id in the code's process and another in the tests', so ids never match across them; "
+               "compare the objects with `is`, or by their values")
+_MAX_NOTES = 8
+
+
+class Unsupported(RuntimeError):
+    """Raised by the sandbox's own code where a test does what cannot behave as in one process; its test is reported
+    as unsupported with the reason. A RuntimeError, as such refusals were before they had a status of their own."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        note(reason)  # the code may catch it: the test is still told why
+
+
+_noted: list[str] = []
+
+
+def note(reason: str) -> None:
+    """Record that this process met a limit during the current test (or request)."""
+    if reason not in _noted and len(_noted) < _MAX_NOTES:
+        _noted.append(reason)
+
+
+def take() -> list[str]:
+    """The reasons noted since the last take, in order; clears them."""
+    taken = list(_noted)
+    _noted.clear()
+    return taken
+
+
+def with_notes(extra: dict | None) -> dict | None:
+    """An answer's extra with this process's notes added (the code's side sends them to the tests')."""
+    noted = take()
+    return {**(extra or {}), "unsupported": noted} if noted else extra
+
+
+def receive(extra: dict) -> None:
+    """Take the notes the other process sent with its answer (plain strings only)."""
+    sent = extra.get("unsupported")
+    if type(sent) is list:
+        for reason in sent[:_MAX_NOTES]:
+            if type(reason) is str:
+                note(reason[:1000])
+
+
+# --- what the tests' text shows ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Limit:
+    """One thing that cannot behave as in one process, where the tests' text shows it: finds returns the
+    expressions of the tests' syntax tree that show it (each is noted when the tests evaluate it)."""
+
+    name: str
+    reason: str
+    finds: Callable[[ast.Module], list[ast.expr]]
+
+
+def _is_id(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _mentions(node: ast.AST | None, names: set[str]) -> bool:
+    """Whether an expression reads one of names (a name, or a dotted ``self.x``), outside id() calls (an id is the
+    tests' own number, whatever it was taken of) and outside a comprehension's iterables (what it ranges over)."""
+    if node is None or _is_id(node):
+        return False
+    if isinstance(node, (ast.Name, ast.Attribute)) and _dotted(node) in names:
+        return True
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _mentions(node.elt, names)
+    if isinstance(node, ast.DictComp):
+        return _mentions(node.key, names) or _mentions(node.value, names)
+    return any(_mentions(child, names) for child in ast.iter_child_nodes(node))
+
+
+def _targets(node: ast.AST) -> list[str]:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [name for element in node.elts for name in _targets(element)]
+    if isinstance(node, ast.Starred):
+        return _targets(node.value)
+    dotted = _dotted(node)
+    return [dotted] if dotted else []
+
+
+def _from_the_code(module: ast.Module) -> set[str]:
+    """The names whose value may come from the code: the code's own (read but never bound by the tests, nor built
+    in), and, to a fixed point, the names (and ``self.x``) the tests bind from an expression reading one, including
+    a function of theirs (a fixture) returning one, whose name a test then takes as an argument. What they import
+    from the code's module by a name of their own (``from registry import Registry``) is the code's too."""
+    alias = module_under_test(module, lambda name: name in sys.stdlib_module_names or name in KNOWN_PACKAGES)
+    code_modules = frozenset({"solution", alias} - {None})
+    read, bound = reads_and_binds(module, code_modules)
+    found = (read - bound - set(dir(builtins))) | code_modules  # `import registry`: registry.Registry() is the code's
+    bindings: list[tuple[list[str], list[ast.AST]]] = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign):
+            bindings.append(([t for target in node.targets for t in _targets(target)], [node.value]))
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
+            bindings.append((_targets(node.target), [node.value]))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            bindings.append((_targets(node.target), [node.iter]))
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            bindings.append((_targets(node.optional_vars), [node.context_expr]))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bindings.append(([node.name], [n.value for n in ast.walk(node)
+                                           if isinstance(n, (ast.Return, ast.Yield)) and n.value is not None]))
+    grew = True
+    while grew:
+        grew = False
+        for targets, values in bindings:
+            if any(_mentions(value, found) for value in values) and not set(targets) <= found:
+                found.update(targets)
+                grew = True
+    return found
+
+
+def _ids_crossing(module: ast.Module) -> list[ast.expr]:
+    """id() calls whose number meets the code's: compared with a value from the code (``obj.owner_id ==
+    id(owner)``), or handed to the code (``registry.find(id(item))``). An id compared with another id, or kept by the
+    tests, behaves as in one process (the tests hold one stand-in per object of the code)."""
+    if "id" in reads_and_binds(module)[1]:
+        return []  # the tests' own `id`, not the builtin
+    code = _from_the_code(module)
+    found: dict[int, ast.expr] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            ids = [o for o in operands if _is_id(o)]
+            if ids and any(_mentions(o, code) for o in operands if not _is_id(o)):
+                found.update((id(o), o) for o in ids)
+        elif isinstance(node, ast.Call) and not _is_id(node) and _mentions(node.func, code):
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                found.update((id(n), n) for n in ast.walk(argument) if _is_id(n))
+    return sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))
+
+
+LIMITS: list[Limit] = [
+    Limit("id() across the processes", ID_CROSSING, _ids_crossing),
+]
+
+
+def limits_in(module: ast.Module) -> list[tuple[int, str]]:
+    """(line, reason) for each place the tests' text shows a limit, in order of lines."""
+    found = [(node.lineno, limit.reason) for limit in LIMITS for node in limit.finds(module)]
+    return sorted(dict.fromkeys(found), key=lambda item: item[0])
+
+
+class _Marker(ast.NodeTransformer):
+    def __init__(self, marks: dict[int, int]) -> None:
+        self.marks = marks
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        index = self.marks.get(id(node))
+        node = super().generic_visit(node)
+        if index is None:
+            return node
+        call = ast.Call(ast.Name("__sbx_limit__", ast.Load()), [ast.Constant(index), node], [])
+        return ast.copy_location(call, node)
+
+
+def mark_limits(module: ast.Module) -> ast.Module:
+    """The tests' tree with each expression a limit finds wrapped in ``__sbx_limit__(index, expression)``, which
+    notes that limit's reason when the tests evaluate it (met, in the tests' namespace)."""
+    marks = {id(node): index for index, limit in enumerate(LIMITS) for node in limit.finds(module)}
+    return _Marker(marks).visit(module) if marks else module
+
+
+def met(index: int, value: object) -> object:
+    """What a marked expression calls: note the limit, give the value unchanged."""
+    note(LIMITS[index].reason)
+    return value
+
+
+# --- what shows only at run time: writes below sys.stdout during capfd ------------------------------------------
+
+class FdWatch:
+    """In the code's process, while a test captures with capfd: its file descriptors 1 and 2 point at a file in
+    memory, so that a write below sys.stdout (os.write, a subprocess, sys.__stdout__, a C extension) shows. What
+    arrived is passed on to the real descriptors, as before, and noted (FD_WRITE)."""
+
+    def __init__(self) -> None:
+        self.file, self.saved = None, None
+        for stream in (sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        try:
+            self.file = os.memfd_create("capfd", os.MFD_CLOEXEC)
+            self.saved = (os.dup(1), os.dup(2))
+            os.dup2(self.file, 1)
+            os.dup2(self.file, 2)
+        except OSError:  # out of descriptors (RLIMIT_NOFILE): nothing is watched
+            self.stop()
+
+    def stop(self) -> None:
+        """Point 1 and 2 back, pass on what arrived, and note it."""
+        try:
+            if self.saved is not None:
+                os.dup2(self.saved[0], 1)
+                os.dup2(self.saved[1], 2)
+                size = os.lseek(self.file, 0, os.SEEK_END)
+                if size:
+                    os.lseek(self.file, 0, os.SEEK_SET)
+                    data = os.read(self.file, min(size, 1 << 20))
+                    while data:
+                        data = data[os.write(1, data):]
+                    note(FD_WRITE)
+        except OSError:
+            pass
+        for fd in (*(self.saved or ()), self.file):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.file, self.saved = None, None

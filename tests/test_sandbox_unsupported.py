@@ -1,0 +1,131 @@
+"""What cannot behave in the sandbox as in one process gets a status of its own, `unsupported`, with the reason:
+never a failed test of the code, never a pass, never a hang (sandbox/inside/unsupported.py)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from sandbox import STATUSES, describe_tests, run_tests, unsupported_in
+from sandbox import TestReport as Report
+from sandbox.inside import unsupported
+
+REGISTRY = ("class Node:\n    pass\nclass Registry:\n    def __init__(self):\n        self.items = {}\n"
+            "    def add(self, obj):\n        self.items[id(obj)] = obj\n        return id(obj)\n"
+            "    def find(self, key):\n        return self.items.get(key)\n")
+THREADS = ("import threading\ndef run_all(callbacks):\n    results = []\n    def worker(cb):\n"
+           "        results.append(cb())\n"
+           "    threads = [threading.Thread(target=worker, args=(cb,)) for cb in callbacks]\n"
+           "    for t in threads:\n        t.start()\n    for t in threads:\n        t.join()\n    return results\n")
+POOL = ("from concurrent.futures import ThreadPoolExecutor\ndef run_all(callbacks):\n"
+        "    with ThreadPoolExecutor(2) as pool:\n        return list(pool.map(lambda cb: cb(), callbacks))\n")
+SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
+
+
+@pytest.mark.parametrize("code, tests, reason", [
+    # id() of an object handed to the code, or compared with an id the code took: ids differ across the processes
+    (REGISTRY, "def test_find():\n    reg = Registry()\n    n = Node()\n    reg.add(n)\n"
+               "    assert reg.find(id(n)) is n\n", unsupported.ID_CROSSING),
+    (REGISTRY, "reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n", unsupported.ID_CROSSING),
+    # a thread of the code calls a function of the tests: the thread dies, or the pool re-raises
+    (THREADS, "def test_all():\n    assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n",
+     unsupported.THREAD_CALLBACK),
+    (POOL, "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+           "        self.assertEqual(sorted(run_all([lambda: 1, lambda: 2])), [1, 2])\n", unsupported.THREAD_CALLBACK),
+    # a write below sys.stdout while the test captures with capfd
+    (SHOUT, "def test_out(capfd):\n    shout('hi')\n    assert capfd.readouterr().out == 'hi\\n'\n",
+     unsupported.FD_WRITE),
+])
+def test_what_cannot_behave_as_in_one_process_is_unsupported_with_the_reason(code, tests, reason):
+    report = run_tests(code, tests)
+    assert report.status == "unsupported", report.summary()
+    assert report.unsupported == reason and report.error.endswith(reason)
+    assert report.n_failed == 0 and report.n_unsupported == 1 and not report.passed
+    assert report.tests[0].unsupported == reason and report.tests[0].describe().startswith("NOT JUDGED")
+
+
+def test_a_failure_of_the_code_beside_an_unsupported_test_is_still_a_failure_and_the_model_reads_it_first():
+    tests = ("def test_all():\n    assert sorted(run_all([lambda: 1])) == [1]\n"
+             "def test_empty():\n    assert run_all([]) == [0]\n")
+    report = run_tests(THREADS, tests)
+    assert report.status == "failed" and report.unsupported == unsupported.THREAD_CALLBACK
+    assert (report.n_failed, report.n_unsupported) == (1, 1)
+    summary = report.summary()
+    assert summary.index("FAILED test_empty") < summary.index("NOT JUDGED test_all")
+
+
+@pytest.mark.parametrize("code, tests", [
+    ("def shout(s):\n    print(s)\n",
+     "def test_out(capfd):\n    shout('hi')\n    assert capfd.readouterr().out == 'hi\\n'\n"),
+    # capsys never captured a write below sys.stdout, in one process either: a plain failure, as pytest says
+    (SHOUT, "def test_out(capsys):\n    shout('hi')\n    assert capsys.readouterr().out == 'hi\\n'\n"),
+    # ids compared with ids: the tests hold one stand-in per object of the code, so `is` and id() agree
+    (REGISTRY, "def test_same():\n    reg = Registry()\n    n = Node()\n    m = Node()\n    assert id(n) != id(m)\n"
+               "    ids = [id(x) for x in (n, m)]\n    assert id(n) in ids\n"),
+])
+def test_what_behaves_as_in_one_process_is_judged_as_usual(code, tests):
+    report = run_tests(code, tests)
+    assert report.unsupported is None and not unsupported_in(tests), report.summary()
+    assert report.status == ("failed" if "capsys" in tests else "passed"), report.summary()
+
+
+def test_a_test_that_meets_a_limit_and_passes_anyway_passes():
+    # the code's write below sys.stdout is not what the test checks
+    code = "import os\ndef shout(s):\n    os.write(1, b'log\\n')\n    print(s)\n"
+    report = run_tests(code, "def test_out(capfd):\n    shout('hi')\n    assert 'hi' in capfd.readouterr().out\n")
+    assert report.status == "passed" and report.unsupported is None
+    assert "log" in report.stdout  # passed on to the run's output, as before
+
+
+def test_wrong_code_that_meets_a_limit_is_never_a_pass():
+    report = run_tests(REGISTRY.replace("return self.items.get(key)", "return None"),
+                       "def test_find():\n    reg = Registry()\n    n = Node()\n    reg.add(n)\n"
+                       "    assert reg.find(id(n)) is n\n")
+    assert report.status == "unsupported" and not report.passed
+
+
+def test_the_sandboxs_code_raises_or_notes_it_and_the_code_cannot_make_it_a_pass():
+    # what the code's process notes reaches the tests with its answer; the worst it can do is its own test's status
+    code = ("import unsupported\ndef f():\n    unsupported.note('forged')\n    return 1\n")
+    report = run_tests(code, "assert f() == 2\n")
+    assert report.status == "unsupported" and report.unsupported == "forged" and not report.passed
+    assert run_tests(code, "assert f() == 1\n").status == "passed"
+
+
+def test_the_text_check_finds_ids_that_meet_the_code_and_leaves_the_tests_own_alone():
+    tests = ("import pytest\n@pytest.fixture\ndef reg():\n    return Registry()\n"
+             "def test_a(reg):\n    n = Node()\n    reg.add(n)\n    assert reg.find(id(n)) is n\n"
+             "def test_b():\n    seen = set()\n    n = Node()\n    seen.add(id(n))\n    assert id(n) in seen\n"
+             "class TestC:\n    def setup_method(self):\n        self.reg = Registry()\n"
+             "    def test_c(self):\n        n = Node()\n        assert self.reg.add(n) == id(n)\n")
+    assert [line.split(":")[0] for line in unsupported_in(tests)] == ["line 8", "line 19"]
+    assert unsupported_in("id = 3\nassert f(id) == 3\n") == []  # the tests' own `id`
+    assert unsupported_in("assert f(1 ==\n") == []  # does not parse: check_tests says so
+
+
+def test_a_limit_is_one_entry_any_developer_can_add():
+    finds = [limit.finds for limit in unsupported.LIMITS]
+    assert all(callable(f) and isinstance(f(ast.parse("x = 1\n")), list) for f in finds)
+    assert "unsupported" in STATUSES
+
+
+def test_reports_stored_before_the_status_existed_read_back_without_it():
+    old = {"status": "failed", "tests": [{"name": "t", "passed": False}]}
+    report = Report.from_dict(old)
+    assert report.unsupported is None and report.tests[0].unsupported is None and report.n_failed == 1
+
+
+def test_tests_importing_the_code_by_a_module_name_of_their_own_are_marked_the_same():
+    tests = ("from registry import Node, Registry\ndef test_find():\n    reg = Registry()\n    n = Node()\n"
+             "    reg.add(n)\n    assert reg.find(id(n)) is n\n")
+    report = run_tests(REGISTRY, tests)
+    assert report.status == "unsupported" and report.unsupported == unsupported.ID_CROSSING, report.summary()
+    by_module = "import registry\nreg = registry.Registry()\nn = registry.Node()\nassert reg.add(n) == id(n)\n"
+    assert run_tests(REGISTRY, by_module).status == "unsupported"
+
+
+def test_describe_tests_says_before_any_run_what_will_not_be_judged():
+    said = describe_tests("reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n")
+    assert said.startswith("1 assert, each reported on its own; not judged here (the sandbox cannot run it as one "
+                           "process would): line 3: the test compares or hands over id()")
