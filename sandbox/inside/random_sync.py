@@ -49,18 +49,31 @@ _POSITION = struct.Struct("=i")
 _PROBE = 0.1234567890123457  # a cached normal deviate no seed gives first, to find where numpy keeps it
 
 
+def _packed(instance: random.Random) -> bytes:
+    _, internal, _ = instance.getstate()
+    return _PY_STATE.pack(internal[-1], *internal[:-1])
+
+
+def _python_view(instance: random.Random) -> object | None:
+    if type(instance).__basicsize__ < _HEADER + _PY_STATE.size:
+        return None
+    return _view(instance, id(instance) + _HEADER, _packed(instance))
+
+
+# Checked once, by the worker as it imports this module before any fork: each run's processes find it checked.
+_PYTHON_VIEW, _CHECKED = _python_view(random._inst), random._inst
+
+
 class _Python:
     """The random module's generator (random._inst, behind random.seed, random.random, random.shuffle ...)."""
 
     def __init__(self) -> None:
         self.instance = random._inst
-        self.view = None
-        if type(self.instance).__basicsize__ >= _HEADER + _PY_STATE.size:
-            self.view = _view(self.instance, id(self.instance) + _HEADER, self._packed())
+        self.view = _PYTHON_VIEW if _PYTHON_VIEW is not None and self.instance is _CHECKED else _python_view(
+            self.instance)
 
     def _packed(self) -> bytes:
-        _, internal, _ = self.instance.getstate()
-        return _PY_STATE.pack(internal[-1], *internal[:-1])
+        return _packed(self.instance)
 
     def state(self) -> tuple:
         """(the position and words packed, the cached gauss): a tuple of 625 ints would cost the receiver 50 times
