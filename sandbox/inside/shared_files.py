@@ -115,6 +115,8 @@ class SharedFolder:
         budget = [_MAX_ENTRIES]
         try:
             self._directory(fd, self.root, budget)
+        except OSError:  # out of descriptors (the code's own doing), or a folder gone as it was read
+            pass
         finally:
             os.close(fd)
 
