@@ -23,6 +23,7 @@ import ctypes
 import random
 import struct
 import sys
+import threading
 
 _WORDS = 624  # Mersenne Twister: 624 32-bit words and a position, in CPython's random and in numpy's MT19937
 _MT_BYTES = 4 + _WORDS * 4
@@ -161,6 +162,7 @@ class Generators:
         self.python = _Python()
         self.numpy: _Numpy | None = None
         self.agreed: list[object] = [self.python.state(), None]
+        self.lock = threading.Lock()  # several threads of the tests may call the code at once (channels.py)
         self._find_numpy()
 
     def _find_numpy(self) -> None:
@@ -174,6 +176,10 @@ class Generators:
 
     def outgoing(self) -> tuple | None:
         """(the random module's state or None, numpy's or None): those that changed since the processes agreed."""
+        with self.lock:
+            return self._outgoing()
+
+    def _outgoing(self) -> tuple | None:
         if self.numpy is None and "numpy.random" in sys.modules:
             self._find_numpy()
             self.agreed[1] = None  # loaded here since: its state is news to the other process
@@ -189,6 +195,10 @@ class Generators:
 
     def incoming(self, sent: object) -> None:
         """Take on the states the other process sent (raises BadState for any it could not have sent)."""
+        with self.lock:
+            self._incoming(sent)
+
+    def _incoming(self, sent: object) -> None:
         if type(sent) is not tuple or len(sent) != 2:
             raise BadState("random states of the wrong shape")
         python, numpy = sent
