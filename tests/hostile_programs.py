@@ -204,6 +204,12 @@ HOSTILE = {
         "import inspect, typing\ndef test_hints():\n    assert typing.get_type_hints(f)['return'] is int\n"
         "    assert f(2) == 4\ndef test_annotations():\n    inspect.get_annotations(f, eval_str=True)\n"
         "    assert f(3) == 9\n"),
+    # A default is a value like any other: the code's lambda is a proxy, and calling it runs it in the code's process.
+    "signature_default_that_is_code": (
+        "def f(x, check=lambda v: __import__('sys').modules['asserts'].OPS.__setitem__('Eq', lambda a, b: True)):\n"
+        "    return 0\n",
+        "import inspect\ndef test_f():\n    inspect.signature(f).parameters['check'].default(1)\n"
+        "    assert f(2) == 4\n"),
     "huge_forged_signature": (
         "import sys\nintrospection = sys.modules['introspection']\nreal = introspection.answer\n"
         "def answer(what, obj, codec):\n    if what == 'signature':\n"
@@ -254,7 +260,8 @@ EXPECTED = {
                      "live_view_changed_between_read_and_compare", "subclass_callback_called_after_its_test",
                      "plant_a_module_in_the_working_directory",
                      "plant_a_module_on_the_tests_path", "read_the_tests_source_through_the_shared_folder",
-                     "fifos_named_like_the_two_files", "annotation_text_that_runs_in_the_tests"], {"failed"}),
+                     "fifos_named_like_the_two_files", "annotation_text_that_runs_in_the_tests",
+                     "signature_default_that_is_code"], {"failed"}),
     # A state no generator has is a garbled message: the code's process is taken for dead, never a ValueError in a test.
     "forge_the_random_state_sent_back": {"crashed"},
     # Its thread calls the tests back, which the sandbox cannot run as one process would: named, never a pass.

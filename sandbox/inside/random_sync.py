@@ -23,6 +23,7 @@ import ctypes
 import random
 import struct
 import sys
+import threading
 
 _WORDS = 624  # Mersenne Twister: 624 32-bit words and a position, in CPython's random and in numpy's MT19937
 _MT_BYTES = 4 + _WORDS * 4
@@ -49,18 +50,31 @@ _POSITION = struct.Struct("=i")
 _PROBE = 0.1234567890123457  # a cached normal deviate no seed gives first, to find where numpy keeps it
 
 
+def _packed(instance: random.Random) -> bytes:
+    _, internal, _ = instance.getstate()
+    return _PY_STATE.pack(internal[-1], *internal[:-1])
+
+
+def _python_view(instance: random.Random) -> object | None:
+    if type(instance).__basicsize__ < _HEADER + _PY_STATE.size:
+        return None
+    return _view(instance, id(instance) + _HEADER, _packed(instance))
+
+
+# Checked once, by the worker as it imports this module before any fork: each run's processes find it checked.
+_PYTHON_VIEW, _CHECKED = _python_view(random._inst), random._inst
+
+
 class _Python:
     """The random module's generator (random._inst, behind random.seed, random.random, random.shuffle ...)."""
 
     def __init__(self) -> None:
         self.instance = random._inst
-        self.view = None
-        if type(self.instance).__basicsize__ >= _HEADER + _PY_STATE.size:
-            self.view = _view(self.instance, id(self.instance) + _HEADER, self._packed())
+        self.view = _PYTHON_VIEW if _PYTHON_VIEW is not None and self.instance is _CHECKED else _python_view(
+            self.instance)
 
     def _packed(self) -> bytes:
-        _, internal, _ = self.instance.getstate()
-        return _PY_STATE.pack(internal[-1], *internal[:-1])
+        return _packed(self.instance)
 
     def state(self) -> tuple:
         """(the position and words packed, the cached gauss): a tuple of 625 ints would cost the receiver 50 times
@@ -148,6 +162,7 @@ class Generators:
         self.python = _Python()
         self.numpy: _Numpy | None = None
         self.agreed: list[object] = [self.python.state(), None]
+        self.lock = threading.Lock()  # several threads of the tests may call the code at once (channels.py)
         self._find_numpy()
 
     def _find_numpy(self) -> None:
@@ -161,6 +176,10 @@ class Generators:
 
     def outgoing(self) -> tuple | None:
         """(the random module's state or None, numpy's or None): those that changed since the processes agreed."""
+        with self.lock:
+            return self._outgoing()
+
+    def _outgoing(self) -> tuple | None:
         if self.numpy is None and "numpy.random" in sys.modules:
             self._find_numpy()
             self.agreed[1] = None  # loaded here since: its state is news to the other process
@@ -176,6 +195,10 @@ class Generators:
 
     def incoming(self, sent: object) -> None:
         """Take on the states the other process sent (raises BadState for any it could not have sent)."""
+        with self.lock:
+            self._incoming(sent)
+
+    def _incoming(self, sent: object) -> None:
         if type(sent) is not tuple or len(sent) != 2:
             raise BadState("random states of the wrong shape")
         python, numpy = sent

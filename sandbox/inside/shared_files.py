@@ -30,11 +30,14 @@ _MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's d
 _IN_MOVED_TO, _IN_CREATE, _IN_ONLYDIR, _IN_DONT_FOLLOW = 0x80, 0x100, 0x01000000, 0x02000000
 
 
+_LIBC = ctypes.CDLL(None, use_errno=True)  # loaded once, by the worker, before it forks
+
+
 class _Inotify:
     """Which folders of the shared tree had an entry made or moved in since the last drain."""
 
     def __init__(self) -> None:
-        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc = _LIBC
         self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if self.fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
@@ -112,6 +115,8 @@ class SharedFolder:
         budget = [_MAX_ENTRIES]
         try:
             self._directory(fd, self.root, budget)
+        except OSError:  # out of descriptors (the code's own doing), or a folder gone as it was read
+            pass
         finally:
             os.close(fd)
 
