@@ -1,6 +1,6 @@
 """Runs untrusted Python code against unit tests, isolated and with limits. Knows nothing of LLMs."""
 
-from sandbox.inside.policy import Policy
+from sandbox.inside.confinement.policy import Policy
 from sandbox.isolation import Isolation, IsolationRefused, isolation, isolation_level, require_level, worker_policy
 from sandbox.needs import fixtures_lacking, missing_imports
 from sandbox.packages import imported_modules, module_offered, packages_offered

@@ -1,10 +1,10 @@
 """The sandbox's rules, written once: the Policy a worker applies, built for the isolation this machine gives.
 
 sandbox.isolation probes which layers work here (bubblewrap, Landlock, seccomp, separate uids) and asks
-build_policy for the Policy (sandbox.inside.policy) that follows from them; the worker applies it as it comes
-(sandbox.inside.confine), and bubblewrap's command line is rendered from it here (bwrap_args). describe_policy
-prints it for a reviewer (``python -m sandbox policy``); tests/test_deploy_files.py checks the Compose seccomp
-profile against it.
+build_policy for the Policy (sandbox.inside.confinement.policy) that follows from them; the worker applies it as it
+comes (sandbox.inside.confinement.confine), and bubblewrap's command line is rendered from it here (bwrap_args);
+describe_policy prints it for a reviewer (``python -m sandbox policy``); tests/test_deploy_files.py checks the Compose
+seccomp profile against it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from sandbox.inside.policy import HOME, Mount, Policy, Rlimit
+from sandbox.inside.confinement.policy import HOME, Mount, Policy, Rlimit
 from sandbox.layers import Isolation
 from sandbox.packages import package_paths
 
 INSIDE = Path(__file__).resolve().parent / "inside"
+WORKER = "confinement/worker.py"  # the worker, inside INSIDE (bound at /opt/sandbox)
 PACKAGES_IN_BWRAP = "/opt/packages"
 WORKER_SCRATCH = "<worker scratch>"  # a worker's own host folder outside bubblewrap, made when it starts
 # A run's two homes together: the size of the tmpfs inside bubblewrap, watched on the host's disk outside it.

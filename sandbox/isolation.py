@@ -36,14 +36,15 @@ from pathlib import Path
 from sandbox.host_policy import (
     INSIDE,
     SYSCALLS_DENIED,
+    WORKER,
     base_python,
     build_policy,
     bwrap_args,
     packages_by_name,
     python_in_bwrap,
 )
-from sandbox.inside import confine
-from sandbox.inside.policy import Policy
+from sandbox.inside.confinement import confine
+from sandbox.inside.confinement.policy import Policy
 from sandbox.layers import Isolation
 from sandbox.packages import package_paths
 from sandbox.settings import LEVELS, sandbox_settings
@@ -100,7 +101,7 @@ def _confinement_works(landlock: bool, seccomp: bool) -> bool:
                    syscalls_denied=SYSCALLS_DENIED)
     with tempfile.TemporaryDirectory(prefix="sandbox-probe-") as home:
         script = (
-            "import sys, ctypes, os; sys.path.insert(0, sys.argv[1]); import confine, policy\n"
+            "import sys, ctypes, os; sys.path.insert(0, sys.argv[1] + '/confinement'); import confine, policy\n"
             "ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)\n"
             "confine.apply(policy.from_json(sys.argv[2]), sys.argv[3])\n"
             "open(os.path.join(sys.argv[3], 'ok'), 'w').write('ok')\n"
@@ -189,10 +190,10 @@ def worker_command(slot: int, preload: bool = True) -> tuple[list[str], str | No
         uids = ["-", "-"]
     if scratch is None:
         cmd = [*bwrap_args(policy, shutil.which("bwrap") or "bwrap"), python_in_bwrap(),
-               "-I", "-S", "-B", "/opt/sandbox/worker.py", *uids, "/tmp/runs", policy.to_json()]
+               "-I", "-S", "-B", f"/opt/sandbox/{WORKER}", *uids, "/tmp/runs", policy.to_json()]
         return cmd, None
     for folder in policy.sys_path:
         _link_packages(folder, package_paths(policy.packages))
     os.chmod(scratch, 0o755)
-    return [str(base_python()[0]), "-I", "-S", "-B", f"{INSIDE}/worker.py", *uids, scratch + "/runs",
+    return [str(base_python()[0]), "-I", "-S", "-B", f"{INSIDE}/{WORKER}", *uids, scratch + "/runs",
             policy.to_json()], scratch

@@ -6,7 +6,7 @@ import signal
 import time
 from dataclasses import fields
 
-from sandbox.inside.confine import CONFINE_FAILED
+from sandbox.inside.confinement.confine import CONFINE_FAILED
 from sandbox.inside.shapes import count_tests, detect_shape, unrun_checks
 from sandbox.inside.unsupported import limits_in
 from sandbox.isolation import IsolationRefused, isolation_level, require_level

@@ -16,6 +16,9 @@ INSIDE = str(Path(sandbox.__file__).parent / "inside")
 
 def inside_modules(*names: str) -> tuple:
     """The named modules of sandbox/inside, as the sandbox's processes import them."""
-    if INSIDE not in sys.path:
-        sys.path.append(INSIDE)
+    from sandbox.inside import rooms
+
+    for folder in rooms.paths(INSIDE):
+        if folder not in sys.path:
+            sys.path.append(folder)
     return tuple(importlib.import_module(name) for name in names)

@@ -22,7 +22,7 @@ import yaml
 
 from agent.config import SEARCH_VARIABLES, Search
 from sandbox.host_policy import build_policy
-from sandbox.inside import confine
+from sandbox.inside.confinement import confine
 from sandbox.isolation import Isolation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,7 +150,8 @@ def test_the_package_installs_its_clis_and_the_sandbox_files(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     scripts = {path.name for path in (target / "bin").iterdir()}
     assert scripts == set(project["project"]["scripts"])
-    assert (target / "sandbox" / "inside" / "worker.py").is_file() and (target / "bench" / "runs" / "backends").is_dir()
+    assert (target / "sandbox" / "inside" / "confinement" / "worker.py").is_file()
+    assert (target / "bench" / "runs" / "backends").is_dir()
     # agent's rooms, and the app with its pages: `streamlit run ui/app.py` imports ui and agent from the install.
     assert all((target / "agent" / room / "__init__.py").is_file() for room in ("providers", "loop", "solves"))
     assert (target / "ui" / "app.py").is_file() and (target / "ui" / "views" / "playground.py").is_file()

@@ -43,7 +43,7 @@ def test_bad_usage_exits_2_with_one_line(tmp_path):
 
 def test_policy_prints_the_rules_in_force_and_says_weak_isolation_loudly():
     from sandbox import worker_policy
-    from sandbox.inside.policy import from_json
+    from sandbox.inside.confinement.policy import from_json
 
     shown = _cli("policy")
     assert shown.returncode == 0, shown.stderr

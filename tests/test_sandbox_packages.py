@@ -20,7 +20,7 @@ from sandbox import (
     packages_offered,
     run_tests,
 )
-from sandbox.inside.policy import from_json
+from sandbox.inside.confinement.policy import from_json
 from sandbox.isolation import worker_command
 from sandbox.packages import package_paths
 from sandbox.pool import WorkerPool, default_pool

@@ -23,7 +23,7 @@ KNOWN_PACKAGES = frozenset({
 _HARNESS = frozenset({"pytest", "solution"})
 
 
-# pytest's fixtures the sandbox gives a test (sandbox/inside/fixtures.py makes them).
+# pytest's fixtures the sandbox gives a test (sandbox/inside/pytest_standin/fixtures.py makes them).
 BUILTIN_FIXTURES = ("capsys", "capfd", "capsysbinary", "capfdbinary", "tmp_path", "tmpdir", "tmp_path_factory",
                     "tmpdir_factory", "monkeypatch", "caplog", "recwarn", "request", "record_property", "pytestconfig")
 # Fixtures of pytest plugins people use, and the plugin that gives each (for the message when a test asks for one).

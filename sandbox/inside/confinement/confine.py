@@ -24,7 +24,7 @@ import struct
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the worker passes the value; this file is also imported on the host, where policy is not
-    from sandbox.inside.policy import Policy, Rlimit
+    from sandbox.inside.confinement.policy import Policy, Rlimit
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long

@@ -28,13 +28,17 @@ import struct
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+# -I leaves the script's folder out: the inside code's folders go on the path, one a job (rooms.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import rooms  # noqa: E402
+
+sys.path[:1] = rooms.paths(sys.path[0])
 
 import wire  # noqa: E402
 
 # Imported once here so that every fork starts with them loaded (each import costs a run ms).
 import candidate  # noqa: E402
-import crossing  # noqa: E402,F401
+import codec  # noqa: E402,F401
 import names as _names  # noqa: E402,F401
 import confine  # noqa: E402
 import policy  # noqa: E402
@@ -329,7 +333,7 @@ def _preload(names: list[str]) -> None:
 def main() -> None:
     """Serve runs until stdin closes or goes out of step.
 
-    argv: code uid, tests uid ('-': none), run dir, the policy as JSON (sandbox.inside.policy)."""
+    argv: code uid, tests uid ('-': none), run dir, the policy as JSON (sandbox.inside.confinement.policy)."""
     global RUN_ROOT, POLICY
     uids = tuple(None if a == "-" else int(a) for a in sys.argv[1:3])
     RUN_ROOT = sys.argv[3]

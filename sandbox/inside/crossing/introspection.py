@@ -89,7 +89,7 @@ def _field_record(field: dataclasses.Field, codec: object) -> tuple:
 
 def _annotation_record(annotation: object, codec: object, depth: int = 0) -> tuple:
     """An annotation as the tests' side may rebuild it: a type it knows, a generic alias or union of those, or text."""
-    import crossing
+    import kinds
     import typing
 
     if annotation is inspect.Parameter.empty:
@@ -102,12 +102,12 @@ def _annotation_record(annotation: object, codec: object, depth: int = 0) -> tup
         return ("ellipsis",)
     if annotation is typing.Any:
         return ("any",)
-    if isinstance(annotation, type) and (annotation in crossing.STANDARD_TYPES.values()
+    if isinstance(annotation, type) and (annotation in kinds.STANDARD_TYPES.values()
                                          or codec._own_class(annotation)):
         return ("type", annotation)
     parts = None
     if depth < _MAX_DEPTH:
-        if type(annotation) is types.GenericAlias and annotation.__origin__ in crossing.STANDARD_TYPES.values():
+        if type(annotation) is types.GenericAlias and annotation.__origin__ in kinds.STANDARD_TYPES.values():
             parts = ("generic", annotation.__origin__, [_annotation_record(a, codec, depth + 1)
                                                         for a in annotation.__args__])
         elif type(annotation) is types.UnionType or typing.get_origin(annotation) is typing.Union:
@@ -202,7 +202,7 @@ def _named_annotations(found: object) -> dict:
 
 def annotation_of(record: object, text: type, depth: int = 0) -> object:
     """The annotation a record describes (text made with text: str, or AnnotationText where it could be run)."""
-    import crossing
+    import kinds
     import typing
 
     if type(record) is not tuple or not record or depth > _MAX_DEPTH:
@@ -229,7 +229,7 @@ def annotation_of(record: object, text: type, depth: int = 0) -> object:
                 return functools.reduce(operator.or_, args)
             except TypeError:
                 raise BadAnswer("a union of what is no type") from None
-        if tag == "generic" and len(record) == 3 and record[1] in crossing.STANDARD_TYPES.values():
+        if tag == "generic" and len(record) == 3 and record[1] in kinds.STANDARD_TYPES.values():
             return types.GenericAlias(record[1], tuple(args))
     raise BadAnswer(f"an annotation it cannot be: {tag!r}")
 

@@ -1,0 +1,163 @@
+"""Values in: what a node of plain data stands for, built by this side alone: plain values, standard values with
+its own classes, builtins from a fixed list, its own mirror classes, live views and proxies. It never unpickles,
+imports (but for a standard module named by a value, values.build_module) or runs anything the other side sent.
+
+Runs inside the sandbox (stdlib only), in both processes; codec.py's Codec is a Decoder.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+
+import live_views
+import named_tuples
+import proxies
+import values
+from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_list, caps_in, short_text
+
+
+class Decoder:
+    """This side's half of a Codec that receives: decode, and the mirrors and proxies it made of the other side's."""
+
+    def decode(self, enc: object) -> object:
+        """The value an encoding describes, built by this side; raises PeerGone on anything malformed."""
+        try:
+            if type(enc) is tuple and len(enc) == 2 and enc[0] == "v":
+                return enc[1]
+            return self._value(enc, 0)
+        except (values.BadRecord, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise self._garbled(f"a value it could not read ({type(exc).__name__}: {exc})") from None
+
+    def _value(self, node: object, depth: int) -> object:
+        if type(node) is not tuple or not node or type(node[0]) is not str or depth > MAX_DEPTH + 2:
+            raise values.BadRecord("not a value node")
+        tag = node[0]
+        down = depth + 1
+        if tag == "v":
+            return node[1]
+        if tag in ("list", "tuple", "set", "frozenset"):
+            items = [self._value(v, down) for v in as_list(node[1])]
+            return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
+        if tag == "dict":
+            return dict(self._decode_pairs(node[1], down))
+        builder = values.BUILDERS.get(tag)
+        if builder is not None:
+            return builder(node)
+        if tag == "bytearray" and type(node[1]) is bytes:
+            return bytearray(node[1])
+        if tag == "deque":
+            maxlen = node[2]
+            if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
+                raise values.BadRecord("a deque's maxlen")
+            return collections.deque((self._value(v, down) for v in as_list(node[1])), maxlen)
+        if tag in ("Counter", "OrderedDict"):
+            return getattr(collections, tag)(dict(self._decode_pairs(node[1], down)))
+        if tag == "defaultdict":
+            factory = None if node[1] is None else self._value(node[1], down)
+            if factory is not None and not callable(factory):
+                raise values.BadRecord("a defaultdict's factory")
+            return collections.defaultdict(factory, self._decode_pairs(node[2], down))
+        if tag == "range":
+            return range(*_whole(node[1:]))
+        if tag == "slice":
+            return slice(*(self._value(v, down) for v in node[1:4]))
+        if tag == "ellipsis":
+            return Ellipsis
+        if tag == named_tuples.TAG:
+            return named_tuples.build(node, lambda item: self._value(item, down))
+        if tag == "type":
+            return STANDARD_TYPES[node[1]]
+        if tag == "builtin":
+            return _resolve_builtin(node[1])
+        if tag == "home":
+            return self.exports[node[1]]
+        if tag == "class":
+            return self.mirror(node[1])
+        if tag == "obj":
+            return self._proxy(node)
+        raise values.BadRecord(f"unknown value tag {tag!r}")
+
+    def _decode_pairs(self, pairs: object, depth: int) -> list:
+        return [(self._value(k, depth), self._value(v, depth)) for k, v in as_list(pairs)]
+
+    def mirror(self, node: object) -> type:
+        """This side's class standing for one of the other side's classes (built once per class)."""
+        if type(node) is not tuple or len(node) != 6 or node[0] != "C" or type(node[1]) is not int:
+            raise values.BadRecord("not a class description")
+        known = self.mirrors.get(node[1])
+        if known is not None:
+            return known
+        _, handle, name, qualname, bases, info = node
+        if type(name) is not str or type(qualname) is not str or type(info) is not dict or type(bases) is not tuple:
+            raise values.BadRecord("a class description of the wrong shape")
+        mirrored = [self.mirror(b) for b in bases if type(b) is tuple and b[:1] == ("C",)]
+        cls = proxies.make_mirror(self, handle, name, qualname, mirrored, _class_info(info))
+        self.mirrors[handle] = cls
+        return cls
+
+    def _proxy(self, node: tuple) -> object:
+        _, handle, class_node, info = node
+        if type(handle) is not int or type(info) is not dict:
+            raise values.BadRecord("an object of the wrong shape")
+        known = self.proxies.get(handle)
+        if known is not None:
+            return known
+        if self.role == "tests" and handle in self.links.by_handle:
+            return self.links.by_handle[handle][0]  # the code's copy of a container of the tests': the original
+        ref = proxies.Ref(self, handle, short_text(info.get("repr")))
+        if class_node is not None:
+            cls = self.mirror(class_node)
+            data = None if "value" not in info else self._value(info["value"], 1)
+            made = proxies.instance(cls, ref, data)
+            if isinstance(made, BaseException):
+                made.args = (str(info.get("message", "")),)
+        elif info.get("kind") in ("generator", "coroutine", "async_generator"):
+            made = proxies.wrapped(info["kind"], ref)
+        elif type(info.get("live")) is str and info["live"] in live_views.KINDS:
+            made = live_views.view(ref, STANDARD_TYPES[info["live"]], caps_in(info.get("caps")))
+        elif type(info.get("exception")) is str:
+            made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
+        else:
+            made = proxies.generic(ref, caps_in(info.get("caps")), _names(info))
+        self.proxies[handle] = made
+        return made
+
+
+def _class_info(info: dict) -> dict:
+    value = info.get("value")
+    container = info.get("container")
+    exception = info.get("exception")
+    return {"value": STANDARD_TYPES.get(value) if type(value) is str else None,
+            "container": STANDARD_TYPES.get(container) if type(container) is str else None,
+            "caps": caps_in(info.get("caps")),
+            "fields": [f for f in as_list(info.get("fields", [])) if type(f) is str and f.isidentifier()
+                       and not f.startswith("__")],
+            "dataclass": [f for f in as_list(info.get("dataclass", [])) if type(f) is str and f.isidentifier()
+                          and not f.startswith("__")],
+            "exception": exception if type(exception) is str else None,
+            "enum": info.get("enum") is True}
+
+
+def _names(info: dict) -> dict:
+    return {k: info[k] for k in ("type", "name", "qualname", "doc", "module") if type(info.get(k)) is str}
+
+
+def _whole(fields: tuple) -> tuple:
+    if any(type(n) is not int for n in fields):
+        raise values.BadRecord("expected whole numbers")
+    return fields
+
+
+def _resolve_builtin(name: object) -> object:
+    if type(name) is not str:
+        raise values.BadRecord("a builtin's name")
+    owner, _, attr = name.rpartition(".")
+    if not owner and name in SAFE_BUILTINS:
+        return getattr(builtins, name)
+    if owner in METHOD_OWNERS and attr.isidentifier() and not attr.startswith("_"):
+        found = getattr(METHOD_OWNERS[owner], attr, None)
+        if found is not None and type(found).__name__ in ("method_descriptor", "classmethod_descriptor",
+                                                          "builtin_function_or_method"):
+            return found
+    raise values.BadRecord(f"not a builtin it may name: {name!r}")

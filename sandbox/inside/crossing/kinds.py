@@ -1,0 +1,139 @@
+"""What a value is as it crosses: the standard types by name, the protocol methods a class has, a value read as its
+standard type, short texts, and the two errors of crossing. Shared by encoding.py and decoding.py.
+
+Runs inside the sandbox (stdlib only), in both processes.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import sys
+import types
+
+import proxies
+import values
+
+MAX_DEPTH = 200  # nesting of one value
+PROTOCOL = ("__call__", "__iter__", "__next__", "__len__", "__getitem__", "__setitem__", "__delitem__",
+             "__contains__", "__enter__", "__exit__", "__await__", "__aiter__", "__anext__", "__aenter__",
+             "__aexit__", "__bool__", "__hash__", "__reversed__", "__int__", "__float__", "__index__", "__round__",
+             "__neg__", "__pos__", "__abs__", "__invert__", "send", "throw", "close", *proxies.BINARY_OPS)
+# Builtins a value may name instead of crossing as a proxy: functions and types that hold nothing of the sender.
+SAFE_BUILTINS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr", "complex", "dict",
+    "divmod", "enumerate", "filter", "float", "format", "frozenset", "hash", "hex", "int", "isinstance",
+    "issubclass", "iter", "len", "list", "map", "max", "min", "next", "object", "oct", "ord", "pow", "print",
+    "range", "repr", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple", "type", "zip"})
+METHOD_OWNERS = {"str": str, "bytes": bytes, "int": int, "float": float, "list": list, "dict": dict, "set": set,
+                  "tuple": tuple, "frozenset": frozenset}
+_NEVER_RAISED = ("SystemExit", "KeyboardInterrupt", "GeneratorExit", "BaseException")
+FORWARDED = {types.GeneratorType: "generator", types.CoroutineType: "coroutine",
+              types.AsyncGeneratorType: "async_generator"}
+
+
+def _standard_types() -> dict[str, type]:
+    import datetime
+    import decimal
+    import fractions
+    import pathlib
+
+    named = {f"builtins.{name}": value for name, value in vars(builtins).items()
+             if isinstance(value, type) and (name in SAFE_BUILTINS or issubclass(value, BaseException))
+             and name not in _NEVER_RAISED}
+    for module, names in ((datetime, ("date", "datetime", "time", "timedelta", "timezone")),
+                          (decimal, ("Decimal",)), (fractions, ("Fraction",)),
+                          (collections, ("deque", "Counter", "OrderedDict", "defaultdict", "namedtuple")),
+                          (pathlib, ("Path", "PurePath", "PosixPath", "PurePosixPath"))):
+        for name in names:
+            named[f"{module.__name__}.{name}"] = getattr(module, name)
+    return named
+
+
+STANDARD_TYPES = _standard_types()
+TYPE_NAMES = {id(value): name for name, value in STANDARD_TYPES.items()}
+
+
+class PeerGone(Exception):
+    """The other process stopped answering: it exited, crashed or was killed, or sent what this side cannot read."""
+
+
+class CannotCross(TypeError):
+    """A value this side cannot send (too large, or nested too deeply)."""
+
+
+def read_as(base: type, value: object) -> object:
+    """value's data through the standard type's own methods, never its class's (an int subclass's real int)."""
+    if base is tuple:
+        return tuple(tuple.__iter__(value))
+    if base is frozenset:
+        return frozenset(frozenset.__iter__(value))
+    if base in (list, bytearray, collections.deque):
+        return base(base.__iter__(value))
+    if base is set:
+        return set(set.__iter__(value))
+    if issubclass(base, dict):
+        pairs = list(dict.items(value))
+        if base is collections.defaultdict:
+            return collections.defaultdict(None, pairs)
+        return base(pairs) if base is not dict else dict(pairs)
+    if base is str:
+        return str.__str__(value)
+    if base is bytes:
+        return bytes(memoryview(value))
+    if base is bool or base is int:
+        return int.__index__(value)
+    if base is float:
+        return float.__float__(value)
+    if base is complex:
+        return complex(float.__float__(complex.real.__get__(value)), float.__float__(complex.imag.__get__(value)))
+    return values.copy_standard(base, value)
+
+
+def caps_of(cls: type) -> list[str]:
+    """The protocol methods instances of cls have (looked up in its MRO, as Python does, not on its metaclass)."""
+    found = []
+    for name in PROTOCOL:
+        for klass in cls.__mro__:
+            if name in klass.__dict__:
+                if klass.__dict__[name] is not None:
+                    found.append(name)
+                break
+    return found
+
+
+def caps_in(caps: object) -> frozenset:
+    return frozenset(c for c in caps if type(c) is str and c in PROTOCOL) if type(caps) is list else frozenset()
+
+
+def as_list(items: object) -> list:
+    if type(items) not in (list, tuple):
+        raise values.BadRecord("expected a list")
+    return list(items)
+
+
+def builtin_exception_name(cls: type) -> str:
+    for klass in cls.__mro__:
+        if getattr(builtins, klass.__name__, None) is klass and klass.__name__ not in _NEVER_RAISED:
+            return klass.__name__
+    return "Exception"
+
+
+def standard_name(cls: type) -> str | None:
+    """module.Class for a class of the standard library (not builtins), else None."""
+    module = cls.__dict__.get("__module__")
+    if type(module) is str and module.split(".")[0] in sys.stdlib_module_names and module != "builtins":
+        return f"{module}.{cls.__qualname__}"
+    return None
+
+
+def short_text(text: object, limit: int = 2000) -> str:
+    text = str(text) if text is not None else ""
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
+
+
+def text_of(fn, value: object) -> str:
+    try:
+        return short_text(str(fn(value)), 300)
+    except BaseException as exc:  # this side's own __repr__/__str__ may raise anything
+        return f"<{type(value).__name__} ({fn.__name__} raised {type(exc).__name__})>"

@@ -1,0 +1,186 @@
+"""One end of the pipes between the code's process and the tests' process: requests both ways.
+
+Runs inside the sandbox (stdlib only), in both processes. Calls go both ways: while one side waits for the answer to
+its request, it serves the requests the other side makes of it (a callback the tests handed to the code, which calls
+the code again, ...), to a depth of MAX_NESTING. What crosses, and how it is read, is codec.py's.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import channels
+import linking
+import proxies
+import sharing
+import unsupported
+import wire
+import performing
+from codec import CannotCross, Codec, PeerGone
+from remote_errors import RemoteErrors
+
+__all__ = ["CannotCross", "Peer", "PeerGone", "TooDeep"]
+
+MAX_NESTING = 500  # calls between the two processes inside one another (a recursion that crosses both ways)
+_ITERATION = ("next", "send")  # the requests whose end is StopIteration
+
+
+class _Calls(threading.local):
+    """One thread's calls in progress: how deep they nest, and what the last answer said of their arguments."""
+
+    def __init__(self) -> None:
+        self.nesting = 0
+        self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
+        self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
+        self.kept_now: list = []  # the code's side: which containers of the request being served it kept
+
+
+class TooDeep(RecursionError):
+    """Calls between the two processes went deeper than MAX_NESTING."""
+
+
+class Peer(Codec, RemoteErrors):
+    """This process's end: its Codec, and the request loop. trusted_side: the tests' side never runs what it
+    receives; the code's side is untrusted anyway."""
+
+    def __init__(self, in_fd: int, out_fd: int, home: str, role: str) -> None:
+        super().__init__(home, role)
+        self.channels = channels.Channels(in_fd, out_fd, self._serve_channel if role == "code" else None)
+        self.calls = _Calls()
+        self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
+        proxies._PEERS[:] = [self]
+
+    # What a thread's calls in progress hold: each thread of the tests that calls the code has its own.
+    nesting = property(lambda self: self.calls.nesting, lambda self, v: setattr(self.calls, "nesting", v))
+    changes = property(lambda self: self.calls.changes, lambda self, v: setattr(self.calls, "changes", v))
+    kept = property(lambda self: self.calls.kept, lambda self, v: setattr(self.calls, "kept", v))
+    kept_now = property(lambda self: self.calls.kept_now, lambda self, v: setattr(self.calls, "kept_now", v))
+
+    # --- requests ------------------------------------------------------------------------------------------------
+
+    def request(self, op: str, target: tuple, *args: object) -> object:
+        """Ask the other side for op on target and wait, serving its own requests meanwhile; returns the decoded
+        result, or raises what the other side raised (rebuilt here), StopIteration or PeerGone."""
+        if self.dead:
+            raise PeerGone(self.dead)
+        if self.nesting >= MAX_NESTING:
+            raise TooDeep(f"calls between the tests and the code went more than {MAX_NESTING} deep (each calling "
+                          "the other back); is a recursion across them missing its base case?")
+        channel = self.channels.mine(open_one=self.role == "tests")
+        if channel is None:
+            raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
+        extra = _merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self))
+        try:
+            self.channels.send(("q", op, target, args, extra), channel)
+        except OSError:
+            self.dead = f"the {self.other} process is gone"
+            raise PeerGone(self.dead) from None
+        except wire.NotPlain as exc:
+            raise CannotCross(str(exc)) from None
+        self.nesting += 1
+        try:
+            return self._await_answer(op, channel)
+        finally:
+            self.nesting -= 1
+
+    def _await_answer(self, op: str, channel: int) -> object:
+        while True:
+            message = self.receive(channel)
+            kind = message[0]
+            if kind == "q" and len(message) == 5:
+                self.serve(message)
+                continue
+            extra = message[-1] if len(message) >= 2 else None
+            if type(extra) is dict:
+                self.changes = extra.get("mutated")
+                self.kept = extra.get("kept")
+                linking.incoming(self, extra)
+                if self.hooks:
+                    self.hooks.after_answer(extra)
+            if kind == "r" and len(message) == 3:
+                return self.decode(message[1])
+            if kind == "e" and len(message) == 3 and type(message[1]) is dict:
+                raise self.rebuild_error(message[1])
+            if kind == "s" and op in _ITERATION:
+                raise StopIteration
+            raise self._garbled("a garbled answer")
+
+    def receive(self, channel: int = 0) -> tuple:
+        """The next message on channel (a request or an answer); raises PeerGone when the pipe ends or carries
+        garbage."""
+        try:
+            return self.channels.next(channel)
+        except channels.Gone as exc:
+            self.dead = f"the {self.other} process {exc}"
+            raise PeerGone(self.dead) from None
+
+    def _serve_channel(self, channel: int) -> None:
+        """The code's side: a thread that serves the requests of one thread of the tests."""
+        def serve_all() -> None:
+            self.channels.adopt(channel)
+            while True:
+                try:
+                    message = self.receive(channel)
+                except PeerGone:
+                    return
+                if message[0] != "q" or len(message) != 5:
+                    return
+                self.serve(message)
+
+        threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
+
+    def serve(self, message: tuple) -> None:
+        """Perform one request of the other side and send the answer."""
+        _, op, target, args, extra = message
+        if type(extra) is dict:
+            linking.incoming(self, extra)
+        if self.hooks:
+            self.hooks.before_serving(extra if type(extra) is dict else None)
+        outer_kept, self.kept_now = self.kept_now, []
+        self.nesting += 1
+        try:
+            if type(op) is not str:
+                raise ValueError("a request without an operation")
+            result, changed = performing.perform(self, op, target, args if type(args) is tuple else ())
+            # The code's containers that it keeps elsewhere too cross as live views (the tests' side sends copies
+            # and takes the changes back: _call). Counted before anything else refers to the result.
+            live = sharing.shared_in(result) if self.role == "code" else None
+            answer = ("r", self.encode(result, live), None)
+        except StopIteration as exc:
+            if op in _ITERATION:
+                answer, changed = ("s", None), None
+            else:  # out of a call, it would end the caller's loop unseen (PEP 479 makes it an error in generators)
+                said = f" ({exc})" if str(exc) else ""
+                error = RuntimeError(f"StopIteration{said} was raised outside iteration")
+                answer, changed = ("e", self.describe_error(error), None), None
+        except PeerGone:
+            raise
+        except BaseException as exc:  # whatever this side's code raised goes back as an error
+            answer, changed = ("e", self.describe_error(exc), None), None
+            if self.hooks:
+                self.hooks.raised(exc)
+        finally:
+            self.nesting -= 1
+        extra = _merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self))
+        if changed:
+            extra = {**(extra or {}), "mutated": changed}
+        if self.kept_now:
+            extra = {**(extra or {}), "kept": self.kept_now}
+        self.kept_now = outer_kept
+        answer = answer[:-1] + (extra or None,)
+        channel = self.channels.mine(open_one=False) or 0
+        try:
+            self.channels.send(answer, channel)
+        except wire.NotPlain as exc:
+            self.channels.send(("e", self.describe_error(CannotCross(str(exc))), extra or None), channel)
+
+
+
+def _merged(first: dict | None, second: dict | None) -> dict | None:
+    if not second:
+        return first
+    return {**first, **second} if first else second
+
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20 * MAX_NESTING))

@@ -1,0 +1,145 @@
+"""Performing one request of the other side: the operation on its target, and what the request's arguments became
+(their in-place changes travel back; the containers the code kept are linked, linking.py).
+
+Runs inside the sandbox (stdlib only), in both processes; peer.py's Peer.serve calls perform.
+"""
+
+from __future__ import annotations
+
+import marshal
+import sys
+
+import linking
+import proxies
+import sharing
+import values
+from kinds import as_list, read_as
+
+def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
+    """(result, the call's arguments that changed in place), for one request of the other side."""
+    if op == "await_all":
+        obj = None
+    else:
+        obj = peer.hooks.resolve(target) if type(target) is tuple and target[:1] != ("h",) else peer.exports[target[1]]
+    if op == "call":
+        return _call(peer, obj, args)
+    if op == "getattr":
+        name = args[0]
+        if type(name) is not str or not peer.hooks.may_read(obj, name):
+            raise AttributeError(name)
+        return getattr(obj, name), None
+    if op in ("setattr", "delattr"):
+        name = args[0]
+        if type(name) is not str or not peer.hooks.may_change(obj, name):
+            raise AttributeError(f"the code under test may not change {name!r} of an object of the tests")
+        if op == "setattr":
+            value = peer.decode(args[1])
+            setattr(obj, name, value)
+            _keep(peer, -1, args[1], value)
+        else:
+            delattr(obj, name)
+        return None, None
+    if op == "setitem" and len(args) == 2:
+        value = peer.decode(args[1])
+        obj[peer.decode(args[0])] = value
+        _keep(peer, -1, args[1], value)
+        return None, None
+    if op in _ONE_ARG:
+        return _ONE_ARG[op](obj, *(peer.decode(a) for a in args)), None
+    if op == "op":
+        name = args[0]
+        if name not in proxies.OPERATORS:
+            raise ValueError(f"unknown operator {name!r}")
+        return proxies.OPERATORS[name](obj, *(peer.decode(a) for a in args[1:])), None
+    if op == "await":
+        return proxies.run_to_end(obj), None
+    if op == "await_all":
+        return proxies.await_all(_awaitables(peer, args[0])), None
+    if op == "send":
+        return obj.send(peer.decode(args[0])), None
+    if op in ("copy", "deepcopy"):
+        import copy
+
+        return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
+    if op == "data":
+        base = values.container_base(type(obj)) or values.value_base(type(obj))
+        return read_as(base, obj) if base else None, None
+    return peer.hooks.perform(op, obj, args), None
+
+
+def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
+    positional, named = args
+    # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
+    decoded = [peer.decode(_fresh(a)) for a in positional]
+    keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
+    counts = _counts(peer, decoded, keywords)
+    result = fn(*decoded, **keywords)
+    # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
+    for key, before in counts.items():
+        if _count_at(decoded, keywords, key) > before:
+            _keep(peer, key, positional[key] if type(key) is int else named[key],
+                  decoded[key] if type(key) is int else keywords[key])
+    # In-place changes to list, dict, set, ... arguments travel back, so the caller sees them as Python would.
+    changed = []
+    for key, enc, value in [*zip(range(len(decoded)), positional, decoded),
+                            *((k, named[k], keywords[k]) for k in keywords)]:
+        if type(enc) is tuple and enc[:1] == ("home",):
+            continue  # this side's own container, which the caller holds as a live view: already changed there
+        if isinstance(value, values.CONTAINER_BASES) or values.is_array(value):
+            now = peer.encode(value)
+            if now != enc:
+                changed.append((key, now))
+    return result, changed or None
+
+
+def _counts(peer: object, decoded: list, keywords: dict) -> dict:
+    """The code's side: the reference counts of the containers a call receives, before the call."""
+    if peer.role != "code":
+        return {}
+    return {key: _count_at(decoded, keywords, key) for key in [*range(len(decoded)), *keywords]
+            if type(decoded[key] if type(key) is int else keywords[key]) in sharing.MUTABLE}
+
+
+def _count_at(decoded: list, keywords: dict, key: object) -> int:
+    # One way of counting, before the call and after it, so that only what the call kept makes a difference.
+    value = decoded[key] if type(key) is int else keywords[key]
+    count = sys.getrefcount(value)
+    return count
+
+
+def _keep(peer: object, key: object, enc: object, value: object) -> None:
+    """The code's side kept a container the tests sent (key: its place in the request): link the two."""
+    if peer.role != "code" or type(value) not in sharing.MUTABLE or (type(enc) is tuple and enc[:1] == ("home",)):
+        return
+    if len(peer.links.by_handle) >= linking.MAX_LINKED:
+        return
+    handle = peer.export(value)
+    linking.link(peer, value, handle)
+    peer.kept_now.append((key, handle))
+
+
+def _awaitables(peer: object, wanted: object) -> list:
+    """The awaitables a batch asks for: ("await", handle) is the object itself, ("anext", handle) its next item."""
+    found = []
+    for op, handle in as_list(wanted):
+        obj = peer.exports[handle]
+        found.append(obj.__anext__() if op == "anext" else obj)
+    return found
+
+
+def _fresh(enc: object) -> object:
+    if type(enc) is tuple and len(enc) == 2 and enc[0] == "v" and type(enc[1]) in (list, dict, set):
+        return ("v", marshal.loads(marshal.dumps(enc[1])))
+    return enc
+
+
+_ONE_ARG = {
+    "getitem": lambda o, k: o[k], "setitem": lambda o, k, v: o.__setitem__(k, v),
+    "delitem": lambda o, k: o.__delitem__(k), "contains": lambda o, v: v in o, "len": len,
+    "iter": iter, "next": next, "bool": bool, "str": str, "repr": repr, "hash": hash,
+    "format": format, "reversed": reversed, "int": int, "float": float, "index": lambda o: o.__index__(),
+    "round": round, "enter": lambda o: o.__enter__(), "exit": lambda o, t, v: o.__exit__(t, v, None),
+    "aiter": lambda o: o.__aiter__(), "anext": lambda o: proxies.run_to_end(o.__anext__()),
+    "aenter": lambda o: proxies.run_to_end(o.__aenter__()),
+    "aexit": lambda o, t, v: proxies.run_to_end(o.__aexit__(t, v, None)),
+}

@@ -1,0 +1,93 @@
+"""Errors across: what the other side needs to raise one of this side's exceptions again, and the other side's
+exception raised here as one of this side's classes.
+
+Runs inside the sandbox (stdlib only), in both processes; peer.py's Peer has these methods.
+"""
+
+from __future__ import annotations
+
+import collections
+import traceback
+
+import proxies
+import values
+from kinds import builtin_exception_name, short_text, standard_name, text_of
+
+
+class RemoteErrors:
+    """Describing this side's exceptions for the other side, and rebuilding the other side's here."""
+
+    def describe_error(self, exc: BaseException) -> dict:
+        """What the other side needs to raise it again: its type (a mirror when it is this side's own class), the
+        nearest builtin exception, the message, and a traceback trimmed to this side's own file."""
+        if isinstance(exc, MemoryError):
+            # The frames' locals hold what filled the memory (a list grown forever): let it go before describing.
+            traceback.clear_frames(exc.__traceback__)
+        try:
+            return self._described(exc)
+        except MemoryError:
+            return {"type": type(exc).__name__, "base": "MemoryError", "message": "", "traceback": "", "lineno": None}
+
+    def _described(self, exc: BaseException) -> dict:
+        cls = type(exc)
+        frames = _own_frames(exc.__traceback__, self.hooks.source_file)
+        lines = traceback.format_list(frames)
+        if isinstance(exc, SyntaxError) and exc.filename == self.hooks.source_file:
+            lines = traceback.format_exception_only(cls, exc)[:-1]
+        info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": text_of(str, exc),
+                "qualified": standard_name(cls),
+                "traceback": short_text("".join(lines)),
+                "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None)}
+        if isinstance(exc, ModuleNotFoundError) and type(getattr(exc, "name", None)) is str:
+            info["module"] = exc.name  # which module was missing: the host tells an absent package from a bug
+        ref = proxies.ref_of(exc)
+        if ref is not None and ref.peer is self:
+            info["home"] = ref.handle  # the other side's own exception, coming back
+            return info
+        # Kept here, so that its attributes can be asked for, and so that if the other side lets it through it comes
+        # back as itself (a failing assert of the tests inside a callback keeps the values it compared).
+        info["handle"] = self.export(exc)
+        if self._own_class(cls):
+            try:
+                info["class"] = self.describe_class(cls)
+            except Exception:
+                pass
+        return info
+
+    def rebuild_error(self, info: dict) -> BaseException:
+        """The other side's exception as one of this side's: its mirror class when it has one, else a class of the
+        same builtin family (so ``except ValueError`` and ``pytest.raises`` work), marked as the other side's."""
+        try:
+            if type(info.get("home")) is int:
+                home = self.exports.get(info["home"])
+                if isinstance(home, BaseException):
+                    return home
+            if type(info.get("class")) is tuple and type(info.get("handle")) is int:
+                cls = self.mirror(info["class"])
+                if issubclass(cls, BaseException):
+                    ref = proxies.Ref(self, info["handle"], short_text(info.get("message")))
+                    exc = proxies.instance(cls, ref, None)
+                    exc.args = (str(info.get("message", "")),)
+                    exc.remote_traceback = str(info.get("traceback", ""))
+                    return exc
+        except (values.BadRecord, TypeError, ValueError):
+            pass
+        handle = info.get("handle")
+        ref = proxies.Ref(self, handle, short_text(info.get("message"))) if type(handle) is int else None
+        qualified = info.get("qualified")
+        exc = proxies.remote_exception(self, str(info.get("base", "Exception")), str(info.get("message", "")),
+                                       ref, str(info.get("type")), qualified if type(qualified) is str else None)
+        exc.remote_traceback = str(info.get("traceback", ""))
+        if isinstance(exc, ModuleNotFoundError):
+            exc.name = info["module"] if type(info.get("module")) is str else None
+        return exc
+
+
+def _own_frames(tb: object, filename: str, keep: int = 20) -> traceback.StackSummary:
+    """The last frames of a traceback that are in this side's own file: cheap however deep the traceback (an error
+    passing back through hundreds of nested calls is described at each of them)."""
+    found: collections.deque = collections.deque(maxlen=keep)
+    for frame, lineno in traceback.walk_tb(tb):
+        if frame.f_code.co_filename == filename:
+            found.append((frame, lineno))
+    return traceback.StackSummary.extract(iter(found))
