@@ -548,4 +548,17 @@ SHAPES = {
         "    assert (moved.x, moved.y) == (5, 2) and p.x == 1\n"
         "    assert vars(Account('ann', 5)) == {'owner': 'ann', 'balance': 5}\n",
         _INTROSPECTED, _INTROSPECTED.replace("age: int = 18", "age: int = 0")),
+    "records_holding_callables_handed_over_test_after_test": (
+        "import unittest\nfrom datetime import datetime\nclass TestInbox(unittest.TestCase):\n"
+        "    def test_one(self):\n        box = Inbox()\n"
+        "        box.mail = [{'size': 10, 'time': datetime.now}, {'size': 5, 'time': datetime.now}]\n"
+        "        self.assertEqual(box.used(), 15)\n    def test_two(self):\n        box = Inbox()\n"
+        "        box.mail = [{'size': 1, 'time': datetime.now}, {'size': 2, 'time': datetime.now}]\n"
+        "        self.assertEqual(box.used(), 3)\n    def test_three(self):\n        box = Inbox()\n"
+        "        box.mail = [{'size': 7, 'time': datetime.now}]\n        box.drop_first()\n"
+        "        self.assertEqual(box.mail, [])\n",
+        "class Inbox:\n    def __init__(self):\n        self.mail = []\n    def used(self):\n"
+        "        return sum(m['size'] for m in self.mail)\n    def drop_first(self):\n        del self.mail[0]\n",
+        "class Inbox:\n    def __init__(self):\n        self.mail = []\n    def used(self):\n"
+        "        return sum(m['size'] for m in self.mail[1:])\n    def drop_first(self):\n        del self.mail[0]\n"),
 }

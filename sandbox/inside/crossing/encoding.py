@@ -155,7 +155,9 @@ class Encoder:
 
     def _live(self, value: object) -> tuple:
         """One of this side's containers that it holds elsewhere too: the other side gets a live view of it."""
-        info = {"type": type(value).__name__, "repr": text_of(repr, value), "caps": caps_of(type(value)),
+        # Its text is the other side's to ask for when shown: what it holds may be proxies, whose repr is a request.
+        name = type(value).__name__
+        info = {"type": name, "repr": f"<{name} of the code's>", "caps": caps_of(type(value)),
                 "live": TYPE_NAMES[id(type(value))]}
         return ("obj", self.export(value), None, info)
 

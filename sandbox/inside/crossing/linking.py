@@ -25,17 +25,15 @@ class Links:
     def __init__(self) -> None:
         self.by_handle: dict[int, list] = {}
         self.by_id: dict[int, int] = {}  # the tests' side: id(original) -> the code's handle
+        self.busy = False  # working out what to send
 
 
 def contents(peer: object, obj: object) -> tuple:
-    """obj's contents as they cross (obj itself by value, what it holds as usual)."""
-    import sharing
-
+    """obj's contents as they cross: by value, as the tests' original holds them (what it holds of either side's
+    objects crosses as usual, by handle)."""
     handle = peer.links.by_id.pop(id(obj), None)
     try:
-        live = sharing.shared_in(obj, held=True) if peer.role == "code" else set()
-        live.discard(id(obj))
-        return peer.encode(obj, live)
+        return peer.encode(obj)
     finally:
         if handle is not None:
             peer.links.by_id[id(obj)] = handle
@@ -56,8 +54,16 @@ def outgoing(peer: object) -> dict | None:
     """What to tell the other side with the next message: the linked containers whose contents changed here, and
     (the code's side) the links it let go."""
     links = peer.links
-    if not links.by_handle:
+    if not links.by_handle or links.busy:
         return None
+    links.busy = True  # encoding may ask the other side (a repr): that request carries no sync of its own
+    try:
+        return _outgoing(peer, links)
+    finally:
+        links.busy = False
+
+
+def _outgoing(peer: object, links: Links) -> dict | None:
     changed, gone = [], []
     for handle in list(links.by_handle):
         entry = links.by_handle[handle]
