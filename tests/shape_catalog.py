@@ -561,4 +561,21 @@ SHAPES = {
         "        return sum(m['size'] for m in self.mail)\n    def drop_first(self):\n        del self.mail[0]\n",
         "class Inbox:\n    def __init__(self):\n        self.mail = []\n    def used(self):\n"
         "        return sum(m['size'] for m in self.mail[1:])\n    def drop_first(self):\n        del self.mail[0]\n"),
+    "database_under_the_temporary_folder": (
+        "import os, sqlite3, unittest\nfrom tempfile import gettempdir\nclass TestUsers(unittest.TestCase):\n"
+        "    def setUp(self):\n        self.path = os.path.join(gettempdir(), 'users.db')\n"
+        "        with sqlite3.connect(self.path) as db:\n"
+        "            db.execute('CREATE TABLE IF NOT EXISTS users (name TEXT)')\n"
+        "        self.store = Users(self.path)\n"
+        "    def tearDown(self):\n        self.store.close()\n        os.unlink(self.path)\n    def test_add(self):\n"
+        "        self.store.add('ann')\n        self.assertEqual(self.store.names(), ['ann'])\n",
+        "import sqlite3\nclass Users:\n    def __init__(self, path):\n        self.db = sqlite3.connect(path)\n"
+        "    def add(self, name):\n        self.db.execute('INSERT INTO users VALUES (?)', (name,))\n"
+        "        self.db.commit()\n    def names(self):\n"
+        "        return [r[0] for r in self.db.execute('SELECT name FROM users')]\n    def close(self):\n"
+        "        self.db.close()\n",
+        "import sqlite3\nclass Users:\n    def __init__(self, path):\n        self.db = sqlite3.connect(path)\n"
+        "    def add(self, name):\n        self.db.execute('INSERT INTO users VALUES (?)', (name,))\n"
+        "    def names(self):\n        return [r[0] for r in self.db.execute('SELECT name FROM users')][1:]\n"
+        "    def close(self):\n        self.db.close()\n"),
 }

@@ -99,6 +99,11 @@ def working_folder(home: str) -> str:
     return os.path.join(shared_folder(home), "work")
 
 
+def temp_folder(home: str) -> str:
+    """The temporary folder of both of a run's processes (TMPDIR), in the shared folder beside the working one."""
+    return os.path.join(shared_folder(home), "tmp")
+
+
 def from_json(text: str) -> Policy:
     """The Policy that to_json wrote."""
     data = json.loads(text)

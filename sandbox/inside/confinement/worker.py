@@ -69,7 +69,13 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
     run_root = os.path.dirname(home) + os.sep
     sys.path[:] = [path for path in sys.path if os.path.isabs(path) and not (path + os.sep).startswith(run_root)]
     os.environ.clear()
-    os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": home, "SBX_SHARED": policy.shared_folder(home)})
+    # One temporary folder for both, as one process has: a file the tests make under tempfile.gettempdir() (a test
+    # database) is the file the code opens by that path.
+    os.environ.update({**dict(POLICY.env), "HOME": home, "TMPDIR": policy.temp_folder(home),
+                       "SBX_SHARED": policy.shared_folder(home)})
+    import tempfile
+
+    tempfile.tempdir = None  # read TMPDIR again: the worker may have asked before the fork
     os.umask(0)  # what one process writes in the shared folder the other may change; homes are 0700 anyway
     confine.set_rlimits(POLICY.rlimits, limits)
     if uid is not None:
@@ -180,7 +186,7 @@ class Run:
         # write it; their homes stay their own.
         shared = policy.shared_folder(dirs[0])
         shutil.rmtree(shared, ignore_errors=True)
-        for path in (shared, policy.working_folder(dirs[0])):
+        for path in (shared, policy.working_folder(dirs[0]), policy.temp_folder(dirs[0])):
             os.makedirs(path)
             os.chmod(path, 0o777)
         return dirs[0], dirs[1]
