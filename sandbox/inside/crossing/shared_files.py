@@ -22,9 +22,10 @@ import stat
 import threading
 import time
 
-# A directory's mtime comes from a coarse clock: a change within the same tick as the last look leaves it as it
-# was, so a directory changed this recently is looked at again.
-_TICK_NS = 50_000_000
+# A directory's mtime may come from a coarse clock (a jiffy, up to 10 ms): a change within the same tick as the last
+# look leaves it as it was, so a directory changed that recently is looked at again. On the tmpfs of a run, its size
+# (20 bytes an entry) tells a new entry in any case.
+_TICK_NS = 10_000_000
 _MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's disk limit's business
 
 
@@ -39,7 +40,7 @@ class SharedFolder:
             self.active = os.stat(root).st_uid != self.uid
         except OSError:
             self.active = False
-        self.seen: dict[str, tuple[int, int]] = {}  # each directory's (mtime_ns, inode) when last walked
+        self.seen: dict[str, tuple[int, int, int]] = {}  # each directory's (mtime_ns, inode, size) when last walked
         self.walked = 0  # when, in time.time_ns()
         self.lock = threading.Lock()
 
@@ -59,7 +60,7 @@ class SharedFolder:
                 info = os.lstat(path)
             except OSError:
                 return True
-            if (info.st_mtime_ns, info.st_ino) != known or self.walked - info.st_mtime_ns < _TICK_NS:
+            if (info.st_mtime_ns, info.st_ino, info.st_size) != known or self.walked - info.st_mtime_ns < _TICK_NS:
                 return True
         return False
 
@@ -80,7 +81,7 @@ class SharedFolder:
 
     def _directory(self, fd: int, path: str, budget: list[int]) -> None:
         info = os.fstat(fd)
-        self.seen[path] = (info.st_mtime_ns, info.st_ino)
+        self.seen[path] = (info.st_mtime_ns, info.st_ino, info.st_size)
         self._share(fd, info)
         subdirectories = []
         with os.scandir(fd) as entries:
