@@ -27,6 +27,7 @@ import time
 # (20 bytes an entry) tells a new entry in any case.
 _TICK_NS = 10_000_000
 _MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's disk limit's business
+_HELD = 8  # folders held open between hand-overs (a run has its working folder, the shared one, a few tmp_paths)
 
 
 class SharedFolder:
@@ -40,7 +41,9 @@ class SharedFolder:
             self.active = os.stat(root).st_uid != self.uid
         except OSError:
             self.active = False
-        self.seen: dict[str, tuple[int, int, int]] = {}  # each directory's (mtime_ns, inode, size) when last walked
+        # Each folder walked, held open (an fstat costs half a path's lstat under Landlock) or, past a few, by path;
+        # with its (mtime_ns, inode, size) as the walk found them.
+        self.seen: list[tuple[int | str, tuple[int, int, int]]] = []
         self.walked = 0  # when, in time.time_ns()
         self.lock = threading.Lock()
 
@@ -55,9 +58,9 @@ class SharedFolder:
     def _changed(self) -> bool:
         if not self.seen:
             return True
-        for path, known in self.seen.items():
+        for folder, known in self.seen:
             try:
-                info = os.lstat(path)
+                info = os.fstat(folder) if type(folder) is int else os.lstat(folder)
             except OSError:
                 return True
             if (info.st_mtime_ns, info.st_ino, info.st_size) != known or self.walked - info.st_mtime_ns < _TICK_NS:
@@ -65,43 +68,50 @@ class SharedFolder:
         return False
 
     def _walk(self) -> None:
-        self.seen = {}
+        for folder, _ in self.seen:
+            if type(folder) is int:
+                try:
+                    os.close(folder)
+                except OSError:  # the code closed it itself
+                    pass
+        self.seen = []
         self.walked = time.time_ns()
         try:
             fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return
-        budget = [_MAX_ENTRIES]
         try:
-            self._directory(fd, self.root, budget)
+            self._directory(fd, self.root, [_MAX_ENTRIES])
         except OSError:  # out of descriptors (the code's own doing), or a folder gone as it was read
             pass
-        finally:
-            os.close(fd)
 
     def _directory(self, fd: int, path: str, budget: list[int]) -> None:
-        info = os.fstat(fd)
-        self.seen[path] = (info.st_mtime_ns, info.st_ino, info.st_size)
-        self._share(fd, info)
-        subdirectories = []
-        with os.scandir(fd) as entries:
-            for entry in entries:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    return
-                if entry.is_dir(follow_symlinks=False):
-                    subdirectories.append(entry.name)
-                elif entry.is_file(follow_symlinks=False):
-                    self._file(fd, entry.name)
-        for name in subdirectories:
-            try:
-                child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-            except OSError:
-                continue
-            try:
+        """Hand over the folder open at fd and everything below it; fd is then held open in seen, or closed."""
+        held = False
+        try:
+            info = os.fstat(fd)
+            held = sum(type(folder) is int for folder, _ in self.seen) < _HELD
+            self.seen.append((fd if held else path, (info.st_mtime_ns, info.st_ino, info.st_size)))
+            self._share(fd, info)
+            subdirectories = []
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return
+                    if entry.is_dir(follow_symlinks=False):
+                        subdirectories.append(entry.name)
+                    elif entry.is_file(follow_symlinks=False):
+                        self._file(fd, entry.name)
+            for name in subdirectories:
+                try:
+                    child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+                except OSError:
+                    continue
                 self._directory(child, os.path.join(path, name), budget)
-            finally:
-                os.close(child)
+        finally:
+            if not held:
+                os.close(fd)
 
     def _file(self, dir_fd: int, name: str) -> None:
         try:
