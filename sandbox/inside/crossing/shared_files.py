@@ -27,7 +27,8 @@ import time
 # (20 bytes an entry) tells a new entry in any case.
 _TICK_NS = 10_000_000
 _MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's disk limit's business
-_HELD = 8  # folders held open between hand-overs (a run has its working folder, the shared one, a few tmp_paths)
+_HELD = 4  # folders held open between hand-overs (the shared one, the working one, a tmp_path or two): each is one
+# of the 64 descriptors a process may have
 
 
 class SharedFolder:
