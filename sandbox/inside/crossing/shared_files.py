@@ -8,56 +8,27 @@ other process (a request, an answer), each side gives the others the rights its 
 uid would have them: the same files, read and written by both. Where both run as one uid (no root to give two),
 modes already mean that, and nothing is done.
 
-Walked through directory descriptors, never following a link, and only what this process owns is changed: the
-other process, which may change the folder at any time, cannot steer a change elsewhere. Walked only when something
-was made or moved in there since the last walk, which inotify tells in one poll (a test may call the code 20,000
-times in a loop); where inotify is not to be had, the folders' modification times tell.
+Walked through directory descriptors, never following a link, and only what this process owns is changed: the other
+process, which may change the folder at any time, cannot steer a change elsewhere. Walked only when something was made
+or moved in there since the last walk, which the folders' modification times tell (one stat of each: a test may call the
+code 20,000 times in a loop). Not inotify, which tells in one poll but whose instance costs a process 10 to 20 ms to
+close (the kernel waits out a grace period): every run would pay that, for loops few tests have.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-import select
 import stat
 import threading
 import time
 
-# A directory's mtime comes from a coarse clock: a change within the same tick as the last look leaves it as it
-# was, so a directory changed this recently is looked at again.
-_TICK_NS = 50_000_000
+# A directory's mtime may come from a coarse clock (a jiffy, up to 10 ms): a change within the same tick as the last
+# look leaves it as it was, so a directory changed that recently is looked at again. On the tmpfs of a run, its size
+# (20 bytes an entry) tells a new entry in any case.
+_TICK_NS = 10_000_000
 _MAX_ENTRIES = 10_000  # per hand-over; a folder filled past this is the run's disk limit's business
-_IN_MOVED_TO, _IN_CREATE, _IN_ONLYDIR, _IN_DONT_FOLLOW = 0x80, 0x100, 0x01000000, 0x02000000
-
-
-_LIBC = ctypes.CDLL(None, use_errno=True)  # loaded once, by the worker, before it forks
-
-
-class _Inotify:
-    """Which folders of the shared tree had an entry made or moved in since the last drain."""
-
-    def __init__(self) -> None:
-        self.libc = _LIBC
-        self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        if self.fd < 0:
-            raise OSError(ctypes.get_errno(), "inotify_init1")
-        self.poll = select.poll()
-        self.poll.register(self.fd, select.POLLIN)
-
-    def watch(self, path: str) -> None:
-        mask = _IN_CREATE | _IN_MOVED_TO | _IN_ONLYDIR | _IN_DONT_FOLLOW
-        if self.libc.inotify_add_watch(self.fd, os.fsencode(path), mask) < 0:
-            raise OSError(ctypes.get_errno(), "inotify_add_watch")
-
-    def changed(self) -> bool:
-        return bool(self.poll.poll(0))
-
-    def drain(self) -> None:
-        try:
-            while os.read(self.fd, 65536):
-                pass
-        except BlockingIOError:
-            pass
+_HELD = 4  # folders held open between hand-overs (the shared one, the working one, a tmp_path or two): each is one
+# of the 64 descriptors a process may have
 
 
 class SharedFolder:
@@ -71,15 +42,11 @@ class SharedFolder:
             self.active = os.stat(root).st_uid != self.uid
         except OSError:
             self.active = False
-        self.seen: dict[str, tuple[int, int]] = {}  # each directory's (mtime_ns, inode) when last walked
+        # Each folder walked, held open (an fstat costs half a path's lstat under Landlock) or, past a few, by path;
+        # with its (mtime_ns, inode, size) as the walk found them.
+        self.seen: list[tuple[int | str, tuple[int, int, int]]] = []
         self.walked = 0  # when, in time.time_ns()
-        self.notify = None
         self.lock = threading.Lock()
-        if self.active:
-            try:
-                self.notify = _Inotify()
-            except (OSError, AttributeError):
-                pass
 
     def hand_over(self) -> None:
         """Give the other uid its rights to every file and folder this process made since the last hand-over."""
@@ -92,62 +59,60 @@ class SharedFolder:
     def _changed(self) -> bool:
         if not self.seen:
             return True
-        if self.notify is not None:
-            return self.notify.changed()
-        for path, known in self.seen.items():
+        for folder, known in self.seen:
             try:
-                info = os.lstat(path)
+                info = os.fstat(folder) if type(folder) is int else os.lstat(folder)
             except OSError:
                 return True
-            if (info.st_mtime_ns, info.st_ino) != known or self.walked - info.st_mtime_ns < _TICK_NS:
+            if (info.st_mtime_ns, info.st_ino, info.st_size) != known or self.walked - info.st_mtime_ns < _TICK_NS:
                 return True
         return False
 
     def _walk(self) -> None:
-        self.seen = {}
+        for folder, _ in self.seen:
+            if type(folder) is int:
+                try:
+                    os.close(folder)
+                except OSError:  # the code closed it itself
+                    pass
+        self.seen = []
         self.walked = time.time_ns()
-        if self.notify is not None:
-            self.notify.drain()  # before the walk: what is made while it walks is news for the next hand-over
         try:
             fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return
-        budget = [_MAX_ENTRIES]
         try:
-            self._directory(fd, self.root, budget)
+            self._directory(fd, self.root, [_MAX_ENTRIES])
         except OSError:  # out of descriptors (the code's own doing), or a folder gone as it was read
             pass
-        finally:
-            os.close(fd)
 
     def _directory(self, fd: int, path: str, budget: list[int]) -> None:
-        info = os.fstat(fd)
-        self.seen[path] = (info.st_mtime_ns, info.st_ino)
-        self._share(fd, info)
-        if self.notify is not None:
-            try:
-                self.notify.watch(path)
-            except OSError:  # out of watches: the modification times tell from now on
-                self.notify = None
-        subdirectories = []
-        with os.scandir(fd) as entries:
-            for entry in entries:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    return
-                if entry.is_dir(follow_symlinks=False):
-                    subdirectories.append(entry.name)
-                elif entry.is_file(follow_symlinks=False):
-                    self._file(fd, entry.name)
-        for name in subdirectories:
-            try:
-                child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-            except OSError:
-                continue
-            try:
+        """Hand over the folder open at fd and everything below it; fd is then held open in seen, or closed."""
+        held = False
+        try:
+            info = os.fstat(fd)
+            held = sum(type(folder) is int for folder, _ in self.seen) < _HELD
+            self.seen.append((fd if held else path, (info.st_mtime_ns, info.st_ino, info.st_size)))
+            self._share(fd, info)
+            subdirectories = []
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return
+                    if entry.is_dir(follow_symlinks=False):
+                        subdirectories.append(entry.name)
+                    elif entry.is_file(follow_symlinks=False):
+                        self._file(fd, entry.name)
+            for name in subdirectories:
+                try:
+                    child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+                except OSError:
+                    continue
                 self._directory(child, os.path.join(path, name), budget)
-            finally:
-                os.close(child)
+        finally:
+            if not held:
+                os.close(fd)
 
     def _file(self, dir_fd: int, name: str) -> None:
         try:
