@@ -23,13 +23,14 @@ from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.driver import tasks_of_run
 from bench.runs.lifecycle import create_run, start_run
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import load_runs
 from bench.scoring.rescore import rescore_run, rescored_twin
 from fakes import PromptKeyedModel, humaneval_answers
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "bench-runs.json.gz"
-RUN_05B = "20261130-110503-2f694d"  # the embedded 0.5B on all 164 tasks (tests/fixtures/README.md)
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
+RUN_05B = "20261130-110503-2f694d"  # the embedded 0.5B on all 164 tasks (bench/reference_runs/README.md)
 FIRST_TASKS = 60  # of its tasks the second scorer reads: all 164 take minutes on 2 cores (the README says it agreed)
 # HumanEval's own canonical solutions: 0 and 2 pass HumanEval+ too; 22's lets bools through as integers, which
 # HumanEval's tests never try and HumanEval+'s do.

@@ -24,6 +24,7 @@ from bench.datasets.humaneval import load_problems
 from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.lifecycle import start_run
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import load_file
 from fakes import (
     ADD_TASK,
@@ -37,7 +38,7 @@ from ui import session
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 
 PROBLEMS = load_problems()
-FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
 STEP = BlockProto.Expandable.STEP
 
 
