@@ -1,0 +1,21 @@
+"""Real stored runs cut to some of their tasks, for tests that need a finished run of a few tasks without a model: the
+rows a run stored, as `python -m bench dump` writes them, made a run of their own that selected only those tasks."""
+
+from __future__ import annotations
+
+import json
+
+
+def run_slice(dump: dict, run_id: str, task_ids: list[str], spec: str, **run: object) -> dict:
+    """The dump of one run cut to these tasks (spec: the selection that names them), a finished run of its own;
+    run: columns to change (a new id moves every row to it, so it loads beside the run it came from)."""
+    new_id = run.get("id", run_id)
+    kept = set(task_ids)
+    source = next(r for r in dump["runs"] if r["id"] == run_id)
+
+    def moved(rows: list[dict]) -> list[dict]:
+        return [{**row, "run_id": new_id} for row in rows if row["run_id"] == run_id and row["task_id"] in kept]
+
+    return {**dump, "runs": [{**source, "task_ids": json.dumps(task_ids), "tasks_spec": spec, **run}],
+            "results": moved(dump["results"]), "attempts": moved(dump["attempts"]),
+            "tasks": moved(dump.get("tasks", []))}
