@@ -335,11 +335,11 @@ def comparison(sources: RunSources, a: str, b: str) -> None:
     if not cmp.common:
         st.info("These runs have no finished task in common.")
         return
-    names = {key: f"{key}: {short_model(run.model)}, " + (
-        run.protocol if run.sampled else f"budget {run.search.budget}")
-        for key, run in (("A", run_a), ("B", run_b))}
-    if names["A"] == names["B"]:
-        names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}
+    labels = {key: f"{short_model(run.model)}, " + (run.protocol if run.sampled else f"budget {run.search.budget}")
+              for key, run in (("A", run_a), ("B", run_b))}
+    if labels["A"] == labels["B"]:  # the same model and budget: their ids tell them apart
+        labels = {"A": f"{labels['A']} ({a})", "B": f"{labels['B']} ({b})"}
+    names = {key: f"{key}: {label}" for key, label in labels.items()}
     curves, outcomes = st.columns([3, 2])
     rules = baseline_rules([run_a, run_b])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
@@ -377,7 +377,7 @@ def versus_reference(sources: RunSources, run: Run, references: list[Run]) -> No
                  "tasks)", key=f"bench-vs-reference-{run.id}",
                  help="on the tasks both finished; the reference run was measured on another machine, so read its "
                       "times apart"):
-        st.subheader("Your run against the reference run")
+        st.subheader("Your run (B) against the reference run (A)")
         comparison(sources, match.id, run.id)
 
 
