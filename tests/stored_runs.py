@@ -4,6 +4,15 @@ rows a run stored, as `python -m bench dump` writes them, made a run of their ow
 from __future__ import annotations
 
 import json
+import time
+
+from sqlite_utils import Database
+
+from bench.datasets.humaneval import humaneval_tasks
+from bench.datasets.selection import select_tasks
+from bench.runs.record import new_run_id
+from bench.runs.reference import reference_runs
+from bench.runs.transfer import dump_runs, load_runs
 
 
 def run_slice(dump: dict, run_id: str, task_ids: list[str], spec: str, **run: object) -> dict:
@@ -19,3 +28,15 @@ def run_slice(dump: dict, run_id: str, task_ids: list[str], spec: str, **run: ob
     return {**dump, "runs": [{**source, "task_ids": json.dumps(task_ids), "tasks_spec": spec, **run}],
             "results": moved(dump["results"]), "attempts": moved(dump["attempts"]),
             "tasks": moved(dump.get("tasks", []))}
+
+
+def load_as_new_run(db: Database, source: str, spec: str) -> str:
+    """A finished HumanEval run in the database: the tasks of spec (sample:5 ...) as the reference run source solved
+    them, under an id and a time of its own, loaded as `python -m bench load` loads a dump (no model); its id."""
+    run_id = new_run_id()
+    tasks = [task["task_id"] for task in select_tasks(spec, humaneval_tasks())]
+    cut = run_slice(dump_runs(reference_runs().store(), [source]), source, tasks, spec, id=run_id,
+                    created=time.time(), person="")
+    cut["runs"][0]["elapsed"] = sum(r["seconds"] for r in cut["results"])  # its tasks' time, one after another
+    load_runs(db, cut)
+    return run_id

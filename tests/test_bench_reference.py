@@ -7,7 +7,6 @@ import gzip
 import json
 import shutil
 import sqlite3
-import time
 from dataclasses import replace
 
 import pytest
@@ -18,7 +17,6 @@ from bench.datasets.humaneval import humaneval_tasks
 from bench.datasets.selection import select_tasks
 from bench.reports.cost import estimate_from_runs
 from bench.runs import store
-from bench.runs.record import new_run_id
 from bench.runs.reference import (
     MACHINES,
     REFERENCE_DIR,
@@ -31,7 +29,7 @@ from bench.runs.reference import (
 )
 from bench.runs.transfer import dump_runs, load_runs
 from bench.scoring.comparison import compare_run_curves
-from stored_runs import run_slice
+from stored_runs import load_as_new_run
 
 EMBEDDED = ("llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
 HEADLINE = "20261201-193010-773c85"  # the embedded 0.5B, all 164 HumanEval tasks, today's defaults
@@ -43,13 +41,9 @@ def sample_ids(spec: str) -> list[str]:
     return [task["task_id"] for task in select_tasks(spec, humaneval_tasks())]
 
 
-def persons_run(db, spec: str = "sample:5", source: str = HEADLINE) -> str:
-    """A finished run of the person's: the tasks of spec as a stored run solved them, under an id and a time of its
-    own, loaded as `python -m bench load` loads a dump."""
-    run_id = new_run_id()
-    data = dump_runs(reference_runs().store(), [source])
-    load_runs(db, run_slice(data, source, sample_ids(spec), spec, id=run_id, created=time.time(), person=""))
-    return run_id
+def persons_run(db) -> str:
+    """A sample:5 run of the person's with the embedded model and the default settings (no model: stored answers)."""
+    return load_as_new_run(db, HEADLINE, "sample:5")
 
 
 def test_every_shipped_run_is_read_with_its_file_code_version_and_machine():

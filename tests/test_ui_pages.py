@@ -20,14 +20,12 @@ from streamlit.testing.v1 import AppTest
 
 from agent import ModelSpec, Search, Solver, make_solver
 from agent.config import describe_search, load_settings, stored_search
-from bench.datasets.humaneval import humaneval_tasks, load_problems
-from bench.datasets.selection import select_tasks
+from bench.datasets.humaneval import load_problems
 from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.lifecycle import start_run
-from bench.runs.record import new_run_id
-from bench.runs.reference import REFERENCE_DIR, reference_runs
-from bench.runs.transfer import dump_runs, load_file, load_runs
+from bench.runs.reference import REFERENCE_DIR
+from bench.runs.transfer import load_file
 from fakes import (
     ADD_TASK,
     WRONG_THEN_RIGHT,
@@ -36,7 +34,7 @@ from fakes import (
     scripted_solver_factory,
     seeded_humaneval_answers,
 )
-from stored_runs import run_slice
+from stored_runs import load_as_new_run
 from ui import session
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 
@@ -851,12 +849,7 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
 def test_a_finished_run_is_compared_with_its_reference_run_in_one_click(app, tmp_path):
     # A sample:5 run of the embedded 0.5B with the default settings: five tasks as a stored run solved them, loaded
     # under an id and a time of its own (no model here).
-    mine = new_run_id()
-    source = "20261201-193010-773c85"
-    dump = dump_runs(reference_runs().store(), [source])
-    tasks = [t["task_id"] for t in select_tasks("sample:5", humaneval_tasks())]
-    load_runs(store.open_store(tmp_path / "bench.sqlite"), run_slice(dump, source, tasks, "sample:5", id=mine,
-                                                                      created=time.time()))
+    mine = load_as_new_run(store.open_store(tmp_path / "bench.sqlite"), "20261201-193010-773c85", "sample:5")
     app.switch_page("views/bench.py").run()
     assert not app.exception, app.exception
     assert next(s for s in app.selectbox if s.label == "Run").value == mine  # theirs first
