@@ -2,8 +2,8 @@
 
 The tests run in order, as one visitor would: a quick solve typed by hand, the first example failing and being
 repaired, the same solve in the Debugger (compared, stepped, forked), then the Bench (its cost measured on the
-first visit, a two-task run, and two real runs from tests/fixtures compared). Screenshots land in test-artifacts/;
-the README's pictures are copied from there.
+first visit, a two-task run, and two of the reference runs of bench/reference_runs loaded as the person's and
+compared). Screenshots land in test-artifacts/; the README's pictures are copied from there.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.runs.reference import REFERENCE_DIR
 from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, select, settle, wait_or_explain
 from measure.app_server import AppDidNotStart, start_app
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
-FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
 WIDTH = 1400
 SECOND_TASK = "Return the second largest distinct number in a list of integers, or None when there is none."
 SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
