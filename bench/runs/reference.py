@@ -62,8 +62,8 @@ def machines_by_file(folder: Path = REFERENCE_DIR) -> dict[str, str]:
 
 
 def dump_files(folder: Path = REFERENCE_DIR) -> list[Path]:
-    """The reference runs' dump files (`bench dump` writes JSON, gzipped when the name ends in .gz), by name."""
-    return sorted(path for path in [*folder.glob("*.json.gz"), *folder.glob("*.json")] if path.name != MACHINES)
+    """The reference runs' dump files (`bench dump --json NAME.json.gz`, gzipped: the package ships those), by name."""
+    return sorted(folder.glob("*.json.gz"))
 
 
 def load_reference_runs(folder: Path) -> ReferenceRuns:
