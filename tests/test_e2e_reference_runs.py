@@ -10,16 +10,12 @@ test-artifacts/reference-runs-first-look.txt (measured, not asserted: the machin
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import time
 
 import pytest
 
 from bench.runs import store
-from browser_pages import ARTIFACTS, settle, wait_or_explain
-from measure.app_server import AppDidNotStart, start_app
+from browser_pages import ARTIFACTS, serve_app, settle, stop_app, wait_or_explain
 from stored_runs import load_as_new_run
 
 pytestmark = pytest.mark.browser
@@ -32,10 +28,7 @@ CHART = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart']
 def test_a_newcomer_sees_the_reference_runs_hides_them_and_compares_a_run_of_theirs(browser, tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    try:
-        proc, url = start_app(data, ARTIFACTS / "streamlit-reference.log", env={"LLM_PROVIDER": "llamacpp"})
-    except AppDidNotStart as exc:
-        pytest.fail(str(exc))
+    proc, url = serve_app(data, "streamlit-reference.log", env={"LLM_PROVIDER": "llamacpp"})
     try:
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         started = time.monotonic()
@@ -74,9 +67,4 @@ def test_a_newcomer_sees_the_reference_runs_hides_them_and_compares_a_run_of_the
         page.screenshot(path=str(ARTIFACTS / "reference-runs-compared.png"), full_page=True)
         print(f"the Bench page's first look: {seconds:.1f} s to the first chart")
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_app(proc)
