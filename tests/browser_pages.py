@@ -15,8 +15,8 @@ from measure.app_server import AppDidNotStart, start_app
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-__all__ = ["ACE", "ARTIFACTS", "CHROMIUM", "FLAGS", "OUTCOMES", "ROOT", "outcome", "select", "serve_app", "settle",
-           "stop_app", "type_task", "wait_or_explain"]
+__all__ = ["ACE", "ARTIFACTS", "CHROMIUM", "FLAGS", "OUTCOMES", "ROOT", "grow_to_content", "outcome", "select",
+           "serve_app", "settle", "stop_app", "type_task", "wait_or_explain"]
 
 
 def wait_or_explain(page, locator, timeout_ms: int, what: str) -> None:
@@ -49,3 +49,11 @@ def stop_app(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def grow_to_content(page, width: int) -> None:
+    """The window grown to the page's whole height, every chart drawn: Streamlit scrolls its main area inside the
+    window, so a full-page screenshot alone stops at the window's edge."""
+    content = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": max(1200, content + 40)})
+    settle(page, 2.5)

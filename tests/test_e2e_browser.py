@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bench.runs.reference import REFERENCE_DIR
-from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, select, settle, wait_or_explain
+from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, grow_to_content, select, settle, wait_or_explain
 from measure.app_server import AppDidNotStart, start_app
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
@@ -87,9 +87,7 @@ def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
 def snap(page, name: str, top, bottom) -> None:
     """A README picture: the page grown to its full height (so every chart is drawn), cut from the top of one
     element to the bottom of another."""
-    content = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": WIDTH, "height": max(1200, content + 40)})
-    settle(page, 2.5)
+    grow_to_content(page, WIDTH)
     first, last = top.first.bounding_box(), bottom.first.bounding_box()
     clip = {"x": 0, "y": max(0, first["y"] - 24), "width": WIDTH,
             "height": last["y"] + last["height"] + 24 - max(0, first["y"] - 24)}

@@ -15,13 +15,21 @@ import time
 import pytest
 
 from bench.runs import store
-from browser_pages import ARTIFACTS, serve_app, settle, stop_app, wait_or_explain
+from browser_pages import ARTIFACTS, grow_to_content, serve_app, settle, stop_app, wait_or_explain
 from stored_runs import load_as_new_run
 
 pytestmark = pytest.mark.browser
 HEADLINE = "20261201-193010-773c85"  # the embedded 0.5B on all 164 tasks with today's defaults (the README's)
 SAMPLE_41 = "20261202-055403-35e2dd"  # the same model and settings on sample:41, which holds sample:5's tasks
 CHART = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg"
+WIDTH, HEIGHT = 1400, 1800
+
+
+def picture(page, name: str) -> None:
+    """The whole page, in test-artifacts/."""
+    grow_to_content(page, WIDTH)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
 
 
 @pytest.mark.timeout(300)
@@ -30,7 +38,7 @@ def test_a_newcomer_sees_the_reference_runs_hides_them_and_compares_a_run_of_the
     data.mkdir()
     proc, url = serve_app(data, "streamlit-reference.log", env={"LLM_PROVIDER": "llamacpp"})
     try:
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
         started = time.monotonic()
         page.goto(url + "/bench")
         wait_or_explain(page, page.locator(CHART), 60_000, "the reference run's chart")
@@ -47,7 +55,7 @@ def test_a_newcomer_sees_the_reference_runs_hides_them_and_compares_a_run_of_the
         # Their cost estimate is theirs: not measured yet, though a reference run of this very model was.
         assert "What a run costs here is not measured yet for llamacpp · qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" \
             in body
-        page.screenshot(path=str(ARTIFACTS / "reference-runs.png"), full_page=True)
+        picture(page, "reference-runs")
 
         page.get_by_text("Show the project's reference runs").click()
         wait_or_explain(page, page.get_by_text("No runs yet."), 60_000, "the empty page once they are hidden")
@@ -64,7 +72,7 @@ def test_a_newcomer_sees_the_reference_runs_hides_them_and_compares_a_run_of_the
         assert f"{SAMPLE_41} (sample:41, 41 tasks)" in body and "Your run (B) against the reference run (A)" in body
         for key, run_id in (("A", SAMPLE_41), ("B", mine)):
             assert f"{key}: qwen2.5-coder-0.5b, budget 9 ({run_id})" in body
-        page.screenshot(path=str(ARTIFACTS / "reference-runs-compared.png"), full_page=True)
+        picture(page, "reference-runs-compared")
         print(f"the Bench page's first look: {seconds:.1f} s to the first chart")
     finally:
         stop_app(proc)
