@@ -39,7 +39,7 @@ from bench.runs import store
 from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runs.config import RunConfig, config_of, selected_tasks
 from bench.runs.lifecycle import resume_run, start_run
-from bench.runs.reference import REFERENCE_DIR, RunSources, reference_runs
+from bench.runs.reference import REFERENCE_DIR, ReferenceRuns, RunSources, reference_runs
 from bench.runs.transfer import dump_runs, load_file, write_file
 from bench.scoring.comparison import common_tasks, compare_runs
 from bench.scoring.imported import evaluate_file
@@ -154,6 +154,14 @@ def _dump_arguments(dump: CommandParser, _: Search) -> None:
 
 def _load_arguments(load: CommandParser, _: Search) -> None:
     load.add_argument("paths", type=Path, nargs="+", metavar="FILE", help="dump files (bench dump)")
+
+
+def _references_said() -> ReferenceRuns:
+    """The reference runs, what of them could not be read said on stderr."""
+    references = reference_runs()
+    for problem in references.problems:
+        print(f"bench: a reference run file could not be read, and is left out: {problem}", file=sys.stderr)
+    return references
 
 
 def _reference_flag(command: CommandParser) -> None:
@@ -278,7 +286,7 @@ def list_command(args: argparse.Namespace, db_path: Path) -> int:
     """list: every run, newest first, one line each; with --reference, the reference runs after them."""
     db = store.open_store(db_path)
     runs = store.list_runs(db)
-    references = reference_runs() if args.reference else None
+    references = _references_said() if args.reference else None
     shelved = references.runs(leaving_out={r.id for r in runs}) if references else []
     if args.json:
         print(json.dumps([{**asdict(r), "state": r.state(), "reference": False} for r in runs]
@@ -341,7 +349,7 @@ def report_command(args: argparse.Namespace, db_path: Path) -> int:
     if not args.reference:
         print(own)
         return 0
-    references = reference_runs()
+    references = _references_said()
     print(f"## This database's runs\n\n{own}\n\n## Reference runs\n\nMeasured on "
           f"{reference_machines_words(references)}; shipped with the app in bench/{REFERENCE_DIR.name}/, not yours.\n\n"
           + markdown_report(references.store()))

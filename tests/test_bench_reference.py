@@ -80,6 +80,16 @@ def test_a_machine_named_for_a_file_is_its_runs_machine(tmp_path):
     assert {r.id for r in loaded.runs()} == set(loaded.machines)
 
 
+def test_a_file_that_cannot_be_read_is_left_out_and_said(tmp_path):
+    shutil.copy(REFERENCE_DIR / "cleaning-runs.json.gz", tmp_path)
+    (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
+    loaded = load_reference_runs(tmp_path)  # and no machines.json
+    assert {r.id for r in loaded.runs()} == {"20261202-060556-0da230", CLEANED_41}
+    assert set(loaded.machines.values()) == {"a machine not recorded"}
+    assert len(loaded.problems) == 2 and "machines.json" in loaded.problems[0] and "broken.json.gz: Not a gzipped " \
+        "file" in loaded.problems[1]
+
+
 def test_a_run_is_read_from_the_database_that_holds_it(tmp_path):
     db = store.open_store(tmp_path / "bench.sqlite")
     mine = persons_run(db)

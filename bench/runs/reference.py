@@ -42,6 +42,7 @@ class ReferenceRuns:
     machines: dict[str, str]  # run id -> the machine that measured it, in words
     memory: str  # the URI of their database: in this process's memory, alive while keeper is open
     keeper: sqlite3.Connection
+    problems: tuple[str, ...] = ()  # what could not be read (a file, its machine), in words; the rest is there
 
     def store(self) -> Database:
         """A read-only connection to the reference runs' database (a write raises sqlite3.OperationalError)."""
@@ -52,13 +53,16 @@ class ReferenceRuns:
     def runs(self, leaving_out: set[str] = frozenset()) -> list[Run]:
         """The reference runs, newest first, but those whose id is in leaving_out (a person who loaded one into their
         own database has it as theirs)."""
-        return [r for r in store.list_runs(self.store()) if r.id not in leaving_out]
+        return [r for r in store.list_runs(self.store()) if r.id in self.files and r.id not in leaving_out]
 
 
 def machines_by_file(folder: Path = REFERENCE_DIR) -> dict[str, str]:
-    """file name -> the machine its runs were measured on, from machines.json (its "default" for a file not named)."""
+    """file name -> the machine its runs were measured on, from machines.json (its "default" for a file not named).
+    OSError or ValueError when machines.json cannot be read."""
     known = json.loads((folder / MACHINES).read_text(encoding="utf-8"))
-    return {path.name: known["files"].get(path.name, known["default"]) for path in dump_files(folder)}
+    if not isinstance(known.get("default"), str) or not isinstance(known.get("files", {}), dict):
+        raise ValueError(f"{MACHINES} needs a \"default\" machine, in words, and \"files\": {{name: machine}}")
+    return {path.name: known.get("files", {}).get(path.name, known["default"]) for path in dump_files(folder)}
 
 
 def dump_files(folder: Path = REFERENCE_DIR) -> list[Path]:
@@ -68,16 +72,27 @@ def dump_files(folder: Path = REFERENCE_DIR) -> list[Path]:
 
 def load_reference_runs(folder: Path) -> ReferenceRuns:
     """The runs of a folder of dump files, loaded as `python -m bench load` loads them into a new database of their
-    own in memory."""
+    own in memory. A file that cannot be read is left out and named in problems, as is a machines.json that cannot
+    (its runs' machine is then "not recorded"): a broken install still shows the person's own runs."""
     memory = f"file:bench-reference-runs-{uuid.uuid4().hex}?mode=memory&cache=shared"
     keeper = sqlite3.connect(memory, uri=True, check_same_thread=False, isolation_level=None)
     db = Database(keeper)
     migrate(db)
-    files, machines = {}, {}
-    for name, machine in machines_by_file(folder).items():
-        for run_id in load_file(db, folder / name):
+    files, machines, problems = {}, {}, []
+    try:
+        by_file = machines_by_file(folder)
+    except (OSError, ValueError) as exc:
+        by_file = {path.name: "a machine not recorded" for path in dump_files(folder)}
+        problems.append(f"{folder / MACHINES}: {exc}")
+    for name, machine in by_file.items():
+        try:
+            loaded = load_file(db, folder / name)
+        except (OSError, ValueError, KeyError, sqlite3.Error) as exc:  # not gzip, not JSON, not a dump, clashing ids
+            problems.append(f"{folder / name}: {exc}")
+            continue
+        for run_id in loaded:
             files[run_id], machines[run_id] = name, machine
-    return ReferenceRuns(files, machines, memory, keeper)
+    return ReferenceRuns(files, machines, memory, keeper, tuple(problems))
 
 
 def reference_runs(folder: Path = REFERENCE_DIR) -> ReferenceRuns:

@@ -403,8 +403,11 @@ def selected_run(sources: RunSources, db_path, runs: list[Run], references: list
     run_results(db, run_id, results, debugger=not reference)
 
 
-def shown_references(references: list[Run]) -> list[Run]:
-    """The reference runs while the person shows them (at first: something real to look at), one click to hide."""
+def shown_references(sources: RunSources, references: list[Run]) -> list[Run]:
+    """The reference runs while the person shows them (at first: something real to look at), one click to hide; what
+    of them could not be read, said."""
+    for problem in sources.references.problems:
+        st.warning(f"A reference run file could not be read, and is left out: {problem}", icon=":material/warning:")
     if not references:
         return []
     shown = st.toggle("Show the project's reference runs", value=True, key="bench_show_references",
@@ -429,7 +432,7 @@ own = sorted(store.list_runs(db), key=lambda r: not state.person.owns(r.person))
 sources = RunSources(db)
 references = featured_first(sources.references.runs(leaving_out={r.id for r in own}),
                             *(app_model(settings) or ("", "")), settings.search)
-shown = shown_references(references)
+shown = shown_references(sources, references)
 runs = own + shown
 if not runs:
     st.info("No runs yet.")
