@@ -87,6 +87,7 @@ def start_form(settings: Settings, db_path) -> RunConfig:
                 solver = model_solver(settings)
                 place = solver.place_in_line(state.person.key, what="a bench run")
             state.bench_run = start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings), place=place)
+            state.bench_run_chosen = True  # shown until the person picks another
         else:
             solver = model_solver(settings)
             place = solver.place_in_line(state.person.key, what="a cost estimate")

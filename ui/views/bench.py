@@ -60,14 +60,15 @@ def _run_label(sources: RunSources, run: Run) -> str:
 
 
 def _picked() -> None:
-    state.bench_run = state.bench_run_pick
+    state.bench_run, state.bench_run_chosen = state.bench_run_pick, True
 
 
 def pick_run(sources: RunSources, runs: list[Run]) -> str:
-    """The run to show: the one just started or picked before, else the first listed (the person's newest, or the
-    reference run a newcomer reads first)."""
+    """The run to show: the one just started or picked, else the first listed (the person's newest, or the reference
+    run a newcomer reads first), looked for again on every run of the page: a run of theirs that appears (started
+    from the CLI) takes the place of the reference run shown until then."""
     by_id = {r.id: r for r in runs}
-    if state.get("bench_run") not in by_id:
+    if state.get("bench_run") not in by_id or not state.get("bench_run_chosen"):
         state.bench_run = next(iter(by_id))
     # A keyed widget set through its key: an index that followed the pick changed the widget's identity, so the
     # pick after next was lost (Streamlit made a new widget at the old run).
