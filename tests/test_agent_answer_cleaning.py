@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from agent import Solver
 from agent.loop import extract
 from agent.loop.answer_cleaning import clean_answer, names_tests_use
 from agent.loop.extract import extract_answer
+from bench.runs.reference import dump_files
 from fakes import run_to_end, scripted, solver_for
 from sandbox import run_tests
 
@@ -234,7 +234,6 @@ def test_the_bench_stores_what_was_removed_with_each_candidate():
 
 # --- the README's stored runs: cleaning only ever helps ------------------------------------------------------------
 
-FIXTURES = Path(__file__).parent / "fixtures"
 # The runs whose candidates are their own (rescored and imported runs score these same candidates again).
 STORED_RUNS = {"20261201-193010-773c85", "20261201-222619-aa8d0b", "20261201-201025-193093", "20261130-110503-2f694d",
                "20261201-131805-1a5f1b", "20261130-121225-5bbb24", "20261201-144445-9851fa", "20261201-161930-9b7e4a",
@@ -252,7 +251,7 @@ def test_no_stored_candidate_passes_fewer_visible_tests_once_cleaned():
     from sandbox import Limits
 
     attempts, tasks = [], {t["task_id"]: t for t in humaneval_tasks()}
-    for path in sorted(FIXTURES.glob("*.json.gz")):
+    for path in dump_files():
         data = json.loads(gzip.decompress(path.read_bytes()))
         attempts += [a for a in data["attempts"] if a["run_id"] in STORED_RUNS]
         tasks |= {(t["run_id"], t["task_id"]): t for t in data.get("tasks", []) if t["run_id"] in STORED_RUNS}

@@ -20,13 +20,14 @@ from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.lifecycle import start_run
 from bench.runs.record import Run
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import load_file
 from bench.scoring.load_losses import NOT_RECORDED, LoadLosses, load_losses, stored_load_failure
 from fakes import PromptKeyedModel, keyed_answers
 from sandbox import run_tests
 
 ROOT = Path(__file__).resolve().parent.parent
-COVERAGE = ROOT / "tests" / "fixtures" / "coverage-runs.json.gz"
+COVERAGE = REFERENCE_DIR / "coverage-runs.json.gz"
 MBPP_CLEANED, HUMANEVAL_CLEANED = "20261202-060556-0da230", "20261202-055403-35e2dd"  # cleaning-runs.json.gz
 HEADLINE = "20261201-193010-773c85"  # the 0.5B on all 164 HumanEval tasks, default settings (README)
 MBPP_RUN = "20261201-201025-193093"  # the 0.5B on the MBPP development set, default settings
@@ -156,7 +157,7 @@ def test_the_runs_made_with_the_cleaner_lose_few_candidates_at_load_and_pass_as_
     # The README's figures: the 0.5B with today's defaults and the cleaner, on MBPP's development set and on
     # HumanEval's sample:41, against the runs before it (coverage-runs.json.gz) on the same tasks.
     db = store.open_store(tmp_path / "bench.sqlite")
-    load_file(db, ROOT / "tests" / "fixtures" / "cleaning-runs.json.gz")
+    load_file(db, REFERENCE_DIR / "cleaning-runs.json.gz")
     load_file(db, COVERAGE)
     mbpp, humaneval = (load_losses(store.load_outcomes(db, run)) for run in (MBPP_CLEANED, HUMANEVAL_CLEANED))
     assert (mbpp.candidates, mbpp.causes, round(100 * mbpp.cleaned_share, 1)) == (682, {"syntax": 15}, 7.9)

@@ -1,5 +1,6 @@
 """The store's one migration (bench.runs.migration): databases and dump files an earlier version wrote, read in
-today's columns, exactly as that version read them. Checked on the shipped fixtures of real runs."""
+today's columns, exactly as that version read them. Checked on real runs: the reference runs shipped in
+bench/reference_runs/."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from bench.protocol.labels import Protocol
 from bench.reports.results_table import markdown_report
 from bench.runs import store
 from bench.runs.migration import OLD_SEARCH_COLUMNS, RENAMED, VERSION
+from bench.runs.reference import dump_files
 from bench.runs.schema import TABLES
 from bench.runs.transfer import EARLIER_FORMATS, load_file
 from bench.scoring.caps import hidden_at_cap
 from bench.scoring.metrics import run_metrics
 
 # The shipped dumps an earlier version wrote: their rows in a database of that version's shape are what migrates.
-FIXTURES = [dump for dump in sorted((Path(__file__).parent / "fixtures").glob("*.json.gz"))
+FIXTURES = [dump for dump in dump_files()
             if json.loads(gzip.decompress(dump.read_bytes()))["format"] in EARLIER_FORMATS]
 
 

@@ -7,7 +7,6 @@ import gzip
 import io
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -22,13 +21,14 @@ from bench.reports.results_table import latest_finished_runs, published_baseline
 from bench.reports.words import search_words
 from bench.runs import store
 from bench.runs.config import RunConfig
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import dump_runs, load_file, load_runs, write_file
 from bench.scoring.comparison import compare_run_curves
 from bench.scoring.metrics import run_metrics
 from bench.settings import bench_db_path
 from fakes import PromptKeyedModel, humaneval_answers
 
-FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
 ALL_164 = "20261130-110503-2f694d"  # the 0.5B on all 164 tasks, default search (README's Results)
 ONE_FIVE = "20261130-121225-5bbb24"  # the 1.5B on sample:41
 
@@ -149,11 +149,11 @@ def test_the_cli_dumps_and_loads_runs(real_runs, tmp_path, capsys):
 
 # --- the search-coverage runs of docs/results.md ------------------------------------------------------------------
 
-COVERAGE = Path(__file__).parent / "fixtures" / "coverage-runs.json.gz"
+COVERAGE = REFERENCE_DIR / "coverage-runs.json.gz"
 DEFAULTS_164 = "20261201-193010-773c85"  # the 0.5B on all 164 tasks with today's default settings (README's Results)
 DEFAULTS_164_PLUS = "20261201-201030-b497c3"  # the same candidates scored on HumanEval+
 DEFAULTS_164_1_5B, DEFAULTS_164_1_5B_PLUS = "20261201-222619-aa8d0b", "20261201-232343-b13fd7"  # the 1.5B, the same
-RESULTS = Path(__file__).parent / "fixtures" / "results-runs.json.gz"  # holds the 1.5B's run with the settings before
+RESULTS = REFERENCE_DIR / "results-runs.json.gz"  # holds the 1.5B's run with the settings before
 
 
 @pytest.mark.parametrize("run_id, plus_id, figures, plus_pass", [

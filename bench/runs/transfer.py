@@ -38,12 +38,13 @@ def dump_runs(db: Database, run_ids: list[str], *, slim: bool = False) -> dict:
 
 
 def _known(row: dict, columns: dict) -> dict:
-    # A dump may lack columns this store has (they came later): keep the ones it has.
-    return {k: v for k, v in row.items() if k in columns}
+    # Every column of today's: a dump may lack some (they came later: empty, as in the database it came from) and
+    # hold some no more stored (left out).
+    return {column: row.get(column) for column in columns}
 
 
 def load_runs(db: Database, data: dict) -> list[str]:
-    """Store the dumped runs (each task in one transaction, as a run writes it); returns their ids.
+    """Store the dumped runs (each whole in one transaction); returns their ids.
     A run id already in the database is refused rather than mixed with what is there."""
     if data.get("format") not in (FORMAT, *EARLIER_FORMATS):
         raise ValueError(f"not a dump of bench runs (format {data.get('format')!r}, expected {FORMAT!r})")
@@ -51,17 +52,14 @@ def load_runs(db: Database, data: dict) -> list[str]:
     clashing = [r["id"] for r in data["runs"] if r["id"] in existing]
     if clashing:
         raise ValueError(f"runs already in this database: {', '.join(clashing)}")
-    by_task: dict[tuple[str, str], list[dict]] = {}
-    for attempt in data["attempts"]:
-        by_task.setdefault((attempt["run_id"], attempt["task_id"]), []).append(_known(attempt, ATTEMPT_COLUMNS))
-    tasks: dict[str, list[dict]] = {}
-    for task in data.get("tasks", []):
-        tasks.setdefault(task["run_id"], []).append(_known(task, TASK_COLUMNS))
+    rows: dict[str, dict[str, list[dict]]] = {r["id"]: {"tasks": [], "results": [], "attempts": []}
+                                              for r in data["runs"]}
+    for table, columns, upgrade in (("tasks", TASK_COLUMNS, dict), ("results", RESULT_COLUMNS, upgraded_result),
+                                    ("attempts", ATTEMPT_COLUMNS, dict)):
+        for row in data.get(table, []):
+            rows[row["run_id"]][table].append(_known(upgrade(row), columns))
     for run in data["runs"]:
-        store.create_run(db, _known(upgraded_run(run), RUN_COLUMNS), tasks.get(run["id"]))
-    for result in data["results"]:
-        store.record_task(db, _known(upgraded_result(result), RESULT_COLUMNS),
-                          by_task.get((result["run_id"], result["task_id"]), []))
+        store.insert_run(db, _known(upgraded_run(run), RUN_COLUMNS), **rows[run["id"]])
     return [r["id"] for r in data["runs"]]
 
 

@@ -1,4 +1,6 @@
-"""Bench: start runs in the background (ui/bench_form.py), watch them, read, export and compare the results.
+"""Bench: start runs in the background (ui/bench_form.py), watch them, read, export and compare the results, beside
+the project's reference runs (bench.runs.reference: shipped with the app, read from a database of their own, shown
+until the person hides them, never counted as theirs).
 
 Each section of the page is one function; the script at the bottom only puts them in order. Runs are read as typed
 records (bench.runs.record.Run), and every word the CLI prints too comes from bench.reports.words.
@@ -26,18 +28,21 @@ from bench.reports.words import (
     pass_at_1_so_far,
     percent,
     protocol_words,
+    reference_machines_words,
+    reference_words,
     search_words,
 )
 from bench.runs import store
 from bench.runs.lifecycle import resume_run, stop_run
 from bench.runs.record import LIVE_STATUSES, Run
+from bench.runs.reference import REFERENCE_DIR, RunSources, featured_first, matching_reference
 from bench.scoring.comparison import compare_run_curves
 from bench.scoring.load_losses import LoadLosses, load_losses
 from bench.scoring.metrics import run_metrics, sample_counts
 from bench.settings import bench_db_path
 from ui.bench_backend import needs_app_model, solver_progress
 from ui.bench_charts import baseline_rules, pass_rate_chart, references_caption, run_chart, short_model
-from ui.bench_form import cost_note, start_form
+from ui.bench_form import app_model, cost_note, start_form
 from ui.identity import started_by_words
 from ui.session import current_settings, model_solver
 
@@ -45,28 +50,31 @@ RESULT_FILTERS = ["all", "passing", "failing", "passing after more than one cand
 state = st.session_state
 
 
-def _run_label(run: Run) -> str:
+def _run_label(sources: RunSources, run: Run) -> str:
     how = search_words(run) if run.sampled else f"{run.feedback} · {search_words(run)}"
-    return f"{run.id} · {run.protocol} · {how} · {run.model} · {run.done}/{len(run.task_ids)}"
+    mark = "reference · " if sources.is_reference(run.id) else ""
+    return f"{mark}{run.id} · {run.protocol} · {how} · {run.model} · {run.done}/{len(run.task_ids)}"
 
 
 # --- one run ---------------------------------------------------------------------------------------------------
 
 
 def _picked() -> None:
-    state.bench_run = state.bench_run_pick
+    state.bench_run, state.bench_run_chosen = state.bench_run_pick, True
 
 
-def pick_run(runs: list[Run]) -> str:
-    """The run to show: the one just started or picked before, else the newest."""
+def pick_run(sources: RunSources, runs: list[Run]) -> str:
+    """The run to show: the one just started or picked, else the first listed (the person's newest, or the reference
+    run a newcomer reads first), looked for again on every run of the page: a run of theirs that appears (started
+    from the CLI) takes the place of the reference run shown until then."""
     by_id = {r.id: r for r in runs}
-    if state.get("bench_run") not in by_id:
+    if state.get("bench_run") not in by_id or not state.get("bench_run_chosen"):
         state.bench_run = next(iter(by_id))
     # A keyed widget set through its key: an index that followed the pick changed the widget's identity, so the
     # pick after next was lost (Streamlit made a new widget at the old run).
     state.bench_run_pick = state.bench_run
     st.selectbox("Run", list(by_id), key="bench_run_pick", on_change=_picked,
-                 format_func=lambda i: _run_label(by_id[i]))
+                 format_func=lambda i: _run_label(sources, by_id[i]))
     return state.bench_run
 
 
@@ -126,6 +134,15 @@ def resume_with_the_app_model(run: Run, db_path) -> None:
         st.error(f"**Cannot resume:** {exc}", icon=":material/group:")
         return
     resume_run(run.id, db_path, solver=solver, place=place)
+
+
+def reference_note(sources: RunSources, run: Run, results: list[dict]) -> None:
+    """What a reference run is, in place of the progress and controls of a run of the person's: measured elsewhere,
+    finished, read only."""
+    st.info(f"**This is a {reference_words(sources.references, run)}**: its times are that machine's, and it is "
+            "left out of your cost estimate and exports (hide the reference runs above).", icon=":material/bookmark:")
+    progress = run_progress(run, results, run.state())
+    st.progress(progress.fraction, text=progress.text())
 
 
 def load_loss_summary(run: Run, losses: LoadLosses) -> None:
@@ -200,8 +217,9 @@ def run_summary(run: Run, metrics: dict, losses: LoadLosses) -> None:
                    help="of the answers that pass their visible tests, the share that pass the hidden tests too")
 
 
-def run_results(db, run_id: str, results: list[dict]) -> None:
-    """Every task's verdicts, filterable; one task's candidates; a way into the debugger."""
+def run_results(db, run_id: str, results: list[dict], *, debugger: bool = True) -> None:
+    """Every task's verdicts, filterable; one task's candidates; a way into the debugger (a run of this app's only:
+    a reference run's solves were kept on the machine that made it)."""
     table = pd.DataFrame([{"task": r["task_id"], "hidden tests": "pass" if r["hidden_passed"] else "fail",
                            "visible tests": "pass" if r["visible_passed"] else "fail",
                            "candidates": r["iterations"], "visible asserts": r["visible_tests"],
@@ -230,7 +248,8 @@ def run_results(db, run_id: str, results: list[dict]) -> None:
         with st.expander(f"#{attempt['iteration']}{kind}: visible tests {attempt['visible_status']}; "
                          f"hidden tests {hidden}"):
             st.code(attempt["code"], language="python")
-    if result["thread_id"] and st.button("Open this task's solve in the debugger"):  # a refused task has none
+    # A refused task has no solve.
+    if debugger and result["thread_id"] and st.button("Open this task's solve in the debugger"):
         state.debug_thread = result["thread_id"]
         st.switch_page("views/debugger.py")
 
@@ -250,39 +269,62 @@ def run_exports(db, run: Run) -> None:
 # --- all runs ------------------------------------------------------------------------------------------------
 
 
-def runs_table(db, runs: list[Run]) -> None:
-    """Every run, newest first, its search in the words of bench.reports.words.search_words (a sampled run's: its
-    samples, no loop); an imported run's model is its file."""
-    st.subheader("Runs")
+def _runs_rows(db, runs: list[Run], who: dict[str, str]) -> pd.DataFrame:
+    """One row a run, its search in the words of bench.reports.words.search_words (a sampled run's: its samples, no
+    loop); an imported run's model is its file. who: the column saying whose it is, run id -> words."""
     rows = []
     for r in runs:
         pass_at_1 = pass_at_1_so_far(db, r)
-        rows.append({"run": r.id, "started by": started_by_words(state.person, r.person), "state": r.state(),
+        rows.append({"run": r.id, **{column: words[r.id] for column, words in who.items()}, "state": r.state(),
                      "dataset": r.dataset, "protocol": r.protocol,
                      "feedback": r.feedback, "search": search_words(r), "model": r.model,
                      "done": r.done, "passing": r.passing,
                      "pass@1": "-" if pass_at_1 is None else percent(pass_at_1),
                      "created": datetime.datetime.fromtimestamp(r.created)})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    return pd.DataFrame(rows)
+
+
+def runs_table(db, runs: list[Run]) -> None:
+    """Every run of this database, the person's first, newest first among them."""
+    st.subheader("Runs")
+    st.dataframe(_runs_rows(db, runs, {"started by": {r.id: started_by_words(state.person, r.person) for r in runs}}),
+                 hide_index=True, width="stretch")
     st.caption("A samples run draws independent samples a task, with no loop (search: its samples; passing: its "
                "first samples; pass@1: the unbiased estimate over all of them); an imported run scores samples made "
                "elsewhere. Neither is mixed with the loop's runs.")
 
 
-def compare_two(db, runs: list[Run]) -> None:
-    """Two runs on the tasks both finished: both pass-rate curves with their models' published figures, and how
-    many tasks B fixed and regressed."""
+def reference_table(sources: RunSources, runs: list[Run]) -> None:
+    """The reference runs, apart from the person's: where they were measured, with which code."""
+    references = sources.references
+    st.subheader("Reference runs")
+    st.dataframe(_runs_rows(references.store(), runs, {"code": {r.id: r.code_version for r in runs}}),
+                 hide_index=True, width="stretch")
+    st.caption(f"Measured on {reference_machines_words(references)} by the project, the runs the README's results "
+               f"come from; shipped with the app in bench/{REFERENCE_DIR.name}/. Not yours: never in your cost "
+               "estimate or exports. Compare a run of yours with one of them below.")
+
+
+def compare_two(sources: RunSources, runs: list[Run]) -> None:
+    """Two runs picked among those listed (the person's and the reference runs shown), compared."""
     st.subheader("Compare two runs")
     by_id = {r.id: r for r in runs}
     ids = list(by_id)
     a_col, b_col = st.columns(2)
-    a = a_col.selectbox("Run A", ids, index=min(1, len(ids) - 1), format_func=lambda i: _run_label(by_id[i]),
+    a = a_col.selectbox("Run A", ids, index=min(1, len(ids) - 1), format_func=lambda i: _run_label(sources, by_id[i]),
                         key="cmp-a")
-    b = b_col.selectbox("Run B", ids, index=0, format_func=lambda i: _run_label(by_id[i]), key="cmp-b")
+    b = b_col.selectbox("Run B", ids, index=0, format_func=lambda i: _run_label(sources, by_id[i]), key="cmp-b")
     if a == b:
         st.caption("Pick two different runs.")
         return
-    run_a, run_b = store.get_run(db, a), store.get_run(db, b)
+    comparison(sources, a, b)
+
+
+def comparison(sources: RunSources, a: str, b: str) -> None:
+    """Two runs on the tasks both finished: both pass-rate curves with their models' published figures, and how
+    many tasks B fixed and regressed. Each run is read from the database that holds it (a reference run's apart)."""
+    dbs = {"A": sources.db_of(a), "B": sources.db_of(b)}
+    run_a, run_b = store.get_run(dbs["A"], a), store.get_run(dbs["B"], b)
     if run_a.protocol != run_b.protocol:
         st.warning(f"These runs use different protocols (A {run_a.protocol}, B {run_b.protocol}): read their "
                    "numbers apart.")
@@ -290,15 +332,15 @@ def compare_two(db, runs: list[Run]) -> None:
         if run.sampled:
             st.info(f"Run {key} is {protocol_words(run)}. It has no 'after k more candidates': its point is its "
                     "pass@1 over its samples, and a task's verdict below is its first sample's.")
-    cmp = compare_run_curves(run_a, store.results(db, a), run_b, store.results(db, b))
+    cmp = compare_run_curves(run_a, store.results(dbs["A"], a), run_b, store.results(dbs["B"], b))
     if not cmp.common:
         st.info("These runs have no finished task in common.")
         return
-    names = {key: f"{key}: {short_model(run.model)}, " + (
-        run.protocol if run.sampled else f"budget {run.search.budget}")
-        for key, run in (("A", run_a), ("B", run_b))}
-    if names["A"] == names["B"]:
-        names = {"A": f"{names['A']} ({a})", "B": f"{names['B']} ({b})"}
+    labels = {key: f"{short_model(run.model)}, " + (run.protocol if run.sampled else f"budget {run.search.budget}")
+              for key, run in (("A", run_a), ("B", run_b))}
+    if labels["A"] == labels["B"]:  # the same model and budget: their ids tell them apart
+        labels = {"A": f"{labels['A']} ({a})", "B": f"{labels['B']} ({b})"}
+    names = {key: f"{key}: {label}" for key, label in labels.items()}
     curves, outcomes = st.columns([3, 2])
     rules = baseline_rules([run_a, run_b])
     curves.altair_chart(pass_rate_chart(pd.DataFrame(cmp.curve_rows(names)), rules,
@@ -317,22 +359,62 @@ def compare_two(db, runs: list[Run]) -> None:
                 f"**Regressed in B** ({len(cmp.regressed)}): {', '.join(cmp.regressed) or '-'}")
     shared = cmp.tasks
     st.markdown(f"**On the {cmp.common} shared tasks**  \n" + "  \n".join(
-        f"{names[key]}: {load_loss_words(run, load_losses(store.load_outcomes(db, run.id, shared)))}"
+        f"{names[key]}: {load_loss_words(run, load_losses(store.load_outcomes(dbs[key], run.id, shared)))}"
         for key, run in (("A", run_a), ("B", run_b))))
 
 
-def selected_run(db, db_path, runs: list[Run]) -> None:
-    """The chosen run: progress, scores, the pass-rate chart, exports and every task."""
-    run_id = pick_run(runs)
-    progress_bar(db_path, run_id)
+def versus_reference(sources: RunSources, run: Run, references: list[Run]) -> None:
+    """A run of the person's that has finished tasks, against the reference run of the same model and settings
+    (bench.runs.reference.matching_reference), one click away, in the comparison of two runs."""
+    if sources.is_reference(run.id) or not run.done or run.state() in LIVE_STATUSES:
+        return
+    match = matching_reference(run, references)
+    if match is None:
+        st.caption("No reference run was measured with this model and these settings on these tasks: compare it "
+                   "with another run under Compare two runs.")
+        return
+    spec = match.tasks_spec if len(match.tasks_spec) <= 20 else "chosen tasks"
+    if st.toggle(f"Compare with the reference run of the same model and settings: {match.id} ({spec}, {match.done} "
+                 "tasks)", key=f"bench-vs-reference-{run.id}",
+                 help="on the tasks both finished; the reference run was measured on another machine, so read its "
+                      "times apart"):
+        st.subheader("Your run (B) against the reference run (A)")
+        comparison(sources, match.id, run.id)
+
+
+def selected_run(sources: RunSources, db_path, runs: list[Run], references: list[Run]) -> None:
+    """The chosen run: progress (a reference run's note instead), scores, the pass-rate chart, exports (the person's
+    runs only), every task, and a finished run of theirs against its reference run."""
+    run_id = pick_run(sources, runs)
+    reference = sources.is_reference(run_id)
+    db = sources.db_of(run_id)
     run, results = store.get_run(db, run_id), store.results(db, run_id)
+    if reference:
+        reference_note(sources, run, results)
+    else:
+        progress_bar(db_path, run_id)
     metrics = run_metrics(run, results)
     run_summary(run, metrics, load_losses(store.load_outcomes(db, run_id)))
+    versus_reference(sources, run, references)
     if not results:
         return
     run_chart(run, metrics)
-    run_exports(db, run)
-    run_results(db, run_id, results)
+    if not reference:
+        run_exports(db, run)
+    run_results(db, run_id, results, debugger=not reference)
+
+
+def shown_references(sources: RunSources, references: list[Run]) -> list[Run]:
+    """The reference runs while the person shows them (at first: something real to look at), one click to hide; what
+    of them could not be read, said."""
+    for problem in sources.references.problems:
+        st.warning(f"A reference run file could not be read, and is left out: {problem}", icon=":material/warning:")
+    if not references:
+        return []
+    shown = st.toggle("Show the project's reference runs", value=True, key="bench_show_references",
+                      help="real runs measured on the project's machine, shipped with the app: the README's results. "
+                           "Not yours: never in your cost estimate, resume or exports.")
+    return references if shown else []
 
 
 settings = current_settings()
@@ -345,13 +427,21 @@ db = store.open_store(db_path)
 note = st.container()  # above the form, for what the form selects
 config = start_form(settings, db_path)
 with note:
-    cost_note(settings, store.list_runs(db), config)
-# The person's own runs first (newest first among them), then everyone else's.
-runs = sorted(store.list_runs(db), key=lambda r: not state.person.owns(r.person))
+    cost_note(settings, store.list_runs(db), config)  # this database's runs only: never a reference run
+# The person's own runs first (newest first among them), then everyone else's, then the reference runs shown.
+own = sorted(store.list_runs(db), key=lambda r: not state.person.owns(r.person))
+sources = RunSources(db)
+references = featured_first(sources.references.runs(leaving_out={r.id for r in own}),
+                            *(app_model(settings) or ("", "")), settings.search)
+shown = shown_references(sources, references)
+runs = own + shown
 if not runs:
     st.info("No runs yet.")
     st.stop()
-selected_run(db, db_path, runs)
-runs_table(db, runs)
+selected_run(sources, db_path, runs, references)
+if own:
+    runs_table(db, own)
+if shown:
+    reference_table(sources, shown)
 if len(runs) > 1:
-    compare_two(db, runs)
+    compare_two(sources, runs)
