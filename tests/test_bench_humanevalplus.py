@@ -127,7 +127,7 @@ def test_a_call_over_its_limit_is_a_timeout_at_once_apart_from_a_wrong_answer(pl
     started = time.perf_counter()
     report = _run(plus, "HumanEval/0", hangs)
     assert report.status == "failed" and hidden_status(report) == "timeout"
-    assert report.tests[0].error_type == TIME_LIMIT_ERROR and "HumanEval+ time limit" in report.summary()
+    assert report.tests[0].error_type == TIME_LIMIT_ERROR and "EvalPlus time limit" in report.summary()
     assert time.perf_counter() - started < 4 + 10  # the call limit, and starting the run
     wrong = _run(plus, "HumanEval/0", canonical + "\ndef has_close_elements(numbers, threshold):\n    return False\n")
     assert wrong.status == hidden_status(wrong) == "failed"
