@@ -23,7 +23,7 @@ from pathlib import Path
 
 from agent import infer_entry_point
 from bench.datasets.evalplus_checks import EvalPlusError, MbppCheck, mbpp_hidden_test, run_limit
-from bench.datasets.mbpp_dev import mbpp_split, unlisted_imports
+from bench.datasets.mbpp_dev import HELD_OUT, mbpp_split, unlisted_imports
 from bench.datasets.task import Dataset, Offered, Task
 from sandbox import module_offered
 
@@ -75,6 +75,15 @@ def split_of(task_id: str) -> str:
     """The MBPP split an MBPP+ task comes from: test (held out from the development set), prompt, validation or
     train (in the development set, which the loop was tuned on)."""
     return mbpp_split(task_number(task_id))
+
+
+HELD_OUT_PART = "held out (MBPP's test split)"
+TUNED_PART = "tuned on (MBPP's prompt, validation and train splits: the development set)"
+
+
+def parts() -> dict[str, str]:
+    """task_id -> HELD_OUT_PART or TUNED_PART, the two parts whose figures are read apart."""
+    return {task_id: HELD_OUT_PART if split_of(task_id) == HELD_OUT else TUNED_PART for task_id in records()}
 
 
 # EvalPlus's reading of MbppPlus.jsonl's inputs (evalplus/data/mbpp.py, mbpp_deserialize_inputs; Apache-2.0):
@@ -173,7 +182,7 @@ def mbppplus_task(task_id: str, index: int) -> Task:
     return Task(task_id=task_id, index=index, prompt=words, tests=tests,
                 hidden_tests=mbpp_hidden_test(mbppplus_check(task_id), info),
                 entry_point=None if inferred == record["entry_point"] else record["entry_point"], visible_count=1,
-                hidden_timeout_s=run_limit(info))
+                hidden_timeout_s=run_limit(info), code_prompt=record["prompt"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -187,4 +196,4 @@ def mbppplus_tasks() -> list[Task]:
 
 
 DATASET = Offered(MBPP_PLUS, "EvalPlus's 378 MBPP+ tasks in words, the first assert visible, ~108 hidden tests a task",
-                  packaged=True, load=lambda: Dataset(MBPP_PLUS, mbppplus_tasks()))
+                  packaged=True, load=lambda: Dataset(MBPP_PLUS, mbppplus_tasks()), parts=parts)

@@ -3,12 +3,13 @@ diagnostics apart from them, and what it lost. A sampled run's shows its pass@k 
 
 from __future__ import annotations
 
+from bench.datasets import OFFERED
 from bench.protocol.labels import Protocol
 from bench.reports.words import backend_words, load_loss_words, lost_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.record import Run
 from bench.scoring.load_losses import LoadLosses, load_losses
-from bench.scoring.metrics import run_metrics, timed_out_answers
+from bench.scoring.metrics import metrics_by_part, run_metrics, timed_out_answers
 
 
 def loud(words: str) -> str:
@@ -24,6 +25,9 @@ def show_metrics(db, run: Run) -> dict:
     metrics = run_metrics(run, results)
     metrics["answers_timed_out"] = timed_out_answers(run, results, store.hidden_statuses(db, run.id))
     metrics["load_losses"] = load_losses(store.load_outcomes(db, run.id)).to_dict()
+    offered = OFFERED.get(run.dataset)
+    if offered and offered.parts:
+        metrics["by_part"] = metrics_by_part(run, results, offered.parts())
     return metrics
 
 
@@ -35,6 +39,13 @@ def _load_loss_lines(run: Run, metrics: dict) -> list[str]:
 
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
+
+
+def _part_lines(metrics: dict) -> list[str]:
+    """The figures of each part of the dataset, read apart (MBPP+: held out, tuned on), when it has parts."""
+    return [f"  {part}: tasks {m['tasks']}/{m['total_tasks']}   pass@1 {_pct(m['pass_at_1'])}   first attempt "
+            f"{_pct(m['first_attempt_pass_at_1'])}   oracle ceiling {_pct(m['oracle_ceiling'])}   visible precision "
+            f"{_pct(m['visible_precision'])}" for part, m in metrics.get("by_part", {}).items()]
 
 
 def _pass_at_k_lines(metrics: dict) -> list[str]:
@@ -61,6 +72,8 @@ def _sampled_lines(run: Run, metrics: dict) -> list[str]:
         *_pass_at_k_lines(metrics),
         f"diagnostics (hidden tests): a passing sample in {_pct(metrics['oracle_ceiling'])} of tasks; "
         f"{_pct(metrics['visible_precision'])} of the samples that pass the visible tests pass the hidden tests",
+        *(["by part of the dataset (read apart; pass@1 is the first sample's here):"] + _part_lines(metrics)
+          if metrics.get("by_part") else []),
     ]
     if ours:
         lines.append(f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   wall "
@@ -89,6 +102,7 @@ def _loop_lines(run: Run, metrics: dict) -> list[str]:
         f"{_pct(metrics['visible_precision'])} of visible-passing answers pass the hidden tests",
         "  oracle ceiling after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
                                                                enumerate(metrics["oracle_after_k"])),
+        *(["by part of the dataset (read apart):"] + _part_lines(metrics) if metrics.get("by_part") else []),
         f"mean attempts {metrics['mean_attempts']:.2f}   "
         f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   "
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "
