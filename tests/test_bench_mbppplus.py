@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bench.data import make_mbppplus
-from bench.datasets import DATASETS, PACKAGED, load_dataset, mbppplus
+from bench.datasets import DATASETS, PACKAGED, humanevalplus, load_dataset, mbppplus
 from bench.datasets.evalplus_checks import MbppCheck, mbpp_hidden_test
 from bench.datasets.mbpp_dev import FILE as MBPP_DEV_FILE
 from bench.datasets.mbppplus import HELD_OUT_PART, MBPP_PLUS, TUNED_PART
@@ -186,11 +186,13 @@ def test_a_call_over_its_limit_is_a_timeout(plus):
     assert "EvalPlus time limit" in report.summary()
 
 
-def test_no_numpy_in_the_sandbox_refuses_the_dataset_with_what_to_do(monkeypatch):
-    monkeypatch.setattr(mbppplus, "module_offered", lambda name: False)
-    mbppplus.mbppplus_tasks.cache_clear()
+@pytest.mark.parametrize("module, tasks, name", [(humanevalplus, "humanevalplus_tasks", "humaneval+"),
+                                                 (mbppplus, "mbppplus_tasks", MBPP_PLUS)])
+def test_no_numpy_in_the_sandbox_refuses_evalplus_datasets_with_what_to_do(monkeypatch, module, tasks, name):
+    monkeypatch.setattr(module, "module_offered", lambda package: False)
+    getattr(module, tasks).cache_clear()
     try:
         with pytest.raises(ValueError, match="SANDBOX_PACKAGES"):
-            load_dataset(MBPP_PLUS)
+            load_dataset(name)
     finally:
-        mbppplus.mbppplus_tasks.cache_clear()
+        getattr(module, tasks).cache_clear()

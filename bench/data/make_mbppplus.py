@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from bench.datasets import mbppplus
-from bench.datasets.evalplus_checks import LITERAL_NAMES, MBPP_OUTPUT_NOT_NONE, mbpp_hidden_test
+from bench.datasets.evalplus_checks import LITERAL_NAMES, MBPP_OUTPUT_NOT_NONE, mbpp_hidden_test, read_release
 from sandbox import Limits, run_tests
 
 # EvalPlus's v0.2.0 changes to v0.1.0 (tools/mbpp/fix_v010.py): the tasks taken out for their broken tests, and the
@@ -172,7 +172,7 @@ def _write_gz(path: Path, data: bytes) -> None:
 def main(source: Path) -> None:
     """Apply v0.2.0's changes to v0.1.0, copy the licence, and write expected.jsonl.gz and tasks.json, running
     every canonical solution."""
-    v020 = apply_v020_changes(mbppplus._read_jsonl_gz(source / "MbppPlus.jsonl.gz"))
+    v020 = apply_v020_changes(read_release(source / "MbppPlus.jsonl.gz"))
     data = jsonl_bytes(v020)
     if hashlib.sha256(data).hexdigest() != V020_SHA256:
         raise SystemExit("v0.1.0 with EvalPlus's changes is not the v0.2.0 release's file: is the source v0.1.0?")

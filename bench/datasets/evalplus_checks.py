@@ -32,7 +32,10 @@ outputs of its canonical solution (bench/data/make_mbppplus.py), judged as EvalP
 from __future__ import annotations
 
 import ast
+import gzip
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from bench.datasets.task import TIME_LIMIT_ERROR
 from sandbox.locked_parse import parse
@@ -109,6 +112,24 @@ _REPLACED = {"is_floats", "assertion"}
 
 class EvalPlusError(ValueError):
     """The vendored HumanEval+ or MBPP+ data is missing or not as expected, or the sandbox cannot run its tests."""
+
+
+def read_release(path: Path) -> list[dict]:
+    """The records of a vendored EvalPlus file (gzipped JSONL), in order; EvalPlusError when it cannot be read."""
+    try:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    except OSError as exc:
+        raise EvalPlusError(f"cannot read EvalPlus data {path}: {exc}") from None
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def read_tasks_info(path: Path) -> dict[str, dict]:
+    """task_id -> what our tasks.json of a vendored EvalPlus dataset records of it (atol, input counts, the
+    canonical solution's times); EvalPlusError when it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["tasks"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise EvalPlusError(f"cannot read {path}: {exc}") from None
 
 
 def call_limit(info: dict) -> float:

@@ -10,11 +10,9 @@ unchanged in bench/data/humanevalplus, with its licence), judged by EvalPlus's r
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 from pathlib import Path
 
-from bench.datasets.evalplus_checks import EvalPlusError, hidden_test, run_limit
+from bench.datasets.evalplus_checks import EvalPlusError, hidden_test, read_release, read_tasks_info, run_limit
 from bench.datasets.humaneval import humaneval_tasks
 from bench.datasets.task import Dataset, Offered, Task
 from sandbox import module_offered
@@ -25,28 +23,17 @@ ORIGIN_FMT = DATA_DIR / "HumanEvalPlus-OriginFmt.jsonl.gz"
 TASKS_INFO = DATA_DIR / "tasks.json"  # per task: atol, input counts, the canonical solution's times here
 
 
-def _read_jsonl_gz(path: Path) -> list[dict]:
-    try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except OSError as exc:
-        raise EvalPlusError(f"cannot read HumanEval+ data {path}: {exc}") from None
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
 @functools.lru_cache(maxsize=1)
 def origin_records() -> dict[str, dict]:
     """task_id -> the release's OriginFmt record (prompt, canonical_solution, entry_point, test), in task order."""
-    return {record["task_id"]: record for record in _read_jsonl_gz(ORIGIN_FMT)}
+    return {record["task_id"]: record for record in read_release(ORIGIN_FMT)}
 
 
 @functools.lru_cache(maxsize=1)
 def tasks_info() -> dict[str, dict]:
     """task_id -> atol, base_inputs, plus_inputs, slowest_call_seconds and canonical_seconds
     (bench/data/make_humanevalplus.py)."""
-    try:
-        return json.loads(TASKS_INFO.read_text(encoding="utf-8"))["tasks"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise EvalPlusError(f"cannot read {TASKS_INFO}: {exc}") from None
+    return read_tasks_info(TASKS_INFO)
 
 
 @functools.lru_cache(maxsize=1)

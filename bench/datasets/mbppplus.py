@@ -17,12 +17,17 @@ task's split (split_of) is recorded so that no figure mixes the tasks the loop w
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 from pathlib import Path
 
 from agent import infer_entry_point
-from bench.datasets.evalplus_checks import EvalPlusError, MbppCheck, mbpp_hidden_test, run_limit
+from bench.datasets.evalplus_checks import (
+    EvalPlusError,
+    MbppCheck,
+    mbpp_hidden_test,
+    read_release,
+    read_tasks_info,
+    run_limit,
+)
 from bench.datasets.mbpp_dev import HELD_OUT, mbpp_split, unlisted_imports
 from bench.datasets.task import Dataset, Offered, Task
 from sandbox import module_offered
@@ -34,36 +39,25 @@ EXPECTED = DATA_DIR / "expected.jsonl.gz"  # the canonical solutions' outputs, w
 TASKS_INFO = DATA_DIR / "tasks.json"  # per task: atol, input counts, split, inputs left out, the canonical's times
 
 
-def _read_jsonl_gz(path: Path) -> list[dict]:
-    try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except OSError as exc:
-        raise EvalPlusError(f"cannot read MBPP+ data {path}: {exc}") from None
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
 @functools.lru_cache(maxsize=1)
 def records() -> dict[str, dict]:
     """task_id -> MbppPlus.jsonl's record (prompt, entry_point, canonical_solution, base_input, plus_input, atol),
     in task order."""
-    return {record["task_id"]: record for record in _read_jsonl_gz(DATA_FILE)}
+    return {record["task_id"]: record for record in read_release(DATA_FILE)}
 
 
 @functools.lru_cache(maxsize=1)
 def expected_outputs() -> dict[str, dict]:
     """task_id -> {"base": literal, "plus": literal}, the canonical solution's outputs on each set as Python source,
     or None for a task whose outputs are too large to write out (its check computes them)."""
-    return {line["task_id"]: line for line in _read_jsonl_gz(EXPECTED)}
+    return {line["task_id"]: line for line in read_release(EXPECTED)}
 
 
 @functools.lru_cache(maxsize=1)
 def tasks_info() -> dict[str, dict]:
     """task_id -> atol, base_inputs, plus_inputs, split, left_out, slowest_call_seconds and canonical_seconds
     (bench/data/make_mbppplus.py)."""
-    try:
-        return json.loads(TASKS_INFO.read_text(encoding="utf-8"))["tasks"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise EvalPlusError(f"cannot read {TASKS_INFO}: {exc}") from None
+    return read_tasks_info(TASKS_INFO)
 
 
 def task_number(task_id: str) -> int:
