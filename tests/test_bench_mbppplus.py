@@ -196,3 +196,24 @@ def test_no_numpy_in_the_sandbox_refuses_evalplus_datasets_with_what_to_do(monke
             load_dataset(name)
     finally:
         getattr(module, tasks).cache_clear()
+
+
+def test_samples_made_elsewhere_score_on_mbppplus_and_show_reads_the_two_parts_apart(tmp_path):
+    # EvalPlus's completion continues its own prompt (a docstring), not our words; a solution is the whole program.
+    from bench.reports.summary import part_lines, show_metrics
+    from bench.runs import store
+    from bench.scoring.imported import evaluate_file
+
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"task_id": "Mbpp/2", "completion": mbppplus.records()["Mbpp/2"]["canonical_solution"]},
+        {"task_id": "Mbpp/11", "solution": "def remove_Occ(s, ch):\n    return s\n"}]))
+    run_id = evaluate_file(samples, MBPP_PLUS, tmp_path / "bench.sqlite")
+    db = store.open_store(tmp_path / "bench.sqlite")
+    run = store.get_run(db, run_id)
+    assert {a["task_id"]: bool(a["hidden_passed"]) for a in store.attempts(db, run_id)} == {"Mbpp/2": True,
+                                                                                            "Mbpp/11": False}
+    by_part = show_metrics(db, run)["by_part"]
+    assert {part: (m["tasks"], m["total_tasks"], m["pass_at_1"]) for part, m in by_part.items()} == \
+        {TUNED_PART: (1, 1, 1.0), HELD_OUT_PART: (1, 1, 0.0)}  # Mbpp/2: prompt split; Mbpp/11: test split
+    assert part_lines(by_part)[1].startswith("held out (MBPP's test split): tasks 1/1   pass@1   0.0%")

@@ -25,10 +25,17 @@ def show_metrics(db, run: Run) -> dict:
     metrics = run_metrics(run, results)
     metrics["answers_timed_out"] = timed_out_answers(run, results, store.hidden_statuses(db, run.id))
     metrics["load_losses"] = load_losses(store.load_outcomes(db, run.id)).to_dict()
-    offered = OFFERED.get(run.dataset)
-    if offered and offered.parts:
-        metrics["by_part"] = metrics_by_part(run, results, offered.parts())
+    by_part = part_metrics(run, results)
+    if by_part:
+        metrics["by_part"] = by_part
     return metrics
+
+
+def part_metrics(run: Run, results: list[dict]) -> dict[str, dict]:
+    """A run's figures for each part of its dataset (bench.scoring.metrics.metrics_by_part), or {} when its dataset
+    has no parts."""
+    offered = OFFERED.get(run.dataset)
+    return metrics_by_part(run, results, offered.parts()) if offered and offered.parts else {}
 
 
 def _load_loss_lines(run: Run, metrics: dict) -> list[str]:
@@ -41,11 +48,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def _part_lines(metrics: dict) -> list[str]:
-    """The figures of each part of the dataset, read apart (MBPP+: held out, tuned on), when it has parts."""
-    return [f"  {part}: tasks {m['tasks']}/{m['total_tasks']}   pass@1 {_pct(m['pass_at_1'])}   first attempt "
+def part_lines(by_part: dict[str, dict]) -> list[str]:
+    """The figures of each part of the dataset, read apart (MBPP+: held out, tuned on): part_metrics in words."""
+    return [f"{part}: tasks {m['tasks']}/{m['total_tasks']}   pass@1 {_pct(m['pass_at_1'])}   first attempt "
             f"{_pct(m['first_attempt_pass_at_1'])}   oracle ceiling {_pct(m['oracle_ceiling'])}   visible precision "
-            f"{_pct(m['visible_precision'])}" for part, m in metrics.get("by_part", {}).items()]
+            f"{_pct(m['visible_precision'])}" for part, m in by_part.items()]
+
+
+def _part_lines(metrics: dict) -> list[str]:
+    return [f"  {line}" for line in part_lines(metrics.get("by_part", {}))]
 
 
 def _pass_at_k_lines(metrics: dict) -> list[str]:
