@@ -87,6 +87,19 @@ def test_the_vendored_data_is_v010_with_evalplus_v020_removals_and_its_hashes_ar
     assert "shared" not in readme and "/work" not in readme
 
 
+def test_the_script_takes_out_what_evalplus_took_out_of_v010_and_checks_the_result_against_v020():
+    # v0.1.0 as far as the script reads it: the 21 tasks EvalPlus took out, and the links in 18 prompts.
+    v020 = [json.loads(line) for line in gzip.decompress(mbppplus.DATA_FILE.read_bytes()).decode().splitlines()]
+    v010 = [{**r, "prompt": make_mbppplus.LINKS.get(r["task_id"], "") + r["prompt"]} for r in v020]
+    v010 += [{**v020[0], "task_id": task_id} for task_id in make_mbppplus.REMOVED]
+    data = make_mbppplus.jsonl_bytes(make_mbppplus.apply_v020_changes(v010))
+    assert hashlib.sha256(data).hexdigest() == make_mbppplus.V020_SHA256
+    with pytest.raises(SystemExit, match="399 tasks"):
+        make_mbppplus.apply_v020_changes(v020)  # v0.2.0 itself is not the source
+    with pytest.raises(SystemExit, match="Mbpp/734: its prompt has no"):
+        make_mbppplus.apply_v020_changes(v020 + v010[378:])  # nor is a v0.1.0 whose links are gone
+
+
 def test_each_tasks_split_is_recorded_and_only_the_test_split_is_held_out(plus):
     info = mbppplus.tasks_info()
     assert len(info) == 378 and all(info[t]["split"] == mbppplus.split_of(t) for t in plus)
