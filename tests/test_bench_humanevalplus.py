@@ -127,7 +127,7 @@ def test_a_call_over_its_limit_is_a_timeout_at_once_apart_from_a_wrong_answer(pl
     started = time.perf_counter()
     report = _run(plus, "HumanEval/0", hangs)
     assert report.status == "failed" and hidden_status(report) == "timeout"
-    assert report.tests[0].error_type == TIME_LIMIT_ERROR and "HumanEval+ time limit" in report.summary()
+    assert report.tests[0].error_type == TIME_LIMIT_ERROR and "EvalPlus time limit" in report.summary()
     assert time.perf_counter() - started < 4 + 10  # the call limit, and starting the run
     wrong = _run(plus, "HumanEval/0", canonical + "\ndef has_close_elements(numbers, threshold):\n    return False\n")
     assert wrong.status == hidden_status(wrong) == "failed"
@@ -136,12 +136,3 @@ def test_a_call_over_its_limit_is_a_timeout_at_once_apart_from_a_wrong_answer(pl
         "def has_close_elements(numbers, threshold):\n    time.sleep(0.2)\n    return _real(numbers, threshold)\n"
     assert hidden_status(_run(plus, "HumanEval/0", slow, Limits(timeout_s=2))) == "timeout"
 
-
-def test_no_numpy_in_the_sandbox_refuses_the_dataset_with_what_to_do(monkeypatch):
-    monkeypatch.setattr(humanevalplus, "module_offered", lambda name: False)
-    humanevalplus.humanevalplus_tasks.cache_clear()
-    try:
-        with pytest.raises(ValueError, match="SANDBOX_PACKAGES"):
-            load_dataset(HUMANEVAL_PLUS)
-    finally:
-        humanevalplus.humanevalplus_tasks.cache_clear()

@@ -164,56 +164,82 @@ def test_no_hidden_test_text_in_any_stored_prompt_of_a_samples_run(tmp_path):
             assert task_leaks(task, json.loads(row["messages"])) == [], task["task_id"]
 
 
-# --- a HumanEval+ run: HumanEval's prompts and visible tests, EvalPlus's hidden tests --------------------------------
+# --- runs on EvalPlus's datasets: HumanEval+ (HumanEval's prompts), MBPP+ (MBPP's words), EvalPlus's hidden tests ---
 
 
-def _humanevalplus_prompts(tmp_path, feedback: str, tasks: str) -> tuple[dict[str, dict], list[dict]]:
-    """A --dataset humaneval+ run, hybrid with 3 candidates (the first answer, a repair, a sample), with a model that
-    is always wrong; the run's tasks and every stored attempt."""
+def _plus_prompts(tmp_path, dataset: str, feedback: str, tasks: str) -> tuple[dict[str, dict], list[dict]]:
+    """A run on an EvalPlus dataset (humaneval+, mbpp+), hybrid with 3 candidates (the first answer, a repair, a
+    sample), with a model that is always wrong; the run's tasks and every stored attempt."""
+    from agent import infer_entry_point
     from bench.datasets import load_dataset
-    from bench.datasets.humanevalplus import HUMANEVAL_PLUS
     from bench.runs import store
     from bench.runs.config import RunConfig
     from bench.runs.lifecycle import start_run
     from fakes import PromptKeyedModel
 
-    plus = {t["task_id"]: t for t in load_dataset(HUMANEVAL_PLUS).tasks}
+    plus = {t["task_id"]: t for t in load_dataset(dataset).tasks}
 
     def wrong(prompt: str, attempt: int) -> str:
-        task = next(t for t in plus.values() if t["prompt"].strip() in prompt)
-        return f"```python\ndef {task['entry_point']}(*args, **kwargs):\n    return None\n```"
+        # MBPP+ has tasks with the same words: the visible test, where the prompt shows it, tells them apart.
+        named = [t for t in plus.values() if t["prompt"].strip() in prompt]
+        task = next((t for t in named if t["tests"].strip() in prompt), named[0])
+        name = task["entry_point"] or infer_entry_point(task["prompt"], task["tests"])
+        return f"```python\ndef {name}(*args, **kwargs):\n    return None\n```"
     solver = Solver(PromptKeyedModel(answer=wrong), tmp_path / "s.sqlite")
-    config = RunConfig(tasks=tasks, dataset=HUMANEVAL_PLUS, search=Search(budget=3, strategy="hybrid"),
+    config = RunConfig(tasks=tasks, dataset=dataset, search=Search(budget=3, strategy="hybrid"),
                        feedback=feedback, parallel=2, backend="threads")
     run_id = start_run(config, tmp_path / "bench.sqlite", solver=solver, background=False)
     db = store.open_store(tmp_path / "bench.sqlite")
-    assert store.get_run(db, run_id).dataset == HUMANEVAL_PLUS
+    assert store.get_run(db, run_id).dataset == dataset
     return plus, store.attempts(db, run_id)
 
 
-@pytest.mark.dataset
-def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
-    plus, rows = _humanevalplus_prompts(tmp_path, "visible", "sample:41")
+def _audited_kinds(plus: dict[str, dict], rows: list[dict], shown) -> dict[str, list[str]]:
+    """Each stored prompt audited for hidden-test text (plus_leaks) and checked to show the task (shown(task,
+    first user message)); each task's candidate kinds, in order."""
     kinds: dict[str, list[str]] = {}
     for row in rows:
         kinds.setdefault(row["task_id"], []).append(row["kind"])
         task = plus[row["task_id"]]
         messages = json.loads(row["messages"])
         assert plus_leaks(task, messages) == [], (row["task_id"], row["kind"])
-        # The prompt is HumanEval's, with its visible tests, or (prompt v5) with the docstring that holds every call
-        # they make (a task without docstring examples has none to show).
-        visible = [ln for ln in task["tests"].splitlines() if ln.startswith("assert") and "callable(" not in ln]
-        asked = messages[1]["content"]
-        assert all(ln in asked for ln in visible) or repeats_task(asked, "\n".join(visible)), row["task_id"]
+        assert shown(task, messages[1]["content"]), row["task_id"]
+    return kinds
+
+
+def _shows_humanevals_tests(task: dict, asked: str) -> bool:
+    # HumanEval's prompt with its visible tests, or (prompt v5) with the docstring that holds every call they make
+    # (a task without docstring examples has none to show).
+    visible = [ln for ln in task["tests"].splitlines() if ln.startswith("assert") and "callable(" not in ln]
+    return all(ln in asked for ln in visible) or repeats_task(asked, "\n".join(visible))
+
+
+@pytest.mark.dataset
+def test_no_humanevalplus_hidden_test_text_in_any_stored_prompt(tmp_path):
+    plus, rows = _plus_prompts(tmp_path, "humaneval+", "visible", "sample:41")
+    kinds = _audited_kinds(plus, rows, _shows_humanevals_tests)
     # A task without docstring examples is checked by callable() alone: its first answer passes, nothing follows.
     assert len(kinds) == 41 and all(k == (["first", "repair", "sample"] if plus[t]["visible_count"] else ["first"])
                                     for t, k in kinds.items())
     assert sum(len(k) == 3 for k in kinds.values()) == 39
 
 
-def test_the_humanevalplus_audit_catches_hidden_tests_fed_back(tmp_path):
-    # The leaky protocol feeds HumanEval+'s failures to the repair: the audit must flag it, or it proves nothing.
-    plus, rows = _humanevalplus_prompts(tmp_path, "oracle", "sample:8")
+@pytest.mark.dataset
+def test_no_mbppplus_hidden_test_text_in_any_stored_prompt(tmp_path):
+    plus, rows = _plus_prompts(tmp_path, "mbpp+", "visible", "sample:41")
+    # The prompt is the task in words with its visible assert, and nothing of EvalPlus's inputs.
+    kinds = _audited_kinds(plus, rows, lambda task, asked: task["prompt"] in asked and
+                           task["tests"].splitlines()[-1] in asked)
+    # An answer of None passes a visible assert that wants None (Mbpp/395): then nothing follows the first answer.
+    assert len(kinds) == 41 and {t: k for t, k in kinds.items() if k != ["first", "repair", "sample"]} == \
+        {t: ["first"] for t in kinds if plus[t]["tests"].rstrip().endswith("== None")}
+    assert sum(len(k) == 3 for k in kinds.values()) == 40
+
+
+@pytest.mark.parametrize("dataset", ["humaneval+", "mbpp+"])
+def test_the_evalplus_audits_catch_hidden_tests_fed_back(tmp_path, dataset):
+    # The leaky protocol feeds EvalPlus's failures to the repair: the audit must flag it, or it proves nothing.
+    plus, rows = _plus_prompts(tmp_path, dataset, "oracle", "sample:8")
     repairs = [row for row in rows if row["kind"] == "repair"]
     assert len(repairs) == 8
     assert all(plus_leaks(plus[row["task_id"]], json.loads(row["messages"])) for row in repairs)

@@ -22,31 +22,18 @@ No ``entry_point``: the agent infers the function's name from the tests, as for 
 
 from __future__ import annotations
 
-import ast
 import json
 import sys
 from pathlib import Path
 
-from sandbox.locked_parse import parse  # the host's one parse lock (see its docstring)
+from bench.datasets.mbpp_dev import HELD_OUT, mbpp_split, unlisted_imports
 
-DEV_SPLITS = ((1, 10), (511, 600), (601, 974))  # prompt, validation, train: never the test split (11-510)
 OUT = Path(__file__).resolve().parent / "mbpp-sanitized-dev.jsonl"
 
 
 def in_dev_splits(task_id: int) -> bool:
-    """Whether an MBPP task id belongs to the prompt, validation or train split."""
-    return any(low <= task_id <= high for low, high in DEV_SPLITS)
-
-
-def unlisted_imports(asserts: list[str], imports: list[str]) -> list[str]:
-    """Import lines for the standard-library modules the asserts use by name (``sys.getsizeof``) that the
-    import lines do not import, in order of first use."""
-    imported = {alias.asname or alias.name.split(".")[0] for line in imports for node in ast.walk(parse(line))
-                if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
-    used = [node.value.id for line in asserts for node in ast.walk(parse(line))
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.value.id in sys.stdlib_module_names]
-    return [f"import {name}" for name in dict.fromkeys(used) if name not in imported]
+    """Whether an MBPP task id belongs to the prompt, validation or train split (never the test split, 11-510)."""
+    return mbpp_split(task_id) != HELD_OUT
 
 
 def task_line(record: dict) -> str:

@@ -1,5 +1,5 @@
 """EvalPlus's rules (evalplus/eval/__init__.py, evalplus/config.py) as a program the sandbox runs: each HumanEval+
-task's hidden tests written as one check(candidate), and the time limits they run under.
+or MBPP+ task's hidden tests written as one check(candidate), and the time limits they run under.
 
 - an output equal to the expected one passes; otherwise, where the task has an ``atol`` or the expected output is
   a float or a non-empty list or tuple of floats (then atol is 1e-6), an output of the same type (and length)
@@ -14,15 +14,28 @@ task's hidden tests written as one check(candidate), and the time limits they ru
   limit) + 1 s`` each, plus the time the canonical solution takes in our sandbox (starting processes, the test
   process's own work), also measured into ``tasks.json``.
 
-The check of each task is made here from the OriginFmt one: its inputs, its expected outputs (or, for six tasks
+A HumanEval+ check is made here from the OriginFmt one: its inputs, its expected outputs (or, for six tasks
 whose outputs are too large to write out, its ``ref_func``), EvalPlus's comparison in place of the release's
 ``assertion`` helper (which lacks the type and length checks), and ``check(candidate)`` calling the candidate
 once per input, under the call limit.
+
+An MBPP+ check (mbpp_hidden_test) is made from MbppPlus.jsonl's inputs as EvalPlus reads them and the expected
+outputs of its canonical solution (bench/data/make_mbppplus.py), judged as EvalPlus's evaluator judges MBPP:
+- its base and its plus inputs are two test sets, checked in that order; in each, once an expected output is a
+  float, atol stays 1e-6 for the rest of that set (EvalPlus's loop keeps the value it set);
+- its special oracles (evalplus/eval/_special_oracle.py): the outputs of eight tasks compared as sets, three
+  tasks whose output only has to be None or not (a ``re.Match`` is not data to compare), and two tasks where a
+  second reading of the task is right too (``surface_Area``, ``digit_distance_nums``);
+- the function is called by its name, as EvalPlus takes it from the program's globals.
 """
 
 from __future__ import annotations
 
 import ast
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
 
 from bench.datasets.task import TIME_LIMIT_ERROR
 from sandbox.locked_parse import parse
@@ -50,7 +63,7 @@ class {TIME_LIMIT_ERROR}(Exception):
 
 
 def _evalplus_on_alarm(signum, frame):
-    raise {TIME_LIMIT_ERROR}(f"HumanEval+ time limit: a call ran over {{_EVALPLUS_CALL_LIMIT_S}} s")
+    raise {TIME_LIMIT_ERROR}(f"EvalPlus time limit: a call ran over {{_EVALPLUS_CALL_LIMIT_S}} s")
 
 
 def _evalplus_call(candidate, inp):
@@ -72,8 +85,14 @@ def _evalplus_is_floats(x) -> bool:
     return False
 
 
-def _evalplus_assert_output(out, exp, atol):
-    exact_match = out == exp
+def _evalplus_assert_output(out, exp, atol, exact_match=None):
+    # exact_match: a special oracle's verdict; None for EvalPlus's own, out == exp. Returns the atol in force after
+    # this output (EvalPlus's loop keeps the 1e-6 it set for a float for the rest of the test set).
+    if exact_match is None:
+        exact_match = out == exp
+        oracle = False
+    else:
+        oracle = True
     if atol == 0 and _evalplus_is_floats(exp):
         atol = 1e-6
     if not exact_match and atol != 0:
@@ -81,15 +100,36 @@ def _evalplus_assert_output(out, exp, atol):
         if isinstance(exp, (list, tuple)):
             assert len(out) == len(exp)
         assert np.allclose(out, exp, rtol=1e-07, atol=atol)
+    elif oracle:
+        assert exact_match, f"EvalPlus's oracle for this task rejects {{out!r:.300}} (expected {{exp!r:.300}})"
     else:
         assert out == exp  # EvalPlus asserts exact_match; the same test, written so a failure shows both values
+    return atol
 '''
 # The release's own helpers, replaced by _PRELUDE's.
 _REPLACED = {"is_floats", "assertion"}
 
 
-class HumanEvalPlusError(ValueError):
-    """The vendored HumanEval+ data is missing or not as expected, or the sandbox cannot run its tests."""
+class EvalPlusError(ValueError):
+    """The vendored HumanEval+ or MBPP+ data is missing or not as expected, or the sandbox cannot run its tests."""
+
+
+def read_release(path: Path) -> list[dict]:
+    """The records of a vendored EvalPlus file (gzipped JSONL), in order; EvalPlusError when it cannot be read."""
+    try:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    except OSError as exc:
+        raise EvalPlusError(f"cannot read EvalPlus data {path}: {exc}") from None
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def read_tasks_info(path: Path) -> dict[str, dict]:
+    """task_id -> what our tasks.json of a vendored EvalPlus dataset records of it (atol, input counts, the
+    canonical solution's times); EvalPlusError when it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["tasks"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise EvalPlusError(f"cannot read {path}: {exc}") from None
 
 
 def call_limit(info: dict) -> float:
@@ -111,7 +151,7 @@ def _parts(test: str) -> tuple[list[str], dict[str, str]]:
     line (each assignment is one line, however long): parsing its literals would take seconds for 164 tasks."""
     head, sep, check = test.partition("def check(candidate):\n")
     if not sep:
-        raise HumanEvalPlusError("a HumanEval+ test without def check(candidate)")
+        raise EvalPlusError("a HumanEval+ test without def check(candidate)")
     lines = head.splitlines()
     kept = []
     for node in parse(head).body:
@@ -134,7 +174,7 @@ def hidden_test(record: dict, info: dict) -> str:
     tasks.json entry."""
     kept, assigned = _parts(record["test"])
     if "inputs" not in assigned:
-        raise HumanEvalPlusError(f"{record['task_id']}: its check assigns no inputs")
+        raise EvalPlusError(f"{record['task_id']}: its check assigns no inputs")
     atol = info["atol"]
     body = ["def check(candidate):", f"    {assigned['inputs']}"]
     if record["task_id"] == FIND_ZERO:
@@ -149,6 +189,95 @@ def hidden_test(record: dict, info: dict) -> str:
         body += ["    for inp in inputs:", "        exp = ref_func(*inp)",
                  f"        _evalplus_assert_output(_evalplus_call(candidate, inp), exp, {atol!r})"]
     else:
-        raise HumanEvalPlusError(f"{record['task_id']}: its check has neither results nor a ref_func")
+        raise EvalPlusError(f"{record['task_id']}: its check has neither results nor a ref_func")
     prelude = _PRELUDE + f"\n\n_EVALPLUS_CALL_LIMIT_S = {call_limit(info)!r}\n"
     return "\n\n".join([prelude, *kept, "\n".join(body)]) + "\n"
+
+
+# EvalPlus's special oracles for MBPP+ (evalplus/eval/_special_oracle.py and its unsafe_execute), by entry point:
+# whether an output passes before its comparison with floats, written over out, exp, inp and atol.
+_SET_EQUAL = "set(out) == set(exp)"
+_NOT_NONE = "out == exp if isinstance(out, bool) else exp == (out is not None)"
+MBPP_ORACLES = {
+    **dict.fromkeys(("similar_elements", "find_char_long", "common_in_nested_lists", "extract_singly", "larg_nnum",
+                     "intersection_array", "find_dissimilar", "Diff"), _SET_EQUAL),
+    # The expected output of these is whether the canonical solution returned something (a re.Match) or None.
+    **dict.fromkeys(("check_str", "text_match_three", "text_starta_endb"), _NOT_NONE),
+    "surface_Area": "out == exp or abs(out - _evalplus_surface_area(*inp)) <= atol",
+    "digit_distance_nums": "out == exp or out == _evalplus_digit_distance_nums(*inp)",
+}
+MBPP_OUTPUT_NOT_NONE = tuple(name for name, oracle in MBPP_ORACLES.items() if oracle == _NOT_NONE)
+# The second readings two oracles accept (EvalPlus's _surface_Area and _digit_distance_nums), for the checks that
+# use them.
+_ORACLE_HELPERS = {
+    "surface_Area": '''
+import math
+
+
+def _evalplus_surface_area(base_edge, height):
+    # "height" read as the perpendicular distance from the base to the apex
+    slant_height = math.sqrt((base_edge / 2) ** 2 + height**2)
+    base_area = base_edge**2
+    lateral_area = 4 * (base_edge * slant_height) / 2
+    total_surface_area = base_area + lateral_area
+    return round(total_surface_area)
+''',
+    "digit_distance_nums": '''
+def _evalplus_digit_distance_nums(num1, num2):
+    # the two numbers padded with zeros to the same length
+    str_num1, str_num2 = str(num1), str(num2)
+    max_length = max(len(str_num1), len(str_num2))
+    str_num1, str_num2 = str_num1.zfill(max_length), str_num2.zfill(max_length)
+    total_difference = 0
+    for digit1, digit2 in zip(str_num1, str_num2):
+        difference = abs(int(digit1) - int(digit2))
+        total_difference += difference
+    return total_difference
+''',
+}
+# Names the written inputs and outputs use (repr of inf, nan and a Counter; bench/data/make_mbppplus.py checks that
+# every one reads back as the value it was written from).
+LITERAL_NAMES = "from collections import Counter\nfrom math import inf, nan\n"
+
+
+@dataclass(frozen=True)
+class MbppCheck:
+    """What an MBPP+ task's check is made of: its entry point and atol, its base and plus inputs as Python literals,
+    and either the expected outputs as literals or the canonical program that computes them (for outputs too large
+    to write out)."""
+
+    entry_point: str
+    atol: float
+    base_inputs: str
+    plus_inputs: str
+    base_results: str | None
+    plus_results: str | None
+    canonical: str | None = None
+
+
+def mbpp_hidden_test(check: MbppCheck, info: dict) -> str:
+    """An MBPP+ task's hidden tests as a check(candidate) (the module docstring): its base set, then its plus set,
+    each input's output compared by EvalPlus's rules under the task's call limit. info: the task's tasks.json entry."""
+    oracle = MBPP_ORACLES.get(check.entry_point)
+    compare = f"_evalplus_assert_output(out, exp, atol{', ' + oracle if oracle else ''})"
+    parts = [_PRELUDE + f"\n\n_EVALPLUS_CALL_LIMIT_S = {call_limit(info)!r}\n", LITERAL_NAMES]
+    if check.entry_point in _ORACLE_HELPERS:
+        parts.append(_ORACLE_HELPERS[check.entry_point])
+    body = ["def check(candidate):", f"    base_inputs = {check.base_inputs}", f"    plus_inputs = {check.plus_inputs}"]
+    if check.canonical is None:
+        body += [f"    base_results = {check.base_results}", f"    plus_results = {check.plus_results}",
+                 "    for inputs, results in ((base_inputs, base_results), (plus_inputs, plus_results)):",
+                 f"        atol = {check.atol!r}  # each set starts from the task's own",
+                 "        for inp, exp in zip(inputs, results):"]
+    else:
+        # As EvalPlus computes its ground truth: the canonical solution on a copy of each input, before the
+        # candidate sees it.
+        parts.append(f"import copy\n\n_evalplus_reference = {{}}\nexec({check.canonical!r}, _evalplus_reference)\n")
+        expected = f"_evalplus_reference[{check.entry_point!r}](*copy.deepcopy(inp))"
+        if check.entry_point in MBPP_OUTPUT_NOT_NONE:
+            expected = f"{expected} is not None"
+        body += ["    for inputs in (base_inputs, plus_inputs):",
+                 f"        atol = {check.atol!r}  # each set starts from the task's own",
+                 "        for inp in inputs:", f"            exp = {expected}"]
+    body += ["            out = _evalplus_call(candidate, inp)", f"            atol = {compare}"]
+    return "\n\n".join([*parts, "\n".join(body)]) + "\n"

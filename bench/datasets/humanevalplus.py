@@ -10,11 +10,9 @@ unchanged in bench/data/humanevalplus, with its licence), judged by EvalPlus's r
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 from pathlib import Path
 
-from bench.datasets.evalplus_checks import HumanEvalPlusError, hidden_test, run_limit
+from bench.datasets.evalplus_checks import EvalPlusError, hidden_test, read_release, read_tasks_info, run_limit
 from bench.datasets.humaneval import humaneval_tasks
 from bench.datasets.task import Dataset, Offered, Task
 from sandbox import module_offered
@@ -25,44 +23,33 @@ ORIGIN_FMT = DATA_DIR / "HumanEvalPlus-OriginFmt.jsonl.gz"
 TASKS_INFO = DATA_DIR / "tasks.json"  # per task: atol, input counts, the canonical solution's times here
 
 
-def _read_jsonl_gz(path: Path) -> list[dict]:
-    try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except OSError as exc:
-        raise HumanEvalPlusError(f"cannot read HumanEval+ data {path}: {exc}") from None
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
 @functools.lru_cache(maxsize=1)
 def origin_records() -> dict[str, dict]:
     """task_id -> the release's OriginFmt record (prompt, canonical_solution, entry_point, test), in task order."""
-    return {record["task_id"]: record for record in _read_jsonl_gz(ORIGIN_FMT)}
+    return {record["task_id"]: record for record in read_release(ORIGIN_FMT)}
 
 
 @functools.lru_cache(maxsize=1)
 def tasks_info() -> dict[str, dict]:
     """task_id -> atol, base_inputs, plus_inputs, slowest_call_seconds and canonical_seconds
     (bench/data/make_humanevalplus.py)."""
-    try:
-        return json.loads(TASKS_INFO.read_text(encoding="utf-8"))["tasks"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise HumanEvalPlusError(f"cannot read {TASKS_INFO}: {exc}") from None
+    return read_tasks_info(TASKS_INFO)
 
 
 @functools.lru_cache(maxsize=1)
 def humanevalplus_tasks() -> list[Task]:
     """The 164 HumanEval+ tasks in dataset order: HumanEval's prompt, visible tests and entry point (the loop sees
     what it sees on HumanEval), HumanEval+'s hidden tests and the time limit they run under (cached and shared:
-    treat as read-only). HumanEvalPlusError when the sandbox offers no numpy, which EvalPlus's comparison needs."""
+    treat as read-only). EvalPlusError when the sandbox offers no numpy, which EvalPlus's comparison needs."""
     if not module_offered("numpy"):
-        raise HumanEvalPlusError("HumanEval+'s hidden tests compare floats with numpy, which the sandbox does not "
+        raise EvalPlusError("HumanEval+'s hidden tests compare floats with numpy, which the sandbox does not "
                                  "offer: add numpy to SANDBOX_PACKAGES (its default)")
     records, info = origin_records(), tasks_info()
     tasks = []
     for task in humaneval_tasks():
         task_id = task["task_id"]
         if task_id not in records or task_id not in info:
-            raise HumanEvalPlusError(f"{task_id} is missing from the vendored HumanEval+ data ({DATA_DIR})")
+            raise EvalPlusError(f"{task_id} is missing from the vendored HumanEval+ data ({DATA_DIR})")
         tasks.append(Task(**{**task, "hidden_tests": hidden_test(records[task_id], info[task_id]),
                              "hidden_timeout_s": run_limit(info[task_id])}))
     return tasks

@@ -33,6 +33,9 @@ class Task(TypedDict):
     # The hidden tests' time limit, where a dataset sets one per task (HumanEval+: from its canonical solution's
     # runtime); without it, bench.protocol.hidden.HIDDEN_LIMITS.
     hidden_timeout_s: NotRequired[float]
+    # The code a completion made elsewhere continues, where it is not ``prompt`` (MBPP+: EvalPlus's prompt, a
+    # docstring holding the task; ours is the task in words): bench.scoring.imported runs code_prompt + completion.
+    code_prompt: NotRequired[str]
 
 
 def tests_in(tests: str) -> int:
@@ -68,3 +71,6 @@ class Offered:
     # Packaged: its tasks come with the bench and are read again by name (a run stores none); otherwise a task file,
     # whose tasks every run stores, so that it resumes without the file.
     packaged: bool
+    # task_id -> the part of its source a task comes from, where a run's figures must be read apart (MBPP+: MBPP's
+    # test split, held out, or its development splits, which the loop was tuned on); show gives each part's.
+    parts: Callable[[], dict[str, str]] | None = None

@@ -3,12 +3,13 @@ diagnostics apart from them, and what it lost. A sampled run's shows its pass@k 
 
 from __future__ import annotations
 
+from bench.datasets import OFFERED
 from bench.protocol.labels import UNJUDGED_STATUS, Protocol
 from bench.reports.words import backend_words, load_loss_words, lost_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.record import Run
 from bench.scoring.load_losses import LoadLosses, load_losses
-from bench.scoring.metrics import answers_with_hidden_status, run_metrics
+from bench.scoring.metrics import answers_with_hidden_status, metrics_by_part, run_metrics
 
 
 def loud(words: str) -> str:
@@ -27,7 +28,17 @@ def show_metrics(db, run: Run) -> dict:
     metrics["answers_timed_out"] = answers_with_hidden_status(run, results, statuses, "timeout")
     metrics["answers_unjudged"] = answers_with_hidden_status(run, results, statuses, UNJUDGED_STATUS)
     metrics["load_losses"] = load_losses(store.load_outcomes(db, run.id)).to_dict()
+    by_part = part_metrics(run, results)
+    if by_part:
+        metrics["by_part"] = by_part
     return metrics
+
+
+def part_metrics(run: Run, results: list[dict]) -> dict[str, dict]:
+    """A run's figures for each part of its dataset (bench.scoring.metrics.metrics_by_part), or {} when its dataset
+    has no parts."""
+    offered = OFFERED.get(run.dataset)
+    return metrics_by_part(run, results, offered.parts()) if offered and offered.parts else {}
 
 
 def _load_loss_lines(run: Run, metrics: dict) -> list[str]:
@@ -38,6 +49,17 @@ def _load_loss_lines(run: Run, metrics: dict) -> list[str]:
 
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
+
+
+def part_lines(by_part: dict[str, dict]) -> list[str]:
+    """The figures of each part of the dataset, read apart (MBPP+: held out, tuned on): part_metrics in words."""
+    return [f"{part}: tasks {m['tasks']}/{m['total_tasks']}   pass@1 {_pct(m['pass_at_1'])}   first attempt "
+            f"{_pct(m['first_attempt_pass_at_1'])}   oracle ceiling {_pct(m['oracle_ceiling'])}   visible precision "
+            f"{_pct(m['visible_precision'])}" for part, m in by_part.items()]
+
+
+def _part_lines(metrics: dict) -> list[str]:
+    return [f"  {line}" for line in part_lines(metrics.get("by_part", {}))]
 
 
 def _pass_at_k_lines(metrics: dict) -> list[str]:
@@ -64,6 +86,8 @@ def _sampled_lines(run: Run, metrics: dict) -> list[str]:
         *_pass_at_k_lines(metrics),
         f"diagnostics (hidden tests): a passing sample in {_pct(metrics['oracle_ceiling'])} of tasks; "
         f"{_pct(metrics['visible_precision'])} of the samples that pass the visible tests pass the hidden tests",
+        *(["by part of the dataset (read apart; pass@1 is the first sample's here):"] + _part_lines(metrics)
+          if metrics.get("by_part") else []),
     ]
     if ours:
         lines.append(f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   wall "
@@ -92,6 +116,7 @@ def _loop_lines(run: Run, metrics: dict) -> list[str]:
         f"{_pct(metrics['visible_precision'])} of visible-passing answers pass the hidden tests",
         "  oracle ceiling after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
                                                                enumerate(metrics["oracle_after_k"])),
+        *(["by part of the dataset (read apart):"] + _part_lines(metrics) if metrics.get("by_part") else []),
         f"mean attempts {metrics['mean_attempts']:.2f}   "
         f"tokens in/out {metrics['tokens_in']}/{metrics['tokens_out']}   "
         f"wall {metrics['wall_seconds']:.0f}s   model share {_pct(metrics['model_time_share'])}   "

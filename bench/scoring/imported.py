@@ -33,7 +33,7 @@ def _entry_point(task: Task) -> str | None:
 
 
 def _score(task: Task, sample: Sample, iteration: int, run_id: str) -> dict:
-    code = sample.program(task["prompt"])
+    code = sample.program(task.get("code_prompt", task["prompt"]))
     visible, hidden, seconds = score_sample(code, task, _entry_point(task))
     return attempt_row(run_id, task["task_id"], iteration, code=code, answer=sample.text, visible=visible,
                        hidden=hidden, messages=[], seconds_tests=seconds, kind=f"imported {sample.field}")

@@ -106,3 +106,21 @@ def answers_with_hidden_status(run: Run, results: list[dict], statuses: dict[str
         found = statuses.get(result["task_id"], [])
         count += index is not None and index < len(found) and found[index] == status
     return count
+
+
+def metrics_by_part(run: Run, results: list[dict], parts: dict[str, str]) -> dict[str, dict]:
+    """A run's figures for each part of its dataset (bench.datasets.task.Offered.parts: MBPP+'s held-out and tuned-on
+    tasks), part by part in the order parts names them: tasks finished and selected, pass@1, first attempt, oracle
+    ceiling and visible precision, each over that part's finished tasks only."""
+    by_part: dict[str, dict] = {}
+    for part in dict.fromkeys(parts.values()):
+        chosen = [r for r in results if parts.get(r["task_id"]) == part]
+        selected = sum(parts.get(task_id) == part for task_id in run.task_ids)
+        if not selected:
+            continue
+        figures = run_metrics(run, chosen)
+        by_part[part] = {"tasks": len(chosen), "total_tasks": selected,
+                         **{key: figures[key] for key in ("pass_at_1", "first_attempt_pass_at_1", "oracle_ceiling",
+                                                          "visible_precision")}}
+    return by_part
+

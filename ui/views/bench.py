@@ -19,6 +19,7 @@ from agent.solves.line import busy_now
 from bench.protocol.labels import LOST_STATUSES, Protocol
 from bench.reports.export import results_csv, samples_jsonl
 from bench.reports.progress import run_progress
+from bench.reports.summary import part_lines, part_metrics
 from bench.reports.words import (
     cause_words,
     cleaning_share_words,
@@ -396,6 +397,10 @@ def selected_run(sources: RunSources, db_path, runs: list[Run], references: list
     metrics = run_metrics(run, results)
     run_summary(run, metrics, load_losses(store.load_outcomes(db, run_id)))
     versus_reference(sources, run, references)
+    by_part = part_metrics(run, results)
+    if by_part:  # MBPP+: its held-out and tuned-on tasks, read apart
+        st.markdown("**By part of the dataset** — read apart, never mixed")
+        st.caption("  \n".join(part_lines(by_part)))
     if not results:
         return
     run_chart(run, metrics)
