@@ -76,7 +76,9 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     result = fn(*decoded, **keywords)
     # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
     for key, before in counts.items():
-        if _count_at(decoded, keywords, key) > before:
+        # The answer itself may be the argument (return lst): that reference is the caller's, not one the code kept.
+        returned = 1 if result is (decoded[key] if type(key) is int else keywords[key]) else 0
+        if _count_at(decoded, keywords, key) > before + returned:
             _keep(peer, key, positional[key] if type(key) is int else named[key],
                   decoded[key] if type(key) is int else keywords[key])
     # In-place changes to list, dict, set, ... arguments travel back, so the caller sees them as Python would.
