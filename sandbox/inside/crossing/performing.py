@@ -72,7 +72,9 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
     decoded = [peer.decode(_fresh(a)) for a in positional]
     keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
-    counts = _counts(peer, decoded, keywords)
+    # Linking a call's arguments is off: on EvalPlus's inputs it linked lists the code did not keep and broke a
+    # comparison (Mbpp/251, KeyError); only a container set as an attribute or item is linked until that is found.
+    counts: dict = {}
     result = fn(*decoded, **keywords)
     # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
     for key, before in counts.items():
