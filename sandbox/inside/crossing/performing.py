@@ -15,6 +15,10 @@ import sharing
 import values
 from kinds import as_list, read_as
 
+# Linking a call's arguments is off: on EvalPlus's inputs it linked lists the code did not keep and broke a comparison
+# (Mbpp/251, KeyError '2'); a container set as an attribute or item is linked. On again once that fault is found.
+LINK_CALL_ARGUMENTS = False
+
 def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
     """(result, the call's arguments that changed in place), for one request of the other side."""
     if op == "await_all":
@@ -72,9 +76,7 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
     decoded = [peer.decode(_fresh(a)) for a in positional]
     keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
-    # Linking a call's arguments is off: on EvalPlus's inputs it linked lists the code did not keep and broke a
-    # comparison (Mbpp/251, KeyError); only a container set as an attribute or item is linked until that is found.
-    counts: dict = {}
+    counts = _counts(peer, decoded, keywords) if LINK_CALL_ARGUMENTS else {}
     result = fn(*decoded, **keywords)
     # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
     for key, before in counts.items():
