@@ -338,7 +338,7 @@ SHAPES = {
         "def test_menu():\n    menu = ['tea']\n    order = Order()\n    order.menu = menu\n"
         "    menu.append('cake')\n    assert order.count() == 2\n    order.add('pie')\n"
         "    assert menu == ['tea', 'cake', 'pie']\ndef test_registry():\n    settings = {'size': 1}\n"
-        "    app = App({})\n    app.settings = settings\n    settings['size'] = 5\n    assert app.size() == 5\n",
+        "    app = App(settings)\n    settings['size'] = 5\n    assert app.size() == 5\n",
         "class Order:\n    def __init__(self):\n        self.menu = []\n    def count(self):\n"
         "        return len(self.menu)\n    def add(self, item):\n        self.menu.append(item)\n"
         "class App:\n    def __init__(self, settings):\n        self.settings = settings\n    def size(self):\n"

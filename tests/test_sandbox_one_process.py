@@ -86,6 +86,28 @@ def test_the_codes_chdir_is_the_tests_too():
     assert report.status == "passed", report.summary()
 
 
+# --- containers a call keeps --------------------------------------------------------------------------------------
+
+def test_an_answer_holding_an_argument_the_code_kept_holds_the_callers_own_object():
+    """MBPP+'s Mbpp/251 hands a list as the element to insert: the answer holds it twice. In one process those are the
+    caller's list; the answer once decoded before the link was made, so it held a view that broke ``==``."""
+    code = ("def insert_element(items, element):\n    return [v for x in items for v in (element, x)]\n"
+            "class Registry:\n    def __init__(self, settings):\n        self.settings = settings\n"
+            "    def size(self):\n        return self.settings['size']\n"
+            "def keep_then_fail(box, seen=[]):\n    seen.append(box)\n    raise ValueError('full')\n"
+            "def kept():\n    return keep_then_fail.__defaults__[0]\n")
+    tests = ("import pytest\ndef test_answer():\n    e = [1.5, 2]\n    out = insert_element([7, 8], e)\n"
+             "    assert out == [[1.5, 2], 7, [1.5, 2], 8] and out[0] is e and out[2] is e\n"
+             "def test_constructor_keeps():\n    settings = {'size': 1}\n    app = Registry(settings)\n"
+             "    settings['size'] = 5\n    assert app.size() == 5\n"
+             "def test_kept_before_raising():\n    box = ['a']\n    with pytest.raises(ValueError):\n"
+             "        keep_then_fail(box)\n    box.append('b')\n    assert kept() == [['a', 'b']]\n")
+    report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()
+    wrong = code.replace("self.settings = settings", "self.settings = dict(settings)")
+    assert run_tests(wrong, tests).status == "failed"
+
+
 # --- introspection answered by the code's process --------------------------------------------------------------
 
 def _introspection():

@@ -59,9 +59,10 @@ class Peer(Codec, RemoteErrors):
 
     # --- requests ------------------------------------------------------------------------------------------------
 
-    def request(self, op: str, target: tuple, *args: object) -> object:
+    def request(self, op: str, target: tuple, *args: object, sent: tuple | None = None) -> object:
         """Ask the other side for op on target and wait, serving its own requests meanwhile; returns the decoded
-        result, or raises what the other side raised (rebuilt here), StopIteration or PeerGone."""
+        result, or raises what the other side raised (rebuilt here), StopIteration or PeerGone. sent: a call's
+        (args, kwargs) as this side holds them, whose containers the other side may keep (linking.py)."""
         if self.dead:
             raise PeerGone(self.dead)
         if self.nesting >= MAX_NESTING:
@@ -80,11 +81,11 @@ class Peer(Codec, RemoteErrors):
             raise CannotCross(str(exc)) from None
         self.nesting += 1
         try:
-            return self._await_answer(op, channel)
+            return self._await_answer(op, channel, sent)
         finally:
             self.nesting -= 1
 
-    def _await_answer(self, op: str, channel: int) -> object:
+    def _await_answer(self, op: str, channel: int, sent: tuple | None) -> object:
         while True:
             message = self.receive(channel)
             kind = message[0]
@@ -98,6 +99,10 @@ class Peer(Codec, RemoteErrors):
                 linking.incoming(self, extra)
                 if self.hooks:
                     self.hooks.after_answer(extra)
+                if sent is not None and self.kept:
+                    # Linked before the answer is decoded: an answer holding a kept container (return [lst, lst])
+                    # then holds the caller's own object, as in one process, not a view of the code's copy.
+                    proxies.link_kept(self, *sent)
             if kind == "r" and len(message) == 3:
                 return self.decode(message[1])
             if kind == "e" and len(message) == 3 and type(message[1]) is dict:

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import marshal
 import sys
+import traceback
 
 import linking
 import proxies
 import sharing
 import values
 from kinds import as_list, read_as
-
-# Linking a call's arguments is off: on EvalPlus's inputs it linked lists the code did not keep and broke a comparison
-# (Mbpp/251, KeyError '2'); a container set as an attribute or item is linked. On again once that fault is found.
-LINK_CALL_ARGUMENTS = False
 
 def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
     """(result, the call's arguments that changed in place), for one request of the other side."""
@@ -76,15 +73,18 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
     decoded = [peer.decode(_fresh(a)) for a in positional]
     keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
-    counts = _counts(peer, decoded, keywords) if LINK_CALL_ARGUMENTS else {}
-    result = fn(*decoded, **keywords)
-    # A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's.
-    for key, before in counts.items():
-        # The answer itself may be the argument (return lst): that reference is the caller's, not one the code kept.
-        returned = 1 if result is (decoded[key] if type(key) is int else keywords[key]) else 0
-        if _count_at(decoded, keywords, key) > before + returned:
-            _keep(peer, key, positional[key] if type(key) is int else named[key],
-                  decoded[key] if type(key) is int else keywords[key])
+    counts = _counts(peer, decoded, keywords)
+    try:
+        result = fn(*decoded, **keywords)
+    except BaseException as exc:
+        if counts:
+            # Kept before it raised (seen.append(box); raise ...) is kept, as in one process. The finished frames
+            # the traceback holds would count as keeping every argument: their locals go (the error crosses as
+            # text and line numbers, which stay).
+            traceback.clear_frames(exc.__traceback__)
+            _link_kept_arguments(peer, counts, args, decoded, keywords, _NO_RESULT)
+        raise
+    _link_kept_arguments(peer, counts, args, decoded, keywords, result)
     # In-place changes to list, dict, set, ... arguments travel back, so the caller sees them as Python would.
     changed = []
     for key, enc, value in [*zip(range(len(decoded)), positional, decoded),
@@ -96,6 +96,21 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
             if now != enc:
                 changed.append((key, now))
     return result, changed or None
+
+
+def _link_kept_arguments(peer: object, counts: dict, args: tuple, decoded: list, keywords: dict,
+                         result: object) -> None:
+    """A container the call kept a reference to (stored on an object, in a global) stays linked to the caller's."""
+    positional, named = args
+    for key, before in counts.items():
+        # The answer itself may be the argument (return lst): that reference is the caller's, not one the code kept.
+        returned = 1 if result is (decoded[key] if type(key) is int else keywords[key]) else 0
+        if _count_at(decoded, keywords, key) > before + returned:
+            _keep(peer, key, positional[key] if type(key) is int else named[key],
+                  decoded[key] if type(key) is int else keywords[key])
+
+
+_NO_RESULT = object()
 
 
 def _counts(peer: object, decoded: list, keywords: dict) -> dict:

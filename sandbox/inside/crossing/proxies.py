@@ -111,15 +111,15 @@ def _getattr(self, name: str) -> object:
 
 def _setattr(self, name: str, value: object) -> None:
     _ask(self, "setattr", name, _encode(self, value))
-    _link_kept(_ref(self).peer, (value,), {}, -1)
+    link_kept(_ref(self).peer, (value,), {}, -1)
 
 
 def _setitem(self, key: object, value: object) -> None:
     _ask(self, "setitem", _encode(self, key), _encode(self, value))
-    _link_kept(_ref(self).peer, (value,), {}, -1)
+    link_kept(_ref(self).peer, (value,), {}, -1)
 
 
-def _link_kept(peer: object, args: tuple, kwargs: dict, value_key: int | None = None) -> None:
+def link_kept(peer: object, args: tuple, kwargs: dict, value_key: int | None = None) -> None:
     """The containers of this side's that the other side said it kept stay in step with its copies (linking.py)."""
     import linking
 
@@ -196,12 +196,11 @@ def call_through(ref: Ref, args: tuple, kwargs: dict) -> object:
     """Call the other side's function or class (ref) with this side's arguments: their in-place changes come back
     into them, and the containers it kept stay in step with them."""
     peer = ref.peer
-    result = ref.ask("call", tuple(peer.encode(a) for a in args), {k: peer.encode(v) for k, v in kwargs.items()})
+    result = peer.request("call", ("h", ref.handle), tuple(peer.encode(a) for a in args),
+                          {k: peer.encode(v) for k, v in kwargs.items()}, sent=(args, kwargs))
     changes, peer.changes = peer.changes, None
     if changes:
         apply_changes(args, kwargs, changes, peer.decode)
-    if peer.kept:
-        _link_kept(peer, args, kwargs)
     return result
 
 
