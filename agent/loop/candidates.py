@@ -16,7 +16,7 @@ class Candidate:
     """One candidate answer: how it was drawn, its code, and its verdict on the visible tests."""
 
     number: int  # from 1, in the order drawn
-    kind: str  # first | repair | sample
+    kind: str  # first | repair | sample | doubt
     code: str
     answer: str
     messages: list[dict]
