@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from agent import BadInput
+from agent import BadInput, NodeFinished, Search, Solver
 from agent.loop.probes import Probe
 from agent.loop.questions import Option, Question, Reply, answered, pick_question
+from agent.solves.asking import answering
+from agent.solves.story import Answered, story_of
+from fakes import SamplingScriptedModel
 
 P = [Probe("f(1)", "original"), Probe("f(2)", "mutated"), Probe("f(3)", "mutated"), Probe("f(-1)", "outside")]
 
@@ -107,3 +110,122 @@ def test_a_question_and_its_answer_read_back_as_stored():
     from agent.loop.questions import Asked
 
     assert Asked.from_dict(asked.to_dict()) == asked and Question.from_dict(QUESTION.to_dict()) == QUESTION
+
+
+# The graph, on scripted answers. double(n): its one test, double(3) == 6, is passed by n + 3 as well as n * 2.
+DOUBLE_TASK = "Write double(n) that returns twice n."
+DOUBLE_TESTS = "assert double(3) == 6\n"
+
+
+def _double(body: str) -> str:
+    return f"```python\ndef double(n):\n    return {body}\n```"
+
+
+def _solver(tmp_path, answers, **search) -> tuple[Solver, SamplingScriptedModel]:
+    model = SamplingScriptedModel(answers=[_double(a) for a in answers])
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(**search)), model
+
+
+def _pick(outcome: str):
+    return lambda q: Reply(choice=[o.outcome for o in q.options].index(outcome))
+
+
+def test_a_pass_on_thin_tests_is_doubted_asked_about_and_the_answer_drops_the_disagreeing_candidates(tmp_path):
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    first = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))
+    thread = first[-1].thread_id
+    assert first[-1].paused and first[-1].next_node == "ask" and first[-1].status == "passed"
+    # The doubt batch was one round of four, decoded as samples are, beyond the first answer.
+    state = solver.state_at(thread)
+    assert state["doubt"]["numbers"] == [2, 3, 4, 5] and state["doubt"]["error"] is None
+    assert [c.kind for c in solver.candidates(thread)] == ["first"] + ["doubt"] * 4 and model.calls == 5
+    question = solver.question(thread)
+    assert question.call == "double(4)" and [(o.outcome, o.candidates) for o in question.options] == [
+        ("= 8", (2, 4, 5)), ("= 7", (1, 3))]
+    rest = list(solver.answer(thread, Reply(choice=0)))
+    assert rest[-1].status == "passed" and not rest[-1].paused and solver.question(thread) is None
+    assert model.calls == 5  # dropping candidates took no model time
+    state = solver.state_at(thread)
+    assert state["tests"] == DOUBLE_TESTS + "assert double(4) == 8\n"
+    passing = [c.number for c in solver.candidates(thread) if c.passed]
+    assert passing == [2, 4, 5] and solver.chosen(thread).number == 2
+    [asked] = solver.asked(thread)
+    assert (asked.question.call, asked.reply, asked.kept, asked.dropped) == ("double(4)", Reply(choice=0), (2, 4, 5),
+                                                                             (1, 3))
+    # The timeline's story shows the answer as a step of its own.
+    story = story_of(first + rest, "sample", [])
+    assert [e.asked for e in story.entries if isinstance(e, Answered)] == [asked]
+
+
+def test_a_typed_result_no_candidate_gives_sends_the_loop_on_with_the_new_test(tmp_path):
+    # double is "wrong" here on purpose: the person says double(4) is 9, which only n * 3 - 3 gives (and 6 at 3).
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n", "n * 3 - 3"])
+    events = list(answering(solver, solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True),
+                            lambda q: Reply.typed("9")))
+    thread = events[-1].thread_id
+    assert events[-1].status == "passed"
+    assert [c.number for c in solver.candidates(thread) if c.passed] == [6, 7, 8, 9]
+    # The round after the answer was asked with the tests as they are now.
+    assert "double(4) == 9" in model.log[-1]["messages"][1].content
+    assert "double(4) == 9" not in model.log[0]["messages"][1].content
+    assert solver.asked(thread)[0].dropped == (1, 2, 3, 4, 5)
+
+
+def _spread(tmp_path, max_questions: int):
+    # f(2) == 4 is passed by n * 2, n + 2, n ** 2: they disagree on many inputs.
+    model = SamplingScriptedModel(answers=[f"```python\ndef f(n):\n    return {b}\n```"
+                                           for b in ("n * 2", "n + 2", "n ** 2", "n * 2", "n + 2")])
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(max_questions=max_questions))
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_a_solve_asks_at_most_its_limit_and_never_the_same_input_twice(tmp_path, limit):
+    solver = _spread(tmp_path, limit)
+    put = []
+    events = list(answering(solver, solver.start("Write f(n).", "assert f(2) == 4\n", ask=True),
+                            lambda q: put.append(q) or Reply()))
+    thread = events[-1].thread_id
+    assert events[-1].status == "passed" and len(put) == limit
+    assert len({q.call for q in put}) == limit and "f(2)" not in {q.call for q in put}
+    assert [a.question for a in solver.asked(thread)] == put
+    assert solver.state_at(thread)["tests"] == "assert f(2) == 4\n"  # skips add nothing
+
+
+def test_a_solve_that_does_not_ask_draws_no_doubt_unless_the_search_says_always(tmp_path):
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    final = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS))[-1]
+    assert final.status == "passed" and final.iterations == 1 and model.calls == 1
+    solver, model = _solver(tmp_path / "always", ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"], doubt="always")
+    events = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS))
+    thread = events[-1].thread_id
+    # Doubt without a person: the chooser picks by agreement among five passing candidates, and nothing is asked.
+    assert events[-1].status == "passed" and not events[-1].paused and model.calls == 5
+    assert "ask" not in {e.node for e in events if isinstance(e, NodeFinished)}
+    assert solver.chosen(thread).number == 2 and solver.state_at(thread)["code"].strip().endswith("n * 2")
+
+
+def test_thick_tests_and_one_shot_are_not_doubted(tmp_path):
+    thick = "".join(f"assert double({n}) == {2 * n}\n" for n in range(1, 5))
+    solver, model = _solver(tmp_path, ["n * 2"])
+    assert list(solver.start(DOUBLE_TASK, thick, ask=True))[-1].iterations == 1 and model.calls == 1
+    solver, model = _solver(tmp_path / "more", ["n * 2"], thin_tests=4)
+    assert list(solver.start(DOUBLE_TASK, thick, ask=True))[-1].iterations == 5
+    solver, model = _solver(tmp_path / "one", ["n + 3"], budget=1)
+    assert list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].iterations == 1
+
+
+def test_the_leaky_oracle_mode_never_doubts_nor_asks(tmp_path):
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2"], doubt="always")
+    final = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, shown_tests=DOUBLE_TESTS, ask=True))[-1]
+    assert final.status == "passed" and not final.paused and model.calls == 1
+
+
+def test_an_answer_is_refused_when_nothing_is_asked_or_it_cannot_be_a_test_and_the_question_stays(tmp_path):
+    solver, _ = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    thread = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].thread_id
+    with pytest.raises(BadInput, match="is a name"):
+        solver.answer(thread, Reply.typed("eight"))
+    assert solver.question(thread).call == "double(4)"  # nothing lost: the same question waits
+    assert list(solver.answer(thread, _pick("= 8")(solver.question(thread))))[-1].status == "passed"
+    with pytest.raises(BadInput, match="not waiting for an answer"):
+        solver.answer(thread, Reply())
