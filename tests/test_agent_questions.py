@@ -10,6 +10,7 @@ from agent import BadInput, NodeFinished, Search, Solver
 from agent.loop.probes import Probe
 from agent.loop.questions import Option, Question, Reply, answered, pick_question
 from agent.solves.asking import answering
+from agent.solves.reference_person import reference_person, reference_reply
 from agent.solves.story import Answered, story_of
 from fakes import SamplingScriptedModel
 
@@ -229,3 +230,27 @@ def test_an_answer_is_refused_when_nothing_is_asked_or_it_cannot_be_a_test_and_t
     assert list(solver.answer(thread, _pick("= 8")(solver.question(thread))))[-1].status == "passed"
     with pytest.raises(BadInput, match="not waiting for an answer"):
         solver.answer(thread, Reply())
+
+
+REFERENCE = "def double(n):\n    if n < 0:\n        raise ValueError(n)\n    return 2 * n\n"
+
+
+def test_the_simulated_person_answers_from_the_reference_run_in_the_sandbox():
+    question = Question("double(4)", False, (Option("= 7", (1,)), Option("= 8", (2,))))
+    assert reference_reply(REFERENCE, "double", question) == Reply(choice=1)
+    assert reference_reply(REFERENCE, "double", Question("double(5)", False, question.options)) == Reply(
+        returns="10")
+    assert reference_reply(REFERENCE, "double", Question("double(-1)", True, question.options)) == Reply(
+        raises="ValueError")
+    looping = "def double(n):\n    while True:\n        pass\n"
+    assert reference_reply(looping, "double", question) == Reply()
+
+
+def test_a_solve_answered_by_the_simulated_person_ends_with_the_reference_behaviour(tmp_path):
+    solver, _ = _solver(tmp_path, ["n + 3", "n + 3", "n * 2", "n + 3", "n * 2"])
+    events = list(answering(solver, solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True),
+                            reference_person(REFERENCE, "double")))
+    thread = events[-1].thread_id
+    # n + 3 is the larger group and the first answer: without the question the chooser would have kept it.
+    assert events[-1].status == "passed" and solver.chosen(thread).number == 3
+    assert solver.asked(thread)[0].reply == Reply(choice=1)
