@@ -4,9 +4,11 @@ through the real graph on scripted answers. Logic only: the model is a script, t
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from agent import BadInput, NodeFinished, Search, Solver
+from agent import BadInput, ModelSpec, NodeFinished, Search, Solver
 from agent.loop.probes import Probe
 from agent.loop.questions import Option, Question, Reply, answered, pick_question
 from agent.solves.asking import answering
@@ -254,3 +256,34 @@ def test_a_solve_answered_by_the_simulated_person_ends_with_the_reference_behavi
     # n + 3 is the larger group and the first answer: without the question the chooser would have kept it.
     assert events[-1].status == "passed" and solver.chosen(thread).number == 3
     assert solver.asked(thread)[0].reply == Reply(choice=1)
+
+
+def _cli(tmp_path, monkeypatch, *, terminal: bool, typed: list[str]) -> SamplingScriptedModel:
+    import agent.__main__ as cli
+
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    solver.model_spec = ModelSpec("fake", "scripted", "test")
+    monkeypatch.setattr(cli, "make_solver", lambda settings: solver)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: terminal)
+    lines = iter(typed)
+    monkeypatch.setattr("builtins.input", lambda: next(lines))
+    assert cli.main(["solve", "--task", DOUBLE_TASK, "--tests", DOUBLE_TESTS, "--ask"]) == 0
+    return model
+
+
+def test_the_cli_never_asks_when_stdin_is_not_a_terminal_and_says_so_once(tmp_path, monkeypatch, capsys):
+    model = _cli(tmp_path, monkeypatch, terminal=False, typed=[])
+    err = capsys.readouterr().err
+    assert err.count("stdin is not a terminal, so nothing is asked") == 1 and "disagree" not in err
+    assert model.calls == 1  # as without --ask: no doubt batch either
+
+
+def test_the_cli_asks_one_question_with_numbered_choices_and_refuses_what_is_not_an_answer(tmp_path, monkeypatch,
+                                                                                              capsys):
+    _cli(tmp_path, monkeypatch, terminal=True, typed=["9", "n", "eight", "n", "8"])
+    out, err = capsys.readouterr()
+    assert "disagree on double(4)" in err and "1) returns 8  (candidates #2, #4, #5)" in err
+    assert "2) returns 7" in err and "n) none of these: the right result is ..." in err and "s) skip" in err
+    assert "type a number from 1 to 2, n or s" in err and "not a test: `eight` is a name" in err
+    assert "[doubt]     #2 doubt" in out
+    assert "[ask]       double(4): returns 8; test added, kept #2, #4, #5, dropped #1, #3" in out
