@@ -9,12 +9,13 @@ import sys
 import pytest
 
 from agent import BadInput, ModelSpec, NodeFinished, Search, Solver
+from agent.loop.candidates import doubt_of
 from agent.loop.probes import Probe
 from agent.loop.questions import Option, Question, Reply, answered, pick_question
 from agent.solves.asking import answering
 from agent.solves.reference_person import reference_person, reference_reply
 from agent.solves.story import Answered, story_of
-from fakes import SamplingScriptedModel
+from fakes import SamplingScriptedModel, scripted
 
 P = [Probe("f(1)", "original"), Probe("f(2)", "mutated"), Probe("f(3)", "mutated"), Probe("f(-1)", "outside")]
 
@@ -139,8 +140,9 @@ def test_a_pass_on_thin_tests_is_doubted_asked_about_and_the_answer_drops_the_di
     thread = first[-1].thread_id
     assert first[-1].paused and first[-1].next_node == "ask" and first[-1].status == "passed"
     # The doubt batch was one round of four, decoded as samples are, beyond the first answer.
-    state = solver.state_at(thread)
-    assert state["doubt"]["numbers"] == [2, 3, 4, 5] and state["doubt"]["error"] is None
+    doubt = doubt_of(solver.state_at(thread))
+    assert doubt.numbers == [2, 3, 4, 5] and doubt.error is None and doubt.seconds_tests > 0
+    assert doubt.seconds == doubt.seconds_model + doubt.seconds_tests
     assert [c.kind for c in solver.candidates(thread)] == ["first"] + ["doubt"] * 4 and model.calls == 5
     question = solver.question(thread)
     assert question.call == "double(4)" and [(o.outcome, o.candidates) for o in question.options] == [
@@ -287,3 +289,11 @@ def test_the_cli_asks_one_question_with_numbered_choices_and_refuses_what_is_not
     assert "type a number from 1 to 2, n or s" in err and "not a test: `eight` is a name" in err
     assert "[doubt]     #2 doubt" in out
     assert "[ask]       double(4): returns 8; test added, kept #2, #4, #5, dropped #1, #3" in out
+
+
+def test_a_model_failure_while_doubting_keeps_the_pass_and_says_why_nothing_was_drawn(tmp_path):
+    solver = Solver(scripted(_double("n * 2")), tmp_path / "solves.sqlite", search=Search(doubt="always"))
+    final = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS))[-1]
+    doubt = doubt_of(solver.state_at(final.thread_id))
+    assert final.status == "passed" and final.error is None and final.iterations == 1
+    assert doubt.numbers == [] and "the model call failed" in doubt.error
