@@ -297,3 +297,12 @@ def test_a_model_failure_while_doubting_keeps_the_pass_and_says_why_nothing_was_
     doubt = doubt_of(solver.state_at(final.thread_id))
     assert final.status == "passed" and final.error is None and final.iterations == 1
     assert doubt.numbers == [] and "the model call failed" in doubt.error
+
+
+def test_a_repair_after_an_answer_dropped_every_candidate_reads_the_failure_of_the_code_in_its_conversation(tmp_path):
+    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n * 2", "2 * n", "n + n", "n * 3 - 3"], strategy="repair")
+    events = list(answering(solver, solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True), lambda q: Reply.typed("9")))
+    assert events[-1].status == "passed" and model.calls == 6
+    repair = model.log[-1]["messages"]
+    assert "n + 3" in repair[-2].content  # the conversation's last answer is the first one, not a doubt sample
+    assert "double(4) == 9" in repair[-1].content and "7" in repair[-1].content

@@ -194,7 +194,9 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
     ran = [_judge({**a, "iteration": attempt_number(a, i)}, state, calls)
            for i, a in enumerate(state["attempts"]) if a.get("report") is None]
     attempts = merge_attempts(state["attempts"], ran)
-    last = attempts[-1]
+    # The candidate the conversation holds last: a doubt batch is drawn beside the conversation, as samples are, so a
+    # repair after an answer dropped every candidate reads the failure of the code it wrote, not a doubt sample's.
+    last = next((a for a in reversed(attempts) if a.get("kind") != "doubt"), attempts[-1])
     spent = sum(a.get("tokens_out", 0) for a in attempts)
     tokens = search.token_budget
     lacking = environment_problem(ran)
