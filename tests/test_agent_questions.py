@@ -11,7 +11,7 @@ import pytest
 from agent import BadInput, ModelSpec, NodeFinished, Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.probes import Probe
-from agent.loop.questions import Option, Question, Reply, answered, pick_question
+from agent.loop.questions import Option, Question, Reply, answered, answers_after_questions, pick_question
 from agent.solves.asking import answering
 from agent.solves.reference_person import reference_person, reference_reply
 from agent.solves.story import Answered, story_of
@@ -217,6 +217,8 @@ def test_thick_tests_and_one_shot_are_not_doubted(tmp_path):
     assert list(solver.start(DOUBLE_TASK, thick, ask=True))[-1].iterations == 5
     solver, model = _solver(tmp_path / "one", ["n + 3"], budget=1)
     assert list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].iterations == 1
+    solver, model = _solver(tmp_path / "none", ["n + 3"], max_questions=0)  # nothing to ask: nothing to doubt for
+    assert list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].iterations == 1
 
 
 def test_the_leaky_oracle_mode_never_doubts_nor_asks(tmp_path):
@@ -258,6 +260,7 @@ def test_a_solve_answered_by_the_simulated_person_ends_with_the_reference_behavi
     # n + 3 is the larger group and the first answer: without the question the chooser would have kept it.
     assert events[-1].status == "passed" and solver.chosen(thread).number == 3
     assert solver.asked(thread)[0].reply == Reply(choice=1)
+    assert answers_after_questions(solver.state_at(thread)) == [1, 3]
 
 
 def _cli(tmp_path, monkeypatch, *, terminal: bool, typed: list[str]) -> SamplingScriptedModel:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.types import interrupt
@@ -222,7 +223,7 @@ def doubt_due(state: SolveState, search: Search) -> bool:
     to tell answers apart, and no doubt batch was drawn yet. Never in the bench's leaky oracle mode, where the executed
     tests are hidden ones."""
     state = read_state(state)
-    doubting = search.doubt == "always" or (search.doubt == "asking" and state["ask"])
+    doubting = search.doubt == "always" or (search.doubt == "asking" and state["ask"] and search.max_questions > 0)
     if not doubting or search.budget == 1 or state["doubt"] is not None or state["shown_tests"] is not None:
         return False
     tests, entry_point = state["tests"], state["entry_point"]
@@ -266,6 +267,8 @@ def put_question(state: SolveState) -> dict:
         tests, asked = answered(state["tests"], question, reply)
     except BadInput:  # Solver.answer refuses such a reply before resuming; one typed into Studio is a skip
         tests, asked = answered(state["tests"], question, Reply())
+    before = choose(candidates(state))
+    asked = replace(asked, answer_before=state["attempts"][before.index].get("iteration", before.index + 1))
     update: dict = {"questions": [asked.to_dict()]}
     if asked.added is not None:
         update["tests"] = tests

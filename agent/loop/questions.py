@@ -25,7 +25,7 @@ from agent.inputs import BadInput
 from agent.loop.candidates import candidates
 from agent.loop.probes import MARKS, Probe, probe_calls, visible_calls
 from agent.loop.state import read_state
-from agent.solves.answer_behaviour import BehaviourRow
+from agent.solves.answer_behaviour import BehaviourRow, answer_of
 from agent.solves.lineage import AddedTest, test_from_row
 
 _TRUNCATED = re.compile(r"\.\.\. \[\d+ more chars\]$")  # the sandbox's mark on a value too long to show whole
@@ -108,25 +108,28 @@ class Reply:
 @dataclass(frozen=True)
 class Asked:
     """One question a solve put, the person's reply, the test it added (None: skipped) and the candidates the outcomes
-    recorded on that input said agree with it (kept) or not (dropped); the executor then judges them all again."""
+    recorded on that input said agree with it (kept) or not (dropped); the executor then judges them all again.
+    answer_before is the candidate the chooser would have answered with had the solve not asked (the bench's pass@1
+    after fewer questions: answers_after_questions)."""
 
     question: Question
     reply: Reply
     added: AddedTest | None
     kept: tuple[int, ...]
     dropped: tuple[int, ...]
+    answer_before: int | None = None
 
     def to_dict(self) -> dict:
         return {"question": self.question.to_dict(), "reply": self.reply.to_dict(),
                 "added": asdict(self.added) if self.added else None, "kept": list(self.kept),
-                "dropped": list(self.dropped)}
+                "dropped": list(self.dropped), "answer_before": self.answer_before}
 
     @staticmethod
     def from_dict(stored: Mapping) -> Asked:
         added = stored.get("added")
         return Asked(Question.from_dict(stored["question"]), Reply.from_dict(stored.get("reply")),
                      AddedTest(**added) if added else None, tuple(stored.get("kept") or ()),
-                     tuple(stored.get("dropped") or ()))
+                     tuple(stored.get("dropped") or ()), stored.get("answer_before"))
 
 
 def writable(outcome: str) -> bool:
@@ -233,6 +236,15 @@ def thin(tests: str, entry_point: str | None, search: Search) -> bool:
 def asked_in(state: Mapping) -> list[Asked]:
     """The questions a solve put and their answers, in order."""
     return [Asked.from_dict(q) for q in read_state(state)["questions"]]
+
+
+def answers_after_questions(state: Mapping) -> list[int]:
+    """The answer's candidate number after 0, 1, ... questions: the chooser's pick before each question, then the
+    solve's answer; [] before any candidate. After a solve that asked fewer questions than a run allows, the answer
+    after more is its last."""
+    asked = [a.answer_before for a in asked_in(state)]
+    final = answer_of(state)
+    return [n for n in asked if n is not None] + ([final.number] if final else [])
 
 
 def next_question(state: Mapping) -> Question | None:
