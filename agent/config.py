@@ -117,9 +117,10 @@ _WORDED = {"budget", "strategy", "samples_per_round", "sample_temperature", "lat
 
 def describe_search(search: Search) -> str:
     """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8,
-    later ones at 1.1), 3000 tokens, doubt when asking: 4 more after a pass on at most 3 calls, up to 3 questions,
-    prompt v5'; a budget of one candidate is 'one shot, prompt v5' (one shot draws nothing more, not even to doubt).
-    A field without words of its own here shows as its name and value."""
+    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more after a pass on at
+    most 3 calls, prompt v5'. A budget of one candidate is 'one shot, prompt v5' (one shot draws nothing more, not
+    even to doubt). The questions a solve that asks may put are its own to say. A field without words of its own here
+    shows as its name and value."""
     rounds = f"rounds of {search.samples_per_round} at T={search.sample_temperature:g}"
     if search.later_round_temperature not in (None, search.sample_temperature):
         rounds += f", later ones at {search.later_round_temperature:g}"
@@ -129,10 +130,8 @@ def describe_search(search: Search) -> str:
         how = {"sample": f" ({rounds})", "hybrid": f" (one repair, then {rounds})"}.get(search.strategy, "")
         parts = [f"{search.strategy} search, budget {search.budget} candidates{how}",
                  f"{search.token_budget} tokens" if search.token_budget else "no token limit"]
-        if search.doubt != "never":
-            when = "when asking" if search.doubt == "asking" else "always"
-            parts.append(f"doubt {when}: {search.doubt_samples} more after a pass on at most {search.thin_tests} "
-                         f"calls, up to {search.max_questions} questions")
+        if search.doubt == "always":  # doubt only when asking changes nothing a solve nobody answers does
+            parts.append(f"doubt: {search.doubt_samples} more after a pass on at most {search.thin_tests} calls")
     parts.append(f"prompt {search.prompt_version}")
     parts += [f"{name.replace('_', ' ')} {value}" for name, value in asdict(search).items() if name not in _WORDED]
     return ", ".join(parts)
