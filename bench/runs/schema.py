@@ -45,6 +45,7 @@ ATTEMPT_COLUMNS = {
 TASK_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "prompt": str, "tests": str, "hidden_tests": str,
     "entry_point": str, "visible_count": int,
+    "reference": str,  # a right answer, for the interactive protocol's simulated person only; NULL: the task has none
 }
 TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),

@@ -70,9 +70,10 @@ def _task_row(run_id: str, task: dict) -> dict:
 def run_tasks(db: Database, run_id: str) -> list[dict]:
     """The tasks stored with a run (bench.datasets.task.Task, in dataset order); empty for a packaged dataset's."""
     rows = db.query("SELECT * FROM tasks WHERE run_id = ? ORDER BY task_index", [run_id])
+    # A task with no reference has no key for it, as a task file's without one (bench.datasets.task.Task).
     return [{"task_id": r["task_id"], "index": r["task_index"], "prompt": r["prompt"], "tests": r["tests"],
-             "hidden_tests": r["hidden_tests"], "entry_point": r["entry_point"], "visible_count": r["visible_count"]}
-            for r in rows]
+             "hidden_tests": r["hidden_tests"], "entry_point": r["entry_point"], "visible_count": r["visible_count"],
+             **({"reference": r["reference"]} if r.get("reference") is not None else {})} for r in rows]
 
 
 def update_run(db: Database, run_id: str, **fields: object) -> None:
