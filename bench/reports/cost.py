@@ -61,7 +61,7 @@ def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     problem = selected_tasks(config)[0]
     search = run_search(config)
     started = time.perf_counter()
-    result, _ = solve_task(solver, problem, Rules("cost-probe", config.feedback, search))
+    result, _, _ = solve_task(solver, problem, Rules("cost-probe", config.feedback, search))
     seconds = time.perf_counter() - started
     verdict = "passed" if result["hidden_passed"] else "failed"
     return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "

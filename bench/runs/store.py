@@ -52,14 +52,16 @@ def create_run(db: Database, run: dict, tasks: list[dict] | None = None) -> None
             db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
 
 
-def insert_run(db: Database, run: dict, tasks: list[dict], results: list[dict], attempts: list[dict]) -> None:
-    """Insert a whole run as another database stored it (a loaded dump): its row, a task file's tasks, its results and
-    attempts, in one transaction, so a load that fails leaves nothing of the run."""
+def insert_run(db: Database, run: dict, tasks: list[dict], results: list[dict], attempts: list[dict],
+               questions: list[dict] | None = None) -> None:
+    """Insert a whole run as another database stored it (a loaded dump): its row, a task file's tasks, its results,
+    attempts and questions, in one transaction, so a load that fails leaves nothing of the run."""
     with writing(db):
         db["runs"].insert(run)
         db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
         db["results"].insert_all(results)
         db["attempts"].insert_all(attempts)
+        db["questions"].insert_all(questions or [])
 
 
 def _task_row(run_id: str, task: dict) -> dict:
@@ -100,11 +102,14 @@ def list_runs(db: Database) -> list[Run]:
     return [Run.from_row(row) for row in db.query(_RUNS_WITH_COUNTS.format(where=""))]
 
 
-def record_task(db: Database, result: dict, attempts: list[dict]) -> None:
-    """Write one finished task and all its attempts in a single transaction (all or nothing)."""
+def record_task(db: Database, result: dict, attempts: list[dict], questions: list[dict] | None = None) -> None:
+    """Write one finished task, all its attempts and (an interactive run's) the questions its solve put, in a single
+    transaction (all or nothing)."""
     with writing(db):
-        db["attempts"].delete_where("run_id = ? AND task_id = ?", [result["run_id"], result["task_id"]])
+        for table in ("attempts", "questions"):
+            db[table].delete_where("run_id = ? AND task_id = ?", [result["run_id"], result["task_id"]])
         db["attempts"].insert_all(attempts)
+        db["questions"].insert_all(questions or [])
         db["results"].insert(result, replace=True)
         db["runs"].update(result["run_id"], {"heartbeat": time.time()})
 
@@ -122,6 +127,17 @@ def attempts(db: Database, run_id: str, task_id: str | None = None) -> list[dict
     """Attempts of a run (or of one task), in order."""
     where, params = ("run_id = ?", [run_id]) if task_id is None else ("run_id = ? AND task_id = ?", [run_id, task_id])
     return list(db.query(f"SELECT * FROM attempts WHERE {where} ORDER BY task_id, iteration", params))
+
+
+def questions(db: Database, run_id: str, task_id: str | None = None) -> list[dict]:
+    """The questions an interactive run's solves put (of one task, when given) and the simulated person's answers,
+    by task and in the order asked; JSON columns decoded."""
+    where, params = ("run_id = ?", [run_id]) if task_id is None else ("run_id = ? AND task_id = ?", [run_id, task_id])
+    rows = list(db.query(f"SELECT * FROM questions WHERE {where} ORDER BY task_id, number", params))
+    for row in rows:
+        for column in ("options", "reply", "kept", "dropped"):
+            row[column] = json.loads(row[column] or "null")
+    return rows
 
 
 def load_outcomes(db: Database, run_id: str, task_ids: set[str] | None = None) -> list[dict]:
