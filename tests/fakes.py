@@ -244,3 +244,30 @@ def seeded_humaneval_answers(problems: list[dict], right_seeds: dict[str, set[in
         body = problem["canonical_solution"] if good else "    return None\n"
         return "```python\n" + problem["prompt"] + body + "```"
     return answer
+
+
+def drawn_in_order(answers: tuple[tuple[str, tuple[str, ...]], ...]) -> Callable[[str, int], str]:
+    """An answer function for SeededModel: (phrase of the task, bodies) each; the task whose phrase is in the prompt
+    gets its first body for the first answer (seed 0), and the candidates of a later round (seeds from 1000 times its
+    number) the next ones by their place in the round, the last one again once they run out. A phrase is the
+    function's call with its parameter ("double(n)"); a body is the expression it returns."""
+    def answer(prompt: str, seed: int) -> str:
+        phrase, bodies = next((p, b) for p, b in answers if p in prompt)
+        index = min(1 + seed % 1000 if seed >= 1000 else 0, len(bodies) - 1)
+        return f"```python\ndef {phrase}:\n    return {bodies[index]}\n```"
+    return answer
+
+
+@dataclass(frozen=True)
+class DrawnInOrderRecipe:
+    """A bench.backends solver recipe answering by drawn_in_order: a first answer and a doubt batch that disagree,
+    for interactive runs on any backend (picklable)."""
+
+    answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
+        from agent import ModelSpec, Solver
+
+        folder = Path(tempfile.mkdtemp(prefix="drawn-solver-"))
+        return Solver(SeededModel(answer=drawn_in_order(self.answers)), folder / "solves.sqlite",
+                      ModelSpec("fake", "drawn-in-order", "test"))
