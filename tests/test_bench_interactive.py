@@ -33,11 +33,17 @@ def _asked(db, run_id: str) -> list[tuple]:
             for q in store.questions(db, run_id)]
 
 
-def test_an_interactive_run_stores_each_question_and_reads_pass_at_1_after_each_number_of_them(tmp_path):
-    db_path = tmp_path / "bench.sqlite"
+@pytest.fixture(scope="module")
+def asked(tmp_path_factory) -> tuple:
+    """One interactive run of the tiny dataset on threads, that the other runs are read against: its store, its id
+    and its solver."""
+    db_path = tmp_path_factory.mktemp("asked") / "bench.sqlite"
     solver = ASKED_ANSWERS()
-    run_id = start_run(_config(), db_path, solver=solver, background=False)
-    db = store.open_store(db_path)
+    return store.open_store(db_path), start_run(_config(), db_path, solver=solver, background=False), solver
+
+
+def test_an_interactive_run_stores_each_question_and_reads_pass_at_1_after_each_number_of_them(asked):
+    db, run_id, solver = asked
     run = store.get_run(db, run_id)
     assert (run.status, run.protocol, run.ask, run.search.max_questions) == ("finished", "interactive", 2, 2)
     # The questions in the order asked, with the simulated person's answers: a choice (double) and a result no
@@ -70,11 +76,18 @@ def test_an_interactive_run_stores_each_question_and_reads_pass_at_1_after_each_
         ("triple", "triple(4)", "returns 12")]
 
 
-def test_an_interactive_run_is_labelled_and_read_beside_the_honest_run_never_mixed_with_it(tmp_path, capsys):
+def test_an_interactive_run_is_labelled_and_read_beside_the_honest_run_never_mixed_with_it(asked, tmp_path, capsys):
+    from bench.runs.transfer import dump_runs, load_runs
+
     db_path = tmp_path / "bench.sqlite"
     honest = start_run(_config(ask=None), db_path, solver=ASKED_ANSWERS(), background=False)
-    asked = start_run(_config(), db_path, solver=ASKED_ANSWERS(), background=False)
     db = store.open_store(db_path)
+    # The interactive run, dumped and loaded beside it, travels whole: its questions, and its tasks' references.
+    source, asked = asked[:2]
+    load_runs(db, json.loads(json.dumps(dump_runs(source, [asked]))))
+    assert _asked(db, asked) == _asked(source, asked) and len(_asked(db, asked)) == 2
+    assert [t.get("reference") for t in store.run_tasks(db, asked)] == \
+        [t.get("reference") for t in store.run_tasks(source, asked)] and store.run_tasks(db, asked)[0]["reference"]
     assert store.get_run(db, honest).protocol == "honest" and store.questions(db, honest) == []
     honest_metrics = show_metrics(db, store.get_run(db, honest))
     assert honest_metrics["pass_at_1"] == 0.25 and "pass_after_questions" not in honest_metrics
@@ -132,9 +145,9 @@ def test_an_interactive_run_refuses_tasks_without_a_reference_and_protocols_with
         parse_task_file(json.dumps({**bad, "reference": "def double(n)\n"}).encode(), "t.jsonl")
 
 
-def test_a_stopped_interactive_run_resumes_and_stores_each_question_once(tmp_path):
+def test_a_stopped_interactive_run_resumes_and_stores_each_question_once(asked, tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    whole = start_run(_config(), db_path, solver=ASKED_ANSWERS(), background=False)
+    whole_db, whole = asked[:2]
     stopped = start_run(_config(), db_path, solver=ASKED_ANSWERS(), background=False,
                         progress=lambda result: stop_run(result["run_id"], db_path))
     db = store.open_store(db_path)
@@ -145,33 +158,19 @@ def test_a_stopped_interactive_run_resumes_and_stores_each_question_once(tmp_pat
     assert _asked(db, stopped) == [asked for asked in ASKED if asked[0] in done]
     resume_run(stopped, db_path, solver=ASKED_ANSWERS(), background=False)
     assert store.get_run(db, stopped).status == "finished"
-    assert _asked(db, stopped) == _asked(db, whole)
+    assert _asked(db, stopped) == _asked(whole_db, whole)
     assert [r["answer_by_question"] for r in store.results(db, stopped)] == \
-        [r["answer_by_question"] for r in store.results(db, whole)]
+        [r["answer_by_question"] for r in store.results(whole_db, whole)]
 
 
-def test_an_interactive_run_on_processes_gives_the_threads_rows_and_questions(tmp_path):
+def test_an_interactive_run_on_processes_gives_the_threads_rows_and_questions(asked, tmp_path):
     db_path = tmp_path / "bench.sqlite"
-    threads = start_run(_config(), db_path, solver=ASKED_ANSWERS(), background=False)
+    threads_db, threads = asked[:2]
     processes = start_run(_config(backend="processes", parallel=2), db_path, recipe=ASKED_ANSWERS, background=False)
     db = store.open_store(db_path)
     assert store.get_run(db, processes).protocol == "interactive"
     same = (*SAME, "answer_by_question")
     assert [{k: r[k] for k in same} for r in store.results(db, processes)] == \
-        [{k: r[k] for k in same} for r in store.results(db, threads)]
-    assert _asked(db, processes) == _asked(db, threads) and len(_asked(db, threads)) == 2
+        [{k: r[k] for k in same} for r in store.results(threads_db, threads)]
+    assert _asked(db, processes) == _asked(threads_db, threads) and len(_asked(db, processes)) == 2
 
-
-def test_an_interactive_run_travels_whole_in_a_dump(tmp_path):
-    from bench.runs.transfer import dump_runs, load_runs
-
-    run_id = start_run(_config(), tmp_path / "a.sqlite", solver=ASKED_ANSWERS(), background=False)
-    source = store.open_store(tmp_path / "a.sqlite")
-    other = store.open_store(tmp_path / "b.sqlite")
-    load_runs(other, json.loads(json.dumps(dump_runs(source, [run_id]))))
-    assert _asked(other, run_id) == _asked(source, run_id)
-    assert run_metrics(store.get_run(other, run_id), store.results(other, run_id))["pass_after_questions"] == \
-        [0.25, 0.75, 0.75]
-    # A task file's references travel with its tasks, so the loaded run resumes where it is.
-    assert [t.get("reference") for t in store.run_tasks(other, run_id)] == \
-        [t.get("reference") for t in store.run_tasks(source, run_id)] and store.run_tasks(other, run_id)[0]["reference"]
