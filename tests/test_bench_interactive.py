@@ -133,7 +133,8 @@ def test_an_interactive_run_refuses_tasks_without_a_reference_and_protocols_with
     assert start_run(_config(tasks_file=str(unanswerable), tasks="double"), db_path, solver=ASKED_ANSWERS(),
                      background=False)
     for extra, message in ((["--ask", "0"], "1 or more"), (["--ask", "2", "--samples", "3"], "drop --ask"),
-                           (["--ask", "2", "--feedback", "oracle"], "hidden tests are fed back")):
+                           (["--ask", "2", "--feedback", "oracle"], "hidden tests are fed back"),
+                           (["--ask", "2", "--budget", "1"], "a budget of 2 or more")):
         assert bench_cli(["--db", str(db_path), "run", "--tasks-file", str(ASKED_TASKS), "--backend", "threads",
                           *extra]) == 2
         assert message in capsys.readouterr().err

@@ -96,6 +96,9 @@ def _check_ask(config: RunConfig) -> None:
         why = "hidden tests are fed back" if config.feedback == "oracle" else "one candidate, nothing to doubt"
         raise ValueError(f"--ask needs the loop on the visible tests (--feedback visible); --feedback "
                          f"{config.feedback} is {why}")
+    if (config.search or load_settings().search).budget < 2:
+        raise ValueError("--ask needs a budget of 2 or more candidates: a one-shot solve draws no doubt batch, so its "
+                         "answers never disagree and nothing is asked")
 
 
 def check_references(config: RunConfig, tasks: list[Task]) -> None:
