@@ -1,7 +1,9 @@
 """CLI: python -m agent solve --task TEXT|@FILE --tests @FILE [--entry-point NAME] [--provider P]
-[--model M] [--strategy repair|sample|hybrid] [--budget N] [--json]
+[--model M] [--strategy repair|sample|hybrid] [--budget N] [--ask] [--json]
 
-One line per node transition as it happens, then the final code. Exit 0 if solved, 1 if not,
+One line per node transition as it happens, then the final code. With --ask, when answers that pass the tests
+disagree, the solve asks at the terminal (one question at a time, on stderr) and each answer becomes a test; it never
+asks when stdin is not a terminal. Exit 0 if solved, 1 if not,
 2 on bad input or an unusable model (one line saying what to fix), 3 when the sandbox lacks what the
 tests or the code import (status env_error: no model can fix it), 4 when the tests do what the sandbox cannot run as
 one process would (status unsupported). With --json a refusal is a summary too.
@@ -18,7 +20,9 @@ from pathlib import Path
 from agent.config import PROVIDERS, STRATEGIES, describe_search, load_settings, search_dict
 from agent.inputs import BadInput, EnvironmentProblem, UnsupportedTests, validate_input
 from agent.loop.candidates import candidates, choice, judged_now
+from agent.loop.questions import Asked, Question, Reply, answered
 from agent.providers.chat_model import ModelUnavailable
+from agent.solves.asking import Person, answering
 from agent.solves.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
 from agent.solves.solver import make_solver
 from sandbox.cli import CommandParser
@@ -38,20 +42,71 @@ def _text(value: str, what: str) -> str:
 def _line(event: NodeFinished, started: float) -> str:
     seconds = time.perf_counter() - started
     update = event.update
+    if event.node == "ask":
+        asked = [Asked.from_dict(q) for q in update.get("questions") or []]
+        return "".join(f"[ask]       {a.question.call}: {a.reply.words(a.question)}"
+                       + (f"; test added, kept {_numbers(a.kept)}, dropped {_numbers(a.dropped)}" if a.added else "")
+                       + f"  ({seconds:.1f}s)" for a in asked)
+    if event.node == "doubt" and not update.get("attempts"):
+        return f"[doubt]     {(update.get('doubt') or {}).get('error') or 'nothing drawn'}"
     if event.node == "chooser":
         picked = choice(update)
         return f"[chooser]   #{picked.number}: {picked.reason}  ({seconds:.1f}s)" if picked else "[chooser]"
     if update.get("status") == "error":
         return f"[{event.node}] {update.get('error')}"
     drawn = candidates(update)
-    if event.node == "coder":
+    if event.node in ("coder", "doubt"):
         new = [c for c in drawn if not c.ran]
         what = ", ".join(f"#{c.number} {c.kind} {c.tokens_out} tokens" for c in new)
         notes = sorted({c.note for c in new if c.note})
-        return f"[coder]     {what}  ({seconds:.1f}s)" + "".join(f"\n            note: {n}" for n in notes)
+        head = f"[{event.node}]"
+        return f"{head:<12}{what}  ({seconds:.1f}s)" + "".join(f"\n            note: {n}" for n in notes)
     judged = [c for c in drawn if c.number in judged_now(update)]
     verdicts = "; ".join(f"#{c.number} {c.report.status} {c.tests_passed}/{c.tests_total}" for c in judged)
     return f"[executor]  {verdicts} -> {update.get('status')}  ({seconds:.1f}s)"
+
+
+def _numbers(numbers: tuple[int, ...]) -> str:
+    return ", ".join(f"#{n}" for n in numbers) or "none"
+
+
+def _read(prompt: str) -> str | None:
+    """A line typed at the terminal (the prompt on stderr, so stdout keeps the transcript); None at end of input."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    try:
+        return input()
+    except EOFError:
+        return None
+
+
+def terminal_person(tests: str) -> Person:
+    """A person at the terminal: each question with numbered choices, n (none of these: type the right result) and
+    s (skip). A typed result that cannot be a test in these tests' style is refused and asked again."""
+    def reply_to(question: Question) -> Reply:
+        print(f"\n{question.words()}", file=sys.stderr)
+        for number, option in enumerate(question.options, 1):
+            print(f"  {number}) {option.words()}  (candidates {_numbers(option.candidates)})", file=sys.stderr)
+        print("  n) none of these: the right result is ...\n  s) skip", file=sys.stderr)
+        while True:
+            text = _read(f"answer [1-{len(question.options)}, n, s]: ")
+            text = "s" if text is None else text.strip().lower()
+            if text in ("s", "skip", ""):
+                return Reply()
+            if text.isdigit() and 1 <= int(text) <= len(question.options):
+                return Reply(choice=int(text) - 1)
+            if text not in ("n", "none"):
+                print(f"type a number from 1 to {len(question.options)}, n or s", file=sys.stderr)
+                continue
+            typed = _read("the right result (a Python value such as [1, 2] or 'a', or raises ValueError): ")
+            if typed is None:
+                return Reply()
+            reply = Reply.typed(typed)
+            try:
+                answered(tests, question, reply)
+                return reply
+            except BadInput as exc:
+                print(f"not a test: {exc}", file=sys.stderr)
+    return reply_to
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -64,22 +119,31 @@ def _solve(args: argparse.Namespace) -> int:
     solver = make_solver(settings)
     if not args.json:
         print(f"model: {solver.model_spec.describe()}\nsearch: {describe_search(settings.search)}", file=sys.stderr)
+    ask = args.ask and sys.stdin.isatty()
+    if args.ask and not ask:
+        print("--ask: stdin is not a terminal, so nothing is asked; the solve runs as without --ask", file=sys.stderr)
     started = time.perf_counter()
     final = None
-    for event in solver.start(task, tests, entry_point=args.entry_point):
+    events = solver.start(task, tests, entry_point=args.entry_point, ask=ask)
+    if ask:
+        events = answering(solver, events, terminal_person(tests))
+    for event in events:
         if args.json:
             if event.kind != "token":
                 print(json.dumps(event_to_dict(event)), flush=True)
         elif isinstance(event, NodeStarted):
             started = time.perf_counter()
         elif isinstance(event, NodeFinished):
-            print(_line(event, started), flush=True)
+            line = _line(event, started)
+            if line:  # an ask step that paused at its question says nothing until it is answered
+                print(line, flush=True)
         if isinstance(event, RunFinished):
             final = event
     state = solver.state_at(final.thread_id)
     summary = {"thread_id": final.thread_id, "status": final.status, "iterations": final.iterations,
                "code": final.code, "error": final.error, "model": solver.model_spec.describe(),
-               "search": search_dict(settings.search)}
+               "search": search_dict(settings.search), "doubt": state.get("doubt"),
+               "questions": state.get("questions") or []}
     if args.json:
         print(json.dumps({"kind": "summary", **summary}))
     else:
@@ -106,6 +170,9 @@ def build_parser() -> CommandParser:
     solve.add_argument("--strategy", choices=STRATEGIES,
                        help="after a failing first answer: repair it, draw fresh samples, or both (default STRATEGY)")
     solve.add_argument("--budget", type=int, help="candidates in all, the first answer included (default BUDGET)")
+    solve.add_argument("--ask", action="store_true",
+                       help="when answers that pass the tests disagree, ask here which is right (at most MAX_QUESTIONS "
+                            "questions; only when stdin is a terminal)")
     solve.add_json_flag("one event a line and a summary")
     return parser
 

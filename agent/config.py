@@ -17,6 +17,7 @@ from sandbox.settings import flag
 PROVIDERS = ("llamacpp", "ollama", "openai")  # LLM_PROVIDER's values; unset: Ollama if it answers, else llamacpp
 DEFAULT_OLLAMA_MODEL = "qwen2.5-coder:1.5b"
 STRATEGIES = ("repair", "sample", "hybrid")
+DOUBTS = ("never", "asking", "always")  # which solves doubt a pass on thin tests (Search.doubt)
 
 
 def _setting(default: object, variable: str):
@@ -44,6 +45,15 @@ class Search:
     later_round_temperature: float | None = _setting(1.1, "LATER_ROUND_TEMPERATURE")
     token_budget: int = _setting(3000, "TOKEN_BUDGET")  # generated tokens per solve; 0: no limit beyond the budget
     prompt_version: str = _setting(DEFAULT_PROMPT_VERSION, "PROMPT_VERSION")
+    # Doubt (docs/loop.md): a pass on thin tests is not taken on trust. Visible tests that check at most thin_tests
+    # distinct calls of the function are thin (people write one to three asserts); a pass on them draws doubt_samples
+    # more candidates in one batch, once, so that answers which would disagree are seen. doubt says which solves do:
+    # never | asking (those a person answers questions for) | always (every solve: the chooser gets more to choose
+    # from). Provisional: asking and 3 calls / 4 samples are not measured yet, so honest solves run as before.
+    doubt: str = _setting("asking", "DOUBT")
+    thin_tests: int = _setting(3, "THIN_TESTS")
+    doubt_samples: int = _setting(4, "DOUBT_SAMPLES")  # one batch, as a round of SAMPLES_PER_ROUND is
+    max_questions: int = _setting(3, "MAX_QUESTIONS")  # questions a solve that asks puts to the person, at most
 
     @property
     def max_retries(self) -> int:
@@ -70,6 +80,12 @@ class Search:
             return f"the sample temperature must be above 0 and at most 2, got {self.sample_temperature}"
         if self.later_round_temperature is not None and not 0 < self.later_round_temperature <= 2:
             return f"the later rounds' temperature must be above 0 and at most 2, got {self.later_round_temperature}"
+        if self.doubt not in DOUBTS:
+            return f"doubt must be one of {', '.join(DOUBTS)}, got {self.doubt!r}"
+        if self.doubt_samples < 1:
+            return f"the doubt samples must be 1 or more, got {self.doubt_samples}"
+        if self.thin_tests < 0 or self.max_questions < 0:
+            return f"thin tests and max questions must be 0 or more, got {self.thin_tests} and {self.max_questions}"
         if self.prompt_version not in VERSIONS:
             return f"the prompt version must be one of {', '.join(VERSIONS)}, got {self.prompt_version!r}"
         return None
@@ -96,22 +112,26 @@ def search_dict(search: Search) -> dict:
 
 
 _WORDED = {"budget", "strategy", "samples_per_round", "sample_temperature", "later_round_temperature", "token_budget",
-           "prompt_version"}
+           "prompt_version", "doubt", "thin_tests", "doubt_samples", "max_questions"}
 
 
 def describe_search(search: Search) -> str:
     """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8,
-    later ones at 1.1), 3000 tokens, prompt v5'; a budget of one candidate is 'one shot, prompt v5'. A field without
-    words of its own here shows as its name and value."""
+    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more after a pass on at
+    most 3 calls, prompt v5'. A budget of one candidate is 'one shot, prompt v5' (one shot draws nothing more, not
+    even to doubt). The questions a solve that asks may put are its own to say. A field without words of its own here
+    shows as its name and value."""
     rounds = f"rounds of {search.samples_per_round} at T={search.sample_temperature:g}"
     if search.later_round_temperature not in (None, search.sample_temperature):
         rounds += f", later ones at {search.later_round_temperature:g}"
     if search.budget == 1:
-        parts = ["one shot"]  # nothing after the first answer: no strategy, rounds or token budget comes into play
+        parts = ["one shot"]  # nothing after the first answer: no strategy, rounds, token budget or doubt
     else:
         how = {"sample": f" ({rounds})", "hybrid": f" (one repair, then {rounds})"}.get(search.strategy, "")
         parts = [f"{search.strategy} search, budget {search.budget} candidates{how}",
                  f"{search.token_budget} tokens" if search.token_budget else "no token limit"]
+        if search.doubt == "always":  # doubt only when asking changes nothing a solve nobody answers does
+            parts.append(f"doubt: {search.doubt_samples} more after a pass on at most {search.thin_tests} calls")
     parts.append(f"prompt {search.prompt_version}")
     parts += [f"{name.replace('_', ' ')} {value}" for name, value in asdict(search).items() if name not in _WORDED]
     return ", ".join(parts)

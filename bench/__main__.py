@@ -61,7 +61,7 @@ def _run_arguments(run: CommandParser, defaults: Search) -> None:
     run.add_argument("--dataset", choices=DATASETS, default=HUMANEVAL, help=f"the tasks: {datasets_help()}")
     run.add_argument("--tasks-file", metavar="FILE.jsonl",
                      help="your own tasks, one JSON object a line: task_id, prompt, tests (visible), hidden_tests, "
-                          "optional entry_point and test_imports; stored with the run")
+                          "optional entry_point, test_imports and reference (for --ask); stored with the run")
     run.add_argument("--provider", choices=PROVIDERS)
     run.add_argument("--model")
     run.add_argument("--strategy", choices=STRATEGIES, default=defaults.strategy,
@@ -79,6 +79,11 @@ def _run_arguments(run: CommandParser, defaults: Search) -> None:
                      help=f"with --samples: their temperature (default SAMPLE_TEMPERATURE, "
                           f"{defaults.sample_temperature:g})")
     run.add_argument("--max-tokens", type=int, help="cap on tokens per answer (default LLM_MAX_TOKENS)")
+    run.add_argument("--ask", type=int, metavar="N",
+                     help="interactive protocol, labelled apart from honest runs: a simulated person answers up to N "
+                          "questions a task by running the task's reference solution on the question's input only; "
+                          "reports pass@1 after 0..N questions (every task needs a reference: HumanEval's, MBPP's and "
+                          "MBPP+'s come with them, a task file gives a 'reference' field)")
     _backend_arguments(run)
     _finish_arguments(run)
     run.add_argument("--fail-under", type=float, metavar="PCT",
@@ -210,7 +215,8 @@ def run_command(args: argparse.Namespace, db_path: Path) -> int:
                        model=args.model, search=_search(args), feedback=args.feedback, parallel=args.parallel,
                        max_tokens=args.max_tokens, backend=args.backend, ray_address=args.ray_address,
                        actors=args.actors, cpus_per_actor=args.cpus_per_actor,
-                       endpoints=parse_endpoints(args.endpoints), samples=args.samples, temperature=args.temperature)
+                       endpoints=parse_endpoints(args.endpoints), samples=args.samples, temperature=args.temperature,
+                       ask=args.ask)
     progress = TerminalProgress(len(selected_tasks(config)), 0, not args.json)
     run_id = start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)
@@ -259,6 +265,8 @@ def _log_mlflow(args: argparse.Namespace, run, metrics: dict) -> None:
             mlflow.log_metric("pass_after_repairs", value, step=k)
         for k, value in metrics.get("pass_at_k", {}).items():  # a sampled run's pass@k
             mlflow.log_metric(f"pass_at_{k}", value)
+        for k, value in enumerate(metrics.get("pass_after_questions", [])):  # an interactive run's
+            mlflow.log_metric("pass_after_questions", value, step=k)
 
 
 def evaluate_command(args: argparse.Namespace, db_path: Path) -> int:

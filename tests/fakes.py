@@ -244,3 +244,45 @@ def seeded_humaneval_answers(problems: list[dict], right_seeds: dict[str, set[in
         body = problem["canonical_solution"] if good else "    return None\n"
         return "```python\n" + problem["prompt"] + body + "```"
     return answer
+
+
+def drawn_in_order(answers: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Callable[[str, int], str]:
+    """An answer function for SeededModel: (marker, signature, bodies) each; the first whose marker is in the prompt
+    (a phrase of the task, or a test an answer added) answers with its first body for the first answer (seed 0), and
+    for the candidates of a later round (seeds from 1000 times its number) the next ones by their place in the round,
+    the last one again once they run out. A signature is "double(n)"; a body is the expression the function returns."""
+    def answer(prompt: str, seed: int) -> str:
+        signature, bodies = next((s, b) for marker, s, b in answers if marker in prompt)
+        index = min(1 + seed % 1000 if seed >= 1000 else 0, len(bodies) - 1)
+        return f"```python\ndef {signature}:\n    return {bodies[index]}\n```"
+    return answer
+
+
+@dataclass(frozen=True)
+class DrawnInOrderRecipe:
+    """A bench.backends solver recipe answering by drawn_in_order: a first answer and a doubt batch that disagree,
+    for interactive runs on any backend (picklable)."""
+
+    answers: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+    def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
+        from agent import ModelSpec, Solver
+
+        folder = Path(tempfile.mkdtemp(prefix="drawn-solver-"))
+        return Solver(SeededModel(answer=drawn_in_order(self.answers)), folder / "solves.sqlite",
+                      ModelSpec("fake", "drawn-in-order", "test"))
+
+
+# The interactive protocol's tiny dataset (tests/fixtures/asked_tasks.jsonl, each task with a reference) answered so
+# that one question decides: double's first answer and most of its doubt batch give n + 3 (right at 3 only), and the
+# reference says double(4) is 8, which two candidates give; triple's answers give 10 or 16 at 4, the reference 12,
+# which none gives, so the loop goes on with that test and gets it right; square is right and its answers agree;
+# halve's answers all agree and are wrong, so its pass is one the hidden tests refute.
+ASKED_TASKS = Path(__file__).resolve().parent / "fixtures" / "asked_tasks.jsonl"
+ASKED_ANSWERS = DrawnInOrderRecipe(answers=(
+    ("Write double", "double(n)", ("n + 3", "n + 3", "n * 2", "n + 3", "n * 2")),
+    ("triple(4) == 12", "triple(n)", ("3 * n",)),
+    ("Write triple", "triple(n)", ("n + 6", "n + 6", "n * n", "n + 6", "n * n")),
+    ("Write square", "square(n)", ("n * n",)),
+    ("Write halve", "halve(n)", ("n - 2",)),
+))

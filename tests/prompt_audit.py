@@ -1,5 +1,6 @@
-"""The honest-protocol audit of prompts: which lines of a task's hidden tests reached the model's messages, and which
-inputs of a behaviour table only its hidden tests could have given.
+"""The honest-protocol audit of prompts: which lines of a task's hidden tests (or of its reference solution, which only
+the interactive protocol's simulated person runs) reached the model's messages, and which inputs of a behaviour table
+only its hidden tests could have given.
 
 An empty list is the protocol kept; the tests that feed hidden tests as visible ones show each check can fail."""
 
@@ -45,3 +46,13 @@ def behaviour_leaks(task: dict, calls: list[str], entry_point: str | None) -> li
     inputs that only its hidden tests could have led to."""
     allowed = {probe.call for probe in probe_calls(task["tests"], entry_point)}
     return [call for call in calls if call not in allowed]
+
+
+def reference_leaks(task: dict, messages: list[dict]) -> list[str]:
+    """Lines of a task's reference solution (the interactive protocol's simulated person's; longer than a bare
+    `return x`) that its prompt and visible tests do not show, found in the messages. Its signature is left out: every
+    answer writes the function the task names, as the reference does."""
+    shown = task["prompt"] + "\n" + task["tests"]
+    text = "\n".join(m["content"] for m in messages)
+    return [ln.strip() for ln in task.get("reference", "").splitlines() if len(ln.strip()) > 12
+            and not ln.strip().startswith("def ") and ln.strip() not in shown and ln.strip() in text]

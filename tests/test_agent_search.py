@@ -255,12 +255,14 @@ def test_stored_search_reads_every_shape_a_search_was_stored_in():
 def test_describe_search_says_the_whole_search_in_one_form():
     assert describe_search(Search()) == ("sample search, budget 9 candidates (rounds of 4 at T=0.8, later ones at "
                                          "1.1), 3000 tokens, prompt v5")
-    assert describe_search(Search(later_round_temperature=None)) == (
+    assert describe_search(Search(later_round_temperature=None, doubt="never")) == (
         "sample search, budget 9 candidates (rounds of 4 at T=0.8), 3000 tokens, prompt v5")
-    assert describe_search(Search(strategy="repair", budget=4, token_budget=0)) == (
+    assert describe_search(Search(strategy="repair", budget=4, token_budget=0, doubt="never")) == (
         "repair search, budget 4 candidates, no token limit, prompt v5")
-    assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8)) == (
-        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, prompt v5")
+    assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8,
+                                  doubt="always", doubt_samples=2, thin_tests=1, max_questions=5)) == (
+        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, doubt: 2 more after "
+        "a pass on at most 1 calls, prompt v5")
     assert describe_search(Search(budget=1, prompt_version="v3")) == "one shot, prompt v3"
 
 

@@ -1,4 +1,5 @@
-"""Hidden tests never reach the model: no prompt of a bench-style solve contains them, on HumanEval or a task file."""
+"""Hidden tests never reach the model: no prompt of a bench-style solve contains them, on HumanEval or a task file;
+in an interactive run, neither do they nor the reference solution reach its prompts, questions, added tests or state."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from agent import RunFinished, Search, Solver
 from agent.loop.prompts import repeats_task
 from bench.datasets.humaneval import load_problems
 from bench.datasets.visible_tests import visible_test_source
-from prompt_audit import behaviour_leaks, leaks, plus_leaks, task_leaks
+from prompt_audit import behaviour_leaks, leaks, plus_leaks, reference_leaks, task_leaks
 
 
 def _wrong_answers(n: int) -> GenericFakeChatModel:
@@ -243,3 +244,69 @@ def test_the_evalplus_audits_catch_hidden_tests_fed_back(tmp_path, dataset):
     repairs = [row for row in rows if row["kind"] == "repair"]
     assert len(repairs) == 8
     assert all(plus_leaks(plus[row["task_id"]], json.loads(row["messages"])) for row in repairs)
+
+
+# --- an interactive run (bench run --ask N): the simulated person's reference and the hidden tests stay out ---------
+
+
+def _interactive_texts(tmp_path, handed=None) -> tuple[list[dict], dict[str, dict[str, list[dict]]]]:
+    """An interactive run of the tiny dataset (fakes.ASKED_ANSWERS), each task's texts as messages, by where they are
+    read: every stored prompt (those drawn after an answer among them), the questions put (the call and the
+    choices), the tests the answers added, and the solve's whole state (what the chooser and every prompt read).
+    handed(task) -> task: what the solve is handed instead of the task, for the audit's own check."""
+    import bench.protocol.solve as protocol
+    from bench.datasets.task_file import load_task_file
+    from bench.runs import store
+    from bench.runs.config import RunConfig
+    from bench.runs.lifecycle import start_run
+    from fakes import ASKED_ANSWERS, ASKED_TASKS
+
+    solver = ASKED_ANSWERS()
+    if handed:
+        events = protocol._events
+        protocol._events = lambda solver, task, *rest: events(solver, handed(task), *rest)
+    try:
+        run_id = start_run(RunConfig(tasks_file=str(ASKED_TASKS), backend="threads", parallel=1, ask=2),
+                           tmp_path / "bench.sqlite", solver=solver, background=False)
+    finally:
+        if handed:
+            protocol._events = events
+    db = store.open_store(tmp_path / "bench.sqlite")
+    tasks = load_task_file(ASKED_TASKS).tasks
+    thread_of = {s["task"]: s["thread_id"] for s in solver.store.solves(origin=None)}
+    texts = {}
+    for task in tasks:
+        asked = store.questions(db, run_id, task["task_id"])
+        state = solver.state_at(next(t for prompt, t in thread_of.items() if prompt.startswith(task["prompt"])))
+        texts[task["task_id"]] = {
+            "prompts": [m for a in store.attempts(db, run_id, task["task_id"]) for m in json.loads(a["messages"])],
+            "questions": [{"content": q["call"] + "\n" + json.dumps(q["options"])} for q in asked],
+            "added tests": [{"content": q["added_test"] or ""} for q in asked],
+            "state": [{"content": json.dumps(state, default=str)}], "tests": state["tests"]}
+    return tasks, texts
+
+
+def test_no_hidden_test_or_reference_text_in_an_interactive_runs_prompts_questions_added_tests_or_state(tmp_path):
+    tasks, texts = _interactive_texts(tmp_path)
+    # Two tasks were asked about; triple's answer dropped every candidate, so prompts were drawn after it, with the
+    # test it wrote.
+    assert [t for t, found in texts.items() if found["questions"]] == ["double", "triple"]
+    assert "assert triple(4) == 12" in texts["triple"]["prompts"][-1]["content"]
+    for task in tasks:
+        found = texts[task["task_id"]]
+        # The solve ran on the visible tests and what the person's answers wrote, nothing else.
+        assert found["tests"] == task["tests"] + "".join(t["content"] + "\n" for t in found["added tests"])
+        for where in ("prompts", "questions", "added tests", "state"):
+            assert task_leaks(task, found[where]) == [], (task["task_id"], where)
+            assert reference_leaks(task, found[where]) == [], (task["task_id"], where)
+
+
+def test_the_interactive_audit_catches_hidden_tests_and_a_reference_handed_to_the_solve(tmp_path):
+    # Had the bench handed the solve its hidden tests and reference, the same audit must flag every task, in its
+    # prompts and in the state the chooser reads, or the test above proves nothing.
+    tasks, texts = _interactive_texts(tmp_path, lambda task: {
+        **task, "prompt": f"{task['prompt']}\n{task['hidden_tests']}\n{task['reference']}"})
+    for task in tasks:
+        for where in ("prompts", "state"):
+            found = texts[task["task_id"]][where]
+            assert task_leaks(task, found) and reference_leaks(task, found), (task["task_id"], where)

@@ -910,6 +910,28 @@ def test_bench_shows_the_pass_at_k_of_a_samples_run_and_an_imported_one_labelled
     assert any(i.value.startswith("Run B is imported (samples made elsewhere") for i in app.info)
 
 
+def test_bench_shows_an_interactive_run_labelled_with_its_questions(app, tmp_path):
+    from fakes import ASKED_ANSWERS, ASKED_TASKS
+
+    run_id = start_run(RunConfig(tasks_file=str(ASKED_TASKS), backend="threads", parallel=1, ask=2),
+                       tmp_path / "bench.sqlite", solver=ASKED_ANSWERS(), background=False)
+    app.switch_page("views/bench.py").run()
+    next(s for s in app.selectbox if s.label == "Run").set_value(run_id).run()
+    assert not app.exception, app.exception
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["interactive pass@1"] == "75.0%" and "pass@1" not in metrics
+    assert any(w.value.startswith("Protocol: interactive (a simulated person answers up to 2 questions") for w in
+               app.warning) and not any(s.value.startswith("Protocol:") for s in app.success)
+    assert any(c.value.startswith("interactive pass@1 after k questions (at most 2 a task): k=0: 25.0%  k=1: 75.0%")
+               for c in app.caption), [c.value for c in app.caption]
+    runs = next(d.value for d in app.dataframe if "protocol" in d.value.columns)
+    assert list(runs.protocol) == ["interactive"]
+    next(s for s in app.selectbox if s.label == "Task candidates").set_value("triple").run()
+    asked = next(d.value for d in app.dataframe if "call" in d.value.columns)
+    assert list(zip(asked.call, asked.answer, asked["test added"])) == [
+        ("triple(4)", "returns 12", "assert triple(4) == 12")]
+
+
 @pytest.mark.parametrize("status, banner, words", [
     (("rlimits", "rlimits", "Code can read every file", None), "error", "Weak sandbox"),
     (("landlock", "landlock7+seccomp+rlimits", "No namespaces here", None), "warning", "Reduced sandbox"),

@@ -16,7 +16,7 @@ class Candidate:
     """One candidate answer: how it was drawn, its code, and its verdict on the visible tests."""
 
     number: int  # from 1, in the order drawn
-    kind: str  # first | repair | sample
+    kind: str  # first | repair | sample | doubt
     code: str
     answer: str
     messages: list[dict]
@@ -154,3 +154,28 @@ def answer_among(drawn: list[Candidate], picked: ChoiceView | None) -> Candidate
 def judged_now(update: dict) -> list[int]:
     """Numbers of the candidates an executor step ran (from its update); [] for other nodes."""
     return list(update.get("judged") or [])
+
+
+@dataclass(frozen=True)
+class DoubtView:
+    """The doubt batch a solve drew after a pass on thin tests (agent.loop.nodes.doubt), and the time it added."""
+
+    numbers: list[int]  # its candidates
+    seconds_model: float  # drawing them, one batch
+    seconds_tests: float  # running them on the visible tests and the probe inputs (their latest run)
+    error: str | None  # why none was drawn: the model failed, and the pass stood
+
+    @property
+    def seconds(self) -> float:
+        """The time the doubt added to the solve."""
+        return self.seconds_model + self.seconds_tests
+
+
+def doubt_of(values: dict) -> DoubtView | None:
+    """The doubt batch of a solve's state; None when it drew none."""
+    raw = values.get("doubt")
+    if not raw:
+        return None
+    numbers = list(raw.get("numbers") or [])
+    tests = sum(c.seconds_tests for c in candidates(values) if c.number in numbers)
+    return DoubtView(numbers, raw.get("seconds_model", 0.0), round(tests, 3), raw.get("error"))

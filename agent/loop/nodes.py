@@ -3,6 +3,9 @@
 coder     asks the model for the next candidates: the first answer, a repair of the last one, or fresh
           samples of the first prompt (warmer, each with its own seed), as the strategy says.
 executor  runs every new candidate against the visible tests and records how it behaves on probe inputs.
+doubt     after a pass on thin tests, draws one more batch of samples, so that answers which disagree are seen.
+ask       when passing candidates disagree and the solve asks, puts the question (agent.loop.questions) to the person
+          and writes the answer as a test; the executor then judges every candidate with it.
 chooser   when the solve ends with more than one candidate, picks the answer (agent.loop.choice) and says why.
 
 The model calls themselves (an answer, a round of samples, the candidate each makes) are agent.loop.model_calls.
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 
 from langchain_core.language_models import BaseChatModel
+from langgraph.types import interrupt
 
 from agent.config import Search, stored_search
-from agent.inputs import offered_words, tests_lack
+from agent.inputs import BadInput, offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
 from agent.loop.choice import choose
@@ -32,6 +37,7 @@ from agent.loop.model_calls import (
     seed_note,
 )
 from agent.loop.probes import Probe, behaviour, probe_calls, signature
+from agent.loop.questions import Reply, answered, next_question, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
@@ -76,6 +82,23 @@ def _repair(model: BaseChatModel, state: SolveState, version: prompts.PromptVers
     return [attempt], history[len(state["messages"]):] + [{"role": "assistant", "content": attempt["answer"]}]
 
 
+def _round(model: BaseChatModel, state: SolveState, version: prompts.PromptVersion, kind: str, n: int,
+           temperature: float) -> list[Attempt]:
+    """n fresh answers to the first prompt, decoded together (a round of samples, or the doubt batch), each with its
+    own seed. Once answers have added tests (agent.loop.questions), the first prompt shows the tests as they are now."""
+    iteration = len(state["attempts"]) + 1
+    seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
+    first = state["messages"][:2]
+    if state["questions"] and state["shown_tests"] is None:
+        first = first_messages(version, state["task"], state["tests"], state["entry_point"])
+    started = time.perf_counter()
+    drawn = ask_many(configured(model, cap=answer_token_cap(state["task"])), first, version, state["task"], n,
+                     temperature, seed)
+    each = (time.perf_counter() - started) / len(drawn)
+    return [attempt_of(iteration + i, kind, first, answer, usage, meta, each, state, temperature=temperature,
+                       seed=seed + i, note=seed_note(model)) for i, (answer, usage, meta) in enumerate(drawn)]
+
+
 def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> dict:
     """Ask the model for the next candidate(s), as next_kind says; returns them and the messages they add. The
     search is the state's (agent.config.stored_search; base for what the state does not hold)."""
@@ -101,13 +124,7 @@ def coder(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
             left = search.budget - len(attempts)
             n = max(1, min(search.samples_per_round, left))
             temperature = search.round_temperature(sum(a.get("kind") == "sample" for a in attempts))
-            seed = (getattr(model, "seed", 0) or 0) + 1000 * iteration
-            first = state["messages"][:2]
-            started = time.perf_counter()
-            drawn = ask_many(configured(model, cap=cap), first, version, state["task"], n, temperature, seed)
-            each = (time.perf_counter() - started) / len(drawn)
-            new = [attempt_of(iteration + i, "sample", first, answer, usage, meta, each, state, temperature=temperature,
-                            seed=seed + i, note=seed_note(model)) for i, (answer, usage, meta) in enumerate(drawn)]
+            new = _round(model, state, version, "sample", n, temperature)
     except Exception as exc:  # the provider's own errors vary; all end the solve with a clear message
         return {"status": "error", "error": describe_model_error(exc), "iteration": iteration}
     last = new[-1]
@@ -178,7 +195,9 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
     ran = [_judge({**a, "iteration": attempt_number(a, i)}, state, calls)
            for i, a in enumerate(state["attempts"]) if a.get("report") is None]
     attempts = merge_attempts(state["attempts"], ran)
-    last = attempts[-1]
+    # The candidate the conversation holds last: a doubt batch is drawn beside the conversation, as samples are, so a
+    # repair after an answer dropped every candidate reads the failure of the code it wrote, not a doubt sample's.
+    last = next((a for a in reversed(attempts) if a.get("kind") != "doubt"), attempts[-1])
     spent = sum(a.get("tokens_out", 0) for a in attempts)
     tokens = search.token_budget
     lacking = environment_problem(ran)
@@ -198,6 +217,66 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
             "code": last["code"], "judged": [a["iteration"] for a in ran], "error": error}
 
 
+def doubt_due(state: SolveState, search: Search) -> bool:
+    """Whether a pass is doubted now: the search doubts this solve (Search.doubt: always, or asking and the solve
+    asks; never one shot), the pass is on thin visible tests (agent.loop.questions.thin) whose calls give probe inputs
+    to tell answers apart, and no doubt batch was drawn yet. Never in the bench's leaky oracle mode, where the executed
+    tests are hidden ones."""
+    state = read_state(state)
+    doubting = search.doubt == "always" or (search.doubt == "asking" and state["ask"] and search.max_questions > 0)
+    if not doubting or search.budget == 1 or state["doubt"] is not None or state["shown_tests"] is not None:
+        return False
+    tests, entry_point = state["tests"], state["entry_point"]
+    return thin(tests, entry_point, search) and any(p.kind != "original" for p in probe_calls(tests, entry_point))
+
+
+def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> dict:
+    """Draw the doubt batch: doubt_samples fresh answers to the first prompt, decoded together as a round of samples
+    is, at the first round's temperature; the executor runs them as any other. A model failure here keeps the pass
+    (the doubt record says why nothing was drawn)."""
+    state = read_state(state)
+    search = stored_search(state, base)
+    version = prompts.prompt_version(search.prompt_version)
+    started = time.perf_counter()
+    try:
+        new = _round(model, state, version, "doubt", search.doubt_samples, search.sample_temperature)
+    except Exception as exc:  # the provider's own errors vary; the solve's pass stands
+        return {"doubt": {"numbers": [], "seconds_model": round(time.perf_counter() - started, 3),
+                          "error": describe_model_error(exc)}}
+    seconds = round(time.perf_counter() - started, 3)
+    return {"attempts": new, "iteration": len(state["attempts"]) + len(new),
+            "doubt": {"numbers": [a["iteration"] for a in new], "seconds_model": seconds, "error": None}}
+
+
+def question_due(state: SolveState, search: Search) -> bool:
+    """Whether the solve asks the person now: it asks, has questions left, and passing candidates disagree."""
+    state = read_state(state)
+    return state["ask"] and len(state["questions"]) < search.max_questions and next_question(state) is not None
+
+
+def put_question(state: SolveState) -> dict:
+    """Put the next question to the person (a LangGraph interrupt: the solve pauses until Solver.answer resumes it
+    with a Reply), then write the answer as a test in the person's style and have every candidate judged again
+    with it; a skipped question adds nothing. The question and its answer are kept in the state."""
+    state = read_state(state)
+    question = next_question(state)
+    if question is None:  # the route asked for it, so only a state edited in between gets here
+        return {}
+    reply = Reply.from_dict(interrupt(question.to_dict()))
+    try:
+        tests, asked = answered(state["tests"], question, reply)
+    except BadInput:  # Solver.answer refuses such a reply before resuming; one typed into Studio is a skip
+        tests, asked = answered(state["tests"], question, Reply())
+    before = choose(candidates(state))
+    asked = replace(asked, answer_before=state["attempts"][before.index].get("iteration", before.index + 1))
+    update: dict = {"questions": [asked.to_dict()]}
+    if asked.added is not None:
+        update["tests"] = tests
+        update["attempts"] = [{**a, "iteration": attempt_number(a, i), "report": None}
+                              for i, a in enumerate(state["attempts"]) if a.get("report") is not None]
+    return update
+
+
 def chooser(state: SolveState) -> dict:
     """Pick the answer among the candidates by the visible tests and behaviour agreement (agent.loop.choice)."""
     attempts = read_state(state)["attempts"]
@@ -213,9 +292,36 @@ def after_coder(state: SolveState) -> str:
     return "end" if read_state(state)["status"] == "error" else "executor"
 
 
-def after_executor(state: SolveState) -> str:
-    """Draw more while no candidate passes and budget remains; choose when several were drawn."""
+def _settle(state: SolveState) -> str:
+    return "chooser" if len(state["attempts"]) > 1 else "end"
+
+
+def after_pass(state: SolveState, search: Search) -> str:
+    """Once a candidate passes: doubt a pass on thin tests, ask while passing candidates disagree, then choose."""
+    if doubt_due(state, search):
+        return "doubt"
+    return "ask" if question_due(state, search) else _settle(state)
+
+
+def after_executor(state: SolveState, base: Search = Search()) -> str:
+    """Draw more while no candidate passes and budget remains; after a pass, doubt and ask (after_pass); choose when
+    several were drawn."""
     state = read_state(state)
     if state["status"] == "running":
         return "coder"
-    return "chooser" if len(state["attempts"]) > 1 else "end"
+    if state["status"] == "passed":
+        return after_pass(state, stored_search(state, base))
+    return _settle(state)
+
+
+def after_doubt(state: SolveState, base: Search = Search()) -> str:
+    """Run the doubt batch; when none could be drawn, go on as after any pass."""
+    state = read_state(state)
+    return "executor" if (state["doubt"] or {}).get("numbers") else after_pass(state, stored_search(state, base))
+
+
+def after_ask(state: SolveState, base: Search = Search()) -> str:
+    """Judge every candidate again once an answer added a test; after a skip, the next question or the choice."""
+    state = read_state(state)
+    last = state["questions"][-1] if state["questions"] else {}
+    return "executor" if last.get("added") else after_pass(state, stored_search(state, base))

@@ -14,7 +14,7 @@ class Attempt(TypedDict, total=False):
     """One candidate: what the model was asked, what it answered, and how the code did on the visible tests."""
 
     iteration: int  # the candidate's number in the solve, from 1
-    kind: str  # first | repair | sample
+    kind: str  # first | repair | sample | doubt (drawn after a pass on thin tests, to see whether answers disagree)
     messages: list[dict]  # the exact messages sent to the model: [{"role", "content"}] (a pre-fill not included)
     answer: str  # the model's answer, its pre-filled start included
     code: str  # the code that was executed (extracted, or edited by a fork)
@@ -56,9 +56,9 @@ def merge_attempts(known: list[Attempt] | None, new: list[Attempt] | None) -> li
     return merged
 
 
-def extend_messages(known: list[dict] | None, new: list[dict] | None) -> list[dict]:
-    """The messages reducer: the conversation grows by what a node adds. A fork that rewrites the last answer
-    replaces the whole conversation with langgraph.types.Overwrite, which passes this reducer by."""
+def grown(known: list[dict] | None, new: list[dict] | None) -> list[dict]:
+    """The reducer of a list that only grows by what a node adds: the conversation, the questions asked. A fork that
+    rewrites the last answer replaces the whole conversation with langgraph.types.Overwrite, which passes it by."""
     return list(known or []) + list(new or [])
 
 
@@ -79,10 +79,15 @@ class SolveState(TypedDict, total=False):
     # (a candidate passes every test the sandbox can judge; the others do what it cannot run as one process would)
     status: str
     error: str | None
-    messages: Annotated[list[dict], extend_messages]  # the first conversation and its repairs (KV cache reuse)
+    messages: Annotated[list[dict], grown]  # the first conversation and its repairs (KV cache reuse)
     attempts: Annotated[list[Attempt], merge_attempts]
     judged: list[int]  # the candidates the last executor step ran
     choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
+    ask: bool  # a person answers this solve's questions (agent.loop.questions); False: it never asks
+    # The doubt batch drawn after a pass on thin tests, once: its candidates' numbers, the model's seconds for it, and
+    # why it could not be drawn (the model failed; the solve keeps its pass). None: no doubt was drawn.
+    doubt: dict | None
+    questions: Annotated[list[dict], grown]  # every question put to the person and its answer (Asked.to_dict)
 
 
 # What a state without the key means. The search has no default here: stored_search reads it, in whichever shape
@@ -90,7 +95,7 @@ class SolveState(TypedDict, total=False):
 DEFAULTS: SolveState = {
     "task": "", "tests": "", "shown_tests": None, "entry_point": None, "code": "", "extract_error": None,
     "report": None, "feedback": "", "iteration": 0, "search": None, "status": "running", "error": None,
-    "messages": [], "attempts": [], "judged": [], "choice": None,
+    "messages": [], "attempts": [], "judged": [], "choice": None, "ask": False, "doubt": None, "questions": [],
 }
 
 

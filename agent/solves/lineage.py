@@ -61,8 +61,17 @@ def with_test_from_row(pending: Lineage | None, from_solve: str, after_answer: i
     returns is the Python source of the value the call should return, raises the exception type it should raise),
     and the lineage a run again will keep: pending grown by the new test, or a new one when pending was for
     another solve or answer. Raises agent.inputs.BadInput, saying what to fix, for what is not Python."""
+    tests, added = test_from_row(tests, row, returns=returns, raises=raises)
+    same = pending is not None and (pending.from_solve, pending.after_answer) == (from_solve, after_answer)
+    return tests, Lineage(from_solve, after_answer, (pending.added if same else ()) + (added,))
+
+
+def test_from_row(tests: str, row: BehaviourRow, *, returns: str | None = None,
+                  raises: str | None = None) -> tuple[str, AddedTest]:
+    """tests with one more, written in their own style (agent.written_test), saying that row's call returns the value
+    whose Python source is returns or raises the exception type raises; and the test as added. The one way a row
+    becomes a test: a row a person marked as wrong, and an answer to a solve's question (agent.loop.questions).
+    Raises agent.inputs.BadInput, saying what to fix, for what is not Python."""
     written = write_test(tests, row.call, returns=returns, raises=raises)
     expected = f"returns {returns.strip()}" if returns is not None else f"raises {(raises or '').strip()}"
-    added = AddedTest(row.call, row.words(), expected, written.test)
-    same = pending is not None and (pending.from_solve, pending.after_answer) == (from_solve, after_answer)
-    return written.tests, Lineage(from_solve, after_answer, (pending.added if same else ()) + (added,))
+    return written.tests, AddedTest(row.call, row.words(), expected, written.test)

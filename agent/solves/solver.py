@@ -16,12 +16,13 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Overwrite
+from langgraph.types import Command, Overwrite
 
 from agent.config import Search, Settings, load_line, load_settings, search_dict, stored_search
 from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.graph import NODES, build_graph
+from agent.loop.questions import Asked, Question, Reply, answered, asked_in
 from agent.loop.state import SolveState, attempt_number, read_state
 from agent.providers.chat_model import ModelSpec, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
@@ -70,26 +71,30 @@ class Solver:
         return line_for(key, load_line().at_once_for(provider))
 
     def reserve(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
-                thread_id: str, person: str = "") -> None:
+                thread_id: str, person: str = "", ask: bool = False) -> None:
         """Validate a solve and record it as waiting in the line (so that a reload or a restart finds it), before
         start runs it under the same thread id."""
-        state = self._first_state(task, tests, entry_point, search or self.search, None)
+        state = self._first_state(task, tests, entry_point, search or self.search, None, ask)
         self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, "",
                        person=person, status="waiting")
 
     @staticmethod
-    def _first_state(task: str, tests: str, entry_point: str | None, search: Search, shown_tests: str | None) -> dict:
+    def _first_state(task: str, tests: str, entry_point: str | None, search: Search, shown_tests: str | None,
+                     ask: bool = False) -> dict:
         """A new solve's state, once its input is valid (raises BadInput, with what to fix, when it is not)."""
         entry_point = validate_solve(task, tests, entry_point, search).name
         return {"task": task, "tests": tests, "shown_tests": shown_tests, "entry_point": entry_point,
                 "search": search_dict(search), "iteration": 0, "attempts": [], "messages": [], "status": "running",
-                "choice": None}
+                "choice": None, "ask": ask and shown_tests is None}
 
     def start(self, task: str, tests: str, *, entry_point: str | None = None, search: Search | None = None,
               thread_id: str | None = None, step_mode: bool = False, origin: str = "",
               shown_tests: str | None = None, lineage: Lineage | None = None,
-              stop: threading.Event | None = None, person: str = "") -> Iterator[Event]:
+              stop: threading.Event | None = None, person: str = "", ask: bool = False) -> Iterator[Event]:
         """Validate, then stream a new solve. In step mode it pauses before each node (see resume).
+
+        ask: when candidates that pass the tests disagree, the solve pauses at a question (question) until a person
+        answers it (answer); at most the search's max_questions. Never in oracle mode (shown_tests).
 
         search is this solve's (None: the solver's own); the state stores it whole. shown_tests replaces the
         tests in the prompt while ``tests`` are still what runs: only the bench's oracle mode uses it, to
@@ -97,7 +102,7 @@ class Solver:
         (Playground, Debugger); a program that starts many, such as a bench run, names itself so that
         solves() can list them apart. lineage, for a solve a person started again from an earlier one with tests
         they added, is kept beside its inputs (lineage_of); person is who started it."""
-        state = self._first_state(task, tests, entry_point, search or self.search, shown_tests)
+        state = self._first_state(task, tests, entry_point, search or self.search, shown_tests, ask)
         thread_id = thread_id or uuid.uuid4().hex
         self.store.add(thread_id, task, self.model_spec.describe() if self.model_spec else "", state, origin,
                        person=person, lineage=lineage.to_dict() if lineage else None)
@@ -115,6 +120,29 @@ class Solver:
         last = values["attempts"][-1]
         return {**last, "iteration": attempt_number(last, len(values["attempts"]) - 1), "code": code,
                 "extract_error": None, "removed": [], "report": None, "forked": True}
+
+    def question(self, thread_id: str) -> Question | None:
+        """The question a solve is paused at, waiting for a person's answer (answer); None when it is not."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        for task in snapshot.tasks:
+            for pending in task.interrupts:
+                return Question.from_dict(pending.value)
+        return None
+
+    def answer(self, thread_id: str, reply: Reply, *, step_mode: bool = False,
+               stop: threading.Event | None = None) -> Iterator[Event]:
+        """Answer the question a solve is paused at and carry it on: a pick or a typed result becomes a test in the
+        person's style and every candidate is judged again with it; a skip adds nothing. Raises BadInput, with what
+        to fix, when the solve asks nothing now or the reply cannot be a test (nothing is lost: ask again)."""
+        question = self.question(thread_id)
+        if question is None:
+            raise BadInput(f"solve {thread_id} is not waiting for an answer")
+        answered(self.state_at(thread_id)["tests"], question, reply)  # refuses what cannot be a test, before resuming
+        return self._stream(Command(resume=reply.to_dict()), self._config(thread_id), step_mode, stop)
+
+    def asked(self, thread_id: str, checkpoint_id: str | None = None) -> list[Asked]:
+        """Every question the solve put by that step (the latest when checkpoint_id is None) and its answer."""
+        return asked_in(self.state_at(thread_id, checkpoint_id))
 
     def restart(self, thread_id: str, *, step_mode: bool = False,
                 stop: threading.Event | None = None) -> Iterator[Event]:
@@ -164,7 +192,7 @@ class Solver:
         config = self.graph.update_state(self._config(thread_id, checkpoint_id), values, as_node=as_node)
         return self._stream(None, config, step_mode, stop)
 
-    def _stream(self, state: dict | None, config: dict, step_mode: bool,
+    def _stream(self, state: dict | Command | None, config: dict, step_mode: bool,
                 stop: threading.Event | None = None) -> Iterator[Event]:
         """Stream the graph as events. When stop is set, end at the next checkpoint, paused before the next
         node: a stream closed inside a node leaves that node's writes pending and no next node on record."""

@@ -1,5 +1,6 @@
-"""A solve's events folded into the steps a timeline draws: each round of candidates with their verdicts, what the
-route decided, the chooser's pick, the answer being written now, and how the solve ended.
+"""A solve's events folded into the steps a timeline draws: each round of candidates with their verdicts (the doubt
+batch among them), what the route decided, each question answered, the chooser's pick, the answer being written now,
+and how the solve ended.
 
 A pure function of the events, apart from any page: the app's timeline (ui/timeline.py) draws what it returns.
 """
@@ -9,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.loop.candidates import Candidate, ChoiceView, answer_among, candidates_after, choice, judged_now
+from agent.loop.questions import Asked
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import next_draw
+
+DRAWING = ("coder", "doubt")  # the nodes that draw candidates
 
 
 @dataclass
@@ -50,6 +54,13 @@ class Writing:
 
 
 @dataclass
+class Answered:
+    """A question the solve put and the person's answer (the test it added, the candidates it kept and dropped)."""
+
+    asked: Asked
+
+
+@dataclass
 class Failure:
     """A node or the model call that failed, in words."""
 
@@ -75,18 +86,18 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
     latest = list(known)
     for event in events:
         if isinstance(event, NodeStarted):
-            if event.node == "coder":
+            if event.node in DRAWING:
                 open_coder, streamed = event, ""
         elif isinstance(event, Token) and open_coder is not None:
             streamed += event.text
         elif isinstance(event, NodeFinished):
-            if event.node == "coder":
+            if event.node in DRAWING:
                 open_coder = None
             if event.error:
                 story.entries.append(Failure(f"The {event.node} node failed: {event.error}"))
                 continue
             update = event.update
-            if event.node == "coder":
+            if event.node in DRAWING:
                 if update.get("status") == "error":
                     story.entries.append(Failure(update.get("error") or "the model call failed"))
                     continue
@@ -111,13 +122,18 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                         entry.numbers.append(candidate.number)
                     entry.by_number[candidate.number] = candidate
                 story.entries.append(Route(update.get("status"), update, everyone))
+            elif event.node == "ask":  # a step that paused at its question has answered nothing yet
+                answered = [Asked.from_dict(q) for q in update.get("questions") or []]
+                story.entries += [Answered(a) for a in answered]
+                if any(a.added for a in answered):  # every candidate is judged again: their verdicts are a new step
+                    drawn_of = {}
             elif event.node == "chooser":
                 story.picked = choice(update)
                 story.entries.append(Chooser(story.picked, event.step, latest))
         elif isinstance(event, RunFinished):
             story.final = event
     if open_coder is not None:
-        upcoming = next_draw(latest, strategy)
+        upcoming = "doubt" if open_coder.node == "doubt" else next_draw(latest, strategy)
         story.entries.append(Writing(len(latest) + 1, upcoming, streamed))
     story.everyone = latest
     return story

@@ -57,10 +57,11 @@ def load_problems() -> list[Problem]:
 
 def humaneval_task(problem: Problem, index: int) -> Task:
     """A HumanEval problem as a Task: visible tests from its docstring's examples (bench.datasets.visible_tests), hidden
-    tests its ``test`` code, which calls check(entry_point)."""
+    tests its ``test`` code, which calls check(entry_point); its reference the prompt with its canonical solution."""
     tests, count = visible_tests_for(problem)
     return Task(task_id=problem["task_id"], index=index, prompt=problem["prompt"], tests=tests,
-                hidden_tests=problem["test"], entry_point=problem["entry_point"], visible_count=count)
+                hidden_tests=problem["test"], entry_point=problem["entry_point"], visible_count=count,
+                reference=problem["prompt"] + problem["canonical_solution"])
 
 
 @functools.lru_cache(maxsize=1)

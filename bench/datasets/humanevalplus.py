@@ -40,7 +40,8 @@ def tasks_info() -> dict[str, dict]:
 def humanevalplus_tasks() -> list[Task]:
     """The 164 HumanEval+ tasks in dataset order: HumanEval's prompt, visible tests and entry point (the loop sees
     what it sees on HumanEval), HumanEval+'s hidden tests and the time limit they run under (cached and shared:
-    treat as read-only). EvalPlusError when the sandbox offers no numpy, which EvalPlus's comparison needs."""
+    treat as read-only), each with EvalPlus's corrected canonical solution as its reference (canonical_program).
+    EvalPlusError when the sandbox offers no numpy, which EvalPlus's comparison needs."""
     if not module_offered("numpy"):
         raise EvalPlusError("HumanEval+'s hidden tests compare floats with numpy, which the sandbox does not "
                                  "offer: add numpy to SANDBOX_PACKAGES (its default)")
@@ -51,7 +52,8 @@ def humanevalplus_tasks() -> list[Task]:
         if task_id not in records or task_id not in info:
             raise EvalPlusError(f"{task_id} is missing from the vendored HumanEval+ data ({DATA_DIR})")
         tasks.append(Task(**{**task, "hidden_tests": hidden_test(records[task_id], info[task_id]),
-                             "hidden_timeout_s": run_limit(info[task_id])}))
+                             "hidden_timeout_s": run_limit(info[task_id]),
+                             "reference": task["prompt"] + records[task_id]["canonical_solution"]}))
     return tasks
 
 

@@ -41,5 +41,7 @@ def unlisted_imports(asserts: list[str], imports: list[str]) -> list[str]:
     return [f"import {name}" for name in dict.fromkeys(used) if name not in imported]
 
 
+# MBPP's code is each task's reference (the interactive protocol's simulated person runs it); the file keeps MBPP's
+# name for it, canonical_solution.
 DATASET = Offered("mbpp-dev", "170 MBPP tasks in words, the first assert visible", packaged=False,
-                  load=lambda: load_task_file(FILE).dataset)
+                  load=lambda: load_task_file(FILE, reference_field="canonical_solution").dataset)

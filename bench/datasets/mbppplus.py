@@ -176,7 +176,7 @@ def mbppplus_task(task_id: str, index: int) -> Task:
     return Task(task_id=task_id, index=index, prompt=words, tests=tests,
                 hidden_tests=mbpp_hidden_test(mbppplus_check(task_id), info),
                 entry_point=None if inferred == record["entry_point"] else record["entry_point"], visible_count=1,
-                hidden_timeout_s=run_limit(info), code_prompt=record["prompt"])
+                hidden_timeout_s=run_limit(info), code_prompt=record["prompt"], reference=canonical_program(task_id))
 
 
 @functools.lru_cache(maxsize=1)

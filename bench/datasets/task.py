@@ -36,6 +36,10 @@ class Task(TypedDict):
     # The code a completion made elsewhere continues, where it is not ``prompt`` (MBPP+: EvalPlus's prompt, a
     # docstring holding the task; ours is the task in words): bench.scoring.imported runs code_prompt + completion.
     code_prompt: NotRequired[str]
+    # A right answer, code that defines the entry point (HumanEval's canonical solution, MBPP's code, a task file's
+    # reference): only the interactive protocol's simulated person runs it, on a question's input
+    # (agent.solves.reference_person); like the hidden tests, it never reaches a prompt or the chooser.
+    reference: NotRequired[str]
 
 
 def tests_in(tests: str) -> int:

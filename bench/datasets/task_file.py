@@ -7,7 +7,10 @@ One JSON object a line (blank lines are skipped; other fields are ignored):
 - ``tests``: the visible tests, which the loop shows the model and runs;
 - ``hidden_tests``: the tests that score every candidate after the loop, never shown to the model;
 - ``entry_point`` (optional): the function's name; without it the agent infers it from the tests;
-- ``test_imports`` (optional): import lines (``["import math"]``) put before both the visible and the hidden tests.
+- ``test_imports`` (optional): import lines (``["import math"]``) put before both the visible and the hidden tests;
+- ``reference`` (optional): a right answer, code that defines the entry point; the interactive protocol's simulated
+  person (``bench run --ask N``) answers the solve's questions by running it, and a run with ``--ask`` refuses a
+  file whose tasks lack it. Like the hidden tests, it never reaches the model.
 
 A file with a bad line is refused as a whole, each bad line named by its number with the reason, so a run
 never starts on part of a suite.
@@ -21,7 +24,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.inputs import resolve_entry_point
+from agent.inputs import infer_entry_point, resolve_entry_point
 from bench.datasets.jsonl_lines import JsonlFile, parse_lines
 from bench.datasets.task import Dataset, Task, tests_in
 from sandbox import check_tests
@@ -66,8 +69,24 @@ def _imports(value: object) -> str:
     return "".join(line.strip() + "\n" for line in value)
 
 
-def _task(record: object, index: int) -> Task:
-    """One line's object as a Task, or ValueError with the reason."""
+def _reference(code: object, entry_point: str | None) -> str:
+    """A reference's code, checked: Python that defines the entry point (when one is known) at its top level; or
+    ValueError saying what is wrong."""
+    if not isinstance(code, str) or not code.strip():
+        raise ValueError("'reference' must be code that defines the entry point, a non-empty string")
+    try:
+        module = parse(code)
+    except SyntaxError as exc:
+        raise ValueError(f"'reference' does not parse: {exc.msg} (line {exc.lineno})") from None
+    defined = {node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if entry_point and entry_point not in defined:
+        raise ValueError(f"'reference' defines no function {entry_point}() at its top level")
+    return code
+
+
+def _task(record: object, index: int, reference_field: str = "reference") -> Task:
+    """One line's object as a Task, or ValueError with the reason; reference_field names the field that holds its
+    reference (MBPP's file calls it canonical_solution)."""
     if not isinstance(record, dict):
         raise ValueError(f"not a JSON object but {type(record).__name__}: a line holds one task, {{\"task_id\": ...}}")
     for field in REQUIRED:
@@ -95,16 +114,21 @@ def _task(record: object, index: int) -> Task:
         raise ValueError(f"entry_point {json.dumps(entry_point)} is not a Python name")
     else:
         resolve_entry_point(record["prompt"], tests, entry_point)  # the Playground's check: names both, or passes
-    return Task(task_id=task_id, index=index, prompt=record["prompt"], tests=tests, hidden_tests=hidden,
+    task = Task(task_id=task_id, index=index, prompt=record["prompt"], tests=tests, hidden_tests=hidden,
                 entry_point=entry_point, visible_count=tests_in(tests))
+    if record.get(reference_field) is not None:
+        task["reference"] = _reference(record[reference_field], entry_point or infer_entry_point(record["prompt"],
+                                                                                                   tests))
+    return task
 
 
-def parse_task_file(data: bytes, name: str) -> TaskFile:
-    """The tasks of a task file's bytes, or TaskFileError naming every bad line (by number) and why."""
+def parse_task_file(data: bytes, name: str, reference_field: str = "reference") -> TaskFile:
+    """The tasks of a task file's bytes, or TaskFileError naming every bad line (by number) and why; each task's
+    reference is read from reference_field."""
     first_line: dict[str, int] = {}
 
     def read(record: object, number: int, index: int) -> Task:
-        task = _task(record, index)
+        task = _task(record, index, reference_field)
         if task["task_id"] in first_line:
             raise ValueError(f"duplicate task_id {task['task_id']!r} (first on line {first_line[task['task_id']]})")
         first_line[task["task_id"]] = number
@@ -116,14 +140,14 @@ def parse_task_file(data: bytes, name: str) -> TaskFile:
     return TaskFile(name=name, sha256=hashlib.sha256(data).hexdigest(), tasks=tasks)
 
 
-def load_task_file(path: str | Path) -> TaskFile:
+def load_task_file(path: str | Path, reference_field: str = "reference") -> TaskFile:
     """parse_task_file on a file; TaskFileError when it cannot be read."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise TaskFileError(f"cannot read the task file {path}: {exc.strerror or exc}") from None
-    return parse_task_file(data, path.name)
+    return parse_task_file(data, path.name, reference_field)
 
 
 def keep_copy(data: bytes, name: str, folder: str | Path) -> Path:

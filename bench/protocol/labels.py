@@ -26,6 +26,9 @@ class Protocol(StrEnum):
     SAMPLES = "samples"  # independent samples a task at a temperature, no loop: scored by pass@k
     IMPORTED = "imported"  # samples made elsewhere, scored here (bench.scoring.imported): pass@k, not our model
     RESCORED = "rescored"  # a run's candidates scored again on another dataset's hidden tests (bench.scoring.rescore)
+    # A simulated person answers the solve's questions from the task's reference (bench run --ask N): information
+    # only a person has reaches the loop, so its figures are read apart from the honest ones, never mixed with them.
+    INTERACTIVE = "interactive"
 
     @property
     def sampled(self) -> bool:
@@ -33,9 +36,12 @@ class Protocol(StrEnum):
         return self in (Protocol.SAMPLES, Protocol.IMPORTED)
 
     @classmethod
-    def of(cls, feedback: str, samples: int | None = None) -> Protocol:
-        """The protocol of a new run: samples for a run of independent samples, else leaky when hidden-test
-        failures reach the model (oracle), else honest."""
+    def of(cls, feedback: str, samples: int | None = None, ask: int | None = None) -> Protocol:
+        """The protocol of a new run: samples for a run of independent samples, interactive for one whose solves a
+        simulated person answers (ask: questions a task at most), else leaky when hidden-test failures reach the model
+        (oracle), else honest."""
         if samples:
             return cls.SAMPLES
+        if ask:
+            return cls.INTERACTIVE
         return cls.LEAKY if feedback == "oracle" else cls.HONEST

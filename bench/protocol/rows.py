@@ -1,11 +1,13 @@
-"""The rows one task stores: a results row (its verdicts, the answer at every budget, tokens and seconds) and an
-attempts row per candidate (its code, visible report and hidden verdict). Made here, written by the driver."""
+"""The rows one task stores: a results row (its verdicts, the answer at every budget, tokens and seconds), an
+attempts row per candidate (its code, visible report and hidden verdict) and, in an interactive run, a questions row
+per question its solve put. Made here, written by the driver."""
 
 from __future__ import annotations
 
 import json
 import time
 
+from agent.loop.questions import Asked
 from bench.datasets.task import Task
 from bench.protocol.hidden import hidden_status
 from bench.protocol.labels import SAMPLED_STATUS
@@ -32,12 +34,17 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
 
 
 def result_row(task: Task, run_id: str, started: float, *, status: str, error: str | None, thread_id: str | None,
-               rows: list[dict], vis: list[bool], hid: list[bool], by_cap: list[int], choice: str) -> dict:
-    """The results row of a task; a lost task (no answer: by_cap empty) never counts as a hidden pass."""
+               rows: list[dict], vis: list[bool], hid: list[bool], by_cap: list[int], choice: str,
+               by_question: list[int] | None = None, doubt_seconds: float | None = None) -> dict:
+    """The results row of a task; a lost task (no answer: by_cap empty) never counts as a hidden pass. An
+    interactive run's (by_question: the answer's index after 0, 1, ... questions) counts its answer after the last."""
+    answers = by_question or by_cap
     return {
         "run_id": run_id, "task_id": task["task_id"], "task_index": task["index"],
         "final_status": status, "visible_passed": int(any(vis)),
-        "hidden_passed": int(hid[by_cap[-1]]) if by_cap else 0, "answer_by_cap": json.dumps(by_cap),
+        "hidden_passed": int(hid[answers[-1]]) if answers else 0, "answer_by_cap": json.dumps(by_cap),
+        "answer_by_question": json.dumps(by_question) if by_question is not None else None,
+        "doubt_seconds": doubt_seconds,
         "choice": choice, "iterations": len(rows), "tokens_in": sum(r["tokens_in"] for r in rows),
         "tokens_out": sum(r["tokens_out"] for r in rows), "seconds": round(time.perf_counter() - started, 3),
         "model_seconds": round(sum(r["seconds_model"] for r in rows), 3), "hidden_by_attempt": json.dumps(hid),
@@ -45,6 +52,17 @@ def result_row(task: Task, run_id: str, started: float, *, status: str, error: s
         "visible_tests": task["visible_count"], "extract_errors": sum(bool(r["extract_error"]) for r in rows),
         "finished": time.time(),
     }
+
+
+def question_row(run_id: str, task_id: str, number: int, asked: Asked) -> dict:
+    """One question an interactive run's solve put (number: from 1, in the order asked) and the simulated person's
+    answer, as the questions table stores it."""
+    question = asked.question.to_dict()
+    return {"run_id": run_id, "task_id": task_id, "number": number, "call": question["call"],
+            "outside": int(question["outside"]), "options": json.dumps(question["options"]),
+            "reply": json.dumps(asked.reply.to_dict()), "answer": asked.reply.words(asked.question),
+            "added_test": asked.added.test if asked.added else None, "kept": json.dumps(list(asked.kept)),
+            "dropped": json.dumps(list(asked.dropped)), "answer_before": asked.answer_before}
 
 
 def lost_result(task: Task, run_id: str, started: float, status: str, error: str) -> dict:

@@ -12,15 +12,18 @@ from bench.protocol.labels import Protocol
 class Rules:
     """How every task of one run is solved and scored: its rows name run_id; feedback says what the loop repairs
     from (bench.protocol.labels.FEEDBACK_MODES); search is the run's, whole; samples (with their temperature) makes it
-    a run of independent samples a task instead of the loop."""
+    a run of independent samples a task instead of the loop; ask (questions a task at most, the search's
+    max_questions) makes it interactive: a simulated person answers each solve's questions from the task's
+    reference."""
 
     run_id: str
     feedback: str
     search: Search
     samples: int | None = None
     temperature: float | None = None
+    ask: int | None = None
 
     @property
     def protocol(self) -> Protocol:
         """The protocol these rules make."""
-        return Protocol.of(self.feedback, self.samples)
+        return Protocol.of(self.feedback, self.samples, self.ask)

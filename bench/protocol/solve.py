@@ -11,15 +11,21 @@ visible tests run on each sample and are stored, deciding nothing; pass@k reads 
 from __future__ import annotations
 
 import time
+import uuid
 
 from agent import BadInput, RunFinished, Solver, validate_input
 from agent.inputs import EnvironmentProblem, UnsupportedTests
+from agent.loop.candidates import doubt_of
 from agent.loop.choice import answers_by_budget
 from agent.loop.model_calls import describe_model_error, draw_samples
+from agent.loop.questions import Question, Reply, answers_after_questions
+from agent.solves.asking import answering
+from agent.solves.events import Event
+from agent.solves.reference_person import reference_reply
 from bench.datasets.task import Task
 from bench.protocol.hidden import run_hidden, score_sample
 from bench.protocol.labels import BAD_INPUT, ENV_ERROR, UNSUPPORTED_TESTS
-from bench.protocol.rows import attempt_row, lost_result, result_row, sampled_result
+from bench.protocol.rows import attempt_row, lost_result, question_row, result_row, sampled_result
 from bench.protocol.rules import Rules
 from sandbox import run_tests
 
@@ -35,15 +41,34 @@ def _lost_status(exc: BadInput) -> str:
     return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
 
 
-def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict]]:
-    """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row and its
-    attempts rows.
+def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None) -> list[Event]:
+    """The events of the task's solve, run to its end; in an interactive run (rules.ask), a simulated person answers
+    each question the solve puts from the task's reference. The reference reaches nothing but those answers: the
+    person runs it in the sandbox on the question's input only (agent.solves.reference_person); the solve, its
+    prompts and its chooser get the task, its visible tests and the tests the answers wrote."""
+    thread_id = uuid.uuid4().hex
+    solve = solver.start(task["prompt"], executed, entry_point=task["entry_point"], search=rules.search,
+                         shown_tests=shown, origin=f"bench run {rules.run_id}", thread_id=thread_id,
+                         ask=bool(rules.ask))
+    if not rules.ask:
+        return list(solve)
+
+    def person(question: Question) -> Reply:
+        # The solve's entry point (typed, or inferred when the task named none) is the function the reference defines.
+        return reference_reply(task["reference"], solver.state_at(thread_id)["entry_point"], question)
+    return list(answering(solver, solve, person))
+
+
+def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:
+    """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row, its
+    attempts rows and (an interactive run's) its questions rows.
 
     A task without an entry point is solved with None (the agent infers it from the tests); its hidden tests run
     with the entry point the solve used. A task the agent refuses (agent.BadInput, or EnvironmentProblem when the
     tests need what the sandbox lacks) or a solve that ends in env_error is a result with no answer, not an
     outage: the solver goes on. ModelOutage is raised only when the model gave no answer. A samples run
-    (rules.samples) draws its samples instead (sample_task)."""
+    (rules.samples) draws its samples instead (sample_task). An interactive run's results row keeps the answer after
+    0, 1, ... questions (answer_by_question) and the seconds its doubt batch added."""
     if rules.samples:
         return sample_task(solver, task, rules)
     visible, oracle = task["tests"], rules.feedback == "oracle"
@@ -51,10 +76,9 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
     started = time.perf_counter()
     try:
         # The run's search, whole (a run without feedback stored a budget of one candidate).
-        events = list(solver.start(task["prompt"], executed, entry_point=task["entry_point"], search=rules.search,
-                                   shown_tests=shown, origin=f"bench run {rules.run_id}"))
+        events = _events(solver, task, rules, executed, shown)
     except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
-        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), []
+        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), [], []
     final = events[-1]
     assert isinstance(final, RunFinished)
     made = [c for c in solver.candidates(final.thread_id) if c.ran]
@@ -76,12 +100,22 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
             signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
             extract_error=candidate.extract_error, behaviour=candidate.behaviour, removed=candidate.removed))
     picked = None if lost else solver.chosen(final.thread_id)
+    asked, by_question, doubt_seconds = [], None, None
+    if rules.ask:
+        state = solver.state_at(final.thread_id)
+        index_of = {candidate.number: index for index, candidate in enumerate(made)}
+        by_question = [] if lost else [index_of[n] for n in answers_after_questions(state) if n in index_of]
+        doubt = doubt_of(state)
+        doubt_seconds = round(doubt.seconds, 3) if doubt else 0.0
+        asked = [question_row(rules.run_id, task["task_id"], number, one)
+                 for number, one in enumerate(solver.asked(final.thread_id), start=1)]
     return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,
                       thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
-                      by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else ""), rows
+                      by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else "",
+                      by_question=by_question, doubt_seconds=doubt_seconds), rows, asked
 
 
-def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict]]:
+def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:
     """A samples run's task: rules.samples independent samples of the first prompt (the task and its visible tests)
     at rules.temperature, each with its own seed, decoded together where the model can
     (agent.loop.model_calls.draw_samples); the hidden tests score every one. Input the agent refuses is a lost task,
@@ -90,7 +124,7 @@ def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[di
     try:
         entry_point = validate_input(task["prompt"], task["tests"], task["entry_point"]).name
     except BadInput as exc:
-        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), []
+        return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), [], []
     model = solver.model
     try:
         drawn = draw_samples(model, task["prompt"], task["tests"], entry_point, n=rules.samples,
@@ -108,4 +142,4 @@ def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[di
             seconds_model=attempt["seconds_model"], seconds_tests=seconds, kind="sample",
             temperature=attempt.get("temperature"), seed=attempt.get("seed"), extract_error=attempt["extract_error"],
             removed=attempt.get("removed")))
-    return sampled_result(task, rules.run_id, started, rows), rows
+    return sampled_result(task, rules.run_id, started, rows), rows, []

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from agent import Solver
 from agent.config import describe_search
+from bench.protocol.labels import Protocol
 from bench.protocol.rules import Rules
 from bench.protocol.solve import solve_task
 from bench.reports.words import search_words
@@ -45,9 +46,10 @@ def estimate_from_runs(runs: list[Run], provider: str, model: str) -> CostEstima
     time (runs newest first, as bench.runs.store.list_runs gives them): its wall seconds per finished task. Runs of
     independent samples are left out: N samples a task cost what N samples cost, not what a solve does, and an
     imported run's time is only our scoring of another harness's samples. A rescored run (bench.scoring.rescore) is
-    left out too: it repeats its source's times, and its source speaks for itself."""
+    left out too: it repeats its source's times, and its source speaks for itself; so is an interactive one, whose
+    doubt batches and questions a solve nobody answers does not pay for."""
     for run in runs:
-        if run.sampled or run.rescored_from:
+        if run.sampled or run.rescored_from or run.protocol == Protocol.INTERACTIVE:
             continue
         if run.provider == provider and run.model == model and run.done and run.elapsed:
             return CostEstimate(run.elapsed / run.done, f"run {run.id}: {run.done} tasks in {duration(run.elapsed)} "
@@ -61,7 +63,7 @@ def probe(solver: Solver, config: RunConfig) -> CostEstimate:
     problem = selected_tasks(config)[0]
     search = run_search(config)
     started = time.perf_counter()
-    result, _ = solve_task(solver, problem, Rules("cost-probe", config.feedback, search))
+    result, _, _ = solve_task(solver, problem, Rules("cost-probe", config.feedback, search))
     seconds = time.perf_counter() - started
     verdict = "passed" if result["hidden_passed"] else "failed"
     return CostEstimate(seconds, f"a probe: {problem['task_id']} took {duration(seconds)} with {result['iterations']} "

@@ -10,6 +10,7 @@ from sqlite_utils import Database
 from bench.datasets.humaneval import HUMANEVAL
 from bench.protocol.labels import Protocol
 from bench.reports.change_table import change_rows
+from bench.reports.interactive import interactive_table
 from bench.reports.load_table import load_loss_rows
 from bench.reports.words import search_words, tasks_words
 from bench.runs import store
@@ -125,7 +126,8 @@ def _plus_cell(db: Database, run: Run, twins: dict[str, str]) -> str:
 
 
 def markdown_report(db: Database) -> str:
-    """Honest runs in one table, leaky runs (if any) in another, clearly apart; then runs of independent samples
+    """Honest runs in one table, leaky runs (if any) in another, clearly apart; then interactive runs, by their
+    pass@1 after each number of questions (interactive_table); then runs of independent samples
     and imported ones, by their pass@k (sampled_tables). Tasks lost to the environment (the sandbox lacks a module)
     or to extraction (no candidate held code) are counted in their own column and as not passed."""
     lines = []
@@ -161,6 +163,7 @@ def markdown_report(db: Database) -> str:
                           "tests, without the model (`python -m bench rescore`; not runs of the loop): "
                       + ", ".join(f"`{twin}` (of `{run_id}`)" for run_id, twin in twins.items()) + "."]
         lines.append("")
+    lines += interactive_table(db, latest_finished_runs(db))
     lines += sampled_tables(latest_finished_runs(db), db)
     lines += load_loss_rows(db, latest_finished_runs(db))
     lines += change_rows(db, latest_finished_runs(db))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bench.datasets import OFFERED
 from bench.protocol.labels import UNJUDGED_STATUS, Protocol
+from bench.reports.interactive import honest_beside, interactive_lines
 from bench.reports.words import backend_words, load_loss_words, lost_words, protocol_words, search_words
 from bench.runs import store
 from bench.runs.record import Run
@@ -31,6 +32,8 @@ def show_metrics(db, run: Run) -> dict:
     by_part = part_metrics(run, results)
     if by_part:
         metrics["by_part"] = by_part
+    if run.protocol == Protocol.INTERACTIVE:
+        metrics["honest_beside"] = honest_beside(db, run)
     return metrics
 
 
@@ -100,6 +103,7 @@ def _sampled_lines(run: Run, metrics: dict) -> list[str]:
 
 
 def _loop_lines(run: Run, metrics: dict) -> list[str]:
+    interactive = run.protocol == Protocol.INTERACTIVE
     lines = [
         f"run {run.id}  [{loud(protocol_words(run))}]  {run.state()}",
         f"model {run.provider}: {run.model}   feedback {run.feedback}   code {run.code_version}",
@@ -107,10 +111,14 @@ def _loop_lines(run: Run, metrics: dict) -> list[str]:
         f"sandbox {run.isolation or 'not recorded (run made before isolation was stored)'}",
         f"backend {backend_words(run)}" + (f"  endpoints {', '.join(run.endpoints)}" if run.endpoints else ""),
         f"dataset {run.dataset}   selection {run.tasks_spec}",
-        f"tasks {metrics['tasks']}/{metrics['total_tasks']}   pass@1 {_pct(metrics['pass_at_1'])}   "
-        f"first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass {_pct(metrics['visible_pass_rate'])}",
-        "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
-                                                          enumerate(metrics["pass_after_k_repairs"])),
+        f"tasks {metrics['tasks']}/{metrics['total_tasks']}   {'interactive ' if interactive else ''}pass@1 "
+        f"{_pct(metrics['pass_at_1'])}   first attempt {_pct(metrics['first_attempt_pass_at_1'])}   visible pass "
+        f"{_pct(metrics['visible_pass_rate'])}",
+        # An interactive run's answers at a smaller budget were judged on tests its answers wrote: its curve is by
+        # questions, not candidates.
+        *(interactive_lines(metrics) if interactive else [
+            "pass rate after k more candidates: " + "  ".join(f"k={k}: {_pct(v)}" for k, v in
+                                                              enumerate(metrics["pass_after_k_repairs"]))]),
         f"diagnostics (hidden tests, after the run; never used to choose): oracle ceiling "
         f"{_pct(metrics['oracle_ceiling'])} of tasks have a candidate that passes; visible-test precision "
         f"{_pct(metrics['visible_precision'])} of visible-passing answers pass the hidden tests",

@@ -21,6 +21,7 @@ CAUSE_WORDS = {SYNTAX: "syntax error", TEST_LIBRARY: "test library not imported"
 
 def protocol_words(run: Run) -> str:
     """The run's protocol and what it means: 'honest', 'leaky (hidden-test failures fed back; not comparable)',
+    'interactive (a simulated person answers up to 3 questions a task ...)',
     'samples (10 independent samples a task at temperature 0.8; ...)'. show prints its first word in capitals."""
     if run.protocol == Protocol.SAMPLES:
         return (f"samples ({run.samples} independent samples a task at temperature {run.temperature:g}; no loop, no "
@@ -31,6 +32,9 @@ def protocol_words(run: Run) -> str:
     if run.protocol == Protocol.RESCORED:
         return (f"rescored on {run.dataset} (the candidates and answers of run {run.rescored_from}, scored again on "
                 "its hidden tests without the model; not a run of the loop)")
+    if run.protocol == Protocol.INTERACTIVE:
+        return (f"interactive (a simulated person answers up to {run.ask} questions a task from its reference "
+                "solution; not comparable with honest figures)")
     return "leaky (hidden-test failures fed back; not comparable)" if run.protocol == Protocol.LEAKY else "honest"
 
 

@@ -39,6 +39,9 @@ class RunConfig:
     samples: int | None = None  # a pass@k run: this many independent samples a task, no loop (bench.protocol.solve)
     temperature: float = Search.sample_temperature  # the samples' temperature (a pass@k run only)
     person: str = ""  # who starts it, on a server people sign in to (the Bench page); "" from the CLI
+    # An interactive run (bench run --ask N): a simulated person answers up to this many questions a task from the
+    # task's reference solution (bench.protocol.solve); None: nobody answers.
+    ask: int | None = None
 
 
 def dataset_of(config: RunConfig) -> Dataset:
@@ -71,6 +74,8 @@ def check_config(config: RunConfig) -> list[str]:
                              "drop --feedback oracle")
         if not 0 < config.temperature <= 2:
             raise ValueError(f"the samples' temperature must be above 0 and at most 2, got {config.temperature}")
+    if config.ask is not None:
+        _check_ask(config)
     endpoints = parse_endpoints(config.endpoints)
     check_endpoints_provider(config.provider, endpoints)
     problem = run_search(config).problem()
@@ -79,11 +84,42 @@ def check_config(config: RunConfig) -> list[str]:
     return endpoints
 
 
+def _check_ask(config: RunConfig) -> None:
+    """ValueError for an interactive run that cannot ask: no question allowed, or a protocol with nobody to ask."""
+    if config.ask < 1:
+        raise ValueError(f"--ask is the number of questions a task the simulated person answers, 1 or more; got "
+                         f"{config.ask} (a run without --ask asks none)")
+    if config.samples is not None:
+        raise ValueError("a samples run draws independent samples with no loop, so nothing is asked: drop --ask or "
+                         "--samples")
+    if config.feedback != "visible":
+        why = "hidden tests are fed back" if config.feedback == "oracle" else "one candidate, nothing to doubt"
+        raise ValueError(f"--ask needs the loop on the visible tests (--feedback visible); --feedback "
+                         f"{config.feedback} is {why}")
+    if (config.search or load_settings().search).budget < 2:
+        raise ValueError("--ask needs a budget of 2 or more candidates: a one-shot solve draws no doubt batch, so its "
+                         "answers never disagree and nothing is asked")
+
+
+def check_references(config: RunConfig, tasks: list[Task]) -> None:
+    """ValueError naming the tasks an interactive run would solve with no reference solution for its simulated person
+    to answer from. The run is refused whole rather than skipping their questions: a figure 'after k questions'
+    where some questions went unanswered would not be one."""
+    missing = [task["task_id"] for task in tasks if not (task.get("reference") or "").strip()] if config.ask else []
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise ValueError(f"--ask answers questions from each task's reference solution, and {len(missing)} of the "
+                         f"{len(tasks)} tasks have none ({shown}): give each a 'reference' field (code that defines "
+                         "the entry point) in the task file, or leave them out of --tasks")
+
+
 def run_search(config: RunConfig) -> Search:
     """The Search a run of this configuration stores and solves every task with: the configuration's, else the
     settings'; one candidate when nothing is fed back; a samples run's samples, drawn at their temperature (no loop
-    spends them)."""
+    spends them); an interactive run's questions a task."""
     search = config.search or load_settings().search
+    if config.ask:
+        search = replace(search, max_questions=config.ask)
     if config.samples:
         return replace(search, budget=config.samples, strategy="sample", sample_temperature=config.temperature,
                        later_round_temperature=None)

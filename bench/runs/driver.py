@@ -80,7 +80,8 @@ def _store_outcomes(db, run: Run, outcomes: Outcomes, stop: threading.Event, hal
         if isinstance(outcome, TaskDone):
             try:
                 # The results table keeps its worker column for the name of the solver that ran the task.
-                store.record_task(db, {**outcome.result, "worker": outcome.solver_name}, outcome.rows)
+                store.record_task(db, {**outcome.result, "worker": outcome.solver_name}, outcome.rows,
+                                  outcome.questions)
             except Exception as exc:  # a full disk must not lose the run: stop it, keep what is stored
                 failure.append(f"{outcome.result['task_id']}: cannot store it: {type(exc).__name__}: {exc}")
                 halt.set()

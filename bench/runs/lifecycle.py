@@ -16,7 +16,15 @@ from bench.datasets.selection import select_tasks
 from bench.protocol.labels import Protocol
 from bench.runs import store
 from bench.runs.backends import ModelRecipe, SolverRecipe, default_parallel
-from bench.runs.config import RunConfig, check_config, dataset_of, model_settings, run_search, selected_tasks
+from bench.runs.config import (
+    RunConfig,
+    check_config,
+    check_references,
+    dataset_of,
+    model_settings,
+    run_search,
+    selected_tasks,
+)
 from bench.runs.driver import execute
 from bench.runs.record import new_run_row
 from bench.settings import bench_db_path, ray_address
@@ -67,10 +75,11 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
     endpoints = check_config(config)
     dataset = dataset_of(config)
     problems = select_tasks(config.tasks, dataset.tasks)
+    check_references(config, problems)
     db_path = Path(db_path or bench_db_path())
     on_ray, sampled = config.backend == "ray", bool(config.samples)
     row = new_run_row(
-        protocol=Protocol.of(config.feedback, config.samples), search=run_search(config),
+        protocol=Protocol.of(config.feedback, config.samples, config.ask), search=run_search(config),
         task_ids=[p["task_id"] for p in problems], endpoints=endpoints,
         provider=spec.provider if spec else (config.provider or ""), model=spec.model if spec else (config.model or ""),
         model_arg=config.model or "", max_tokens=config.max_tokens, feedback="none" if sampled else config.feedback,
@@ -81,7 +90,7 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
         actors=(len(endpoints) or config.actors or 0) if on_ray else None,
         cpus_per_actor=config.cpus_per_actor if on_ray else None, dataset=dataset.label,
         tasks_file=dataset.file_name, tasks_sha256=dataset.sha256, samples=config.samples if sampled else None,
-        temperature=config.temperature if sampled else None, person=config.person)
+        temperature=config.temperature if sampled else None, person=config.person, ask=config.ask)
     # A file's tasks are kept with the run: it resumes without the file.
     store.create_run(store.open_store(db_path), row, tasks=problems if dataset.from_file else None)
     return db_path, row["id"]
@@ -102,7 +111,8 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
         # Processes and actors make solvers of their own from a recipe: without one they would load the settings'
         # model, not this one (a test's double would silently become the real model).
         raise ValueError(f"a {config.backend} run makes its solvers from a recipe: pass recipe=, or run on threads")
-    selected_tasks(config)  # a bad task file or selection fails before a model is loaded
+    # A bad task file or selection, or a task an interactive run cannot answer for, fails before a model is loaded.
+    check_references(config, selected_tasks(config))
     recipe = recipe or ModelRecipe(model_settings(config.provider, config.model, config.max_tokens))
     spec = None
     if config.backend == "ray":

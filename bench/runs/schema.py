@@ -1,7 +1,8 @@
 """The bench store's tables and their columns, and the write transaction every change to them takes.
 
-Tables: runs (one row a run), results (one a finished task), attempts (one a candidate) and tasks (a task file's
-tasks, for the runs made from one, so they resume and read without the file). Older databases reach these columns
+Tables: runs (one row a run), results (one a finished task), attempts (one a candidate), tasks (a task file's
+tasks, for the runs made from one, so they resume and read without the file) and questions (one a question an
+interactive run's solve put, with the simulated person's answer). Older databases reach these columns
 through bench.runs.migration, once, when they are opened.
 """
 
@@ -23,6 +24,7 @@ RUN_COLUMNS = {
     "samples": int, "temperature": float, "samples_file": str, "samples_sha256": str,
     "search": str,  # JSON: the run's agent.config.Search, whole (search_dict); NULL for imported samples
     "person": str,  # who started it, on a server people sign in to ("" for the one person of one without)
+    "ask": int,  # an interactive run: questions a task a simulated person answers, at most; NULL for the others
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, read decoded (bench.runs.record)
 RESULT_COLUMNS = {
@@ -31,8 +33,11 @@ RESULT_COLUMNS = {
     "model_seconds": float, "hidden_by_attempt": str, "visible_by_attempt": str, "thread_id": str, "error": str,
     "visible_tests": int, "finished": float, "answer_by_cap": str, "choice": str, "worker": str, "extract_errors": int,
     "pass_at_1": float,  # a sampled run's task: its share of passing samples, c / n
+    # An interactive run's task: the answer's index after 0, 1, ... questions (agent.loop.questions.
+    # answers_after_questions), and the seconds its doubt batch added (drawing it, and its tests).
+    "answer_by_question": str, "doubt_seconds": float,
 }
-JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap")
+JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "answer_by_question")
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
@@ -45,10 +50,23 @@ ATTEMPT_COLUMNS = {
 TASK_COLUMNS = {
     "run_id": str, "task_id": str, "task_index": int, "prompt": str, "tests": str, "hidden_tests": str,
     "entry_point": str, "visible_count": int,
+    "reference": str,  # a right answer, for the interactive protocol's simulated person only; NULL: the task has none
+}
+# The questions an interactive run's solves put and the simulated person's answers (agent.loop.questions.Asked), one
+# row a question, in the order asked (number, from 1).
+QUESTION_COLUMNS = {
+    "run_id": str, "task_id": str, "number": int, "call": str, "outside": int,
+    "options": str,  # JSON: [{"outcome": "= 8", "candidates": [2, 4]}, ...], largest group first
+    "reply": str,  # JSON: agent.loop.questions.Reply (choice, returns, raises; all None: skipped)
+    "answer": str,  # the reply in words: "returns 8", "raises ValueError", "skipped"
+    "added_test": str,  # the test the answer added, in the tests' own style; NULL for a skip
+    "kept": str, "dropped": str,  # JSON: the candidates' numbers that agree with the answer, and those that do not
+    "answer_before": int,  # the candidate the chooser would have answered with had the solve not asked
 }
 TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),
-          "tasks": (TASK_COLUMNS, ("run_id", "task_id"))}
+          "tasks": (TASK_COLUMNS, ("run_id", "task_id")),
+          "questions": (QUESTION_COLUMNS, ("run_id", "task_id", "number"))}
 
 
 @contextlib.contextmanager

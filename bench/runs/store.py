@@ -52,14 +52,16 @@ def create_run(db: Database, run: dict, tasks: list[dict] | None = None) -> None
             db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
 
 
-def insert_run(db: Database, run: dict, tasks: list[dict], results: list[dict], attempts: list[dict]) -> None:
-    """Insert a whole run as another database stored it (a loaded dump): its row, a task file's tasks, its results and
-    attempts, in one transaction, so a load that fails leaves nothing of the run."""
+def insert_run(db: Database, run: dict, tasks: list[dict], results: list[dict], attempts: list[dict],
+               questions: list[dict] | None = None) -> None:
+    """Insert a whole run as another database stored it (a loaded dump): its row, a task file's tasks, its results,
+    attempts and questions, in one transaction, so a load that fails leaves nothing of the run."""
     with writing(db):
         db["runs"].insert(run)
         db["tasks"].insert_all([_task_row(run["id"], task) for task in tasks])
         db["results"].insert_all(results)
         db["attempts"].insert_all(attempts)
+        db["questions"].insert_all(questions or [])
 
 
 def _task_row(run_id: str, task: dict) -> dict:
@@ -70,9 +72,10 @@ def _task_row(run_id: str, task: dict) -> dict:
 def run_tasks(db: Database, run_id: str) -> list[dict]:
     """The tasks stored with a run (bench.datasets.task.Task, in dataset order); empty for a packaged dataset's."""
     rows = db.query("SELECT * FROM tasks WHERE run_id = ? ORDER BY task_index", [run_id])
+    # A task with no reference has no key for it, as a task file's without one (bench.datasets.task.Task).
     return [{"task_id": r["task_id"], "index": r["task_index"], "prompt": r["prompt"], "tests": r["tests"],
-             "hidden_tests": r["hidden_tests"], "entry_point": r["entry_point"], "visible_count": r["visible_count"]}
-            for r in rows]
+             "hidden_tests": r["hidden_tests"], "entry_point": r["entry_point"], "visible_count": r["visible_count"],
+             **({"reference": r["reference"]} if r.get("reference") is not None else {})} for r in rows]
 
 
 def update_run(db: Database, run_id: str, **fields: object) -> None:
@@ -99,11 +102,14 @@ def list_runs(db: Database) -> list[Run]:
     return [Run.from_row(row) for row in db.query(_RUNS_WITH_COUNTS.format(where=""))]
 
 
-def record_task(db: Database, result: dict, attempts: list[dict]) -> None:
-    """Write one finished task and all its attempts in a single transaction (all or nothing)."""
+def record_task(db: Database, result: dict, attempts: list[dict], questions: list[dict] | None = None) -> None:
+    """Write one finished task, all its attempts and (an interactive run's) the questions its solve put, in a single
+    transaction (all or nothing)."""
     with writing(db):
-        db["attempts"].delete_where("run_id = ? AND task_id = ?", [result["run_id"], result["task_id"]])
+        for table in ("attempts", "questions"):
+            db[table].delete_where("run_id = ? AND task_id = ?", [result["run_id"], result["task_id"]])
         db["attempts"].insert_all(attempts)
+        db["questions"].insert_all(questions or [])
         db["results"].insert(result, replace=True)
         db["runs"].update(result["run_id"], {"heartbeat": time.time()})
 
@@ -121,6 +127,17 @@ def attempts(db: Database, run_id: str, task_id: str | None = None) -> list[dict
     """Attempts of a run (or of one task), in order."""
     where, params = ("run_id = ?", [run_id]) if task_id is None else ("run_id = ? AND task_id = ?", [run_id, task_id])
     return list(db.query(f"SELECT * FROM attempts WHERE {where} ORDER BY task_id, iteration", params))
+
+
+def questions(db: Database, run_id: str, task_id: str | None = None) -> list[dict]:
+    """The questions an interactive run's solves put (of one task, when given) and the simulated person's answers,
+    by task and in the order asked; JSON columns decoded."""
+    where, params = ("run_id = ?", [run_id]) if task_id is None else ("run_id = ? AND task_id = ?", [run_id, task_id])
+    rows = list(db.query(f"SELECT * FROM questions WHERE {where} ORDER BY task_id, number", params))
+    for row in rows:
+        for column in ("options", "reply", "kept", "dropped"):
+            row[column] = json.loads(row[column] or "null")
+    return rows
 
 
 def load_outcomes(db: Database, run_id: str, task_ids: set[str] | None = None) -> list[dict]:

@@ -17,7 +17,7 @@ from sqlite_utils import Database
 
 from bench.runs import store
 from bench.runs.migration import upgraded_result, upgraded_run
-from bench.runs.schema import ATTEMPT_COLUMNS, RESULT_COLUMNS, RUN_COLUMNS, TASK_COLUMNS
+from bench.runs.schema import ATTEMPT_COLUMNS, QUESTION_COLUMNS, RESULT_COLUMNS, RUN_COLUMNS, TASK_COLUMNS
 
 FORMAT = "self-healing-agent bench runs, v2"  # v2: today's run columns (bench.runs.schema)
 EARLIER_FORMATS = ("self-healing-agent bench runs, v1",)  # read through bench.runs.migration
@@ -25,16 +25,19 @@ SLIM_DROPS = ("messages", "answer", "visible_report", "hidden_report")
 
 
 def dump_runs(db: Database, run_ids: list[str], *, slim: bool = False) -> dict:
-    """The stored rows of these runs (runs, results, attempts, and a task file's tasks), ready for json.dump."""
-    runs, results, attempts, tasks = [], [], [], []
+    """The stored rows of these runs (runs, results, attempts, a task file's tasks and an interactive run's
+    questions), ready for json.dump."""
+    runs, results, attempts, tasks, questions = [], [], [], [], []
     for run_id in run_ids:
         store.get_run(db, run_id)  # StoreError naming an unknown id
         runs += list(db["runs"].rows_where("id = ?", [run_id]))
         tasks += list(db["tasks"].rows_where("run_id = ?", [run_id], order_by="task_index"))
         results += list(db["results"].rows_where("run_id = ?", [run_id], order_by="task_index"))
+        questions += list(db["questions"].rows_where("run_id = ?", [run_id], order_by="task_id, number"))
         for row in db["attempts"].rows_where("run_id = ?", [run_id], order_by="task_id, iteration"):
             attempts.append({k: (None if slim and k in SLIM_DROPS else v) for k, v in row.items()})
-    return {"format": FORMAT, "runs": runs, "results": results, "attempts": attempts, "tasks": tasks}
+    return {"format": FORMAT, "runs": runs, "results": results, "attempts": attempts, "tasks": tasks,
+            "questions": questions}
 
 
 def _known(row: dict, columns: dict) -> dict:
@@ -52,10 +55,10 @@ def load_runs(db: Database, data: dict) -> list[str]:
     clashing = [r["id"] for r in data["runs"] if r["id"] in existing]
     if clashing:
         raise ValueError(f"runs already in this database: {', '.join(clashing)}")
-    rows: dict[str, dict[str, list[dict]]] = {r["id"]: {"tasks": [], "results": [], "attempts": []}
+    rows: dict[str, dict[str, list[dict]]] = {r["id"]: {"tasks": [], "results": [], "attempts": [], "questions": []}
                                               for r in data["runs"]}
     for table, columns, upgrade in (("tasks", TASK_COLUMNS, dict), ("results", RESULT_COLUMNS, upgraded_result),
-                                    ("attempts", ATTEMPT_COLUMNS, dict)):
+                                    ("attempts", ATTEMPT_COLUMNS, dict), ("questions", QUESTION_COLUMNS, dict)):
         for row in data.get(table, []):
             rows[row["run_id"]][table].append(_known(upgrade(row), columns))
     for run in data["runs"]:

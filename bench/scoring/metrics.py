@@ -3,9 +3,10 @@ diagnostics the hidden tests give after the run, tokens and time, tasks lost apa
 
 from __future__ import annotations
 
-from bench.protocol.labels import BAD_INPUT, ENV_ERROR, LOST_STATUSES, UNSUPPORTED_TESTS
+from bench.protocol.labels import BAD_INPUT, ENV_ERROR, LOST_STATUSES, UNSUPPORTED_TESTS, Protocol
 from bench.runs.record import Run
 from bench.scoring.caps import answer_at_cap, curve_caps, final_cap, hidden_at_cap
+from bench.scoring.interactive import interactive_metrics
 from bench.scoring.passk import mean_pass_at_k, reported_ks
 
 
@@ -56,7 +57,9 @@ def run_metrics(run: Run, results: list[dict]) -> dict:
 
     A sampled run (Protocol.sampled) adds pass_at_k_metrics, and its pass@1 is the unbiased estimate over all
     its samples; nothing was chosen, so its one answer a task is its first sample (cap 0: 'first attempt'), and its
-    visible precision is over every sample that passes the visible tests."""
+    visible precision is over every sample that passes the visible tests. An interactive run (Protocol.INTERACTIVE)
+    adds bench.scoring.interactive's figures; its pass@1 is the answer's after its last question, and its visible
+    precision that answer's precision of "passed" (on the visible tests and those the answers added)."""
     sampled = run.sampled
     caps = curve_caps(run)
     cap = caps[-1]
@@ -66,6 +69,12 @@ def run_metrics(run: Run, results: list[dict]) -> dict:
     seconds = sum(r["seconds"] for r in results)
     elapsed = run.elapsed or 0.0
     extra: dict = {}
+    if run.protocol == Protocol.INTERACTIVE:
+        # The answer after the run's last question stands as its pass@1, and the precision is that answer's, on the
+        # visible tests and those the answers added (interactive_metrics); read apart from the honest figures.
+        extra = interactive_metrics(results, run.ask or 0)
+        extra["pass_at_1"] = extra["pass_after_questions"][-1]
+        extra["visible_precision"] = extra["passed_precision"]
     if sampled:
         extra = pass_at_k_metrics(results)
         passes = [(v, h) for r in results for v, h in zip(r["visible_by_attempt"], r["hidden_by_attempt"])]

@@ -18,6 +18,7 @@ from agent import LineFull
 from agent.solves.line import busy_now
 from bench.protocol.labels import LOST_STATUSES, Protocol
 from bench.reports.export import results_csv, samples_jsonl
+from bench.reports.interactive import honest_beside, interactive_lines, question_table
 from bench.reports.progress import run_progress
 from bench.reports.summary import part_lines, part_metrics
 from bench.reports.words import (
@@ -194,13 +195,14 @@ def run_summary(run: Run, metrics: dict, losses: LoadLosses) -> None:
         sampled_summary(run, metrics, losses)
         return
     leaky, rescored = run.protocol == Protocol.LEAKY, run.protocol == Protocol.RESCORED
+    interactive = run.protocol == Protocol.INTERACTIVE
     label = f"Protocol: {protocol_words(run)}"
     cols = st.columns(4)
-    cols[0].metric("pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
+    cols[0].metric("interactive pass@1" if interactive else "pass@1", f"{100 * metrics['pass_at_1']:.1f}%", help=label)
     cols[1].metric("first attempt", f"{100 * metrics['first_attempt_pass_at_1']:.1f}%")
     cols[2].metric("visible pass", f"{100 * metrics['visible_pass_rate']:.1f}%")
     cols[3].metric("candidates per task", f"{metrics['candidates_per_task']:.2f}")
-    (st.error if leaky else st.info if rescored else st.success)(label)
+    (st.error if leaky else st.warning if interactive else st.info if rescored else st.success)(label)
     st.caption(f"dataset {run.dataset} · {search_words(run)} · {metrics['tasks']} tasks · "
                f"wall {metrics['wall_seconds']:.0f}s "
                f"· model time {100 * metrics['model_time_share']:.0f}% · {metrics['tasks_per_minute']:.2f} tasks/min "
@@ -239,6 +241,9 @@ def run_results(db, run_id: str, results: list[dict], *, debugger: bool = True) 
     if not task:
         return
     result = next(r for r in results if r["task_id"] == task)
+    asked = question_table(db, run_id, task)
+    if asked:  # an interactive run's: what the simulated person was asked and answered
+        st.dataframe(pd.DataFrame(asked), hide_index=True, width="stretch")
     if result.get("choice"):
         st.markdown(f"**chooser**: {result['choice']}")
     if result["final_status"] in LOST_STATUSES:  # lost before any answer: say why, not a verdict
@@ -396,6 +401,10 @@ def selected_run(sources: RunSources, db_path, runs: list[Run], references: list
         progress_bar(db_path, run_id)
     metrics = run_metrics(run, results)
     run_summary(run, metrics, load_losses(store.load_outcomes(db, run_id)))
+    if run.protocol == Protocol.INTERACTIVE:
+        st.markdown("**Interactive** — a simulated person answered from each task's reference: read apart from the "
+                    "honest figures, never mixed with them")
+        st.caption("  \n".join(interactive_lines({**metrics, "honest_beside": honest_beside(db, run)})))
     versus_reference(sources, run, references)
     by_part = part_metrics(run, results)
     if by_part:  # MBPP+: its held-out and tuned-on tasks, read apart

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
 from bench.datasets.task import Task
@@ -36,6 +36,7 @@ class TaskDone:
     solver_name: str  # thread-1, process-1, actor-1@host, or the endpoint: stored in the results' worker column
     result: dict
     rows: list[dict]
+    questions: list[dict] = field(default_factory=list)  # an interactive run's: the questions its solve put
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,10 @@ def solve_one(solver: Solver, name: str, problem: Task, rules: Rules) -> TaskDon
     """One task on one of the run's solvers, as every backend does it: the task done, or the solver lost (a model
     outage, or a bug) with the task named, for the driver to hand it to another."""
     try:
-        result, rows = solve_task(solver, problem, rules)
+        result, rows, questions = solve_task(solver, problem, rules)
     except Exception as exc:
         return SolverLost(name, f"{problem['task_id']}: {failure_words(exc)}")
-    return TaskDone(name, result, rows)
+    return TaskDone(name, result, rows, questions)
 
 
 def hand_back(todo: deque[Task], problem: Task, deaths: Counter) -> None:

@@ -1,0 +1,262 @@
+"""Questions a solve puts to the person when the candidates that pass their tests disagree.
+
+Thin tests (a few asserts) let answers pass that do different things elsewhere. The probe inputs (agent.loop.probes)
+show where: every passing candidate's outcome on each of them. The question is the input that splits the passing
+candidates most evenly (the largest entropy of the groups, then the smallest largest group), each distinct outcome
+(a value, or an exception's type) one choice, beside "none of these: the right result is ..." and "skip". An input
+outside the contract the visible calls imply (agent.loop.probes.within_contract) is asked only when no input inside it
+splits them, and the question says the task may rule it out. No input is asked twice, nor one the tests already call.
+
+An answer becomes a test written in the person's own style, the way a behaviour row does
+(agent.solves.lineage.test_from_row); the loop then judges every candidate again with it, so those that disagree drop
+out with no model time. Only the visible tests and the probe inputs are read: no expected output, no hidden test.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from agent.config import Search
+from agent.inputs import BadInput
+from agent.loop.candidates import candidates
+from agent.loop.probes import MARKS, Probe, probe_calls, visible_calls
+from agent.loop.state import read_state
+from agent.solves.answer_behaviour import BehaviourRow, answer_of
+from agent.solves.lineage import AddedTest, test_from_row
+
+_TRUNCATED = re.compile(r"\.\.\. \[\d+ more chars\]$")  # the sandbox's mark on a value too long to show whole
+
+
+@dataclass(frozen=True)
+class Option:
+    """One outcome some passing candidates give on the question's input, and which candidates give it."""
+
+    outcome: str  # "= 3" (the value's repr) or "! ValueError" (the exception's type), unmarked
+    candidates: tuple[int, ...]  # their numbers
+
+    def words(self) -> str:
+        """'returns 3', 'raises ValueError'."""
+        return BehaviourRow("", "mutated", self.outcome).words()
+
+
+@dataclass(frozen=True)
+class Question:
+    """What should this call give? The choices are what the passing candidates give there."""
+
+    call: str  # "add(0, 2)"
+    outside: bool  # the input is beyond what the visible calls show: the task may rule it out
+    options: tuple[Option, ...]  # largest group first
+
+    def words(self) -> str:
+        """The question as a person reads it."""
+        text = f"Answers that pass your tests disagree on {self.call}. What should it give?"
+        if self.outside:
+            text += (" (This input is unlike every one your tests use, such as a negative number or an empty list: "
+                     "the task may rule it out. Skip if it does.)")
+        return text
+
+    def to_dict(self) -> dict:
+        return {"call": self.call, "outside": self.outside,
+                "options": [{"outcome": o.outcome, "candidates": list(o.candidates)} for o in self.options]}
+
+    @staticmethod
+    def from_dict(stored: Mapping) -> Question:
+        return Question(stored["call"], bool(stored.get("outside")),
+                        tuple(Option(o["outcome"], tuple(o["candidates"])) for o in stored.get("options") or []))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A person's answer: one of the question's options (choice, from 0), a result they type (returns: a value as
+    Python source; raises: an exception's type), or nothing of these (skip)."""
+
+    choice: int | None = None
+    returns: str | None = None
+    raises: str | None = None
+
+    @property
+    def skipped(self) -> bool:
+        return self.choice is None and self.returns is None and self.raises is None
+
+    @staticmethod
+    def typed(text: str) -> Reply:
+        """A result a person typed: 'raises ValueError' for an exception, else a value as Python ('[1, 2]', "'a'")."""
+        found = re.fullmatch(r"\s*raises?\s+(\S.*?)\s*", text)
+        return Reply(raises=found.group(1)) if found else Reply(returns=text.strip())
+
+    def words(self, question: Question) -> str:
+        """'returns 3' (the person's pick or typed result), or 'skipped'."""
+        if self.choice is not None:
+            return question.options[self.choice].words()
+        if self.returns is not None:
+            return f"returns {self.returns}"
+        return f"raises {self.raises}" if self.raises is not None else "skipped"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(stored: Mapping | None) -> Reply:
+        stored = stored or {}
+        return Reply(stored.get("choice"), stored.get("returns"), stored.get("raises"))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One question a solve put, the person's reply, the test it added (None: skipped) and the candidates the outcomes
+    recorded on that input said agree with it (kept) or not (dropped); the executor then judges them all again.
+    answer_before is the candidate the chooser would have answered with had the solve not asked (the bench's pass@1
+    after fewer questions: answers_after_questions)."""
+
+    question: Question
+    reply: Reply
+    added: AddedTest | None
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+    answer_before: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"question": self.question.to_dict(), "reply": self.reply.to_dict(),
+                "added": asdict(self.added) if self.added else None, "kept": list(self.kept),
+                "dropped": list(self.dropped), "answer_before": self.answer_before}
+
+    @staticmethod
+    def from_dict(stored: Mapping) -> Asked:
+        added = stored.get("added")
+        return Asked(Question.from_dict(stored["question"]), Reply.from_dict(stored.get("reply")),
+                     AddedTest(**added) if added else None, tuple(stored.get("kept") or ()),
+                     tuple(stored.get("dropped") or ()), stored.get("answer_before"))
+
+
+def writable(outcome: str) -> bool:
+    """Whether an outcome can be a choice, that is a test: an exception's type, or a value whose repr is a Python
+    expression written whole (not a truncated one, nor a bare name such as inf)."""
+    row = BehaviourRow("", "mutated", outcome)
+    if row.raised is not None:
+        return True
+    if row.returned is None or _TRUNCATED.search(row.returned):
+        return False
+    try:
+        return not isinstance(ast.parse(row.returned, mode="eval").body, ast.Name)
+    except SyntaxError:
+        return False
+
+
+def _split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tuple[Option, ...]:
+    """The options on one probe: the passing candidates grouped by their (unmarked) outcome there, largest first."""
+    groups: dict[str, list[int]] = {}
+    mark = MARKS[probe.kind]
+    for number, outcomes in behaviours.items():
+        outcome = outcomes[index]
+        outcome = outcome[len(mark):] if mark and outcome.startswith(mark) else outcome
+        if writable(outcome):
+            groups.setdefault(outcome, []).append(number)
+    return tuple(Option(o, tuple(n)) for o, n in sorted(groups.items(), key=lambda g: (-len(g[1]), g[1][0])))
+
+
+def _evenness(options: tuple[Option, ...]) -> tuple[float, int]:
+    """How evenly options split the candidates: the groups' entropy, then the smaller the largest group the better."""
+    sizes = [len(o.candidates) for o in options]
+    total = sum(sizes)
+    return -sum(s / total * math.log(s / total) for s in sizes), -max(sizes)
+
+
+def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
+                  exclude: set[str] = frozenset()) -> Question | None:
+    """The input to ask about: among probes (not the visible tests' own calls, none in exclude), the one that splits
+    the passing candidates' behaviours (number -> marked outcome on each probe, agent.loop.probes.behaviour) into at
+    least two options most evenly; inside the contract if any input there splits them, else outside it. An earlier
+    probe wins a tie. None when they agree everywhere."""
+    behaviours = {n: b for n, b in behaviours.items() if len(b) == len(probes)}
+    best: dict[bool, tuple[tuple[float, int], Question]] = {}
+    for index, probe in enumerate(probes):
+        if probe.kind == "original" or probe.call in exclude:
+            continue
+        options = _split(probe, index, behaviours)
+        if len(options) < 2:
+            continue
+        outside = probe.kind == "outside"
+        score = _evenness(options)
+        if outside not in best or score > best[outside][0]:
+            best[outside] = (score, Question(probe.call, outside, options))
+    found = best.get(False) or best.get(True)
+    return found[1] if found else None
+
+
+def _same_value(a: str, b: str) -> bool:
+    try:
+        return ast.literal_eval(a) == ast.literal_eval(b)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return a.strip() == b.strip()
+
+
+def _agreeing(question: Question, reply: Reply) -> Option | None:
+    """The option the reply is: the one picked, or the one whose outcome is the typed result; None for another."""
+    if reply.choice is not None:
+        return question.options[reply.choice]
+    for option in question.options:
+        row = BehaviourRow(question.call, "mutated", option.outcome)
+        if (reply.returns is not None and row.returned is not None and _same_value(row.returned, reply.returns)) or (
+                reply.raises is not None and row.raised == reply.raises.strip()):
+            return option
+    return None
+
+
+def answered(tests: str, question: Question, reply: Reply) -> tuple[str, Asked]:
+    """The tests with the reply written as one more test in their own style (unchanged for a skip), and the question
+    with its answer as the solve keeps it. Raises BadInput, saying what to fix, for a choice that is not one of the
+    question's or a typed result that is not Python."""
+    if reply.skipped:
+        return tests, Asked(question, reply, None, (), ())
+    if reply.choice is not None and not 0 <= reply.choice < len(question.options):
+        raise BadInput(f"choose one of 1 to {len(question.options)}, type the right result, or skip")
+    agreeing = _agreeing(question, reply)
+    if reply.choice is not None:
+        row = BehaviourRow(question.call, "outside" if question.outside else "mutated", agreeing.outcome)
+        returns, raises = row.returned, row.raised
+    else:
+        returns, raises = reply.returns, reply.raises
+    # The row the test is made from says what the largest group of answers gave there: what the person corrected.
+    shown = BehaviourRow(question.call, "outside" if question.outside else "mutated", question.options[0].outcome)
+    tests, added = test_from_row(tests, shown, returns=returns, raises=raises)
+    kept = agreeing.candidates if agreeing else ()
+    dropped = tuple(sorted(n for o in question.options if o is not agreeing for n in o.candidates))
+    return tests, Asked(question, reply, added, kept, dropped)
+
+
+def thin(tests: str, entry_point: str | None, search: Search) -> bool:
+    """Whether visible tests are thin: they check at most search.thin_tests distinct calls of the function."""
+    return len(visible_calls(tests, entry_point)) <= search.thin_tests
+
+
+def asked_in(state: Mapping) -> list[Asked]:
+    """The questions a solve put and their answers, in order."""
+    return [Asked.from_dict(q) for q in read_state(state)["questions"]]
+
+
+def answers_after_questions(state: Mapping) -> list[int]:
+    """The answer's candidate number after 0, 1, ... questions: the chooser's pick before each question, then the
+    solve's answer; [] before any candidate. After a solve that asked fewer questions than a run allows, the answer
+    after more is its last."""
+    asked = [a.answer_before for a in asked_in(state)]
+    final = answer_of(state)
+    return [n for n in asked if n is not None] + ([final.number] if final else [])
+
+
+def next_question(state: Mapping) -> Question | None:
+    """The question a solve would ask now, from its passing candidates' behaviours on its visible tests' probes;
+    None when they agree on every input not yet asked, or the solve is the bench's leaky oracle mode (its executed
+    tests are hidden ones, so no answer may be added to them)."""
+    state = read_state(state)
+    if state["shown_tests"] is not None:
+        return None
+    tests, entry_point = state["tests"], state["entry_point"]
+    passing = {c.number: c.behaviour for c in candidates(state) if c.passed}
+    if len(passing) < 2:
+        return None
+    asked = {q.question.call for q in asked_in(state)}
+    return pick_question(probe_calls(tests, entry_point), passing, asked | visible_calls(tests, entry_point))
