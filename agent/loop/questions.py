@@ -27,6 +27,7 @@ from agent.loop.probes import MARKS, Probe, probe_calls, visible_calls
 from agent.loop.state import read_state
 from agent.solves.answer_behaviour import BehaviourRow, answer_of
 from agent.solves.lineage import AddedTest, test_from_row
+from sandbox.locked_parse import parse
 
 _TRUNCATED = re.compile(r"\.\.\. \[\d+ more chars\]$")  # the sandbox's mark on a value too long to show whole
 
@@ -141,7 +142,7 @@ def writable(outcome: str) -> bool:
     if row.returned is None or _TRUNCATED.search(row.returned):
         return False
     try:
-        return not isinstance(ast.parse(row.returned, mode="eval").body, ast.Name)
+        return not isinstance(parse(row.returned, mode="eval").body, ast.Name)
     except SyntaxError:
         return False
 
