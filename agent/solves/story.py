@@ -24,6 +24,7 @@ class Drawn:
     numbers: list[int]
     by_number: dict[int, Candidate]
     previous: dict[int, Candidate]
+    judged_again: bool = False  # drawn earlier, judged again with the test a person's answer added
 
 
 @dataclass
@@ -81,7 +82,7 @@ class Story:
 def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Story:
     """The steps of a solve's events so far, under its strategy; known are its candidates from before the first event
     (a job that starts mid-solve). A pure fold, redone on every redraw."""
-    story, open_coder, streamed = Story(), None, ""
+    story, open_coder, streamed, judging_again = Story(), None, "", False
     drawn_of: dict[int, Drawn] = {}
     latest = list(known)
     for event in events:
@@ -114,19 +115,23 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                     if candidate.number not in judged_now(update):
                         continue
                     entry = drawn_of.get(candidate.number)
+                    if entry is None and judging_again and story.entries and isinstance(story.entries[-1], Drawn):
+                        entry = story.entries[-1]  # every candidate judged again after an answer: one step
                     if entry is None:  # drawn before this job began (a fork with edited code runs the tests first)
-                        entry = Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
+                        entry = Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0},
+                                      judging_again)
                         story.entries.append(entry)
                         drawn_of[candidate.number] = entry
                     if candidate.number not in entry.numbers:
                         entry.numbers.append(candidate.number)
                     entry.by_number[candidate.number] = candidate
                 story.entries.append(Route(update.get("status"), update, everyone))
+                judging_again = False
             elif event.node == "ask":  # a step that paused at its question has answered nothing yet
                 answered = [Asked.from_dict(q) for q in update.get("questions") or []]
                 story.entries += [Answered(a) for a in answered]
                 if any(a.added for a in answered):  # every candidate is judged again: their verdicts are a new step
-                    drawn_of = {}
+                    drawn_of, judging_again = {}, True
             elif event.node == "chooser":
                 story.picked = choice(update)
                 story.entries.append(Chooser(story.picked, event.step, latest))
@@ -139,6 +144,20 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
     return story
 
 
+def _your_tests(count: int) -> str:
+    """'your test', 'your 3 tests', or 'your tests' when their number is not known."""
+    return "your test" if count == 1 else f"your {count} tests" if count else "your tests"
+
+
+def asking_words(story: Story) -> str:
+    """The verdict of a solve paused at a question: which candidates pass the person's tests, and that they disagree
+    where the tests do not look, so the person is asked (agent.loop.questions)."""
+    passing = [c for c in story.everyone if c.passed]
+    yours = _your_tests(passing[0].tests_total if passing else 0)
+    return (f"{len(passing)} of {len(story.everyone)} candidates pass {yours}, but they disagree on inputs your "
+            "tests do not check: a question picks the one you mean.")
+
+
 def passed_words(story: Story, *, more_below: bool = False) -> str:
     """The verdict of a solve that passed, saying what was checked. Where one candidate alone passes (the loop stopped
     at the first answer, or only one of several passes), nothing but the person's tests vouches for it, and the words
@@ -147,8 +166,8 @@ def passed_words(story: Story, *, more_below: bool = False) -> str:
     everyone = story.everyone
     answer = answer_among(everyone, story.picked)
     count = answer.tests_total if answer is not None and answer.ran else 0
-    yours, checked = ("your test", "only your test was checked") if count == 1 else (
-        f"your {count} tests" if count else "your tests", "only your tests were checked")
+    yours = _your_tests(count)
+    checked = "only your test was checked" if count == 1 else "only your tests were checked"
     passing = [c for c in everyone if c.passed]
     below = "; see below what it does on other inputs" if more_below else ""
     if len(everyone) <= 1:
