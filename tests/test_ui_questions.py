@@ -175,3 +175,19 @@ def test_turned_off_the_solve_asks_nothing(page):
     solve(page)
     assert question(page) is None and "at the first answer" in page.success[0].value
 
+
+def test_the_debugger_shows_each_question_and_answer_and_sends_a_waiting_one_to_the_playground(page):
+    thread = solve(page)
+    click(page, "Open this solve in the debugger")
+    assert any(v.startswith("**This solve waits for an answer.** Answers that pass your tests disagree on double(4)")
+               for v in infos(page))
+    assert not [b for b in page.button if b.label in ("Next step", "Run to the end")]  # they would only ask again
+    click(page, "Answer it in the Playground")
+    assert question(page) is not None and page.query_params["solve"] == thread
+    click(page, "returns 8")
+    click(page, "Open this solve in the debugger")
+    panel = next(e for e in page.expander if e.label == "Questions asked (1)")
+    texts = [m.value for m in panel.markdown]
+    assert "**Question 1** — `double(4)`: answered returns 8 — a test added; kept #2, #4, dropped #1, #3, #5" in texts
+    assert "- returns 7 — given by #1, #3, #5" in texts and "- returns 8 — given by #2, #4 · **your answer**" in texts
+    assert [c.value for c in panel.code] == ["assert double(4) == 8"]
