@@ -91,7 +91,9 @@ def test_a_question_shows_under_the_verdict_and_a_click_adds_the_test_and_change
     assert not page.success and not page.table  # no verdict nor behaviour table yet: the answer is not picked
     assert [b.label for b in page.button if b.key and b.key.startswith(f"answer-{thread}-")] == ["returns 7",
                                                                                                  "returns 8"]
-    assert button(page, "returns 8").help == "what 2 candidates give: #2, #4"
+    captions = [c.value for c in page.caption]
+    assert "given by #1, #3, #5 — the answer so far" in captions and "given by #2, #4" in captions
+    assert any(v.endswith("until it is answered, the answer is #1.") for v in infos(page))
     click(page, "returns 8")
     assert question(page) is None
     assert page.session_state["tests"] == DOUBLE_TESTS + "assert double(4) == 8\n"

@@ -18,6 +18,7 @@ import streamlit as st
 from agent import BadInput, LineFull, SolveJob, Solver, start_job
 from agent.loop.questions import Question, Reply, answered
 from agent.solves.jobs import job_for
+from agent.solves.story import answer_so_far
 from ui.identity import started_by_words
 from ui.timeline import plain
 
@@ -90,11 +91,14 @@ def question_form(job: SolveJob, solver: Solver, put_tests: Callable[[str], None
         answer = partial(_answer, solver, job, question, put_tests=put_tests, show_solve=show_solve)
         st.caption("Pick what it should give: your answer becomes a test in your tests, the answers that disagree "
                    "drop out, and the solve goes on.")
+        so_far = answer_so_far(solver.candidates(thread))
         for i, option in enumerate(question.options):
-            count = len(option.candidates)
-            st.button(plain(option.words()), key=f"answer-{thread}-{i}", on_click=answer, args=(Reply(choice=i),),
-                      help=f"what {count} candidate{'' if count == 1 else 's'} give: "
-                           + ", ".join(f"#{n}" for n in option.candidates))
+            pick, given = st.columns([1, 3], vertical_alignment="center")
+            pick.button(plain(option.words()), key=f"answer-{thread}-{i}", on_click=answer, args=(Reply(choice=i),),
+                        width="stretch")
+            given.caption("given by " + ", ".join(f"#{n}" for n in option.candidates)
+                          + (" — the answer so far" if so_far is not None and so_far.number in option.candidates
+                             else ""))
         typed, use = st.columns([4, 1], vertical_alignment="bottom")
         typed.text_input(NONE_LABEL, key=f"answer-typed-{thread}", help=TYPED_HELP)
         use.button("Use this result", key=f"answer-use-{thread}", on_click=answer, args=(None,), width="stretch")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.loop.candidates import Candidate, ChoiceView, answer_among, candidates_after, choice, judged_now
+from agent.loop.choice import choose
 from agent.loop.questions import Asked
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import next_draw
@@ -149,13 +150,21 @@ def _your_tests(count: int) -> str:
     return "your test" if count == 1 else f"your {count} tests" if count else "your tests"
 
 
+def answer_so_far(everyone: list[Candidate]) -> Candidate | None:
+    """The candidate the chooser would answer with now: a solve paused at a question has not chosen yet."""
+    picked = choose(everyone)
+    return everyone[picked.index] if picked is not None else None
+
+
 def asking_words(story: Story) -> str:
-    """The verdict of a solve paused at a question: which candidates pass the person's tests, and that they disagree
-    where the tests do not look, so the person is asked (agent.loop.questions)."""
+    """The verdict of a solve paused at a question: which candidates pass the person's tests, that they disagree where
+    the tests do not look, so the person is asked (agent.loop.questions), and the answer until then."""
     passing = [c for c in story.everyone if c.passed]
     yours = _your_tests(passing[0].tests_total if passing else 0)
+    so_far = answer_so_far(story.everyone)
     return (f"{len(passing)} of {len(story.everyone)} candidates pass {yours}, but they disagree on inputs your "
-            "tests do not check: a question picks the one you mean.")
+            "tests do not check: a question picks the one you mean"
+            + (f"; until it is answered, the answer is #{so_far.number}." if so_far is not None else "."))
 
 
 def passed_words(story: Story, *, more_below: bool = False) -> str:
