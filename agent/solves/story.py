@@ -129,7 +129,11 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                 story.entries.append(Route(update.get("status"), update, everyone))
                 judging_again = False
             elif event.node == "ask":  # a step that paused at its question has answered nothing yet
-                answered = [Asked.from_dict(q) for q in update.get("questions") or []]
+                # A job told from checkpoints (agent.solves.jobs.stored_job) gives each step the whole state, every
+                # question so far among them; a solve never asks one input twice, so its call tells the new ones.
+                told = {e.asked.question.call for e in story.entries if isinstance(e, Answered)}
+                answered = [a for a in map(Asked.from_dict, update.get("questions") or [])
+                            if a.question.call not in told]
                 story.entries += [Answered(a) for a in answered]
                 if any(a.added for a in answered):  # every candidate is judged again: their verdicts are a new step
                     drawn_of, judging_again = {}, True
