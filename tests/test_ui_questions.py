@@ -88,7 +88,8 @@ def test_a_question_shows_under_the_verdict_and_a_click_adds_the_test_and_change
     assert question(page) == "**Answers that pass your tests disagree on double(4). What should it give?**"
     assert any(v.startswith("**A question first.** 5 of 5 candidates pass your test, but they disagree") for v in
                infos(page))
-    assert not page.success and not page.table  # no verdict nor behaviour table yet: the answer is not picked
+    # No verdict, behaviour table or code to download yet: the answer is not picked.
+    assert not page.success and not page.table and not page.get("download_button")
     assert [b.label for b in page.button if b.key and b.key.startswith(f"answer-{thread}-")] == ["returns 7",
                                                                                                  "returns 8"]
     captions = [c.value for c in page.caption]
@@ -97,7 +98,7 @@ def test_a_question_shows_under_the_verdict_and_a_click_adds_the_test_and_change
     click(page, "returns 8")
     assert question(page) is None
     assert page.session_state["tests"] == DOUBLE_TESTS + "assert double(4) == 8\n"
-    assert "the chooser picked #2" in page.success[0].value
+    assert "the chooser picked #2" in page.success[0].value and page.get("download_button")
     table = page.table[0].value
     assert "double(4)" not in list(table["call"]) and "returns 10" in list(table["what the answer does"])
     steps = [e.label for e in page.expander]

@@ -7,6 +7,7 @@ checkpoints (agent.solves.jobs.stored_job).
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from functools import partial
@@ -236,7 +237,7 @@ def ask_input(settings) -> None:
         help=f"When an answer passes tests that check at most {search.thin_tests} calls, {search.doubt_samples} more "
              "answers are drawn; where those that pass your tests give different results on another input, the "
              f"solve asks you which is right, one question at a time, at most {search.max_questions}. Your answer "
-             "becomes a test. Off: the chooser picks among them alone.")
+             "becomes a test. Off: nothing is asked, and a pass is taken as it is.")
 
 
 def solve_view(job: SolveJob, settings) -> None:
@@ -249,10 +250,8 @@ def solve_view(job: SolveJob, settings) -> None:
     if job.running:
         return
     if job.final is not None and job.final.paused:
-        try:
+        with contextlib.suppress(ModelUnavailable):  # the page above already says what to fix
             question_form(job, model_solver(settings), put_tests, show_solve)
-        except ModelUnavailable:  # the page above already says what to fix
-            pass
     if behaviour is not None:
         beyond_tests(job, behaviour, put_tests, _request_solve)
     final = job.final
@@ -261,7 +260,7 @@ def solve_view(job: SolveJob, settings) -> None:
                 "steps up to its last checkpoint.", icon=":material/hourglass_top:")
         st.button("Show its latest steps")  # a click reruns the page, which reads the checkpoints again
     left, right = st.columns(2)
-    if final is not None and final.code:
+    if final is not None and final.code and not final.paused:  # a solve waiting at a question has no answer yet
         left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
     interrupted = final is not None and final.status == "interrupted"
     if right.button("Carry this solve on in the debugger" if interrupted else "Open this solve in the debugger",
