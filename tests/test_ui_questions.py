@@ -194,3 +194,14 @@ def test_the_debugger_shows_each_question_and_answer_and_sends_a_waiting_one_to_
     assert "**Question 1** — `double(4)`: answered returns 8 — a test added; kept #2, #4, dropped #1, #3, #5" in texts
     assert "- returns 7 — given by #1, #3, #5" in texts and "- returns 8 — given by #2, #4 · **your answer**" in texts
     assert [c.value for c in panel.code] == ["assert double(4) == 8"]
+
+
+def test_a_question_answered_in_another_tab_is_not_answered_again_from_a_stale_one(page):
+    thread = solve(page)
+    stale = AppTest.from_file("../ui/app.py", default_timeout=60)
+    stale.query_params["solve"] = thread
+    stale.run()
+    click(page, "Skip")  # the next question waits now
+    click(stale, "returns 8")  # a reply to the first question, from the tab that still shows it
+    assert any("answered in another tab or window" in e.value for e in stale.error)
+    assert len(seeded_factory(session.load_settings()).asked(thread)) == 1

@@ -53,6 +53,10 @@ def _answer(solver: Solver, job: SolveJob, question: Question, reply: Reply | No
     going = job_for(thread)
     if going is not None and going.running:  # a second click, or the same person's other tab, came first
         return
+    if solver.question(thread) != question:  # answered in another tab: this reply may not fit the next question
+        state[_error_key(thread)] = ("this question was answered in another tab or window; reload the page to see "
+                                     "the solve as it is now")
+        return
     try:
         # Refuses, saying what to fix, a reply that cannot be a test; the stream it returns is not started here.
         solver.answer(thread, reply)
