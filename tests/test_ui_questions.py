@@ -116,7 +116,7 @@ def test_a_typed_result_goes_on_with_the_new_test_and_what_is_not_python_is_refu
     thread = solve(page)
     page.text_input(key=f"answer-typed-{thread}").set_value("nine").run()
     click(page, "Use this result")
-    assert any("Not an answer:" in e.value and "is a name, not a value" in e.value for e in page.error)
+    assert any("Cannot take this answer:" in e.value and "is a name, not a value" in e.value for e in page.error)
     assert question(page) is not None and page.session_state["tests"] == DOUBLE_TESTS  # nothing lost
     page.text_input(key=f"answer-typed-{thread}").set_value("9").run()
     click(page, "Use this result")

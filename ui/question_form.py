@@ -109,4 +109,4 @@ def question_form(job: SolveJob, solver: Solver, put_tests: Callable[[str], None
         st.button("Skip", key=f"answer-skip-{thread}", on_click=answer, args=(Reply(),),
                   help="no test is added; the solve asks about another input, if any, or picks its answer")
         if state.get(_error_key(thread)):
-            st.error(f"**Not an answer:** {plain(state[_error_key(thread)])}")
+            st.error(f"**Cannot take this answer:** {plain(state[_error_key(thread)])}")
