@@ -46,13 +46,16 @@ def ray_cluster():
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     """The app under streamlit's AppTest, first page drawn: a scripted model (fakes.scripted_solver_factory), its
-    data in a temporary DATA_DIR."""
+    data in a temporary DATA_DIR, not asking the person (APP_ASK=off)."""
     from streamlit.testing.v1 import AppTest
 
     from fakes import scripted_solver_factory
     from ui import session
 
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    # Solves that stop at their first pass, as they did before a solve could ask (on by default in the app):
+    # tests/test_ui_questions.py turns it on.
+    monkeypatch.setenv("APP_ASK", "off")
     monkeypatch.setattr(session, "SOLVER_FACTORY", scripted_solver_factory)
     session.cached_solver.clear()
     at = AppTest.from_file("../ui/app.py", default_timeout=60)

@@ -309,3 +309,15 @@ def test_a_repair_after_an_answer_dropped_every_candidate_reads_the_failure_of_t
     repair = model.log[-1]["messages"]
     assert "n + 3" in repair[-2].content  # the conversation's last answer is the first one, not a doubt sample
     assert "double(4) == 9" in repair[-1].content and "7" in repair[-1].content
+
+
+def test_a_solve_told_from_its_checkpoints_tells_each_question_once(tmp_path):
+    # Each step of a job told from checkpoints carries the whole state, every question so far among them.
+    from agent.solves.jobs import stored_job
+
+    solver = _spread(tmp_path, 3)
+    events = list(answering(solver, solver.start("Write f(n).", "assert f(2) == 4\n", ask=True), lambda q: Reply()))
+    told = stored_job(solver, events[-1].thread_id).events
+    calls = [[e.asked.question.call for e in story_of(run, "sample", []).entries if isinstance(e, Answered)]
+             for run in (events, told)]
+    assert calls[0] == calls[1] and len(calls[0]) == 3

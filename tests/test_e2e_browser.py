@@ -47,9 +47,10 @@ def data_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(data_dir):
     ARTIFACTS.mkdir(exist_ok=True)
-    try:
+    try:  # solves stop at their first pass (APP_ASK=off): asking is tests/test_e2e_questions.py's
         proc, url = start_app(data_dir, ARTIFACTS / "streamlit.log",
-                              env={"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096"})
+                              env={"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "256", "LLM_NUM_CTX": "4096",
+                                   "APP_ASK": "off"})
     except AppDidNotStart as exc:
         pytest.fail(str(exc))
     yield url

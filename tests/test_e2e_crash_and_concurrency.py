@@ -33,10 +33,11 @@ TASKS = {
 
 
 def _start_app(data: Path, log_name: str) -> tuple[subprocess.Popen, str]:
-    # A budget of two candidates keeps the solves and the run within minutes on two cores.
+    # A budget of two candidates, and no doubt batch (APP_ASK=off), keep the solves and the run within minutes on
+    # two cores.
     try:
         return start_app(data, ARTIFACTS / log_name, env={"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128",
-                                                          "LLM_NUM_CTX": "4096", "BUDGET": "2"})
+                                                          "LLM_NUM_CTX": "4096", "BUDGET": "2", "APP_ASK": "off"})
     except AppDidNotStart as exc:
         pytest.fail(str(exc))
 

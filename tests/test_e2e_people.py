@@ -23,7 +23,9 @@ TASKS = {
     "ada": ("Write a function double(n) that returns n times 2.", "assert double(3) == 6\n"),
     "bo": ("Write a function shout(s) that returns s in upper case.", "assert shout('ab') == 'AB'\n"),
 }
-SMALL_MODEL = {"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128", "LLM_NUM_CTX": "4096", "BUDGET": "2"}
+# Solves that stop at their first pass (APP_ASK=off): asking is tests/test_e2e_questions.py's.
+SMALL_MODEL = {"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128", "LLM_NUM_CTX": "4096", "BUDGET": "2",
+               "APP_ASK": "off"}
 
 
 @pytest.mark.model

@@ -37,7 +37,9 @@ def _draw(job: SolveJob, search: Search, key: str, known: list[Candidate] | None
     if job.waiting:
         st.info(wait_words(job.place), icon=":material/hourglass_top:")
     draw_timeline(job.snapshot(tokens=tokens), search=search, key=key, known=known, more_below=more_below)
-    if job.left_line:
+    if job.left_line and job.final is not None:  # it was to carry on a paused solve, which stays as it was
+        st.warning("**Left the line.** The solve did not go on: it is where it was.", icon=":material/logout:")
+    elif job.left_line:
         st.warning("**Left the line.** The solve never began; run it again whenever you like.",
                    icon=":material/logout:")
     elif job.error:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from sandbox.settings import flag
+
 GENERATE = "generate"  # APP_TOKEN=generate: a token made at start and printed with the address
 
 
@@ -30,3 +32,10 @@ def load_app_settings() -> AppSettings:
     return AppSettings(token=env["APP_TOKEN"] or None, admin_token=env["APP_ADMIN_TOKEN"] or None,
                        admins=tuple(a.strip() for a in env["APP_ADMINS"].split(",") if a.strip()),
                        published_on=env["APP_PUBLISHED_ON"] or None)
+
+
+def ask_by_default() -> bool:
+    """APP_ASK (on/off, default on): whether the Playground's "Ask me when answers disagree" starts checked. On,
+    because a pass on thin tests is where answers that disagree go unseen, and a question costs a click where the
+    behaviour table costs reading every row (docs/app.md); off, a solve takes no doubt batch's time."""
+    return flag("APP_ASK", True)

@@ -15,9 +15,21 @@ import streamlit as st
 from agent import RunFinished
 from agent.config import Search
 from agent.loop.candidates import Candidate, drawing_speed
+from agent.loop.questions import Asked
 from agent.solves.events import Event
 from agent.solves.history import code_diff, next_draw
-from agent.solves.story import Chooser, Drawn, Failure, Route, Story, Writing, passed_words, story_of
+from agent.solves.story import (
+    Answered,
+    Chooser,
+    Drawn,
+    Failure,
+    Route,
+    Story,
+    Writing,
+    asking_words,
+    passed_words,
+    story_of,
+)
 from sandbox import TestReport
 
 PER_ROW = 3  # candidates side by side; narrower columns would wrap every line of code
@@ -30,7 +42,9 @@ ENV_ERROR_WORDS = "the sandbox cannot run this"  # a solve's env_error: the sand
 # process would. Also a candidate's verdict then, and a test's.
 UNSUPPORTED_WORDS = "not judged: the sandbox cannot run this as one process would"
 UNJUDGED_MARK = ":orange[:material/block:]"
-WRITING_WORDS = {"first": "the first answer", "repair": "a repair", "sample": "fresh samples"}
+WRITING_WORDS = {"first": "the first answer", "repair": "a repair", "sample": "fresh samples",
+                 "doubt": "more samples, to doubt a pass on thin tests"}
+QUESTION_ICON = ":material/contact_support:"
 _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 
 
@@ -178,7 +192,7 @@ def side_by_side(items: Sequence[Candidate], draw: Callable[[Candidate], None]) 
 
 def _draw_drawn(entry: Drawn, key: str) -> None:
     drawn = [entry.by_number[n] for n in entry.numbers]
-    if len(drawn) == 1:
+    if len(drawn) == 1 and not entry.judged_again:
         candidate = drawn[0]
         attempt_step(candidate, entry.previous.get(candidate.number), key=f"{key}-{candidate.number}")
         return
@@ -186,12 +200,21 @@ def _draw_drawn(entry: Drawn, key: str) -> None:
     passing = [c for c in drawn if c.passed]
     verdict = ("running the visible tests" if not all(c.ran for c in drawn) else
                f"{len(passing)} of {len(drawn)} pass every visible test")
-    label = f"**#{drawn[0].number}–#{drawn[-1].number} · a round of {len(drawn)} fresh samples** — {verdict}"
+    if entry.judged_again:
+        what = "judged again with the test your answer added"
+    elif all(c.kind == "doubt" for c in drawn):
+        what = f"{len(drawn)} more samples, since your tests are thin: do answers that pass disagree?"
+    else:
+        what = f"a round of {len(drawn)} fresh samples"
+    label = f"**#{drawn[0].number}–#{drawn[-1].number} · {what}** — {verdict}"
     icon = WAIT_ICON if not all(c.ran for c in drawn) else PASS_ICON if passing else FAIL_ICON
     with st.expander(label, expanded=True, key=f"{key}-{drawn[0].number}-{drawn[-1].number}", on_change="rerun",
                      type="step", icon=icon):
-        st.caption(f"decoded together: {tokens} tokens in {seconds:.1f} s"
-                   + (f" · {rate:.1f} tokens/s" if rate else "") + "; each runs against the visible tests")
+        if entry.judged_again:
+            st.caption("no model time: each candidate runs against your tests, the new one included")
+        else:
+            st.caption(f"decoded together: {tokens} tokens in {seconds:.1f} s"
+                       + (f" · {rate:.1f} tokens/s" if rate else "") + "; each runs against the visible tests")
 
         def draw(candidate: Candidate) -> None:
             st.markdown(verdict_line(candidate))
@@ -228,6 +251,40 @@ def _draw_route(entry: Route, budget: int, strategy: str) -> None:
         st.caption("The route reads the visible tests' verdicts and the budget; the hidden tests play no part.")
 
 
+def _numbers(numbers: Sequence[int]) -> str:
+    return ", ".join(f"#{n}" for n in numbers) or "none"
+
+
+def asked_line(asked: Asked) -> str:
+    """'double(4): answered returns 8 — a test added; kept #2, #4, #5, dropped #1, #3', or 'double(4): skipped'."""
+    words = asked.reply.words(asked.question)
+    line = f"`{asked.question.call}`: " + ("skipped" if asked.reply.skipped else f"answered {plain(words)}")
+    if asked.added is not None:
+        line += f" — a test added; kept {_numbers(asked.kept)}, dropped {_numbers(asked.dropped)}"
+    return line
+
+
+def asked_details(asked: Asked) -> None:
+    """A question the solve put and its answer: the question's words, each choice with the candidates that gave it,
+    the reply, and the test it added."""
+    st.markdown(plain(asked.question.words()))
+    for option in asked.question.options:
+        picked = asked.added is not None and option.candidates == asked.kept
+        st.markdown(f"- {plain(option.words())} — given by {_numbers(option.candidates)}"
+                    + (" · **your answer**" if picked else ""))
+    if asked.reply.skipped:
+        st.caption("Skipped: no test added, every candidate kept.")
+    elif asked.added is not None:
+        st.caption(f"The answer, {plain(asked.reply.words(asked.question))}, added this test to the tests; the "
+                   "candidates that disagree with it dropped out, with no model time:")
+        st.code(asked.added.test, language="python")
+
+
+def _draw_answered(entry: Answered) -> None:
+    with st.expander(f"**question** — {asked_line(entry.asked)}", type="step", icon=QUESTION_ICON):
+        asked_details(entry.asked)
+
+
 def _draw_chooser(entry: Chooser) -> None:
     picked = entry.picked
     if picked is None:
@@ -262,6 +319,8 @@ def _draw_final(story: Story, more_below: bool) -> None:
         where = f"before **{final.next_node}** finished" if final.next_node else "before its first checkpoint"
         st.warning(f"**Interrupted** {where}: the process running this solve stopped (killed or restarted). "
                    "Its steps are kept; the debugger can carry it on.", icon=":material/warning:")
+    elif final.paused and final.next_node == "ask":
+        st.info(f"**A question first.** {plain(asking_words(story))}", icon=QUESTION_ICON)
     elif final.paused:
         st.info(f"Paused before **{final.next_node}**.")
     elif final.status == "passed":
@@ -292,13 +351,16 @@ def draw_timeline(events: list[Event], *, search: Search, key: str, known: list[
     story = story_of(events, search.strategy, known)
     thread = events[0].thread_id if events else "none"
     prefix = f"{key}-{thread}"
-    for entry in story.entries:
+    for index, entry in enumerate(story.entries):
         if isinstance(entry, Drawn):
-            _draw_drawn(entry, prefix)
+            # The same candidates may be judged again after each answer: each time is a step of its own.
+            _draw_drawn(entry, f"{prefix}-again-{index}" if entry.judged_again else prefix)
         elif isinstance(entry, Route):
             _draw_route(entry, search.budget, search.strategy)
         elif isinstance(entry, Chooser):
             _draw_chooser(entry)
+        elif isinstance(entry, Answered):
+            _draw_answered(entry)
         elif isinstance(entry, Writing):
             what = WRITING_WORDS.get(entry.kind, "an answer")
             with st.expander(f"**#{entry.number} · the model is writing {what}**", expanded=True, type="step",

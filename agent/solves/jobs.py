@@ -98,7 +98,7 @@ def job_for(thread_id: str) -> SolveJob | None:
 
 def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | None = None,
               inputs: dict[str, Any] | None = None, person: str = "", place: Place | None = None,
-              on_leaving_line: Callable[[], None] | None = None) -> SolveJob:
+              on_leaving_line: Callable[[], None] | None = None, before: list[Event] | None = None) -> SolveJob:
     """Run make_events(stop=event) in a daemon thread; return at once the SolveJob collecting what it yields.
 
     make_events is a Solver's start, resume or fork with its arguments bound; cancel() sets the stop
@@ -107,8 +107,13 @@ def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | N
     process; inputs ride along on the job for whoever finds it, and person says who started it.
     With a place in the line in front of the model (Solver.place_in_line), the job waits for its turn first;
     cancel() while it waits leaves the line (on_leaving_line is then called), and its seat is given up when it ends.
+    before are the events of the same solve up to a pause it now goes on from (a question answered: Solver.answer):
+    the job starts with them, less the RunFinished that paused, so that it tells the whole solve to whoever reads it
+    (a job that leaves the line ends with that RunFinished: the solve is where it was).
     """
-    job = SolveJob(thread_id=thread_id, inputs=dict(inputs or {}), person=person, place=place)
+    earlier = [e for e in before or [] if not isinstance(e, RunFinished)]
+    paused = next((e for e in reversed(before or []) if isinstance(e, RunFinished)), None)
+    job = SolveJob(events=earlier, thread_id=thread_id, inputs=dict(inputs or {}), person=person, place=place)
     if thread_id is not None:
         _record(job)
 
@@ -116,6 +121,8 @@ def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | N
         try:
             if place is not None and not place.wait(job._stop):
                 job.left_line = True
+                if paused is not None:
+                    job.events.append(paused)
                 if on_leaving_line is not None:
                     on_leaving_line()
                 return

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.loop.candidates import Candidate, ChoiceView, answer_among, candidates_after, choice, judged_now
+from agent.loop.choice import choose
 from agent.loop.questions import Asked
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import next_draw
@@ -24,6 +25,7 @@ class Drawn:
     numbers: list[int]
     by_number: dict[int, Candidate]
     previous: dict[int, Candidate]
+    judged_again: bool = False  # drawn earlier, judged again with the test a person's answer added
 
 
 @dataclass
@@ -81,7 +83,7 @@ class Story:
 def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Story:
     """The steps of a solve's events so far, under its strategy; known are its candidates from before the first event
     (a job that starts mid-solve). A pure fold, redone on every redraw."""
-    story, open_coder, streamed = Story(), None, ""
+    story, open_coder, streamed, judging_again = Story(), None, "", False
     drawn_of: dict[int, Drawn] = {}
     latest = list(known)
     for event in events:
@@ -114,19 +116,27 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                     if candidate.number not in judged_now(update):
                         continue
                     entry = drawn_of.get(candidate.number)
+                    if entry is None and judging_again and story.entries and isinstance(story.entries[-1], Drawn):
+                        entry = story.entries[-1]  # every candidate judged again after an answer: one step
                     if entry is None:  # drawn before this job began (a fork with edited code runs the tests first)
-                        entry = Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
+                        entry = Drawn([], {}, {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0},
+                                      judging_again)
                         story.entries.append(entry)
                         drawn_of[candidate.number] = entry
                     if candidate.number not in entry.numbers:
                         entry.numbers.append(candidate.number)
                     entry.by_number[candidate.number] = candidate
                 story.entries.append(Route(update.get("status"), update, everyone))
+                judging_again = False
             elif event.node == "ask":  # a step that paused at its question has answered nothing yet
-                answered = [Asked.from_dict(q) for q in update.get("questions") or []]
+                # A job told from checkpoints (agent.solves.jobs.stored_job) gives each step the whole state, every
+                # question so far among them; a solve never asks one input twice, so its call tells the new ones.
+                told = {e.asked.question.call for e in story.entries if isinstance(e, Answered)}
+                answered = [a for a in map(Asked.from_dict, update.get("questions") or [])
+                            if a.question.call not in told]
                 story.entries += [Answered(a) for a in answered]
                 if any(a.added for a in answered):  # every candidate is judged again: their verdicts are a new step
-                    drawn_of = {}
+                    drawn_of, judging_again = {}, True
             elif event.node == "chooser":
                 story.picked = choice(update)
                 story.entries.append(Chooser(story.picked, event.step, latest))
@@ -139,6 +149,28 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
     return story
 
 
+def _your_tests(count: int) -> str:
+    """'your test', 'your 3 tests', or 'your tests' when their number is not known."""
+    return "your test" if count == 1 else f"your {count} tests" if count else "your tests"
+
+
+def answer_so_far(everyone: list[Candidate]) -> Candidate | None:
+    """The candidate the chooser would answer with now: a solve paused at a question has not chosen yet."""
+    picked = choose(everyone)
+    return everyone[picked.index] if picked is not None else None
+
+
+def asking_words(story: Story) -> str:
+    """The verdict of a solve paused at a question: which candidates pass the person's tests, that they disagree where
+    the tests do not look, so the person is asked (agent.loop.questions), and the answer until then."""
+    passing = [c for c in story.everyone if c.passed]
+    yours = _your_tests(passing[0].tests_total if passing else 0)
+    so_far = answer_so_far(story.everyone)
+    return (f"{len(passing)} of {len(story.everyone)} candidates pass {yours}, but they disagree on inputs your "
+            "tests do not check: a question picks the one you mean"
+            + (f"; until it is answered, the answer is #{so_far.number}." if so_far is not None else "."))
+
+
 def passed_words(story: Story, *, more_below: bool = False) -> str:
     """The verdict of a solve that passed, saying what was checked. Where one candidate alone passes (the loop stopped
     at the first answer, or only one of several passes), nothing but the person's tests vouches for it, and the words
@@ -147,8 +179,8 @@ def passed_words(story: Story, *, more_below: bool = False) -> str:
     everyone = story.everyone
     answer = answer_among(everyone, story.picked)
     count = answer.tests_total if answer is not None and answer.ran else 0
-    yours, checked = ("your test", "only your test was checked") if count == 1 else (
-        f"your {count} tests" if count else "your tests", "only your tests were checked")
+    yours = _your_tests(count)
+    checked = "only your test was checked" if count == 1 else "only your tests were checked"
     passing = [c for c in everyone if c.passed]
     below = "; see below what it does on other inputs" if more_below else ""
     if len(everyone) <= 1:

@@ -16,7 +16,16 @@ from ui.code_editor import code_editor
 from ui.identity import started_by_words
 from ui.job_view import show_job
 from ui.session import current_settings, solver_or_error
-from ui.timeline import ENV_ERROR_WORDS, UNSUPPORTED_WORDS, attempt_step, plain, render_report
+from ui.timeline import (
+    ENV_ERROR_WORDS,
+    QUESTION_ICON,
+    UNSUPPORTED_WORDS,
+    asked_details,
+    asked_line,
+    attempt_step,
+    plain,
+    render_report,
+)
 
 # How a solve or a branch ended: always in words, with a mark beside some (never the mark alone: it would carry the
 # outcome by colour). Unknown statuses show as stored, so a new one (a solve whose process died is "interrupted")
@@ -102,6 +111,18 @@ def lineage_panel(solver, thread: str, solves: list[dict]) -> None:
             st.button("Open that solve", on_click=_open_solve, args=(again,), key=f"open-later-{thread}-{i}")
 
 
+def questions_panel(solver, thread: str) -> None:
+    """Each question the solve put, the choices, what was answered, the test it added and the candidates it kept and
+    dropped (agent.loop.questions.Asked, from its latest checkpoint)."""
+    asked = solver.asked(thread)
+    if not asked:
+        return
+    with st.expander(f"Questions asked ({len(asked)})", expanded=True, icon=QUESTION_ICON):
+        for number, one in enumerate(asked, 1):
+            st.markdown(f"**Question {number}** — {asked_line(one)}")
+            asked_details(one)
+
+
 def pick_solve(solves: list[dict]) -> str:
     """The solve to debug: the one asked for (playground, bench, ?thread=), else the newest; the person's own solves
     come first (another person's opens by its link, or further down the list, marked with their name)."""
@@ -141,6 +162,13 @@ def run_controls(solver, thread: str, busy: bool) -> None:
         return
     paused = solver.paused_before(thread)
     interrupted = solver.store.status(thread) == "interrupted" and not busy
+    question = solver.question(thread) if paused == "ask" and not busy else None
+    if question is not None:
+        # Going on would only put the same question again: it waits for an answer, which the Playground takes.
+        st.info(f"**This solve waits for an answer.** {plain(question.words())}", icon=QUESTION_ICON)
+        if st.button("Answer it in the Playground", type="primary"):
+            st.switch_page("views/playground.py", query_params={"solve": thread})
+        return
     if interrupted and not paused and solver.can_restart(thread):
         st.warning("**Interrupted:** the process running this solve stopped (killed or restarted) before it wrote "
                    "its first checkpoint. Its task and tests are kept.")
@@ -353,6 +381,7 @@ thread = pick_solve(solves)
 solve_search = solver.search_of(thread)
 st.caption(f"This solve's search: **{describe_search(solve_search)}**")
 lineage_panel(solver, thread, solves)
+questions_panel(solver, thread)
 busy = job_panel(solver, thread, solve_search)
 run_controls(solver, thread, busy)
 steps = solver.steps(thread)

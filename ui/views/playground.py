@@ -7,6 +7,7 @@ checkpoints (agent.solves.jobs.stored_job).
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from functools import partial
@@ -17,6 +18,7 @@ from agent import (
     BadInput,
     EntryPointUse,
     LineFull,
+    ModelUnavailable,
     SolveJob,
     resolve_entry_point,
     start_job,
@@ -34,7 +36,9 @@ from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 from ui.identity import started_by_words
 from ui.job_view import show_job
-from ui.session import current_settings, solver_or_error
+from ui.question_form import question_form
+from ui.session import current_settings, model_solver, solver_or_error
+from ui.settings import ask_by_default
 
 EDITOR_SETTLE_SECONDS = 0.5  # the editor sends its text 200 ms after the last key; leave room for the network
 ADDRESS = "solve"  # the query parameter that names the solve on show
@@ -194,10 +198,10 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     except LineFull as exc:
         st.error(f"**Cannot start:** {exc}", icon=":material/group:")
         st.stop()
-    search = settings.search
+    search, ask = settings.search, bool(state.cfg_ask)
     try:
         solver.reserve(task, state.tests, entry_point=entry_point or None, search=search, thread_id=thread_id,
-                       person=person)
+                       person=person, ask=ask)
     except BadInput as exc:  # checked above already; a place is never kept for a solve that cannot start
         place.leave()
         st.error(f"**Cannot start:** {exc}")
@@ -207,9 +211,9 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     lineage = kept_in(pending, state.tests) if pending and shown and pending.from_solve == shown.thread_id else None
     state.pending_lineage, state.added_test_error = None, None
     inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search),
-              "lineage": lineage.to_dict() if lineage else None}
+              "lineage": lineage.to_dict() if lineage else None, "ask": ask}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None, search=search,
-                                 thread_id=thread_id, person=person, lineage=lineage),
+                                 thread_id=thread_id, person=person, lineage=lineage, ask=ask),
                          thread_id=thread_id, inputs=inputs, person=person, place=place,
                          on_leaving_line=partial(solver.store.set_status, thread_id, "left_line")))
     st.rerun()  # redraw with Run disabled and Stop offered
@@ -223,14 +227,31 @@ def lineage_caption(job: SolveJob) -> None:
         st.caption(f"Run again from the solve before: {lineage.words()} — {tests}")
 
 
+def ask_input(settings) -> None:
+    """Whether a solve asks the person where answers that pass the tests disagree (kept under a key of its own, so
+    that it survives page switches)."""
+    search = settings.search
+    state.setdefault("cfg_ask", ask_by_default())
+    state.cfg_ask = st.checkbox(
+        "Ask me when answers disagree", value=bool(state.cfg_ask), key="ask",
+        help=f"When an answer passes tests that check at most {search.thin_tests} calls, {search.doubt_samples} more "
+             "answers are drawn; where those that pass your tests give different results on another input, the "
+             f"solve asks you which is right, one question at a time, at most {search.max_questions}. Your answer "
+             "becomes a test. Off: nothing is asked, and a pass is taken as it is.")
+
+
 def solve_view(job: SolveJob, settings) -> None:
-    """The solve's timeline, what its answer does beyond the person's tests, then what to do with the answer."""
+    """The solve's timeline, the question it waits at, what its answer does beyond the person's tests, then what to
+    do with the answer."""
     lineage_caption(job)
     behaviour = behaviour_of(job, settings)
     show_job(job, state.get("solve_search", settings.search), key="playground",
              more_below=behaviour is not None and bool(behaviour.rows))
     if job.running:
         return
+    if job.final is not None and job.final.paused:
+        with contextlib.suppress(ModelUnavailable):  # the page above already says what to fix
+            question_form(job, model_solver(settings), put_tests, show_solve)
     if behaviour is not None:
         beyond_tests(job, behaviour, put_tests, _request_solve)
     final = job.final
@@ -239,7 +260,7 @@ def solve_view(job: SolveJob, settings) -> None:
                 "steps up to its last checkpoint.", icon=":material/hourglass_top:")
         st.button("Show its latest steps")  # a click reruns the page, which reads the checkpoints again
     left, right = st.columns(2)
-    if final is not None and final.code:
+    if final is not None and final.code and not final.paused:  # a solve waiting at a question has no answer yet
         left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
     interrupted = final is not None and final.status == "interrupted"
     if right.button("Carry this solve on in the debugger" if interrupted else "Open this solve in the debugger",
@@ -261,6 +282,7 @@ example_picker(running)
 task = task_input()
 tests = tests_input()
 entry_point = entry_point_input(task, tests)
+ask_input(settings)
 run_column, stop_column = st.columns([1, 5])
 run_column.button("Run", type="primary", on_click=_request_solve, disabled=running,
                   help="write code for the task, run the tests, and repair or resample until they pass")
