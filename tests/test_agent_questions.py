@@ -233,6 +233,12 @@ def test_an_answer_is_refused_when_nothing_is_asked_or_it_cannot_be_a_test_and_t
     with pytest.raises(BadInput, match="is a name"):
         solver.answer(thread, Reply.typed("eight"))
     assert solver.question(thread).call == "double(4)"  # nothing lost: the same question waits
+    # A reply made for another question (a tab showing one answered since) is refused: its choice would pick among
+    # the choices of the question waiting now.
+    other = Question("double(5)", False, solver.question(thread).options)
+    with pytest.raises(BadInput, match="answered elsewhere"):
+        solver.answer(thread, Reply(choice=0), question=other)
+    assert solver.tests_after(thread, Reply(), question=solver.question(thread)) == DOUBLE_TESTS
     assert list(solver.answer(thread, _pick("= 8")(solver.question(thread))))[-1].status == "passed"
     with pytest.raises(BadInput, match="not waiting for an answer"):
         solver.answer(thread, Reply())
@@ -321,3 +327,11 @@ def test_a_solve_told_from_its_checkpoints_tells_each_question_once(tmp_path):
     calls = [[e.asked.question.call for e in story_of(run, "sample", []).entries if isinstance(e, Answered)]
              for run in (events, told)]
     assert calls[0] == calls[1] and len(calls[0]) == 3
+
+
+def test_a_typed_result_as_long_as_a_pasted_page_is_read_at_once():
+    # A lazy group before a trailing \s* made this quadratic: minutes for a page, the whole app's interpreter held.
+    # 200,000 spaces inside took the old pattern over ten minutes (7.5 s at 20,000 on the project's machine).
+    long = "x" + " " * 200_000 + "y"
+    assert Reply.typed(f"  raises {long}  ").raises == long
+    assert Reply.typed(f" {long}").returns == long

@@ -205,3 +205,22 @@ def test_a_question_answered_in_another_tab_is_not_answered_again_from_a_stale_o
     click(stale, "returns 8")  # a reply to the first question, from the tab that still shows it
     assert any("answered in another tab or window" in e.value for e in stale.error)
     assert len(seeded_factory(session.load_settings()).asked(thread)) == 1
+
+
+def test_a_tab_whose_solve_another_tab_carried_on_shows_it_carried_on_with_the_answers_test(page):
+    thread = solve(page)
+    other = AppTest.from_file("../ui/app.py", default_timeout=60)
+    other.query_params["solve"] = thread
+    other.run()
+    click(other, "returns 8")
+    settle(page)  # the tab that started the solve, drawn again: not its own job's old question
+    assert question(page) is None and not page.error
+    assert "assert double(4) == 8" in page.session_state["tests"]  # Run from here keeps the answer
+
+
+def test_a_bad_app_ask_stops_the_app_at_start_naming_it(monkeypatch):
+    from ui.settings import load_app_settings
+
+    monkeypatch.setenv("APP_ASK", "maybe")
+    with pytest.raises(ValueError, match="APP_ASK"):
+        load_app_settings()

@@ -32,7 +32,7 @@ def _oidc_settings() -> dict | None:
 _address = st.get_option("server.address") or "0.0.0.0"  # unset: Streamlit listens on every interface
 try:
     _access = choose_access(_address, load_app_settings(), _oidc_settings())
-except AccessRefused as exc:
+except (AccessRefused, ValueError) as exc:  # ValueError: a setting that is none of its values
     print(f"Not started: {exc}", file=sys.stderr, flush=True)
     sys.exit(2)
 configure(_access)

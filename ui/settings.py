@@ -24,11 +24,13 @@ class AppSettings:
 
 
 def load_app_settings() -> AppSettings:
-    """APP_TOKEN, APP_ADMIN_TOKEN, APP_ADMINS (comma-separated) and APP_PUBLISHED_ON (unset: none of them)."""
+    """APP_TOKEN, APP_ADMIN_TOKEN, APP_ADMINS (comma-separated) and APP_PUBLISHED_ON (unset: none of them); raises
+    ValueError, naming the variable, for a value that is none of its own (APP_ASK's too)."""
     env = {name: (os.environ.get(name) or "").strip() for name in
            ("APP_TOKEN", "APP_ADMIN_TOKEN", "APP_ADMINS", "APP_PUBLISHED_ON")}
     if env["APP_PUBLISHED_ON"] not in ("", "loopback"):
         raise ValueError(f"APP_PUBLISHED_ON may only be 'loopback', got {env['APP_PUBLISHED_ON']!r}")
+    ask_by_default()  # read by the Playground on each draw: a bad value stops the app at start, not every page
     return AppSettings(token=env["APP_TOKEN"] or None, admin_token=env["APP_ADMIN_TOKEN"] or None,
                        admins=tuple(a.strip() for a in env["APP_ADMINS"].split(",") if a.strip()),
                        published_on=env["APP_PUBLISHED_ON"] or None)

@@ -319,8 +319,11 @@ def _draw_final(story: Story, more_below: bool) -> None:
         where = f"before **{final.next_node}** finished" if final.next_node else "before its first checkpoint"
         st.warning(f"**Interrupted** {where}: the process running this solve stopped (killed or restarted). "
                    "Its steps are kept; the debugger can carry it on.", icon=":material/warning:")
-    elif final.paused and final.next_node == "ask":
+    elif final.paused and final.next_node == "ask" and final.asking:
         st.info(f"**A question first.** {plain(asking_words(story))}", icon=QUESTION_ICON)
+    elif final.paused and final.next_node == "ask":
+        st.info("**Stopped before its question.** The answers that pass your tests disagree on inputs your tests do "
+                "not check; carried on (the debugger's Run to the end, or Next step), the solve puts its question.")
     elif final.paused:
         st.info(f"Paused before **{final.next_node}**.")
     elif final.status == "passed":

@@ -86,8 +86,11 @@ class Reply:
     @staticmethod
     def typed(text: str) -> Reply:
         """A result a person typed: 'raises ValueError' for an exception, else a value as Python ('[1, 2]', "'a'")."""
-        found = re.fullmatch(r"\s*raises?\s+(\S.*?)\s*", text)
-        return Reply(raises=found.group(1)) if found else Reply(returns=text.strip())
+        text = text.strip()
+        # Stripped first: a lazy group before a trailing \s* makes the match quadratic, and a pasted page would hold
+        # the interpreter (and every session of the app) for minutes.
+        found = re.fullmatch(r"raises?\s+(\S.*)", text)
+        return Reply(raises=found.group(1)) if found else Reply(returns=text)
 
     def words(self, question: Question) -> str:
         """'returns 3' (the person's pick or typed result), or 'skipped'."""

@@ -51,6 +51,8 @@ class RunFinished:
     paused: bool = False
     next_node: str | None = None
     error: str | None = None
+    # Paused at the ask node with its question put (Solver.question has it); False when stopped before it ran.
+    asking: bool = False
     kind: str = "run_finished"
 
 

@@ -175,7 +175,8 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
         final_status = status if status == "interrupted" else values.get("status", status)
         events.append(RunFinished(thread_id, last.step if last else 0, final_status, values.get("code", ""),
                                   values.get("iteration", 0), paused, last.next_node if paused else None,
-                                  values.get("error")))
+                                  values.get("error"),
+                                  asking=paused and last.next_node == "ask" and solver.question(thread_id) is not None))
     job = SolveJob(events=events, thread_id=thread_id,
                    inputs={"task": values.get("task", ""), "tests": values.get("tests", ""),
                            "search": search_dict(solver.search_of(thread_id)),

@@ -129,16 +129,26 @@ class Solver:
                 return Question.from_dict(pending.value)
         return None
 
-    def answer(self, thread_id: str, reply: Reply, *, step_mode: bool = False,
+    def answer(self, thread_id: str, reply: Reply, *, question: Question | None = None, step_mode: bool = False,
                stop: threading.Event | None = None) -> Iterator[Event]:
         """Answer the question a solve is paused at and carry it on: a pick or a typed result becomes a test in the
         person's style and every candidate is judged again with it; a skip adds nothing. Raises BadInput, with what
-        to fix, when the solve asks nothing now or the reply cannot be a test (nothing is lost: ask again)."""
-        question = self.question(thread_id)
-        if question is None:
-            raise BadInput(f"solve {thread_id} is not waiting for an answer")
-        answered(self.state_at(thread_id)["tests"], question, reply)  # refuses what cannot be a test, before resuming
+        to fix, when the solve asks nothing now, asks another question than question (the one the reply was made
+        for: a choice's number would pick among another question's choices), or the reply cannot be a test
+        (nothing is lost: ask again)."""
+        self.tests_after(thread_id, reply, question=question)  # refuses all of that before resuming
         return self._stream(Command(resume=reply.to_dict()), self._config(thread_id), step_mode, stop)
+
+    def tests_after(self, thread_id: str, reply: Reply, *, question: Question | None = None) -> str:
+        """The tests the solve runs once reply answers its question: its tests with the reply's test added (as they
+        are for a skip). Raises BadInput as answer does."""
+        waiting = self.question(thread_id)
+        if waiting is None:
+            raise BadInput(f"solve {thread_id} is not waiting for an answer")
+        if question is not None and waiting != question:
+            raise BadInput("this question was answered elsewhere (another tab or window), and the solve has gone on: "
+                           "reload to see it as it is now")
+        return answered(self.state_at(thread_id)["tests"], waiting, reply)[0]
 
     def asked(self, thread_id: str, checkpoint_id: str | None = None) -> list[Asked]:
         """Every question the solve put by that step (the latest when checkpoint_id is None) and its answer."""
@@ -231,7 +241,8 @@ class Solver:
         status = "paused" if paused else values.get("status", "error")
         self.store.set_status(thread_id, status)
         yield RunFinished(thread_id, step, values.get("status", "error"), values.get("code", ""),
-                          values.get("iteration", 0), paused, final.next[0] if paused else None, values.get("error"))
+                          values.get("iteration", 0), paused, final.next[0] if paused else None, values.get("error"),
+                          asking=any(task.interrupts for task in final.tasks))
 
     def steps(self, thread_id: str) -> list[Step]:
         """Every checkpoint of a solve, oldest first (forks included: see parent_id)."""

@@ -36,7 +36,7 @@ from ui.code_editor import code_editor
 from ui.examples import DEFAULT_EXAMPLE, EXAMPLES
 from ui.identity import started_by_words
 from ui.job_view import show_job
-from ui.question_form import question_form
+from ui.question_form import BOX_ERROR, box_warning, question_form
 from ui.session import current_settings, model_solver, solver_or_error
 from ui.settings import ask_by_default
 
@@ -89,6 +89,13 @@ def solve_at_address(settings) -> SolveJob | None:
     the address then names (a page switch drops the query). An unknown id is said plainly, and the page goes on."""
     wanted = st.query_params.get(ADDRESS)
     own = state.get("solve_job")
+    newer = job_for(own.thread_id) if own is not None else None
+    if newer is not None and newer is not own:
+        # Another tab answered this solve's question and carried it on: show that, with the tests it runs now, so
+        # that this tab neither answers the next question under the old steps nor runs again without the answer.
+        put_inputs(newer.inputs.get("task", ""), newer.inputs.get("tests", ""), own.inputs.get("entry_point") or "")
+        show_solve(newer)
+        own = newer
     # A solve told from its checkpoints that had not ended (running elsewhere, interrupted, paused) is read again:
     # it may have gone on since, in another process or in the Debugger.
     unsettled = own is not None and state.get("solve_stored") and (
@@ -209,7 +216,7 @@ def start_requested_solve(settings, task: str, entry_point: str) -> None:
     # Tests added from the rows of the solve on show make this run that solve's again (its lineage, kept with it).
     pending, shown = state.get("pending_lineage"), state.get("solve_job")
     lineage = kept_in(pending, state.tests) if pending and shown and pending.from_solve == shown.thread_id else None
-    state.pending_lineage, state.added_test_error = None, None
+    state.pending_lineage, state.added_test_error, state[BOX_ERROR] = None, None, None
     inputs = {"task": task, "tests": state.tests, "entry_point": entry_point or None, "search": search_dict(search),
               "lineage": lineage.to_dict() if lineage else None, "ask": ask}
     show_solve(start_job(partial(solver.start, task, state.tests, entry_point=entry_point or None, search=search,
@@ -252,6 +259,7 @@ def solve_view(job: SolveJob, settings) -> None:
     if job.final is not None and job.final.paused:
         with contextlib.suppress(ModelUnavailable):  # the page above already says what to fix
             question_form(job, model_solver(settings), put_tests, show_solve)
+    box_warning()
     if behaviour is not None:
         beyond_tests(job, behaviour, put_tests, _request_solve)
     final = job.final
@@ -260,7 +268,7 @@ def solve_view(job: SolveJob, settings) -> None:
                 "steps up to its last checkpoint.", icon=":material/hourglass_top:")
         st.button("Show its latest steps")  # a click reruns the page, which reads the checkpoints again
     left, right = st.columns(2)
-    if final is not None and final.code and not final.paused:  # a solve waiting at a question has no answer yet
+    if final is not None and final.code and not final.asking:  # a solve waiting at a question has no answer yet
         left.download_button("Download the final code", final.code, file_name="solution.py", mime="text/x-python")
     interrupted = final is not None and final.status == "interrupted"
     if right.button("Carry this solve on in the debugger" if interrupted else "Open this solve in the debugger",
