@@ -54,6 +54,17 @@ def test_no_question_where_the_candidates_agree_or_on_a_visible_or_asked_input()
     assert pick_question(P, differ, {"f(2)", "f(3)"}) is None
 
 
+def test_values_a_test_cannot_tell_apart_are_one_choice_and_ask_nothing():
+    probes = [Probe("f(2)", "mutated")]
+    # Found on a held-out task: three answers gave dicts in other orders or 800 against 800.0, and the solve asked
+    # three times, each answer dropping candidates that the test it added passes.
+    same = {1: ["~= {'food': 20.0, 'rent': 800}"], 2: ["~= {'rent': 800.0, 'food': 20.0}"],
+            3: ["~= {'rent': 800, 'food': 20}"]}
+    assert pick_question(probes, same) is None
+    question = pick_question(probes, {1: ["~= 1"], 2: ["~= 1.0"], 3: ["~= 2"], 4: ["~= True"]})
+    assert question.options == (Option("= 1", (1, 2, 4)), Option("= 2", (3,)))
+
+
 def test_only_outcomes_that_can_be_a_test_are_choices():
     probes = [Probe("f(2)", "mutated")]
     # A value cut short by the sandbox, a name (inf) and a run that stopped cannot be written as a test.

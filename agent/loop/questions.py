@@ -151,15 +151,32 @@ def writable(outcome: str) -> bool:
 
 
 def _split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tuple[Option, ...]:
-    """The options on one probe: the passing candidates grouped by their (unmarked) outcome there, largest first."""
-    groups: dict[str, list[int]] = {}
+    """The options on one probe: the passing candidates grouped by their (unmarked) outcome there, largest first.
+    Values a test's == cannot tell apart are one option ({'a': 1, 'b': 2} and {'b': 2, 'a': 1}, 800 and 800.0): a
+    test written from either passes both, so asking between them would drop candidates no test rejects, and the
+    same split would come back at the next input."""
+    groups: list[tuple[str, list[int]]] = []
     mark = MARKS[probe.kind]
     for number, outcomes in behaviours.items():
         outcome = outcomes[index]
         outcome = outcome[len(mark):] if mark and outcome.startswith(mark) else outcome
-        if writable(outcome):
-            groups.setdefault(outcome, []).append(number)
-    return tuple(Option(o, tuple(n)) for o, n in sorted(groups.items(), key=lambda g: (-len(g[1]), g[1][0])))
+        if not writable(outcome):
+            continue
+        for shown, numbers in groups:
+            if _same_outcome(shown, outcome):
+                numbers.append(number)
+                break
+        else:
+            groups.append((outcome, [number]))
+    return tuple(Option(o, tuple(n)) for o, n in sorted(groups, key=lambda g: (-len(g[1]), g[1][0])))
+
+
+def _same_outcome(a: str, b: str) -> bool:
+    """Whether two outcomes are one to a test: the same exception's type, or values equal under ==."""
+    if a == b:
+        return True
+    first, second = BehaviourRow("", "mutated", a).returned, BehaviourRow("", "mutated", b).returned
+    return first is not None and second is not None and _same_value(first, second)
 
 
 def _evenness(options: tuple[Option, ...]) -> tuple[float, int]:
@@ -192,8 +209,8 @@ def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
 
 
 def _same_value(a: str, b: str) -> bool:
-    try:
-        return ast.literal_eval(a) == ast.literal_eval(b)
+    try:  # parsed through the sandbox's lock, as every host parse is (sandbox.locked_parse)
+        return bool(ast.literal_eval(parse(a.strip(), mode="eval")) == ast.literal_eval(parse(b.strip(), mode="eval")))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return a.strip() == b.strip()
 
