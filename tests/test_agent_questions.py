@@ -261,6 +261,9 @@ REFERENCE = "def double(n):\n    if n < 0:\n        raise ValueError(n)\n    ret
 def test_the_simulated_person_answers_from_the_reference_run_in_the_sandbox():
     question = Question("double(4)", False, (Option("= 7", (1,)), Option("= 8", (2,))))
     assert reference_reply(REFERENCE, "double", question) == Reply(choice=1)
+    # The choice a test cannot tell from the reference's 8 is the one it picks, as a person would click it.
+    floats = Question("double(4)", False, (Option("= 7.0", (1,)), Option("= 8.0", (2,))))
+    assert reference_reply(REFERENCE, "double", floats) == Reply(choice=1)
     assert reference_reply(REFERENCE, "double", Question("double(5)", False, question.options)) == Reply(
         returns="10")
     assert reference_reply(REFERENCE, "double", Question("double(-1)", True, question.options)) == Reply(

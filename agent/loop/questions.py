@@ -163,7 +163,7 @@ def _split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tup
         if not writable(outcome):
             continue
         for shown, numbers in groups:
-            if _same_outcome(shown, outcome):
+            if same_outcome(shown, outcome):
                 numbers.append(number)
                 break
         else:
@@ -171,7 +171,7 @@ def _split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tup
     return tuple(Option(o, tuple(n)) for o, n in sorted(groups, key=lambda g: (-len(g[1]), g[1][0])))
 
 
-def _same_outcome(a: str, b: str) -> bool:
+def same_outcome(a: str, b: str) -> bool:
     """Whether two outcomes are one to a test: the same exception's type, or values equal under ==."""
     if a == b:
         return True

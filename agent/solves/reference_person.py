@@ -6,7 +6,7 @@ the reference reaches nothing but these answers, never a prompt or the chooser."
 from __future__ import annotations
 
 from agent.loop.probes import MARKS, Probe, behaviour
-from agent.loop.questions import Question, Reply, writable
+from agent.loop.questions import Question, Reply, same_outcome, writable
 from agent.solves.answer_behaviour import BehaviourRow
 from agent.solves.asking import Person
 
@@ -17,7 +17,7 @@ def reference_reply(reference: str, entry_point: str | None, question: Question)
     kind = "outside" if question.outside else "mutated"
     outcome = behaviour(reference, [Probe(question.call, kind)], entry_point)[0][len(MARKS[kind]):]
     for index, option in enumerate(question.options):
-        if option.outcome == outcome:
+        if same_outcome(option.outcome, outcome):  # as a person would click 800 for 800.0: one to a test
             return Reply(choice=index)
     row = BehaviourRow(question.call, kind, outcome)
     if not writable(outcome):  # a value too long to show whole, or one Python cannot write (inf): no test says it
