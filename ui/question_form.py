@@ -121,7 +121,7 @@ def restore_box_if_unanswered(thread: str, waiting: Question | None, put_tests: 
     if record is None:
         return
     question, before, after = record
-    if waiting is not None and waiting == question and state.tests == after:
+    if waiting == question and state.tests == after:
         put_tests(before)
 
 
