@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ast
+import os
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 from sandbox import locked_parse, run_tests
 from sandbox.pool import default_pool
@@ -28,6 +31,17 @@ def test_sixteen_runs_from_eight_threads():
         assert status == ("passed" if i % 2 == 0 else "failed"), (i, status)
         assert n_passed == (2 if i % 2 == 0 else 0)
 
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to choose")
+def test_a_runs_two_processes_share_one_cpu_once_calls_cross():
+    # Each crossing wakes the other process; across two CPUs of an idle machine that costs 2-3 times as much
+    # (one_cpu.py). Before the first crossing both may use every CPU, so their start-ups overlap.
+    code = "import os\ndef cpus():\n    return sorted(os.sched_getaffinity(0))\n"
+    tests = ("import os\ndef test_one_cpu():\n    theirs = cpus()\n"
+             "    assert theirs == sorted(os.sched_getaffinity(0))\n    assert len(theirs) == 1\n")
+    report = run_tests(code, tests)
+    assert report.status == "passed", report
 
 
 def test_workers_outlive_the_threads_that_started_them():
