@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from agent.inputs import BadInput
+from agent.loop.asserted_calls import OBSERVERS
 from sandbox.inside.shapes import count_tests, detect_shape, is_test_case
 from sandbox.locked_parse import parse
 
@@ -87,6 +88,14 @@ def _call(call: str) -> ast.Call:
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
         raise BadInput(f"`{call}` is not a call of a function by its name")
     return node
+
+
+def _called(call: ast.Call) -> ast.Call:
+    """The function's own call inside the observers a check reads it through (f(x) in ``sorted(f(x))``)."""
+    while call.func.id in OBSERVERS and call.args and isinstance(call.args[0], ast.Call) and isinstance(
+            call.args[0].func, ast.Name):
+        call = call.args[0]
+    return call
 
 
 def _test_name(call: ast.Call, raises: bool, taken: set[str]) -> str:
@@ -175,9 +184,10 @@ def _place(module: ast.Module, style: str, lines: list[str]) -> tuple[int, int]:
 
 
 def write_test(tests: str, call: str, *, returns: str | None = None, raises: str | None = None) -> WrittenTest:
-    """tests with one more test: that call (``add(0, 0)``) returns the value whose Python source is returns, or
-    raises the exception type named by raises; written in the tests' own style (style_of_tests). Raises BadInput, saying
-    what to fix, for a value or type that is not Python, or tests that do not parse."""
+    """tests with one more test: that call (``add(0, 0)``, or one read through a check's observer: ``sorted(f(x))``)
+    returns the value whose Python source is returns, or raises the exception type named by raises; written in the
+    tests' own style (style_of_tests). Raises BadInput, saying what to fix, for a value or type that is not Python, or
+    tests that do not parse."""
     if (returns is None) == (raises is None):
         raise ValueError("a test says either what the call returns or what it raises")
     module = _module(tests)
@@ -186,10 +196,10 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
     value = _value(returns) if returns is not None else None
     exception = _exception(raises) if raises is not None else None
     taken = {n.name for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    name = _test_name(called, exception is not None, taken)
+    name = _test_name(_called(called), exception is not None, taken)
     if style == "check":  # check(candidate) calls the function by its parameter's name
         check = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "check")
-        called = ast.Call(ast.Name(check.args.args[0].arg), called.args, called.keywords)
+        _called(called).func = ast.Name(check.args.args[0].arg)
     lines = tests.rstrip("\n").splitlines()
     pytest_name = _pytest_import(module)
     needs_pytest = style == "pytest" and exception is not None and pytest_name is None

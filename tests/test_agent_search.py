@@ -17,7 +17,7 @@ from agent.config import (
 )
 from agent.loop.candidates import candidates
 from agent.loop.choice import answers_by_budget, choose
-from agent.loop.probes import Probe, behaviour, probe_calls, signature, within_contract
+from agent.loop.probes import Probe, behaviour, probe_calls, signature, visible_calls, within_contract
 from fakes import SamplingScriptedModel
 
 TASK = "Write a function absolute(x) that returns the absolute value of x."
@@ -129,6 +129,22 @@ def test_probe_calls_keep_the_visible_calls_and_add_mutated_inputs():
     # A check(candidate) calls the function by that name.
     assert probe_calls("def check(candidate):\n    assert candidate(2) == 4\n", "sq")[0].call == "sq(2)"
     assert probe_calls("assert callable(f)\n", "f") == []
+
+
+def test_probes_read_the_result_as_the_visible_check_does():
+    # Found on MBPP: `assert set(f(a)) == set(b)` ignores order, but the probes read the bare list, so the solve asked
+    # about an order the tests ignore and its answer's test rejected right answers (4 of 71 tasks).
+    tests = ("assert set(common([1, 2], [2, 1])) == {1, 2}\nassert round(area(2.5), 2) == 19.63\n"
+             "assert sorted(words('b a'), reverse=True) == ['b', 'a']\nassert sorted(f(1), key=len) == []\n")
+    calls = [p.call for p in probe_calls(tests, None)]
+    assert calls[:4] == ["set(common([1, 2], [2, 1]))", "round(area(2.5), 2)", "sorted(words('b a'), reverse=True)",
+                         "f(1)"]  # a key function is not a literal: what the check does with the result is unknown
+    assert "set(common([2, 1], [2, 1]))" in calls and "round(area(3.0), 2)" in calls
+    assert visible_calls(tests, None) == set(calls[:4])
+    in_order = "def common(a, b):\n    return [x for x in a if x in b]\n"
+    reversed_ = "def common(a, b):\n    return [x for x in b if x in a]\n"
+    probes = probe_calls("assert set(common([1, 2], [2, 1])) == {1, 2}\n", "common")
+    assert behaviour(in_order, probes, "common") == behaviour(reversed_, probes, "common")
 
 
 def test_behaviour_records_values_and_exceptions_in_the_sandbox_marked_by_the_probes_kind():

@@ -84,6 +84,16 @@ def test_a_check_gets_one_more_assert_on_its_candidate():
     assert not run_tests(CODE, raising.tests, entry_point="add").passed
 
 
+def test_a_call_read_through_the_checks_observer_keeps_it_and_is_named_for_the_function():
+    tests = "def check(candidate):\n    assert sorted(candidate([2, 4])) == [2, 4]\n"
+    written = write_test(tests, "sorted(evens([3, 2]))", returns="[2]")
+    assert written.tests == tests + "    assert sorted(candidate([3, 2])) == [2]\n"
+    pytest_style = write_test("def test_a():\n    assert set(evens([2])) == {2}\n", "set(evens([4, 4]))", returns="{4}")
+    assert "def test_evens_4_4():\n    assert set(evens([4, 4])) == {4}" in pytest_style.tests
+    code = "def evens(xs):\n    return [x for x in xs if x % 2 == 0][::-1]\n"
+    assert run_tests(code, written.tests, entry_point="evens").passed
+
+
 def test_names_are_unique_and_read_what_the_call_tests():
     once = write_test(PYTEST, "count('')", returns="0")
     assert "def test_count_empty():" in once.tests

@@ -10,6 +10,12 @@ import builtins
 
 from sandbox.locked_parse import parse
 
+# Calls a check may wrap around the function's result to compare only what it cares about: its items whatever
+# their order (set, sorted), a number to some digits (round), a generator's items (list). A probe observes the result
+# through the same wrapper, or it would ask about an order the tests ignore and write a test that rejects right code.
+OBSERVERS = frozenset({"set", "frozenset", "sorted", "list", "tuple", "round"})
+CALL_MARK = "__observed_call__"
+
 
 def _is_assertion_method(node: ast.AST) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -36,6 +42,38 @@ def _checked(module: ast.Module) -> list[ast.AST]:
     return found
 
 
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
+    """How the check reads call's result: CALL_MARK alone, or inside the observers wrapped around it
+    (``sorted(CALL_MARK, reverse=True)``), each taking the result first and nothing but literals besides."""
+    text, inner, parent = CALL_MARK, call, parents.get(id(call))
+    while (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in OBSERVERS
+           and parent.args and parent.args[0] is inner and all(_literal(a) for a in parent.args[1:])
+           and all(k.arg is not None and _literal(k.value) for k in parent.keywords)):
+        # The text so far stands in as a name: unparse writes a name as it is.
+        text = ast.unparse(ast.Call(parent.func, [ast.Name(text), *parent.args[1:]], parent.keywords))
+        inner, parent = parent, parents.get(id(parent))
+    return text
+
+
+def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.Call, str]]:
+    """asserted_calls, each with how its check reads the result (_observer): ``set(CALL_MARK)`` for
+    ``assert set(f(x)) == {1, 2}``, CALL_MARK alone for ``assert f(x) == [1, 2]``."""
+    try:
+        module = parse(tests)
+    except SyntaxError:
+        return []
+    parents = {id(child): node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
+    return [(call, _observer(call, parents)) for call in _calls(module, names)]
+
+
 def asserted_calls(tests: str, names: set[str] | None = None) -> list[ast.Call]:
     """Each call of a plain name inside a check, in order: of one of names, or (names None) of any function
     that is not a builtin. A test file that does not parse has none."""
@@ -43,6 +81,10 @@ def asserted_calls(tests: str, names: set[str] | None = None) -> list[ast.Call]:
         module = parse(tests)
     except SyntaxError:
         return []
+    return _calls(module, names)
+
+
+def _calls(module: ast.Module, names: set[str] | None) -> list[ast.Call]:
     calls: dict[int, ast.Call] = {}  # by id: a unittest assertion inside an assert is walked twice
     for checked in _checked(module):
         for call in ast.walk(checked):

@@ -16,7 +16,7 @@ import itertools
 import json
 from dataclasses import dataclass
 
-from agent.loop.asserted_calls import asserted_calls
+from agent.loop.asserted_calls import CALL_MARK, observed_calls
 from sandbox import Limits, run_tests
 
 MAX_PROBES = 16
@@ -76,45 +76,47 @@ def within_contract(value: object, seen: list[object]) -> bool:
     return True
 
 
-def _literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list]]:
-    """(function name, literal arguments) of each call of the function in the visible tests' asserts."""
-    calls: list[tuple[str, list]] = []
-    for call in asserted_calls(tests, {entry_point, "candidate"} if entry_point else None):
+def _literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
+    """(function name, literal arguments, how the check reads the result) of each call of the function in the
+    visible tests' asserts: ``set(CALL_MARK)`` where the test compares set(f(x)), CALL_MARK where it compares f(x)."""
+    calls: list[tuple[str, list, str]] = []
+    for call, observer in observed_calls(tests, {entry_point, "candidate"} if entry_point else None):
         if not call.keywords:
             values = [_literal(a) for a in call.args]
             if all(ok for ok, _ in values):
-                calls.append((entry_point or call.func.id, [v for _, v in values]))
+                calls.append((entry_point or call.func.id, [v for _, v in values], observer))
     return calls
 
 
-def _source(name: str, args: list) -> str:
-    return f"{name}({', '.join(repr(a) for a in args)})"
+def _source(name: str, args: list, observer: str = CALL_MARK) -> str:
+    return observer.replace(CALL_MARK, f"{name}({', '.join(repr(a) for a in args)})")
 
 
 def visible_calls(tests: str, entry_point: str | None) -> set[str]:
     """The visible tests' own calls, written as probe_calls writes a call. A mutation of one call can equal another
     visible call (add(1, 2) less one is add(0, 2)); probe_calls then keeps it as a mutated probe."""
-    return {_source(name, args) for name, args in _literal_calls(tests, entry_point)}
+    return {_source(name, args, observer) for name, args, observer in _literal_calls(tests, entry_point)}
 
 
 def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
-    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked."""
-    calls = _literal_calls(tests, entry_point)  # (function name, literal arguments) of each visible call
+    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked. A probe
+    reads the result as its visible call's check does (``sorted(f(x))`` where the test sorts)."""
+    calls = _literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
     # What the visible calls show at each argument place, per function and arity: the contract mutations keep to.
     seen: dict[tuple[str, int, int], list[object]] = {}
-    for name, args in calls:
+    for name, args, _ in calls:
         for i, a in enumerate(args):
             seen.setdefault((name, len(args), i), []).append(a)
     originals, mutated, done = [], [], set()  # mutated: one list per call
-    for name, args in calls:
-        source = _source(name, args)
+    for name, args, observer in calls:
+        source = _source(name, args, observer)
         if source not in done and len(source) < 2000:
             done.add(source)
             originals.append(Probe(source, "original"))
         variants = []
         for i, a in enumerate(args):
             for m in _mutations(a):
-                call = _source(name, args[:i] + [m] + args[i + 1:])
+                call = _source(name, args[:i] + [m] + args[i + 1:], observer)
                 if call not in done and len(call) < 2000:
                     done.add(call)
                     inside = within_contract(m, seen[(name, len(args), i)])
