@@ -141,6 +141,10 @@ def test_probes_read_the_result_as_the_visible_check_does():
                          "f(1)"]  # a key function is not a literal: what the check does with the result is unknown
     assert "set(common([2, 1], [2, 1]))" in calls and "round(area(3.0), 2)" in calls
     assert visible_calls(tests, None) == set(calls[:4])
+    # A bare assert (or assertTrue) reads only the result's truth: a match object and True are one answer to it.
+    truth = "assert check('annie')\nassert not check('bob')\nassert check('x') == True\n"
+    assert [p.call for p in probe_calls(truth, "check")][:3] == ["bool(check('annie'))", "bool(check('bob'))",
+                                                                 "check('x')"]
     in_order = "def common(a, b):\n    return [x for x in a if x in b]\n"
     reversed_ = "def common(a, b):\n    return [x for x in b if x in a]\n"
     probes = probe_calls("assert set(common([1, 2], [2, 1])) == {1, 2}\n", "common")

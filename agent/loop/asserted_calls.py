@@ -11,9 +11,11 @@ import builtins
 from sandbox.locked_parse import parse
 
 # Calls a check may wrap around the function's result to compare only what it cares about: its items whatever
-# their order (set, sorted), a number to some digits (round), a generator's items (list). A probe observes the result
-# through the same wrapper, or it would ask about an order the tests ignore and write a test that rejects right code.
-OBSERVERS = frozenset({"set", "frozenset", "sorted", "list", "tuple", "round"})
+# their order (set, sorted), a number to some digits (round), a generator's items (list), its truth (bool; also a
+# bare ``assert f(x)``, ``assert not f(x)`` and ``self.assertTrue(f(x))``, which read nothing else of the result).
+# A probe observes the result through the same wrapper, or it would ask about an order the tests ignore and write a
+# test that rejects right code.
+OBSERVERS = frozenset({"set", "frozenset", "sorted", "list", "tuple", "round", "bool"})
 CALL_MARK = "__observed_call__"
 
 
@@ -60,6 +62,13 @@ def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
         # The text so far stands in as a name: unparse writes a name as it is.
         text = ast.unparse(ast.Call(parent.func, [ast.Name(text), *parent.args[1:]], parent.keywords))
         inner, parent = parent, parents.get(id(parent))
+    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        inner, parent = parent, parents.get(id(parent))
+    truth = (isinstance(parent, ast.Assert) and parent.test is inner) or (
+        isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+        and parent.func.attr in ("assertTrue", "assertFalse") and parent.args[:1] == [inner])
+    if truth and not text.startswith("bool("):
+        return f"bool({text})"
     return text
 
 
