@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sandbox import locked_parse, run_tests
+from sandbox import Limits, locked_parse, run_tests
 from sandbox.pool import default_pool
 
 
@@ -34,13 +34,21 @@ def test_sixteen_runs_from_eight_threads():
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to choose")
-def test_a_runs_two_processes_share_one_cpu_once_calls_cross():
+def test_a_runs_two_processes_share_one_cpu_while_calls_cross_fast_and_not_while_each_computes():
     # Each crossing wakes the other process; across two CPUs of an idle machine that costs 2-3 times as much
-    # (one_cpu.py). Before the first crossing both may use every CPU, so their start-ups overlap.
-    code = "import os\ndef cpus():\n    return sorted(os.sched_getaffinity(0))\n"
-    tests = ("import os\ndef test_one_cpu():\n    theirs = cpus()\n"
-             "    assert theirs == sorted(os.sched_getaffinity(0))\n    assert len(theirs) == 1\n")
-    report = run_tests(code, tests)
+    # (one_cpu.py). Calls that compute a while gain nothing from one CPU, and another run pinned there would halve both.
+    code = ("import os, time\ndef cpus(work=0.0):\n    end = time.perf_counter() + work\n"
+            "    while time.perf_counter() < end:\n        pass\n    return sorted(os.sched_getaffinity(0))\n"
+            "def each(items, fn):\n    [fn(x) for x in items]\n    return sorted(os.sched_getaffinity(0))\n")
+    tests = ("import os\ndef test_one_cpu():\n    everything = sorted(os.sched_getaffinity(0))\n"
+             "    assert cpus() == everything\n"  # a few calls: the two start up side by side
+             "    for _ in range(200):\n        theirs = cpus()\n"
+             "    assert len(theirs) == 1 and theirs == sorted(os.sched_getaffinity(0))\n"
+             "    for _ in range(200):\n        theirs = cpus(0.003)\n"
+             "    assert theirs == everything == sorted(os.sched_getaffinity(0))\n"
+             "    theirs = each(range(200), lambda x: x)\n"  # the code's calls back into the tests cross too
+             "    assert len(theirs) == 1 and theirs == sorted(os.sched_getaffinity(0))\n")
+    report = run_tests(code, tests, limits=Limits(timeout_s=30))
     assert report.status == "passed", report
 
 

@@ -19,6 +19,7 @@ import types
 
 import codeside_sync
 import introspection
+import one_cpu
 import proxies
 import sharing
 import subclassing
@@ -64,6 +65,8 @@ class CodeSide:
         return unsupported.with_notes(found)
 
     def _take(self, extra: dict | None) -> None:
+        if extra and "cpu" in extra:
+            one_cpu.follow(extra["cpu"])
         try:
             self.handover.incoming(extra)
         except BadState:

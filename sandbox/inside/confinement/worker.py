@@ -40,7 +40,6 @@ import wire  # noqa: E402
 import candidate  # noqa: E402
 import codec  # noqa: E402,F401
 import names as _names  # noqa: E402,F401
-import one_cpu  # noqa: E402
 import confine  # noqa: E402
 import policy  # noqa: E402
 import testrunner  # noqa: E402
@@ -93,18 +92,6 @@ def _become(uid: int | None, home: str, limits: dict, keep: dict[int, int]) -> N
         confine.apply(POLICY, home)
     except (confine.ConfineError, OSError):
         os._exit(confine.CONFINE_FAILED)
-
-
-def _this_cpu() -> int | None:
-    """The CPU this worker runs on now, when it may run on more than one (else there is nothing to choose)."""
-    try:
-        if len(os.sched_getaffinity(0)) < 2:
-            return None
-        with open("/proc/self/stat", "rb") as stat:
-            # The processor is the 39th field; the 2nd, the command in parentheses, may hold spaces.
-            return int(stat.read().rsplit(b")", 1)[1].split()[36])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def _fork(target, *args: object) -> int:
@@ -185,7 +172,6 @@ class Run:
         self.output_total = 0
         self.flags: set[str] = set()
         self.exit: dict[str, int] = {}
-        self.cpu: int | None = None  # the CPU both processes share once calls cross (one_cpu)
 
     def _dirs(self) -> tuple[str, str]:
         dirs = []
@@ -208,7 +194,6 @@ class Run:
     def execute(self) -> None:
         code_dir, tests_dir = self._dirs()
         _reseed()
-        self.cpu = _this_cpu()
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         rep_r, rep_w = os.pipe()
@@ -232,12 +217,10 @@ class Run:
         _frame(self.out, b"D", json.dumps(summary).encode())
 
     def _candidate(self, home: str, fds: dict[int, int]) -> None:
-        one_cpu.share(self.cpu)
         _become(self.uids[0], home, self.limits, fds)
         candidate.serve(self.code, 3, 4)
 
     def _tests(self, home: str, fds: dict[int, int]) -> None:
-        one_cpu.share(self.cpu)
         _become(self.uids[1], home, self.limits, fds)
         testrunner.run(self.header["tests_len"], self.header.get("entry_point"), 3, 4, 5)
 

@@ -1,33 +1,79 @@
-"""One CPU for a run's two processes once calls cross between them.
+"""One CPU for a run's two processes while calls cross between them fast.
 
 Runs inside the sandbox (stdlib only), in both processes. Each call that crosses wakes the other process and puts this
-one to sleep (a test calling the code 20,000 times wakes each 20,000 times). A wake-up on the waker's own CPU costs
-about 11 microseconds on the project's machine kind; on the other CPU about 75 when it sleeps idle, as it must be
-woken first, so a crossing between two CPUs of an idle machine costs two to three times as much. So at the first
-crossing each process moves to the CPU its worker was on when the run began. Not at the fork: until then the two
-start up side by side (the code's module runs while the tests are read), which one CPU would take in turn, 5 ms more
-a run.
+one to sleep (a test calling the code 20,000 times wakes each 20,000 times). On an idle machine the other process
+sleeps on the other CPU, and waking a sleeping CPU costs several times a wake-up on the waker's own CPU, so where calls
+cross fast the two processes go faster on one CPU: a 20,000-call loop two to three times as fast (docs/sandbox.md).
+Where each call computes a while, one CPU gains nothing and may cost: another run pinned to the same CPU would halve
+both. So the tests' process looks at the pace of the crossings (its requests, and the code's calls back into it) every
+PACE_EVERY crossings, moves its threads to the CPU it runs on when they cross fast and back to all its CPUs when they
+do not, and says so in its next message; the code's process follows (a code process that does not only slows itself).
+Never before PACE_EVERY crossings: most runs call the code a few times, and their two processes keep starting up side
+by side.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import threading
+import time
 
-pending: int | None = None  # the CPU to move to at the first crossing; None once moved, or when there is no choice
+PACE_EVERY = 64  # crossings between two looks at their pace
+FAST_S = 0.001  # a mean time a crossing under it is mostly the wake-ups
+_ALL = -1  # what a request says to undo a move: every CPU the process may use
+
+try:
+    _START = frozenset(os.sched_getaffinity(0))
+    _getcpu = ctypes.CDLL(None, use_errno=True).sched_getcpu
+except (OSError, AttributeError):
+    _START, _getcpu = frozenset(), None
 
 
-def share(cpu: int | None) -> None:
-    """The worker, in a run's process after the fork: the CPU both processes take at their first crossing."""
-    global pending
-    pending = cpu
-
-
-def settle() -> None:
-    """Move to the shared CPU (Peer, at this process's first request or answer); once."""
-    global pending
-    cpu, pending = pending, None
-    if cpu is not None:
+def _move(cpus: frozenset) -> None:
+    """Every thread of this process to cpus (sched_setaffinity moves one thread; threads made later inherit)."""
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        # After a fork the main thread keeps the forking process's native_id; its thread id is the process id.
+        tid = os.getpid() if thread is main else thread.native_id
         try:
-            os.sched_setaffinity(0, {cpu})
-        except OSError:  # the CPU left the run's set meanwhile: the scheduler places the process
+            os.sched_setaffinity(tid or 0, cpus)
+        except (OSError, TypeError):  # a thread that ended meanwhile
             pass
+
+
+class Pacer:
+    """The tests' process: whether calls cross fast, and the move to tell the code's process of (announce: a CPU, or
+    _ALL), until its next message carries it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.since = time.perf_counter()
+        self.cpu: int | None = None  # where this process was moved, or None
+        self.announce: int | None = None
+
+    def tick(self) -> None:
+        """At each crossing (a request of this process's, or one of the code's it serves)."""
+        self.count += 1
+        if self.count % PACE_EVERY or len(_START) < 2 or _getcpu is None:
+            return
+        now = time.perf_counter()
+        fast, self.since = (now - self.since) / PACE_EVERY < FAST_S, now
+        if fast and self.cpu is None:
+            cpu = _getcpu()
+            if cpu in _START:
+                self.cpu = self.announce = cpu
+                _move(frozenset({cpu}))
+        elif not fast and self.cpu is not None:
+            self.cpu, self.announce = None, _ALL
+            _move(_START)
+
+
+def follow(cpu: object) -> None:
+    """The code's process: move where the tests' process said (a CPU, or _ALL)."""
+    if type(cpu) is not int or len(_START) < 2:
+        return
+    if cpu == _ALL:
+        _move(_START)
+    elif cpu in _START:
+        _move(frozenset({cpu}))

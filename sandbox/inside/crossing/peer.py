@@ -12,7 +12,6 @@ import threading
 
 import channels
 import linking
-import one_cpu
 import proxies
 import sharing
 import unsupported
@@ -66,8 +65,6 @@ class Peer(Codec, RemoteErrors):
         (args, kwargs) as this side holds them, whose containers the other side may keep (linking.py)."""
         if self.dead:
             raise PeerGone(self.dead)
-        if one_cpu.pending is not None:
-            one_cpu.settle()
         if self.nesting >= MAX_NESTING:
             raise TooDeep(f"calls between the tests and the code went more than {MAX_NESTING} deep (each calling "
                           "the other back); is a recursion across them missing its base case?")
@@ -141,8 +138,6 @@ class Peer(Codec, RemoteErrors):
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
-        if one_cpu.pending is not None:
-            one_cpu.settle()
         if type(extra) is dict:
             linking.incoming(self, extra)
         if self.hooks:

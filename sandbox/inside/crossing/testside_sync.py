@@ -14,6 +14,7 @@ import os
 import sys
 import types
 
+import one_cpu
 from handover import BadState, Handover
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
@@ -34,6 +35,7 @@ class TestsSide:
         self.env_raw = _raw_environ()
         self.swallowed: list[BaseException] = []
         self.handover = Handover()
+        self.pacer = one_cpu.Pacer()
         import warnings
 
         self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
@@ -48,6 +50,9 @@ class TestsSide:
             env = dict(os.environ)
             if env != self.env:
                 extra["env"] = self.env = env
+        self.pacer.tick()
+        if self.pacer.announce is not None:
+            extra["cpu"], self.pacer.announce = self.pacer.announce, None
         if sys.stdout is not self.stdout or sys.stderr is not self.stderr:
             extra["capture"] = True
         levels = _log_levels()
@@ -78,11 +83,15 @@ class TestsSide:
             self._warn(caught)
 
     def before_serving(self, extra: dict | None) -> None:
+        self.pacer.tick()  # a callback the code calls 20,000 times crosses as often as a call of the tests
         if extra:
             self.after_answer(extra)
 
     def after_serving(self) -> dict | None:
-        return self.handover.outgoing(None)
+        extra = None
+        if self.pacer.announce is not None:
+            extra, self.pacer.announce = {"cpu": self.pacer.announce}, None
+        return self.handover.outgoing(extra)
 
     def raised(self, exc: BaseException) -> None:
         """A function of the tests the code called raised: if it was a failing assert, the test fails even if the
