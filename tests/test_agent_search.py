@@ -141,6 +141,9 @@ def test_probes_read_the_result_as_the_visible_check_does():
                          "f(1)"]  # a key function is not a literal: what the check does with the result is unknown
     assert "set(common([2, 1], [2, 1]))" in calls and "round(area(3.0), 2)" in calls
     assert visible_calls(tests, None) == set(calls[:4])
+    # One input read both ways is probed once (the 16 probes would otherwise hold each mutation twice).
+    both = [p.call for p in probe_calls("assert f(1) == [2, 1]\nassert set(f(1)) == {1, 2}\n", "f")]
+    assert both[:2] == ["f(1)", "set(f(1))"] and "f(2)" in both and "set(f(2))" not in both
     # A bare assert (or assertTrue) reads only the result's truth: a match object and True are one answer to it.
     truth = "assert check('annie')\nassert not check('bob')\nassert check('x') == True\n"
     assert [p.call for p in probe_calls(truth, "check")][:3] == ["bool(check('annie'))", "bool(check('bob'))",

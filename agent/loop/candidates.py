@@ -37,6 +37,7 @@ class Candidate:
     note: str | None
     # What cleaning took out of the answer's code (agent.loop.answer_cleaning): "test_basic", "check_function()".
     removed: list[str] = field(default_factory=list)
+    probed: str = ""  # which probes behaviour was taken on (agent.loop.probes.probes_key); "" when not known
 
     @property
     def ran(self) -> bool:
@@ -112,7 +113,8 @@ def _candidate(raw: dict, index: int) -> Candidate:
         tokens_out=raw.get("tokens_out", 0), prompt_tokens_reused=raw.get("prompt_tokens_reused"),
         seconds_model=raw.get("seconds_model", 0.0), seconds_tests=raw.get("seconds_tests", 0.0),
         temperature=raw.get("temperature"), seed=raw.get("seed"), resampled=bool(raw.get("resampled")),
-        forked=bool(raw.get("forked")), note=raw.get("note"), removed=list(raw.get("removed") or []))
+        forked=bool(raw.get("forked")), note=raw.get("note"), removed=list(raw.get("removed") or []),
+        probed=raw.get("probed") or "")
 
 
 def drawing_speed(drawn: list[Candidate]) -> tuple[int, float, float | None]:

@@ -36,7 +36,7 @@ from agent.loop.model_calls import (
     first_messages,
     seed_note,
 )
-from agent.loop.probes import Probe, behaviour, probe_calls, signature
+from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature
 from agent.loop.questions import Reply, answered, next_question, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
@@ -149,7 +149,7 @@ def _judge(attempt: Attempt, state: SolveState, calls: list[Probe]) -> Attempt:
         feedback = prompts.failure_report(report)
         outcomes = behaviour(attempt["code"], calls, state["entry_point"]) if calls else []
     return {**attempt, "report": report.to_dict(), "feedback": feedback, "signature": signature(outcomes),
-            "behaviour": outcomes,
+            "behaviour": outcomes, "probed": probes_key(calls) if outcomes else "",
             "seconds_tests": round(time.perf_counter() - started, 3)}
 
 

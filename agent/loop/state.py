@@ -24,6 +24,7 @@ class Attempt(TypedDict, total=False):
     feedback: str  # the failure text the model reads next
     signature: str  # fingerprint of what the code returns on the probe inputs ("" when there are none)
     behaviour: list[str]  # what it returned or raised on each probe, marked by the probe's kind (agent.loop.probes)
+    probed: str  # which probes those were (agent.loop.probes.probes_key); "" in a solve stored before it was kept
     tokens_in: int
     tokens_out: int
     prompt_tokens_reused: int | None

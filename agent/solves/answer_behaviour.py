@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.loop.candidates import Candidate, answer_among, candidates, choice
-from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls, visible_calls
+from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls, probes_key, visible_calls
 from agent.loop.state import read_state
 from sandbox import STATUSES
 
@@ -103,7 +103,7 @@ def _unmarked(outcome: str, kind: str) -> str | None:
 
 def _stored_outcomes(answer: Candidate, probes: list[Probe], oracle: bool) -> list[str] | None:
     """The outcomes stored with the answer, unmarked, when they were taken on these very probes; else None."""
-    if oracle or len(answer.behaviour) != len(probes):
+    if oracle or len(answer.behaviour) != len(probes) or answer.probed != probes_key(probes):
         return None
     unmarked = [_unmarked(outcome, probe.kind) for outcome, probe in zip(answer.behaviour, probes)]
     return None if any(o is None for o in unmarked) else unmarked
