@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import signal
 import time
 from dataclasses import fields
 
 from sandbox.inside.confinement.confine import CONFINE_FAILED
-from sandbox.inside.shapes import count_tests, detect_shape, unrun_checks
+from sandbox.inside.shapes import count_tests, detect_shape, is_test_case, unrun_checks
 from sandbox.inside.unsupported import limits_in
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
 from sandbox.locked_parse import parse
@@ -68,11 +69,26 @@ def describe_tests(tests: str) -> str:
     if shape == "check":
         text = "A HumanEval check(candidate): give the entry point, the function it is called with"
     elif shape == "pytest":
-        text = f"{count} pytest-style test function{'s' if count != 1 else ''}"
+        text = _test_functions(tests, count)
     else:
         text = f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
     return (text + (f"; never run: {never[0]}" if never else "")
             + (f"; not judged here (the sandbox cannot run it as one process would): {beyond[0]}" if beyond else ""))
+
+
+def _test_functions(tests: str, count: int) -> str:
+    """What a pytest-shaped file holds, in the words of the one who wrote it: a unittest.TestCase's methods are not
+    "pytest-style functions" to a person who wrote no pytest."""
+    module = parse(tests)
+    functions = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
+                    for n in module.body)
+    cases = any(isinstance(n, ast.ClassDef) and is_test_case(n) for n in module.body)
+    plural = "s" if count != 1 else ""
+    if cases and not functions:
+        return f"{count} unittest test method{plural}"
+    if cases:
+        return f"{count} tests: pytest-style functions and unittest methods"
+    return f"{count} pytest-style test function{plural}"
 
 
 def run_tests(code: str, tests: str, *, entry_point: str | None = None, limits: Limits = Limits()) -> TestReport:

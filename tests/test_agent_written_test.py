@@ -69,7 +69,7 @@ def test_unittest_tests_get_a_method_in_their_testcase_before_the_main_guard():
     raising = write_test(UNITTEST, "add(0, 2)", raises="ValueError")
     assert raising.test == ("    def test_add_0_2_raises(self):\n        with self.assertRaises(ValueError):\n"
                             "            add(0, 2)")
-    assert describe_tests(raising.tests) == "2 pytest-style test functions"
+    assert describe_tests(raising.tests) == "2 unittest test methods"
     report = run_tests(CODE, raising.tests, entry_point="add")
     assert {t.name: t.passed for t in report.tests} == {"TestAdd::test_small": True,
                                                         "TestAdd::test_add_0_2_raises": False}

@@ -178,6 +178,10 @@ def test_exit_during_a_call_fails(exit_call):
     ("assert add(1, 2) == 3\n", "1 assert,"),
     ("def test_a():\n    assert add(1, 2) == 3\n\nclass TestB:\n    def test_c(self):\n        pass\n",
      "2 pytest-style test functions"),
+    ("import unittest\n\nclass TestAdd(unittest.TestCase):\n    def test_a(self):\n"
+     "        self.assertEqual(add(1, 2), 3)\n", "1 unittest test method"),
+    ("import unittest\n\ndef test_a():\n    pass\n\nclass TestAdd(unittest.TestCase):\n    def test_b(self):\n"
+     "        pass\n", "2 tests: pytest-style functions and unittest methods"),
     ("def check(candidate):\n    assert candidate(1, 2) == 3\n", "check(candidate)"),
     ("print(add(1, 2))\n", "hold no assert"),
     ("assert add(1, 2 == 3\n", "do not parse"),
