@@ -128,24 +128,38 @@ def _method_call(owner: str, method: str, args: list[ast.expr]) -> ast.Call:
     return ast.Call(ast.Attribute(ast.Name(owner), method), args, [])
 
 
+def _truth(call: ast.Call, value: ast.expr | None) -> tuple[ast.expr, bool] | None:
+    """(what is tested, True or False) when the test says only whether a result is true: ``bool(f(x))`` returning
+    True or False, read through bool as a bare ``assert f(x)`` reads it, and written as people write that."""
+    if (isinstance(value, ast.Constant) and type(value.value) is bool and call.func.id == "bool" and len(call.args) == 1
+            and not call.keywords):
+        return call.args[0], value.value
+    return None
+
+
 def _statement(style: str, call: ast.Call, value: ast.expr | None, exception: ast.expr | None, name: str,
                pytest_name: str) -> ast.stmt:
     """The test as one statement of the style's own: an assert, a test function, or a TestCase method."""
+    truth = _truth(call, value) if exception is None else None
     if style == "unittest":
         if exception is not None:
             body = [ast.With([ast.withitem(_method_call("self", "assertRaises", [exception]))], [ast.Expr(call)])]
+        elif truth is not None:
+            body = [ast.Expr(_method_call("self", "assertTrue" if truth[1] else "assertFalse", [truth[0]]))]
         else:
             body = [ast.Expr(_method_call("self", "assertEqual", [call, value]))]
         return _function(name, ["self"], body)
+    check = (ast.Assert(truth[0] if truth[1] else ast.UnaryOp(ast.Not(), truth[0])) if truth is not None
+             else ast.Assert(ast.Compare(call, [ast.Eq()], [value])))
     if style == "pytest":
         if exception is not None:
             body = [ast.With([ast.withitem(_method_call(pytest_name, "raises", [exception]))], [ast.Expr(call)])]
         else:
-            body = [ast.Assert(ast.Compare(call, [ast.Eq()], [value]))]
+            body = [check]
         return _function(name, [], body)
     if exception is not None:
         return _raises_plainly(call, exception)
-    return ast.Assert(ast.Compare(call, [ast.Eq()], [value]))
+    return check
 
 
 def _indented(source: str, indent: int) -> list[str]:

@@ -94,6 +94,17 @@ def test_a_call_read_through_the_checks_observer_keeps_it_and_is_named_for_the_f
     assert run_tests(code, written.tests, entry_point="evens").passed
 
 
+@pytest.mark.parametrize("tests, returns, written", [
+    (ASSERTS, "True", "assert add(0, 2)"), (ASSERTS, "False", "assert not add(0, 2)"),
+    (PYTEST, "False", "def test_add_0_2():\n    assert not add(0, 2)"),
+    (UNITTEST, "True", "    def test_add_0_2(self):\n        self.assertTrue(add(0, 2))"),
+    (CHECK, "False", "    assert not candidate(0, 2)"),
+])
+def test_a_result_read_only_for_its_truth_is_tested_as_people_write_that(tests, returns, written):
+    # A bare `assert f(x)` reads the result through bool (agent.loop.asserted_calls): its answer is written back so.
+    assert write_test(tests, "bool(add(0, 2))", returns=returns).test == written
+
+
 def test_names_are_unique_and_read_what_the_call_tests():
     once = write_test(PYTEST, "count('')", returns="0")
     assert "def test_count_empty():" in once.tests
