@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from agent.inputs import BadInput
 from agent.loop.asserted_calls import OBSERVERS
-from sandbox.inside.shapes import count_tests, detect_shape, is_test_case
+from sandbox.inside.shapes import count_tests, detect_shape, is_test_case, test_styles
 from sandbox.locked_parse import parse
 
 STYLES = ("asserts", "pytest", "unittest", "check")
@@ -49,9 +49,7 @@ def _style(module: ast.Module) -> str:
     shape = detect_shape(module)
     if shape != "pytest":
         return shape
-    functions = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and n.name.startswith("test")]
-    cases = [n for n in module.body if isinstance(n, ast.ClassDef) and is_test_case(n)]
+    functions, cases = test_styles(module)
     return "unittest" if cases and not functions else "pytest"
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import signal
 import time
 from dataclasses import fields
 
 from sandbox.inside.confinement.confine import CONFINE_FAILED
-from sandbox.inside.shapes import count_tests, detect_shape, is_test_case, unrun_checks
+from sandbox.inside.shapes import count_tests, detect_shape, test_styles, unrun_checks
 from sandbox.inside.unsupported import limits_in
 from sandbox.isolation import IsolationRefused, isolation_level, require_level
 from sandbox.locked_parse import parse
@@ -24,22 +23,22 @@ NO_TESTS = "the tests hold no assert, test_* function or check(candidate)"
 NOTHING_WOULD_RUN = "no assert of these tests would run, so nothing would be checked"
 
 
-def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str], list[str]]:
+def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str], list[str], tuple[bool, bool]]:
     """(why the tests cannot run or None, their shape, how many tests they hold, the checks in them that never run
-    and the places they do what the sandbox cannot run as one process would, each as "line N: why"), from one
-    parse."""
+    and the places they do what the sandbox cannot run as one process would, each as "line N: why"; and for a
+    pytest-shaped file, whether it holds test functions and TestCase classes), from one parse."""
     if not tests.strip():
-        return "the tests are empty", "", 0, [], []
+        return "the tests are empty", "", 0, [], [], (False, False)
     try:
         module = parse(tests)
     except SyntaxError as exc:
-        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0, [], []
+        return f"the tests do not parse: {exc.msg} (line {exc.lineno})", "", 0, [], [], (False, False)
     shape = detect_shape(module)
     count = count_tests(module, shape)
     never = [f"line {line}: {why}" for line, why in unrun_checks(module, shape)]
     beyond = [f"line {line}: {why}" for line, why in limits_in(module)]
     problem = None if count else f"{NOTHING_WOULD_RUN}: {never[0]}" if never else NO_TESTS
-    return problem, shape, count, never, beyond
+    return problem, shape, count, never, beyond, test_styles(module) if shape == "pytest" else (False, False)
 
 
 def check_tests(tests: str) -> str | None:
@@ -63,26 +62,23 @@ def unsupported_in(tests: str) -> list[str]:
 
 def describe_tests(tests: str) -> str:
     """One line on what the sandbox will make of these tests: their shape and count, or why they cannot run."""
-    problem, shape, count, never, beyond = _inspect_tests(tests)
+    problem, shape, count, never, beyond, styles = _inspect_tests(tests)
     if problem:
         return problem[0].upper() + problem[1:]
     if shape == "check":
         text = "A HumanEval check(candidate): give the entry point, the function it is called with"
     elif shape == "pytest":
-        text = _test_functions(tests, count)
+        text = _test_functions(styles, count)
     else:
         text = f"{count} assert{'s' if count != 1 else ''}, each reported on its own"
     return (text + (f"; never run: {never[0]}" if never else "")
             + (f"; not judged here (the sandbox cannot run it as one process would): {beyond[0]}" if beyond else ""))
 
 
-def _test_functions(tests: str, count: int) -> str:
+def _test_functions(styles: tuple[bool, bool], count: int) -> str:
     """What a pytest-shaped file holds, in the words of the one who wrote it: a unittest.TestCase's methods are not
     "pytest-style functions" to a person who wrote no pytest."""
-    module = parse(tests)
-    functions = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
-                    for n in module.body)
-    cases = any(isinstance(n, ast.ClassDef) and is_test_case(n) for n in module.body)
+    functions, cases = styles
     plural = "s" if count != 1 else ""
     if cases and not functions:
         return f"{count} unittest test method{plural}"

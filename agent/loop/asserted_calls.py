@@ -44,12 +44,13 @@ def _checked(module: ast.Module) -> list[ast.AST]:
     return found
 
 
-def _literal(node: ast.expr) -> bool:
+def literal(node: ast.expr) -> tuple[bool, object]:
+    """(whether node is a literal, its value): what a check passes besides the result (round's digits), and the
+    arguments a probe may mutate (agent.loop.probes)."""
     try:
-        ast.literal_eval(node)
+        return True, ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
+        return False, None
 
 
 def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
@@ -57,8 +58,8 @@ def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
     (``sorted(CALL_MARK, reverse=True)``), each taking the result first and nothing but literals besides."""
     text, inner, parent = CALL_MARK, call, parents.get(id(call))
     while (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in OBSERVERS
-           and parent.args and parent.args[0] is inner and all(_literal(a) for a in parent.args[1:])
-           and all(k.arg is not None and _literal(k.value) for k in parent.keywords)):
+           and parent.args and parent.args[0] is inner and all(literal(a)[0] for a in parent.args[1:])
+           and all(k.arg is not None and literal(k.value)[0] for k in parent.keywords)):
         # The text so far stands in as a name: unparse writes a name as it is.
         text = ast.unparse(ast.Call(parent.func, [ast.Name(text), *parent.args[1:]], parent.keywords))
         inner, parent = parent, parents.get(id(parent))

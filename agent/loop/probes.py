@@ -10,13 +10,12 @@ that is right.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import itertools
 import json
 from dataclasses import dataclass
 
-from agent.loop.asserted_calls import CALL_MARK, observed_calls
+from agent.loop.asserted_calls import CALL_MARK, literal, observed_calls
 from sandbox import Limits, run_tests
 
 MAX_PROBES = 16
@@ -38,13 +37,6 @@ def _mutations(value: object) -> list[object]:
         kind = type(value)
         return [kind(reversed(value)), kind(value[:-1]), kind(list(value) + list(value[:1])), kind()]
     return []
-
-
-def _literal(node: ast.expr) -> tuple[bool, object]:
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False, None
 
 
 @dataclass(frozen=True)
@@ -82,7 +74,7 @@ def _literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list,
     calls: list[tuple[str, list, str]] = []
     for call, observer in observed_calls(tests, {entry_point, "candidate"} if entry_point else None):
         if not call.keywords:
-            values = [_literal(a) for a in call.args]
+            values = [literal(a) for a in call.args]
             if all(ok for ok, _ in values):
                 calls.append((entry_point or call.func.id, [v for _, v in values], observer))
     return calls

@@ -107,6 +107,14 @@ def is_test_case(node: ast.ClassDef) -> bool:
     return False
 
 
+def test_styles(module: ast.Module) -> tuple[bool, bool]:
+    """(whether the file defines pytest-style test functions at its top level, whether it defines unittest.TestCase
+    classes): how a person wrote a pytest-shaped file."""
+    functions = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
+                    for n in module.body)
+    return functions, any(isinstance(n, ast.ClassDef) and is_test_case(n) for n in module.body)
+
+
 def collected_class(node: ast.ClassDef) -> bool:
     """A class pytest collects tests from: a unittest.TestCase subclass, or one named Test* that has no constructor
     of its own (pytest warns and skips such a class) and is not marked ``__test__ = False``."""
