@@ -49,7 +49,8 @@ class Search:
     # distinct calls of the function are thin (people write one to three asserts); a pass on them draws doubt_samples
     # more candidates in one batch, once, so that answers which would disagree are seen. doubt says which solves do:
     # never | asking (those a person answers questions for) | always (every solve: the chooser gets more to choose
-    # from). Provisional: asking and 3 calls / 4 samples are not measured yet, so honest solves run as before.
+    # from). 4 samples, not 8: on 30 everyday tasks held out, 8 drew no more right answers after the questions and
+    # took a third longer a task (docs/loop.md); asking, so that honest solves run as before.
     doubt: str = _setting("asking", "DOUBT")
     thin_tests: int = _setting(3, "THIN_TESTS")
     doubt_samples: int = _setting(4, "DOUBT_SAMPLES")  # one batch, as a round of SAMPLES_PER_ROUND is
