@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agent.config import PROVIDERS, STRATEGIES, describe_search, load_settings, search_dict
 from agent.inputs import BadInput, EnvironmentProblem, UnsupportedTests, validate_input
-from agent.loop.candidates import candidates, choice, judged_now
+from agent.loop.candidates import candidates, choice, doubt_of, judged_now
 from agent.loop.questions import Asked, Question, Reply, answered
 from agent.providers.chat_model import ModelUnavailable
 from agent.solves.asking import Person, answering
@@ -60,6 +60,9 @@ def _line(event: NodeFinished, started: float) -> str:
         what = ", ".join(f"#{c.number} {c.kind} {c.tokens_out} tokens" for c in new)
         notes = sorted({c.note for c in new if c.note})
         head = f"[{event.node}]"
+        doubt = doubt_of(update) if event.node == "doubt" else None
+        if doubt and doubt.inputs_words():
+            notes.append(doubt.inputs_words())
         return f"{head:<12}{what}  ({seconds:.1f}s)" + "".join(f"\n            note: {n}" for n in notes)
     judged = [c for c in drawn if c.number in judged_now(update)]
     verdicts = "; ".join(f"#{c.number} {c.report.status} {c.tests_passed}/{c.tests_total}" for c in judged)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir, user_data_dir
 
+from agent.loop.probes import MAX_PROPOSED
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
 from sandbox.settings import flag
 
@@ -55,6 +56,9 @@ class Search:
     thin_tests: int = _setting(3, "THIN_TESTS")
     doubt_samples: int = _setting(4, "DOUBT_SAMPLES")  # one batch, as a round of SAMPLES_PER_ROUND is
     max_questions: int = _setting(3, "MAX_QUESTIONS")  # questions a solve that asks puts to the person, at most
+    # Edge-case calls the model proposes from the task's words when it doubts a pass, probed before the mutated
+    # inputs (agent.loop.proposed_inputs); 0: none, the probes are the visible calls and their mutations alone.
+    proposed_inputs: int = _setting(6, "PROPOSED_INPUTS")
 
     @property
     def max_retries(self) -> int:
@@ -87,6 +91,8 @@ class Search:
             return f"the doubt samples must be 1 or more, got {self.doubt_samples}"
         if self.thin_tests < 0 or self.max_questions < 0:
             return f"thin tests and max questions must be 0 or more, got {self.thin_tests} and {self.max_questions}"
+        if not 0 <= self.proposed_inputs <= MAX_PROPOSED:
+            return f"the proposed inputs must be 0 to {MAX_PROPOSED}, got {self.proposed_inputs}"
         if self.prompt_version not in VERSIONS:
             return f"the prompt version must be one of {', '.join(VERSIONS)}, got {self.prompt_version!r}"
         return None
@@ -113,15 +119,15 @@ def search_dict(search: Search) -> dict:
 
 
 _WORDED = {"budget", "strategy", "samples_per_round", "sample_temperature", "later_round_temperature", "token_budget",
-           "prompt_version", "doubt", "thin_tests", "doubt_samples", "max_questions"}
+           "prompt_version", "doubt", "thin_tests", "doubt_samples", "max_questions", "proposed_inputs"}
 
 
 def describe_search(search: Search) -> str:
     """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8,
-    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more after a pass on at
-    most 3 calls, prompt v5'. A budget of one candidate is 'one shot, prompt v5' (one shot draws nothing more, not
-    even to doubt). The questions a solve that asks may put are its own to say. A field without words of its own here
-    shows as its name and value."""
+    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more and 6 inputs
+    from the task's words after a pass on at most 3 calls, prompt v5'. A budget of one candidate is 'one shot, prompt
+    v5' (one shot draws nothing more, not even to doubt). The questions a solve that asks may put are its own to say.
+    A field without words of its own here shows as its name and value."""
     rounds = f"rounds of {search.samples_per_round} at T={search.sample_temperature:g}"
     if search.later_round_temperature not in (None, search.sample_temperature):
         rounds += f", later ones at {search.later_round_temperature:g}"
@@ -132,7 +138,9 @@ def describe_search(search: Search) -> str:
         parts = [f"{search.strategy} search, budget {search.budget} candidates{how}",
                  f"{search.token_budget} tokens" if search.token_budget else "no token limit"]
         if search.doubt == "always":  # doubt only when asking changes nothing a solve nobody answers does
-            parts.append(f"doubt: {search.doubt_samples} more after a pass on at most {search.thin_tests} calls")
+            inputs = f" and {search.proposed_inputs} inputs from the task's words" if search.proposed_inputs else ""
+            parts.append(f"doubt: {search.doubt_samples} more{inputs} after a pass on at most {search.thin_tests} "
+                         "calls")
     parts.append(f"prompt {search.prompt_version}")
     parts += [f"{name.replace('_', ' ')} {value}" for name, value in asdict(search).items() if name not in _WORDED]
     return ", ".join(parts)

@@ -137,8 +137,9 @@ def _double(body: str) -> str:
 
 
 def _solver(tmp_path, answers, **search) -> tuple[Solver, SamplingScriptedModel]:
+    # The scripted answers are the candidates in order: no model call proposes inputs unless a test says so.
     model = SamplingScriptedModel(answers=[_double(a) for a in answers])
-    return Solver(model, tmp_path / "solves.sqlite", search=Search(**search)), model
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(**{"proposed_inputs": 0, **search})), model
 
 
 def _pick(outcome: str):
@@ -191,7 +192,7 @@ def _spread(tmp_path, max_questions: int):
     # f(2) == 4 is passed by n * 2, n + 2, n ** 2: they disagree on many inputs.
     model = SamplingScriptedModel(answers=[f"```python\ndef f(n):\n    return {b}\n```"
                                            for b in ("n * 2", "n + 2", "n ** 2", "n * 2", "n + 2")])
-    return Solver(model, tmp_path / "solves.sqlite", search=Search(max_questions=max_questions))
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(max_questions=max_questions, proposed_inputs=0))
 
 
 @pytest.mark.parametrize("limit", [1, 3])

@@ -215,6 +215,8 @@ def _draw_drawn(entry: Drawn, key: str) -> None:
         else:
             st.caption(f"decoded together: {tokens} tokens in {seconds:.1f} s"
                        + (f" · {rate:.1f} tokens/s" if rate else "") + "; each runs against the visible tests")
+        if entry.doubt and entry.doubt.inputs_words():
+            st.caption(entry.doubt.inputs_words())
 
         def draw(candidate: Candidate) -> None:
             st.markdown(verdict_line(candidate))

@@ -163,14 +163,30 @@ class DoubtView:
     """The doubt batch a solve drew after a pass on thin tests (agent.loop.nodes.doubt), and the time it added."""
 
     numbers: list[int]  # its candidates
-    seconds_model: float  # drawing them, one batch
+    seconds_model: float  # drawing them, one batch, and asking for inputs
     seconds_tests: float  # running them on the visible tests and the probe inputs (their latest run)
     error: str | None  # why none was drawn: the model failed, and the pass stood
+    proposed: list[str] = field(default_factory=list)  # calls the model proposed from the task's words
+    edges: list[str] = field(default_factory=list)  # edge inputs of the visible calls (agent.loop.edge_inputs)
+    proposing_error: str | None = None  # why the model proposed none: it failed, and the batch stood
 
     @property
     def seconds(self) -> float:
         """The time the doubt added to the solve."""
         return self.seconds_model + self.seconds_tests
+
+    def inputs_words(self, shown: int = 3) -> str:
+        """The inputs the doubt added to the probes, in words; "" when it added none and nothing failed."""
+        parts = []
+        if self.proposed:
+            calls = ", ".join(self.proposed[:shown]) + (", ..." if len(self.proposed) > shown else "")
+            parts.append(f"{len(self.proposed)} the model proposed from the task's words ({calls})")
+        if self.edges:
+            parts.append(f"{len(self.edges)} near the tests' calls (other whitespace or case, ties, equal arguments)")
+        words = f"every candidate is also tried on {' and '.join(parts)}" if parts else ""
+        if self.proposing_error:
+            words += ("; " if words else "") + f"the model proposed no inputs: {self.proposing_error}"
+        return words
 
 
 def doubt_of(values: dict) -> DoubtView | None:
@@ -180,4 +196,5 @@ def doubt_of(values: dict) -> DoubtView | None:
         return None
     numbers = list(raw.get("numbers") or [])
     tests = sum(c.seconds_tests for c in candidates(values) if c.number in numbers)
-    return DoubtView(numbers, raw.get("seconds_model", 0.0), round(tests, 3), raw.get("error"))
+    return DoubtView(numbers, raw.get("seconds_model", 0.0), round(tests, 3), raw.get("error"),
+                     list(raw.get("proposed") or []), list(raw.get("edges") or []), raw.get("proposing_error"))

@@ -25,6 +25,7 @@ from agent.inputs import BadInput, offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
 from agent.loop.choice import choose
+from agent.loop.edge_inputs import edge_calls
 from agent.loop.model_calls import (
     answer_token_cap,
     ask,
@@ -36,7 +37,8 @@ from agent.loop.model_calls import (
     first_messages,
     seed_note,
 )
-from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature
+from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature, solve_probes
+from agent.loop.proposed_inputs import propose_inputs
 from agent.loop.questions import Reply, answered, next_question, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
@@ -153,6 +155,15 @@ def _judge(attempt: Attempt, state: SolveState, calls: list[Probe]) -> Attempt:
             "seconds_tests": round(time.perf_counter() - started, 3)}
 
 
+def _reprobe(attempt: Attempt, state: SolveState, calls: list[Probe]) -> Attempt:
+    """A candidate already judged, its behaviour taken again on these probes; its verdict stands."""
+    started = time.perf_counter()
+    outcomes = behaviour(attempt["code"], calls, state["entry_point"]) if calls else []
+    return {**attempt, "signature": signature(outcomes), "behaviour": outcomes,
+            "probed": probes_key(calls) if outcomes else "",
+            "seconds_tests": round(attempt.get("seconds_tests", 0.0) + time.perf_counter() - started, 3)}
+
+
 def environment_problem(judged: list[Attempt]) -> str | None:
     """Why no model can pass these tests here, from the candidates just run, or None.
 
@@ -191,10 +202,16 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
     not hold); returns those candidates with their verdicts."""
     state = read_state(state)
     search = stored_search(state, base)
-    calls = probe_calls(state["tests"], state["entry_point"])
+    calls = solve_probes(state)
     ran = [_judge({**a, "iteration": attempt_number(a, i)}, state, calls)
            for i, a in enumerate(state["attempts"]) if a.get("report") is None]
-    attempts = merge_attempts(state["attempts"], ran)
+    # Candidates judged before the probes changed (a doubt proposed inputs) are probed again; their verdicts stand.
+    key = probes_key(calls)
+    reprobed = [_reprobe({**a, "iteration": attempt_number(a, i)}, state, calls)
+                for i, a in enumerate(state["attempts"])
+                if a.get("report") is not None and a.get("code") and not a.get("extract_error")
+                and a.get("probed") and a.get("probed") != key]
+    attempts = merge_attempts(state["attempts"], reprobed + ran)
     # The candidate the conversation holds last: a doubt batch is drawn beside the conversation, as samples are, so a
     # repair after an answer dropped every candidate reads the failure of the code it wrote, not a doubt sample's.
     last = next((a for a in reversed(attempts) if a.get("kind") != "doubt"), attempts[-1])
@@ -213,7 +230,7 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
         status = "gave_up"
     else:
         status = "running"
-    return {"attempts": ran, "report": last["report"], "feedback": last["feedback"], "status": status,
+    return {"attempts": reprobed + ran, "report": last["report"], "feedback": last["feedback"], "status": status,
             "code": last["code"], "judged": [a["iteration"] for a in ran], "error": error}
 
 
@@ -232,8 +249,10 @@ def doubt_due(state: SolveState, search: Search) -> bool:
 
 def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> dict:
     """Draw the doubt batch: doubt_samples fresh answers to the first prompt, decoded together as a round of samples
-    is, at the first round's temperature; the executor runs them as any other. A model failure here keeps the pass
-    (the doubt record says why nothing was drawn)."""
+    is, at the first round's temperature; the executor runs them as any other. Then ask the model for
+    proposed_inputs edge-case calls from the task's words (agent.loop.proposed_inputs), and add the edge inputs of the
+    visible calls (agent.loop.edge_inputs): the executor probes every candidate on them too. A model failure while
+    drawing keeps the pass (the doubt record says why nothing was drawn); one while proposing keeps the batch."""
     state = read_state(state)
     search = stored_search(state, base)
     version = prompts.prompt_version(search.prompt_version)
@@ -243,9 +262,19 @@ def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
     except Exception as exc:  # the provider's own errors vary; the solve's pass stands
         return {"doubt": {"numbers": [], "seconds_model": round(time.perf_counter() - started, 3),
                           "error": describe_model_error(exc)}}
+    proposed, seconds_proposing, missing = [], 0.0, None
+    if search.proposed_inputs and state["entry_point"]:
+        try:
+            proposed, seconds_proposing = propose_inputs(
+                model, state["task"], state["tests"], state["entry_point"], search.proposed_inputs,
+                seed=(getattr(model, "seed", 0) or 0) + 1000 * (len(state["attempts"]) + len(new) + 1))
+        except Exception as exc:  # the batch stands; the probes are the tests' own, their mutations and edges
+            missing = describe_model_error(exc)
     seconds = round(time.perf_counter() - started, 3)
     return {"attempts": new, "iteration": len(state["attempts"]) + len(new),
-            "doubt": {"numbers": [a["iteration"] for a in new], "seconds_model": seconds, "error": None}}
+            "doubt": {"numbers": [a["iteration"] for a in new], "seconds_model": seconds, "error": None,
+                      "proposed": proposed, "seconds_proposing": seconds_proposing, "proposing_error": missing,
+                      "edges": edge_calls(state["tests"], state["entry_point"])}}
 
 
 def question_due(state: SolveState, search: Search) -> bool:

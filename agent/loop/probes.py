@@ -1,4 +1,5 @@
-"""Behaviour of a candidate on probe inputs: the visible tests' own calls and inputs mutated from them.
+"""Behaviour of a candidate on probe inputs: the visible tests' own calls, inputs mutated from them, and, after a
+doubted pass, the edge cases the model proposed from the task's words (agent.loop.proposed_inputs).
 
 Two candidates that return the same values on every probe behave alike; the chooser groups candidates
 by their behaviour (AlphaCode's clustering, MBR-exec). A mutated input that leaves the contract the visible
@@ -10,15 +11,21 @@ that is right.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import itertools
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agent.loop.asserted_calls import CALL_MARK, literal, observed_calls
+from agent.loop.state import read_state
 from sandbox import Limits, run_tests
+from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
+MAX_PROPOSED = 8  # edge cases the model may be asked to propose from the task's words (the PROPOSED_INPUTS setting)
+MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge_inputs), probed beyond MAX_PROBES
 PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
 
@@ -68,7 +75,7 @@ def within_contract(value: object, seen: list[object]) -> bool:
     return True
 
 
-def _literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
+def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
     """(function name, literal arguments, how the check reads the result) of each call of the function in the
     visible tests' asserts: ``set(CALL_MARK)`` where the test compares set(f(x)), CALL_MARK where it compares f(x)."""
     calls: list[tuple[str, list, str]] = []
@@ -84,16 +91,42 @@ def _source(name: str, args: list, observer: str = CALL_MARK) -> str:
     return observer.replace(CALL_MARK, f"{name}({', '.join(repr(a) for a in args)})")
 
 
+def bare_call(name: str, args: list) -> str:
+    """A call of the function with these arguments, as source: how a proposed input is stored (call_arguments)."""
+    return _source(name, args)
+
+
+def call_arguments(call: str, entry_point: str | None) -> list | None:
+    """The literal positional arguments of a call of the entry point written as source ("f(1, 'a')"); None for
+    anything else."""
+    try:
+        node = parse(call, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return literal_arguments(node, entry_point)
+
+
+def literal_arguments(node: ast.AST, entry_point: str | None) -> list | None:
+    """The literal positional arguments of a call node of the entry point; None for any other node."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry_point
+            and not node.keywords):
+        return None
+    values = [literal(a) for a in node.args]
+    return [v for _, v in values] if all(ok for ok, _ in values) else None
+
+
 def visible_calls(tests: str, entry_point: str | None) -> set[str]:
     """The visible tests' own calls, written as probe_calls writes a call. A mutation of one call can equal another
     visible call (add(1, 2) less one is add(0, 2)); probe_calls then keeps it as a mutated probe."""
-    return {_source(name, args, observer) for name, args, observer in _literal_calls(tests, entry_point)}
+    return {_source(name, args, observer) for name, args, observer in literal_calls(tests, entry_point)}
 
 
-def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
-    """The calls to probe: each call of the function in the visible tests, then mutated ones, each marked. A probe
+def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) -> list[Probe]:
+    """The calls to probe: each call of the function in the visible tests, then the inputs a doubt added (calls of
+    the entry point, as bare_call writes them: edge cases the model proposed from the task's words and those of
+    agent.loop.edge_inputs) that take as many arguments as a visible call, then mutated ones, each marked. A probe
     reads the result as its visible call's check does (``sorted(f(x))`` where the test sorts)."""
-    calls = _literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
+    calls = literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
     # What the visible calls show at each argument place, per function and arity: the contract mutations keep to.
     seen: dict[tuple[str, int, int], list[object]] = {}
     for name, args, _ in calls:
@@ -119,7 +152,35 @@ def probe_calls(tests: str, entry_point: str | None) -> list[Probe]:
         mutated.append(variants)
     # Every original call, then mutations taken in turn from each call, up to the cap.
     spread = [p for group in itertools.zip_longest(*mutated) for p in group if p is not None]
-    return (originals + spread)[:MAX_PROBES]
+    # A doubt's inputs go before the mutations and beyond their cap: they aim at what tasks state, mutations at what
+    # is near the examples. Each is read as the first visible call of its arity reads its result.
+    observers = {(name, len(args)): observer for name, args, observer in reversed(calls)}
+    tried = {p.call for p in originals} | {_source(name, args) for name, args, _ in calls}
+    chosen: list[Probe] = []
+    for text in added[:MAX_DOUBT_INPUTS]:
+        args = call_arguments(text, entry_point)
+        if args is None or (entry_point, len(args)) not in observers:
+            continue
+        call = _source(entry_point, args, observers[(entry_point, len(args))])
+        if call in tried or _source(entry_point, args) in tried or len(call) >= 2000:
+            continue
+        tried |= {call, _source(entry_point, args)}
+        inside = all(within_contract(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args))
+        chosen.append(Probe(call, "mutated" if inside else "outside"))
+    spread = [p for p in spread if p.call not in {q.call for q in chosen}]
+    return (originals + chosen + spread)[:MAX_PROBES + len(chosen)]
+
+
+def doubt_inputs(doubt: Mapping | None) -> list[str]:
+    """The inputs a doubt record adds to the probes: the model's proposals, then the edge inputs."""
+    doubt = doubt or {}
+    return list(doubt.get("proposed") or []) + list(doubt.get("edges") or [])
+
+
+def solve_probes(state: Mapping) -> list[Probe]:
+    """The probes of a solve (a checkpoint's state): its tests' probes with the inputs its doubt added."""
+    state = read_state(state)
+    return probe_calls(state["tests"], state["entry_point"], doubt_inputs(state["doubt"]))
 
 
 def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[str]:

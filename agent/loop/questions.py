@@ -1,7 +1,8 @@
 """Questions a solve puts to the person when the candidates that pass their tests disagree.
 
-Thin tests (a few asserts) let answers pass that do different things elsewhere. The probe inputs (agent.loop.probes)
-show where: every passing candidate's outcome on each of them. The question is the input that splits the passing
+Thin tests (a few asserts) let answers pass that do different things elsewhere. The probe inputs (agent.loop.probes:
+the visible calls mutated, and the edge cases the model proposed from the task's words when it doubted the pass) show
+where: every passing candidate's outcome on each of them. The question is the input that splits the passing
 candidates most evenly (the largest entropy of the groups, then the smallest largest group), each distinct outcome
 (a value, or an exception's type) one choice, beside "none of these: the right result is ..." and "skip". An input
 outside the contract the visible calls imply (agent.loop.probes.within_contract) is asked only when no input inside it
@@ -23,7 +24,7 @@ from dataclasses import asdict, dataclass
 from agent.config import Search
 from agent.inputs import BadInput
 from agent.loop.candidates import candidates
-from agent.loop.probes import MARKS, Probe, probe_calls, visible_calls
+from agent.loop.probes import MARKS, Probe, solve_probes, visible_calls
 from agent.loop.state import read_state
 from agent.solves.answer_behaviour import BehaviourRow, answer_of
 from agent.solves.lineage import AddedTest, test_from_row
@@ -280,4 +281,4 @@ def next_question(state: Mapping) -> Question | None:
     if len(passing) < 2:
         return None
     asked = {q.question.call for q in asked_in(state)}
-    return pick_question(probe_calls(tests, entry_point), passing, asked | visible_calls(tests, entry_point))
+    return pick_question(solve_probes(state), passing, asked | visible_calls(tests, entry_point))

@@ -1,6 +1,7 @@
 """What a solve's answer does beyond the person's tests: its return value or exception on each probe input the
 chooser derives from the visible calls (agent.loop.probes: the calls' arguments mutated to nearby, empty, zero,
-negative values and other lengths), the visible calls themselves left out: those the person's tests check already.
+negative values and other lengths, and the edge cases a doubt had the model propose from the task's words), the
+visible calls themselves left out: those the person's tests check already.
 
 Only the visible tests are read. In the bench's labelled oracle mode a solve runs hidden tests and its prompt shows the
 visible ones (``shown_tests``): the probes come from those, and the outcomes the executor stored (probed on the tests
@@ -13,7 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.loop.candidates import Candidate, answer_among, candidates, choice
-from agent.loop.probes import MARKS, PROBE_LIMITS, Probe, behaviour, probe_calls, probes_key, visible_calls
+from agent.loop.probes import (
+    MARKS,
+    PROBE_LIMITS,
+    Probe,
+    behaviour,
+    probe_calls,
+    probes_key,
+    solve_probes,
+    visible_calls,
+)
 from agent.loop.state import read_state
 from sandbox import STATUSES
 
@@ -124,8 +134,10 @@ def answer_behaviour(state: dict) -> AnswerBehaviour | None:
     if answer is None or not answer.ran or answer.extract_error or not answer.code:
         return None
     visible, entry_point = visible_tests(state), state["entry_point"]
-    probes, tested = probe_calls(visible, entry_point), visible_calls(visible, entry_point)
-    stored = _stored_outcomes(answer, probes, oracle=state["shown_tests"] is not None)
+    oracle = state["shown_tests"] is not None
+    probes = probe_calls(visible, entry_point) if oracle else solve_probes(state)
+    tested = visible_calls(visible, entry_point)
+    stored = _stored_outcomes(answer, probes, oracle=oracle)
     if stored is not None:
         return AnswerBehaviour(answer.number, behaviour_rows(probes, stored, tested), reused=True)
     untested = [p for p in probes if p.kind != "original" and p.call not in tested]

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.loop.candidates import Candidate, ChoiceView, answer_among, candidates_after, choice, judged_now
+from agent.loop.candidates import (
+    Candidate,
+    ChoiceView,
+    DoubtView,
+    answer_among,
+    candidates_after,
+    choice,
+    doubt_of,
+    judged_now,
+)
 from agent.loop.choice import choose
 from agent.loop.questions import Asked
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
@@ -26,6 +35,7 @@ class Drawn:
     by_number: dict[int, Candidate]
     previous: dict[int, Candidate]
     judged_again: bool = False  # drawn earlier, judged again with the test a person's answer added
+    doubt: DoubtView | None = None  # a doubt batch's record: the inputs it added to the probes
 
 
 @dataclass
@@ -106,7 +116,8 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                 everyone = latest = candidates_after(latest, update)
                 new = [c for c in everyone if not c.ran] or everyone[-1:]
                 entry = Drawn([c.number for c in new], {c.number: c for c in new},
-                               {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0})
+                               {c.number: everyone[i - 1] for i, c in enumerate(everyone) if i > 0},
+                              doubt=doubt_of(update) if event.node == "doubt" else None)
                 story.entries.append(entry)
                 for number in entry.numbers:
                     drawn_of[number] = entry

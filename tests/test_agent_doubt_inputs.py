@@ -1,0 +1,135 @@
+"""The inputs a doubt adds to the probes: edge cases the model proposes from the task's words (read back as calls,
+never as results) and the edge inputs of the visible calls (whitespace, case, ties, touching pairs, equal arguments).
+Logic only: the model is a script, the sandbox is real."""
+
+from __future__ import annotations
+
+from agent import Search, Solver
+from agent.loop.candidates import doubt_of
+from agent.loop.edge_inputs import edge_calls
+from agent.loop.probes import MAX_DOUBT_INPUTS, MAX_PROBES, Probe, probe_calls, probes_key, solve_probes
+from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
+from agent.loop.questions import Reply
+from fakes import SamplingScriptedModel
+
+
+def test_proposals_are_read_as_calls_of_the_function_with_literal_arguments_and_never_as_results():
+    answer = ("Here are some calls:\n```python\n# empty\nf('')\nassert f('a\\tb') == 'wrong'\nprint(f('A', 2))\n"
+              "g(1)\nf(x)\nf('')\nf(key=1)\nf('unclosed\n```\nf('after the block')")
+    assert read_proposals(answer, "f", 6) == ["f('')", "f('a\\tb')", "f('A', 2)"]
+    assert read_proposals("f(1)\nf(2)\nf(3)", "f", 2) == ["f(1)", "f(2)"]  # no fence: every line is read
+    assert read_proposals("def f(n):\n    return n\n", "f", 6) == []
+
+
+def test_the_model_is_asked_with_the_task_and_visible_tests_only_after_one_worked_example():
+    sent = proposal_messages("Write f(s) that trims s.", "assert f(' a ') == 'a'", "f", 6)
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    asked = sent[-1]["content"]
+    assert asked.startswith("Write f(s) that trims s.") and "assert f(' a ') == 'a'" in asked
+    assert "6 more calls of `f`" in sent[-1]["content"] and "initials(" in sent[2]["content"]
+
+
+class _Batched(SamplingScriptedModel):
+    """A provider that decodes a batch with a pre-filled answer (as the embedded model does): records each batch."""
+
+    supports_prefill: bool = True
+    batches: list = []
+
+    def sample_many(self, messages, n, *, temperature, seed, stop=None):
+        self.batches.append({"begun": messages[-1].content, "n": n, "temperature": temperature, "seed": seed,
+                             "stop": stop, "cap": self.max_tokens})
+        return [(text, {}, {}) for text in ("'')", "'a\\tb')", "'')", "x)", "'A  B')")][:n]
+
+    max_tokens: int | None = None
+
+
+def test_a_batching_provider_writes_one_call_a_sample_begun_for_it():
+    model = _Batched(answers=["unused"])
+    calls, seconds = propose_inputs(model, "Write f(s).", "assert f('a b') == 'ab'", "f", 5, seed=7)
+    assert calls == ["f('')", "f('a\\tb')", "f('A  B')"] and seconds >= 0
+    [batch] = model.batches
+    assert batch["begun"] == "```python\nf(" and batch["stop"] == ["\n", "```"] and batch["n"] == 5
+    assert batch["seed"] == 7 and batch["temperature"] > 0 and batch["cap"] <= 40
+
+
+def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_arguments():
+    assert edge_calls("assert f('a b') == 'x'", "f") == [
+        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')"]  # title of 'a b' is its swapcase here: once
+    assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
+        "g(['X', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)"]
+    assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
+        "merge([(1, 3), (1, 3)])", "merge([(1, 3), (3, 8)])"]
+    assert edge_calls("assert f(3) == 6", "f") == [] and edge_calls("assert f('') == ''", "f") == []
+
+
+def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and_beyond_the_mutations_cap():
+    tests = "assert f([1, 2], 3) == 4\n"
+    plain = probe_calls(tests, "f")
+    assert probe_calls(tests, "f", ()) == plain  # nothing added: the probes of every solve not doubted
+    added = ["f([5, 5], 0)", "f([], 3)", "f(1)", "g([1], 1)", "f([1, 2], 3)", "f([9], -1)", plain[1].call]
+    probes = probe_calls(tests, "f", added)
+    assert probes[:4] == [plain[0], Probe("f([5, 5], 0)", "mutated"), Probe("f([], 3)", "outside"),
+                          Probe("f([9], -1)", "outside")]
+    assert probes[4] == Probe(plain[1].call, "mutated")  # a mutation proposed too is probed once, in the doubt's place
+    # Two of the four were mutations already (f([], 3) and plain[1]): each probed once.
+    assert len(probes) == len({p.call for p in probes}) == len(plain) + 4 - 2 and len(plain) <= MAX_PROBES
+    many = [f"f([{n}], 1)" for n in range(100)]
+    assert len(probe_calls(tests, "f", many)) == len(plain) + MAX_DOUBT_INPUTS
+
+
+def _doubted(tmp_path, proposal: str, **search):
+    # double(3) == 6: every candidate passes; the "n * 2 if n < 50 else n" ones differ from "n * 2" only from 50 up,
+    # which no mutation of 3 reaches. The sixth answer is the one asked for inputs.
+    bodies = ["n * 2 if n < 50 else n", "n * 2", "n * 2", "n * 2 if n < 50 else n", "n * 2"]
+    model = SamplingScriptedModel(answers=[f"```python\ndef double(n):\n    return {b}\n```" for b in bodies]
+                                  + [proposal])
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(**search)), model
+
+
+def test_a_proposed_input_reaches_a_disagreement_the_mutations_miss_and_earlier_candidates_are_probed_again(tmp_path):
+    solver, model = _doubted(tmp_path, "```python\ndouble(0)\ndouble(100)\n```")
+    first = list(solver.start("Write double(n) that returns twice n.", "assert double(3) == 6\n", ask=True))
+    thread = first[-1].thread_id
+    state = solver.state_at(thread)
+    assert state["doubt"]["proposed"] == ["double(0)", "double(100)"] and state["doubt"]["edges"] == []
+    assert state["doubt"]["seconds_proposing"] >= 0 and state["doubt"]["proposing_error"] is None
+    assert doubt_of(state).inputs_words() == (
+        "every candidate is also tried on 2 the model proposed from the task's words (double(0), double(100))")
+    assert model.calls == 6 and "Write double(n)" in model.log[-1]["messages"][-1].content
+    probes = solve_probes(state)
+    assert Probe("double(100)", "mutated") in probes
+    # The first answer, judged before the doubt, was probed again on the inputs it added; its verdict stands.
+    for candidate in solver.candidates(thread):
+        assert len(candidate.behaviour) == len(probes) and candidate.probed == probes_key(probes) and candidate.passed
+    question = solver.question(thread)
+    assert question.call == "double(100)" and not question.outside
+    assert [(o.outcome, o.candidates) for o in question.options] == [("= 200", (2, 3, 5)), ("= 100", (1, 4))]
+    events = list(solver.answer(thread, Reply(choice=0)))
+    assert events[-1].status == "passed" and solver.chosen(thread).number == 2
+    assert "assert double(100) == 200" in solver.state_at(thread)["tests"]
+
+
+def test_without_proposals_the_same_solve_sees_no_disagreement(tmp_path):
+    solver, model = _doubted(tmp_path, "unused", proposed_inputs=0)
+    final = list(solver.start("Write double(n) that returns twice n.", "assert double(3) == 6\n", ask=True))[-1]
+    assert final.status == "passed" and not final.paused and model.calls == 5
+    assert solver.state_at(final.thread_id)["doubt"]["proposed"] == []
+
+
+class _FailsToPropose(SamplingScriptedModel):
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if "more calls of" in messages[-1].content:
+            raise ConnectionError("connection refused")
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def test_a_model_failure_while_proposing_keeps_the_doubt_batch_and_says_why(tmp_path):
+    model = _FailsToPropose(answers=[f"```python\ndef double(n):\n    return {b}\n```"
+                                     for b in ("n + 3", "n * 2", "n * 2", "n * 2", "n * 2")])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search())
+    first = list(solver.start("Write double(n) that returns twice n.", "assert double(3) == 6\n", ask=True))
+    state = solver.state_at(first[-1].thread_id)
+    assert doubt_of(state).numbers == [2, 3, 4, 5] and doubt_of(state).error is None
+    assert state["doubt"]["proposed"] == [] and "stopped answering" in state["doubt"]["proposing_error"]
+    assert doubt_of(state).inputs_words().startswith("the model proposed no inputs: the model server stopped")
+    assert solver.question(first[-1].thread_id).call == "double(4)"  # the mutations still ask
