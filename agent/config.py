@@ -58,7 +58,7 @@ class Search:
     max_questions: int = _setting(3, "MAX_QUESTIONS")  # questions a solve that asks puts to the person, at most
     # Edge-case calls the model proposes from the task's words when it doubts a pass, probed before the mutated
     # inputs (agent.loop.proposed_inputs); 0: none, the probes are the visible calls and their mutations alone.
-    proposed_inputs: int = _setting(6, "PROPOSED_INPUTS")
+    proposed_inputs: int = _setting(8, "PROPOSED_INPUTS")
 
     @property
     def max_retries(self) -> int:
@@ -124,7 +124,7 @@ _WORDED = {"budget", "strategy", "samples_per_round", "sample_temperature", "lat
 
 def describe_search(search: Search) -> str:
     """A Search in the words every page and CLI shows: 'sample search, budget 9 candidates (rounds of 4 at T=0.8,
-    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more and 6 inputs
+    later ones at 1.1), 3000 tokens, prompt v5'; with DOUBT=always, '..., 3000 tokens, doubt: 4 more and 8 inputs
     from the task's words after a pass on at most 3 calls, prompt v5'. A budget of one candidate is 'one shot, prompt
     v5' (one shot draws nothing more, not even to doubt). The questions a solve that asks may put are its own to say.
     A field without words of its own here shows as its name and value."""

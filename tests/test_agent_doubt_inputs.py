@@ -33,23 +33,24 @@ class _Batched(SamplingScriptedModel):
     """A provider that decodes a batch with a pre-filled answer (as the embedded model does): records each batch."""
 
     supports_prefill: bool = True
+    max_tokens: int | None = None
     batches: list = []
 
     def sample_many(self, messages, n, *, temperature, seed, stop=None):
         self.batches.append({"begun": messages[-1].content, "n": n, "temperature": temperature, "seed": seed,
                              "stop": stop, "cap": self.max_tokens})
-        return [(text, {}, {}) for text in ("'')", "'a\\tb')", "'')", "x)", "'A  B')")][:n]
+        answers = ["f('')\nf('a\\tb')\nf(3)\n", "f('a b')\nf('A  B')\nf('')\n", "f('x y z')\n"]
+        return [(text, {}, {}) for text in answers][:n]
 
-    max_tokens: int | None = None
 
-
-def test_a_batching_provider_writes_one_call_a_sample_begun_for_it():
+def test_a_batching_provider_draws_a_few_answers_begun_with_a_visible_call_and_pools_their_calls_in_turn():
     model = _Batched(answers=["unused"])
     calls, seconds = propose_inputs(model, "Write f(s).", "assert f('a b') == 'ab'", "f", 5, seed=7)
-    assert calls == ["f('')", "f('a\\tb')", "f('A  B')"] and seconds >= 0
+    # In turn: each answer's first call, then each one's second...; the visible call itself is no proposal.
+    assert calls == ["f('')", "f('A  B')", "f('x y z')", "f('a\\tb')", "f(3)"] and seconds >= 0
     [batch] = model.batches
-    assert batch["begun"] == "```python\nf(" and batch["stop"] == ["\n", "```"] and batch["n"] == 5
-    assert batch["seed"] == 7 and batch["temperature"] > 0 and batch["cap"] <= 40
+    assert batch["begun"] == "```python\nf('a b')\n" and batch["stop"] == ["```"] and batch["n"] == 3
+    assert batch["seed"] == 7 and 0 < batch["temperature"] <= 1 and batch["cap"] == 100
 
 
 def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_arguments():
@@ -66,13 +67,15 @@ def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and
     tests = "assert f([1, 2], 3) == 4\n"
     plain = probe_calls(tests, "f")
     assert probe_calls(tests, "f", ()) == plain  # nothing added: the probes of every solve not doubted
-    added = ["f([5, 5], 0)", "f([], 3)", "f(1)", "g([1], 1)", "f([1, 2], 3)", "f([9], -1)", plain[1].call]
+    added = ["f([5, 5], 0)", "f([], 3)", "f(1)", "g([1], 1)", "f([1, 2], 3)", "f('ab', 3)", "f([9], -1)",
+             "f([1], 2.5)", plain[1].call]
     probes = probe_calls(tests, "f", added)
-    assert probes[:4] == [plain[0], Probe("f([5, 5], 0)", "mutated"), Probe("f([], 3)", "outside"),
-                          Probe("f([9], -1)", "outside")]
-    assert probes[4] == Probe(plain[1].call, "mutated")  # a mutation proposed too is probed once, in the doubt's place
-    # Two of the four were mutations already (f([], 3) and plain[1]): each probed once.
-    assert len(probes) == len({p.call for p in probes}) == len(plain) + 4 - 2 and len(plain) <= MAX_PROBES
+    # Passed over: another number of arguments, another function, the visible call, text where a list is given.
+    assert probes[:5] == [plain[0], Probe("f([5, 5], 0)", "mutated"), Probe("f([], 3)", "outside"),
+                          Probe("f([9], -1)", "outside"), Probe("f([1], 2.5)", "outside")]
+    assert probes[5] == Probe(plain[1].call, "mutated")  # a mutation proposed too is probed once, in the doubt's place
+    # Two of the five were mutations already (f([], 3) and plain[1]): each probed once.
+    assert len(probes) == len({p.call for p in probes}) == len(plain) + 5 - 2 and len(plain) <= MAX_PROBES
     many = [f"f([{n}], 1)" for n in range(100)]
     assert len(probe_calls(tests, "f", many)) == len(plain) + MAX_DOUBT_INPUTS
 

@@ -284,7 +284,7 @@ def test_describe_search_says_the_whole_search_in_one_form():
         "repair search, budget 4 candidates, no token limit, prompt v5")
     assert describe_search(Search(strategy="hybrid", samples_per_round=2, later_round_temperature=0.8,
                                   doubt="always", doubt_samples=2, thin_tests=1, max_questions=5)) == (
-        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, doubt: 2 more and 6 "
+        "hybrid search, budget 9 candidates (one repair, then rounds of 2 at T=0.8), 3000 tokens, doubt: 2 more and 8 "
         "inputs from the task's words after a pass on at most 1 calls, prompt v5")
     assert describe_search(Search(doubt="always", proposed_inputs=0)).endswith(
         "doubt: 4 more after a pass on at most 3 calls, prompt v5")

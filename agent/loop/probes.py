@@ -24,7 +24,7 @@ from sandbox import Limits, run_tests
 from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
-MAX_PROPOSED = 8  # edge cases the model may be asked to propose from the task's words (the PROPOSED_INPUTS setting)
+MAX_PROPOSED = 16  # edge cases the model may be asked to propose from the task's words (the PROPOSED_INPUTS setting)
 MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge_inputs), probed beyond MAX_PROBES
 PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
@@ -57,6 +57,13 @@ class Probe:
 
 # How a probe's outcome is marked in a behaviour, so that the chooser can tell the kinds apart (agent.loop.choice).
 MARKS = {"original": "", "mutated": "~", "outside": "?"}
+
+
+def _same_kind(value: object, seen: list[object]) -> bool:
+    """Whether an added input's argument has a type some visible call's argument there has (an int where a float is
+    seen, or the reverse, counts): a number where every example passes text is no input of the task's."""
+    numbers = (int, float)
+    return any(type(v) is type(value) or (type(v) in numbers and type(value) in numbers) for v in seen)
 
 
 def within_contract(value: object, seen: list[object]) -> bool:
@@ -159,7 +166,8 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
     chosen: list[Probe] = []
     for text in added[:MAX_DOUBT_INPUTS]:
         args = call_arguments(text, entry_point)
-        if args is None or (entry_point, len(args)) not in observers:
+        if args is None or (entry_point, len(args)) not in observers or not all(
+                _same_kind(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args)):
             continue
         call = _source(entry_point, args, observers[(entry_point, len(args))])
         if call in tried or _source(entry_point, args) in tried or len(call) >= 2000:

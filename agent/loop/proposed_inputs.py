@@ -11,6 +11,7 @@ it writes beside one is never trusted. A probe asks what each candidate returns 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import time
 
@@ -18,12 +19,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
 from agent.loop.model_calls import configured, to_langchain
-from agent.loop.probes import bare_call, literal_arguments
+from agent.loop.probes import bare_call, literal_arguments, literal_calls
 from agent.loop.prompts import FENCE
 from sandbox.locked_parse import parse
 
-PROPOSAL_TOKENS = 40  # a token cap per proposed call: one short line each
-PROPOSAL_TEMPERATURE = 1.0  # each sample writes one call: warm, so that they differ
+PROPOSAL_TOKENS = 20  # tokens a proposed call, in the cap of an answer: one short line each
+PROPOSAL_SAMPLES = 3  # answers drawn together where the provider decodes a batch; their calls are pooled
+PROPOSAL_TEMPERATURE = 0.8  # warm, so that the samples differ, as the first round of samples is
 _FENCED = re.compile(r"```[a-zA-Z]*\n(.*?)(?:```|$)", re.S)
 
 
@@ -78,6 +80,16 @@ def read_proposals(answer: str, entry_point: str, n: int) -> list[str]:
     return found
 
 
+def _interleaved(lists: list[list[str]], n: int) -> list[str]:
+    """The first n distinct items taking one from each list in turn: each sample's first calls before any's last."""
+    found: list[str] = []
+    for group in itertools.zip_longest(*lists):
+        for call in group:
+            if call is not None and call not in found:
+                found.append(call)
+    return found[:n]
+
+
 def propose_inputs(model: BaseChatModel, task: str, tests: str, entry_point: str, n: int,
                    seed: int = 0) -> tuple[list[str], float]:
     """Ask the model for n edge-case calls of the entry point; (the distinct calls read back, the model's seconds).
@@ -85,14 +97,18 @@ def propose_inputs(model: BaseChatModel, task: str, tests: str, entry_point: str
     started = time.perf_counter()
     sent = to_langchain(proposal_messages(task, tests, entry_point, n))
     if hasattr(model, "sample_many") and getattr(model, "supports_prefill", False):
-        # n samples of one call each, begun for the model and ended with the line, decoded together: asked for the
-        # list at once, a small model repeats one call (the 0.5B greedily wrote the same one 30 times), and some
-        # write the function instead of calls.
-        begun = f"{FENCE}{entry_point}("
-        drawn = configured(model, cap=PROPOSAL_TOKENS).sample_many(
-            sent + [AIMessage(content=begun)], n, temperature=PROPOSAL_TEMPERATURE, seed=seed, stop=["\n", "```"])
-        text = "".join(f"{entry_point}({answer}\n" for answer, _, _ in drawn)
+        # A few samples decoded together, each begun with a visible call for the model to go on from: greedily, the
+        # 0.5B wrote one call until its cap, or the function instead; begun with the bare name, it wrote numbers
+        # for a text argument. The visible call itself is no probe of its own (agent.loop.probes.probe_calls).
+        given = [bare_call(entry_point, args) for _, args, _ in literal_calls(tests, entry_point)][:1]
+        begun = FENCE + "".join(f"{call}\n" for call in given)
+        drawn = configured(model, cap=PROPOSAL_TOKENS * n).sample_many(
+            sent + [AIMessage(content=begun)], PROPOSAL_SAMPLES, temperature=PROPOSAL_TEMPERATURE, seed=seed,
+            stop=["```"])
+        calls = _interleaved([[c for c in read_proposals(answer, entry_point, 4 * n) if c not in given]
+                              for answer, _, _ in drawn], n)
     else:
         response = configured(model, cap=PROPOSAL_TOKENS * n + 20).invoke(sent)
         text = response.content if isinstance(response.content, str) else str(response.content)
-    return read_proposals(text, entry_point, n), round(time.perf_counter() - started, 3)
+        calls = read_proposals(text, entry_point, n)
+    return calls, round(time.perf_counter() - started, 3)
