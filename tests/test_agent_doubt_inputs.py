@@ -99,6 +99,7 @@ def test_a_proposed_input_reaches_a_disagreement_the_mutations_miss_and_earlier_
     assert doubt_of(state).inputs_words() == (
         "every candidate is also tried on 2 the model proposed from the task's words (double(0), double(100))")
     assert model.calls == 6 and "Write double(n)" in model.log[-1]["messages"][-1].content
+    assert state["doubt"]["proposal_request"] == model.log[-1]["messages"][-1].content  # kept as it was sent
     probes = solve_probes(state)
     assert Probe("double(100)", "mutated") in probes
     # The first answer, judged before the doubt, was probed again on the inputs it added; its verdict stands.

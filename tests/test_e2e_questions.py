@@ -19,7 +19,8 @@ TESTS = "assert average([1, 2, 3]) == 2\n"
 # Tokens capped, two candidates of budget: the doubt batch is drawn beyond it, and nothing more after the answer.
 SMALL_MODEL = {"LLM_PROVIDER": "llamacpp", "LLM_MAX_TOKENS": "128", "LLM_NUM_CTX": "4096", "BUDGET": "2",
                # Pinned, so that a change of these defaults does not change what this test sees.
-               "DOUBT": "asking", "THIN_TESTS": "3", "DOUBT_SAMPLES": "4", "MAX_QUESTIONS": "3"}
+               "DOUBT": "asking", "THIN_TESTS": "3", "DOUBT_SAMPLES": "4", "MAX_QUESTIONS": "3",
+               "PROPOSED_INPUTS": "8"}
 QUESTION = "What should it give?"
 
 

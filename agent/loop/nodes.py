@@ -38,7 +38,7 @@ from agent.loop.model_calls import (
     seed_note,
 )
 from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature, solve_probes
-from agent.loop.proposed_inputs import propose_inputs
+from agent.loop.proposed_inputs import proposal_messages, propose_inputs
 from agent.loop.questions import Reply, answered, next_question, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
@@ -262,8 +262,10 @@ def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
     except Exception as exc:  # the provider's own errors vary; the solve's pass stands
         return {"doubt": {"numbers": [], "seconds_model": round(time.perf_counter() - started, 3),
                           "error": describe_model_error(exc)}}
-    proposed, seconds_proposing, missing = [], 0.0, None
+    proposed, seconds_proposing, missing, asked = [], 0.0, None, None
     if search.proposed_inputs and state["entry_point"]:
+        # Kept with the record: what the model was asked (after the fixed worked example), for the Debugger and audits.
+        asked = proposal_messages(state["task"], state["tests"], state["entry_point"], search.proposed_inputs)[-1]
         try:
             proposed, seconds_proposing = propose_inputs(
                 model, state["task"], state["tests"], state["entry_point"], search.proposed_inputs,
@@ -274,6 +276,7 @@ def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
     return {"attempts": new, "iteration": len(state["attempts"]) + len(new),
             "doubt": {"numbers": [a["iteration"] for a in new], "seconds_model": seconds, "error": None,
                       "proposed": proposed, "seconds_proposing": seconds_proposing, "proposing_error": missing,
+                      "proposal_request": asked["content"] if asked else None,
                       "edges": edge_calls(state["tests"], state["entry_point"])}}
 
 
