@@ -71,7 +71,8 @@ def read_proposals(answer: str, entry_point: str, n: int) -> list[str]:
             tree = parse(line)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == entry_point]
+        calls = [node for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == entry_point]
         args = literal_arguments(calls[0], entry_point) if calls else None  # the outermost call of the line
         if args is not None and bare_call(entry_point, args) not in found:
             found.append(bare_call(entry_point, args))
