@@ -11,7 +11,6 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir, user_data_dir
 
-from agent.loop.probes import MAX_PROPOSED
 from agent.loop.prompts import DEFAULT_PROMPT_VERSION, VERSIONS
 from sandbox.settings import flag
 
@@ -19,6 +18,7 @@ PROVIDERS = ("llamacpp", "ollama", "openai")  # LLM_PROVIDER's values; unset: Ol
 DEFAULT_OLLAMA_MODEL = "qwen2.5-coder:1.5b"
 STRATEGIES = ("repair", "sample", "hybrid")
 DOUBTS = ("never", "asking", "always")  # which solves doubt a pass on thin tests (Search.doubt)
+MAX_PROPOSED = 16  # the most PROPOSED_INPUTS may ask the model for (Search.proposed_inputs)
 
 
 def _setting(default: object, variable: str):

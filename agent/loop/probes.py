@@ -24,7 +24,6 @@ from sandbox import Limits, run_tests
 from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
-MAX_PROPOSED = 16  # edge cases the model may be asked to propose from the task's words (the PROPOSED_INPUTS setting)
 MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge_inputs), probed beyond MAX_PROBES
 PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
@@ -87,10 +86,9 @@ def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, 
     visible tests' asserts: ``set(CALL_MARK)`` where the test compares set(f(x)), CALL_MARK where it compares f(x)."""
     calls: list[tuple[str, list, str]] = []
     for call, observer in observed_calls(tests, {entry_point, "candidate"} if entry_point else None):
-        if not call.keywords:
-            values = [literal(a) for a in call.args]
-            if all(ok for ok, _ in values):
-                calls.append((entry_point or call.func.id, [v for _, v in values], observer))
+        args = literal_arguments(call, call.func.id)
+        if args is not None:
+            calls.append((entry_point or call.func.id, args, observer))
     return calls
 
 
@@ -169,10 +167,10 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
         if args is None or (entry_point, len(args)) not in observers or not all(
                 _same_kind(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args)):
             continue
-        call = _source(entry_point, args, observers[(entry_point, len(args))])
-        if call in tried or _source(entry_point, args) in tried or len(call) >= 2000:
+        call, bare = _source(entry_point, args, observers[(entry_point, len(args))]), bare_call(entry_point, args)
+        if call in tried or bare in tried or len(call) >= 2000:
             continue
-        tried |= {call, _source(entry_point, args)}
+        tried |= {call, bare}
         inside = all(within_contract(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args))
         chosen.append(Probe(call, "mutated" if inside else "outside"))
     spread = [p for p in spread if p.call not in {q.call for q in chosen}]
