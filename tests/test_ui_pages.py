@@ -745,7 +745,7 @@ def test_bench_first_visit_shows_the_reference_runs_until_hidden(app):
     assert {m.label: m.value for m in app.metric}["pass@1"] == "83.5%" and chart_specs(app)
     assert not app.get("download_button") and not [b for b in app.button if "debugger" in b.label]
     reference = next(d.value for d in app.dataframe if "code" in d.value.columns)
-    assert len(reference) == 23 and not any(d.value.columns[1] == "started by" for d in app.dataframe)
+    assert len(reference) == 24 and not any(d.value.columns[1] == "started by" for d in app.dataframe)
     app.toggle(key="bench_show_references").set_value(False).run()
     assert not app.exception, app.exception
     assert any("No runs yet" in i.value for i in app.info) and not chart_specs(app)
@@ -930,6 +930,20 @@ def test_bench_shows_an_interactive_run_labelled_with_its_questions(app, tmp_pat
     asked = next(d.value for d in app.dataframe if "call" in d.value.columns)
     assert list(zip(asked.call, asked.answer, asked["test added"])) == [
         ("triple(4)", "returns 12", "assert triple(4) == 12")]
+
+
+def test_bench_shows_the_shipped_interactive_reference_run_labelled_and_beside_its_honest_twin(app):
+    app.switch_page("views/bench.py").run()
+    next(s for s in app.selectbox if s.label == "Run").set_value("20261204-115629-6fc6f4").run()  # --ask 3, sample:41
+    assert not app.exception, app.exception
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["interactive pass@1"] == "78.0%" and "pass@1" not in metrics
+    assert any(w.value.startswith("Protocol: interactive (a simulated person answers up to 3 questions") for w in
+               app.warning)
+    lines = [c.value for c in app.caption]
+    assert any(c.startswith("interactive pass@1 after k questions (at most 3 a task): k=0: 80.5%  k=1: 78.0%")
+               for c in lines), lines
+    assert any("honest run 20261202-055403-35e2dd" in c and "78.0%" in c for c in lines), lines
 
 
 @pytest.mark.parametrize("status, banner, words", [
