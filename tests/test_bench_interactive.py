@@ -59,6 +59,13 @@ def test_an_interactive_run_stores_each_question_and_reads_pass_at_1_after_each_
     assert {t: r["answer_by_question"] for t, r in results.items()} == {
         "double": [0, 2], "triple": [0, 5], "square": [0], "halve": [0]}
     assert all(r["doubt_seconds"] > 0 for r in results.values())
+    # Each task keeps the inputs its candidates were probed on, in the order of every attempt's behaviour, so that a
+    # stored run is read afterwards without drawing the doubt's proposals again; the questions were put on them.
+    for task_id, result in results.items():
+        assert result["probes"] and all(kind in ("original", "mutated", "outside") for _, kind in result["probes"])
+        assert {len(json.loads(a["behaviour"])) for a in store.attempts(db, run_id, task_id)} == {
+            len(result["probes"])}
+    assert {q["call"] for q in store.questions(db, run_id)} <= {c for r in results.values() for c, _ in r["probes"]}
     metrics = run_metrics(run, list(results.values()))
     assert metrics["pass_after_questions"] == [0.25, 0.75, 0.75] and metrics["pass_at_1"] == 0.75
     # halve's answers pass its visible test and all agree, and are wrong: the one passed answer of four refuted.

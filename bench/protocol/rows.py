@@ -35,16 +35,18 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
 
 def result_row(task: Task, run_id: str, started: float, *, status: str, error: str | None, thread_id: str | None,
                rows: list[dict], vis: list[bool], hid: list[bool], by_cap: list[int], choice: str,
-               by_question: list[int] | None = None, doubt_seconds: float | None = None) -> dict:
+               by_question: list[int] | None = None, doubt_seconds: float | None = None,
+               probes: list[list[str]] | None = None) -> dict:
     """The results row of a task; a lost task (no answer: by_cap empty) never counts as a hidden pass. An
-    interactive run's (by_question: the answer's index after 0, 1, ... questions) counts its answer after the last."""
+    interactive run's (by_question: the answer's index after 0, 1, ... questions) counts its answer after the last,
+    and keeps its probes ([call, kind] each, in the order of every attempt's behaviour)."""
     answers = by_question or by_cap
     return {
         "run_id": run_id, "task_id": task["task_id"], "task_index": task["index"],
         "final_status": status, "visible_passed": int(any(vis)),
         "hidden_passed": int(hid[answers[-1]]) if answers else 0, "answer_by_cap": json.dumps(by_cap),
         "answer_by_question": json.dumps(by_question) if by_question is not None else None,
-        "doubt_seconds": doubt_seconds,
+        "doubt_seconds": doubt_seconds, "probes": json.dumps(probes) if probes is not None else None,
         "choice": choice, "iterations": len(rows), "tokens_in": sum(r["tokens_in"] for r in rows),
         "tokens_out": sum(r["tokens_out"] for r in rows), "seconds": round(time.perf_counter() - started, 3),
         "model_seconds": round(sum(r["seconds_model"] for r in rows), 3), "hidden_by_attempt": json.dumps(hid),

@@ -18,6 +18,7 @@ from agent.inputs import EnvironmentProblem, UnsupportedTests
 from agent.loop.candidates import doubt_of
 from agent.loop.choice import answers_by_budget
 from agent.loop.model_calls import describe_model_error, draw_samples
+from agent.loop.probes import solve_probes
 from agent.loop.questions import Question, Reply, answers_after_questions
 from agent.solves.asking import answering
 from agent.solves.events import Event
@@ -100,19 +101,22 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
             signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
             extract_error=candidate.extract_error, behaviour=candidate.behaviour, removed=candidate.removed))
     picked = None if lost else solver.chosen(final.thread_id)
-    asked, by_question, doubt_seconds = [], None, None
+    asked, by_question, doubt_seconds, probes = [], None, None, None
     if rules.ask:
         state = solver.state_at(final.thread_id)
         index_of = {candidate.number: index for index, candidate in enumerate(made)}
         by_question = [] if lost else [index_of[n] for n in answers_after_questions(state) if n in index_of]
         doubt = doubt_of(state)
         doubt_seconds = round(doubt.seconds, 3) if doubt else 0.0
+        # The inputs each candidate's behaviour was taken on, those the doubt added (the model's proposals are drawn
+        # once) included: what a stored run's behaviours are read against afterwards.
+        probes = [[probe.call, probe.kind] for probe in solve_probes(state)]
         asked = [question_row(rules.run_id, task["task_id"], number, one)
                  for number, one in enumerate(solver.asked(final.thread_id), start=1)]
     return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,
                       thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
                       by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else "",
-                      by_question=by_question, doubt_seconds=doubt_seconds), rows, asked
+                      by_question=by_question, doubt_seconds=doubt_seconds, probes=probes), rows, asked
 
 
 def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:

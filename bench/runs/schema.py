@@ -36,8 +36,11 @@ RESULT_COLUMNS = {
     # An interactive run's task: the answer's index after 0, 1, ... questions (agent.loop.questions.
     # answers_after_questions), and the seconds its doubt batch added (drawing it, and its tests).
     "answer_by_question": str, "doubt_seconds": float,
+    # An interactive run's task: the inputs its candidates were probed on ([call, kind] each, agent.loop.probes), the
+    # doubt's added ones included, in the order of each attempt's behaviour; NULL for the others and before it.
+    "probes": str,
 }
-JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "answer_by_question")
+JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "answer_by_question", "probes")
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
