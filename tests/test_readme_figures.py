@@ -237,8 +237,8 @@ def asking() -> str:
                      f"{percent(m['passed_precision'])} of the passing answers right, "
                      f"{m['seconds_per_task']:.1f} s a task")
     return (f"(`bench run --ask {ASKED}`, labelled interactive: a simulated person answers from a reference; never "
-            "mixed with the honest figures). The development sets, with today's code (runs shipped): pass@1 after 0, 1 "
-            f"and {ASKED} questions " + "; ".join(parts))
+            f"mixed with the honest figures). With today's code ({'runs' if len(parts) > 1 else 'run'} shipped): "
+            f"pass@1 after 0, 1 and {ASKED} questions " + "; ".join(parts))
 
 
 def quality_gate() -> str:
