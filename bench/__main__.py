@@ -84,6 +84,11 @@ def _run_arguments(run: CommandParser, defaults: Search) -> None:
                           "questions a task by running the task's reference solution on the question's input only; "
                           "reports pass@1 after 0..N questions (every task needs a reference: HumanEval's, MBPP's and "
                           "MBPP+'s come with them, a task file gives a 'reference' field)")
+    run.add_argument("--corrections", type=int, metavar="M",
+                     help="with --ask: after the questions, the simulated person reads each passing answer's table of "
+                          "other inputs (those like the tests' own, from the top) and corrects the first wrong row, "
+                          "from the reference, up to M times a task; reports pass@1 after 0..M corrections and the "
+                          "rows read")
     _backend_arguments(run)
     _finish_arguments(run)
     run.add_argument("--fail-under", type=float, metavar="PCT",
@@ -216,7 +221,7 @@ def run_command(args: argparse.Namespace, db_path: Path) -> int:
                        max_tokens=args.max_tokens, backend=args.backend, ray_address=args.ray_address,
                        actors=args.actors, cpus_per_actor=args.cpus_per_actor,
                        endpoints=parse_endpoints(args.endpoints), samples=args.samples, temperature=args.temperature,
-                       ask=args.ask)
+                       ask=args.ask, corrections=args.corrections)
     progress = TerminalProgress(len(selected_tasks(config)), 0, not args.json)
     run_id = start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)

@@ -277,12 +277,14 @@ class DrawnInOrderRecipe:
 # that one question decides: double's first answer and most of its doubt batch give n + 3 (right at 3 only), and the
 # reference says double(4) is 8, which two candidates give; triple's answers give 10 or 16 at 4, the reference 12,
 # which none gives, so the loop goes on with that test and gets it right; square is right and its answers agree;
-# halve's answers all agree and are wrong, so its pass is one the hidden tests refute.
+# halve's answers all agree and are wrong, so its pass is one the hidden tests refute; a person who reads the answer's
+# table corrects halve(5) to 2, and the round drawn with that test gets it right.
 ASKED_TASKS = Path(__file__).resolve().parent / "fixtures" / "asked_tasks.jsonl"
 ASKED_ANSWERS = DrawnInOrderRecipe(answers=(
     ("Write double", "double(n)", ("n + 3", "n + 3", "n * 2", "n + 3", "n * 2")),
     ("triple(4) == 12", "triple(n)", ("3 * n",)),
     ("Write triple", "triple(n)", ("n + 6", "n + 6", "n * n", "n + 6", "n * n")),
     ("Write square", "square(n)", ("n * n",)),
+    ("halve(5) == 2", "halve(n)", ("n // 2",)),
     ("Write halve", "halve(n)", ("n - 2",)),
 ))

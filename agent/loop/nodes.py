@@ -39,7 +39,7 @@ from agent.loop.model_calls import (
 )
 from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature, solve_probes
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs
-from agent.loop.questions import Reply, answered, next_question, thin
+from agent.loop.questions import Reply, answered, next_question, questions_put, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
@@ -283,7 +283,7 @@ def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
 def question_due(state: SolveState, search: Search) -> bool:
     """Whether the solve asks the person now: it asks, has questions left, and passing candidates disagree."""
     state = read_state(state)
-    return state["ask"] and len(state["questions"]) < search.max_questions and next_question(state) is not None
+    return state["ask"] and questions_put(state) < search.max_questions and next_question(state) is not None
 
 
 def put_question(state: SolveState) -> dict:

@@ -30,6 +30,7 @@ from agent.solves.answer_behaviour import BehaviourRow, answer_of
 from agent.solves.lineage import AddedTest, test_from_row
 from sandbox.locked_parse import parse
 
+SOLVE, PERSON = "solve", "person"  # who chose a question's input (Asked.by)
 _TRUNCATED = re.compile(r"\.\.\. \[\d+ more chars\]$")  # the sandbox's mark on a value too long to show whole
 
 
@@ -115,7 +116,8 @@ class Asked:
     """One question a solve put, the person's reply, the test it added (None: skipped) and the candidates the outcomes
     recorded on that input said agree with it (kept) or not (dropped); the executor then judges them all again.
     answer_before is the candidate the chooser would have answered with had the solve not asked (the bench's pass@1
-    after fewer questions: answers_after_questions)."""
+    after fewer questions: answers_after_questions). by says who chose the input: the solve (a question it put) or
+    the person, who read the answer's behaviour table and corrected a row (agent.loop.corrections)."""
 
     question: Question
     reply: Reply
@@ -123,18 +125,19 @@ class Asked:
     kept: tuple[int, ...]
     dropped: tuple[int, ...]
     answer_before: int | None = None
+    by: str = SOLVE  # SOLVE | PERSON
 
     def to_dict(self) -> dict:
         return {"question": self.question.to_dict(), "reply": self.reply.to_dict(),
                 "added": asdict(self.added) if self.added else None, "kept": list(self.kept),
-                "dropped": list(self.dropped), "answer_before": self.answer_before}
+                "dropped": list(self.dropped), "answer_before": self.answer_before, "by": self.by}
 
     @staticmethod
     def from_dict(stored: Mapping) -> Asked:
         added = stored.get("added")
         return Asked(Question.from_dict(stored["question"]), Reply.from_dict(stored.get("reply")),
                      AddedTest(**added) if added else None, tuple(stored.get("kept") or ()),
-                     tuple(stored.get("dropped") or ()), stored.get("answer_before"))
+                     tuple(stored.get("dropped") or ()), stored.get("answer_before"), stored.get("by") or SOLVE)
 
 
 def writable(outcome: str) -> bool:
@@ -151,7 +154,7 @@ def writable(outcome: str) -> bool:
         return False
 
 
-def _split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tuple[Option, ...]:
+def split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tuple[Option, ...]:
     """The options on one probe: the passing candidates grouped by their (unmarked) outcome there, largest first.
     Values a test's == cannot tell apart are one option ({'a': 1, 'b': 2} and {'b': 2, 'a': 1}, 800 and 800.0): a
     test written from either passes both, so asking between them would drop candidates no test rejects, and the
@@ -198,7 +201,7 @@ def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
     for index, probe in enumerate(probes):
         if probe.kind == "original" or probe.call in exclude:
             continue
-        options = _split(probe, index, behaviours)
+        options = split(probe, index, behaviours)
         if len(options) < 2:
             continue
         outside = probe.kind == "outside"
@@ -228,10 +231,11 @@ def _agreeing(question: Question, reply: Reply) -> Option | None:
     return None
 
 
-def answered(tests: str, question: Question, reply: Reply) -> tuple[str, Asked]:
+def answered(tests: str, question: Question, reply: Reply, shown: BehaviourRow | None = None) -> tuple[str, Asked]:
     """The tests with the reply written as one more test in their own style (unchanged for a skip), and the question
-    with its answer as the solve keeps it. Raises BadInput, saying what to fix, for a choice that is not one of the
-    question's or a typed result that is not Python."""
+    with its answer as the solve keeps it. shown is the row the person corrected (what the answer did there); by
+    default what the largest group of answers gave. Raises BadInput, saying what to fix, for a choice that is not one
+    of the question's or a typed result that is not Python."""
     if reply.skipped:
         return tests, Asked(question, reply, None, (), ())
     if reply.choice is not None and not 0 <= reply.choice < len(question.options):
@@ -242,8 +246,9 @@ def answered(tests: str, question: Question, reply: Reply) -> tuple[str, Asked]:
         returns, raises = row.returned, row.raised
     else:
         returns, raises = reply.returns, reply.raises
-    # The row the test is made from says what the largest group of answers gave there: what the person corrected.
-    shown = BehaviourRow(question.call, "outside" if question.outside else "mutated", question.options[0].outcome)
+    # The row the test is made from says what the person corrected: by default, what the largest group of answers gave.
+    shown = shown or BehaviourRow(question.call, "outside" if question.outside else "mutated",
+                                  question.options[0].outcome)
     tests, added = test_from_row(tests, shown, returns=returns, raises=raises)
     kept = agreeing.candidates if agreeing else ()
     dropped = tuple(sorted(n for o in question.options if o is not agreeing for n in o.candidates))
@@ -256,17 +261,33 @@ def thin(tests: str, entry_point: str | None, search: Search) -> bool:
 
 
 def asked_in(state: Mapping) -> list[Asked]:
-    """The questions a solve put and their answers, in order."""
+    """The questions a solve put and the rows a person corrected, with their answers, in order."""
     return [Asked.from_dict(q) for q in read_state(state)["questions"]]
 
 
+def questions_put(state: Mapping) -> int:
+    """How many questions the solve itself put (a person's corrections of rows are not its questions)."""
+    return sum(1 for q in read_state(state)["questions"] if (q.get("by") or SOLVE) == SOLVE)
+
+
 def answers_after_questions(state: Mapping) -> list[int]:
-    """The answer's candidate number after 0, 1, ... questions: the chooser's pick before each question, then the
-    solve's answer; [] before any candidate. After a solve that asked fewer questions than a run allows, the answer
-    after more is its last."""
-    asked = [a.answer_before for a in asked_in(state)]
+    """The answer's candidate number after 0, 1, ... questions: the chooser's pick before each question the solve
+    put, then its answer once it asked no more (before the person's first correction, if any); [] before any
+    candidate. After a solve that asked fewer questions than a run allows, the answer after more is its last."""
+    asked = asked_in(state)
+    first = next((a for a in asked if a.by == PERSON), None)
+    before = [a.answer_before for a in (asked[:asked.index(first)] if first else asked)]
     final = answer_of(state)
-    return [n for n in asked if n is not None] + ([final.number] if final else [])
+    after = first.answer_before if first else (final.number if final else None)
+    return [n for n in before if n is not None] + ([after] if after is not None else [])
+
+
+def answers_after_corrections(state: Mapping) -> list[int]:
+    """The answer's candidate number after 0, 1, ... rows the person corrected: the answer before each correction,
+    then the solve's answer; [] before any candidate."""
+    before = [a.answer_before for a in asked_in(state) if a.by == PERSON]
+    final = answer_of(state)
+    return [n for n in before if n is not None] + ([final.number] if final else [])
 
 
 def next_question(state: Mapping) -> Question | None:

@@ -5,6 +5,8 @@ the reference reaches nothing but these answers, never a prompt or the chooser."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from agent.loop.probes import MARKS, Probe, behaviour
 from agent.loop.questions import Question, Reply, same_outcome, writable
 from agent.solves.answer_behaviour import BehaviourRow
@@ -25,6 +27,34 @@ def reference_reply(reference: str, entry_point: str | None, question: Question)
     if row.returned is not None:
         return Reply(returns=row.returned)
     return Reply(raises=row.raised) if row.raised is not None else Reply()
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """What a person who knows the reference finds reading an answer's behaviour table from the top: the rows read
+    (up to the first wrong one, else all), and that row with the right result (None: every row read looks right)."""
+
+    rows_read: int
+    wrong: BehaviourRow | None = None
+    reply: Reply | None = None
+
+
+def read_table(reference: str, entry_point: str | None, rows: list[BehaviourRow]) -> TableReading:
+    """The rows inside the contract (outside it the task may rule the input out, and a reference's outcome there may
+    be an accident no person would defend) read in order against the reference, run in the sandbox on their inputs
+    only: the first whose outcome the reference does not give is the wrong one, and the reference's outcome (a value
+    or an exception's type that can be a test) is the correction. A row the reference gives no such outcome on (it
+    did not finish, or its value cannot be written whole) is read and passed over, as a person unsure would."""
+    inside = [row for row in rows if not row.outside]
+    probes = [Probe(row.call, row.kind) for row in inside]
+    outcomes = [o[len(MARKS[p.kind]):] for o, p in zip(behaviour(reference, probes, entry_point), probes)]
+    for read, (row, outcome) in enumerate(zip(inside, outcomes), start=1):
+        right = BehaviourRow(row.call, row.kind, outcome)
+        if not writable(outcome) or (right.returned is None and right.raised is None):
+            continue
+        if not same_outcome(row.outcome, outcome):
+            return TableReading(read, row, Reply(returns=right.returned, raises=right.raised))
+    return TableReading(len(inside))
 
 
 def reference_person(reference: str, entry_point: str | None) -> Person:

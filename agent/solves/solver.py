@@ -21,6 +21,7 @@ from langgraph.types import Command, Overwrite
 from agent.config import Search, Settings, load_line, load_settings, search_dict, stored_search
 from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
+from agent.loop.corrections import correction
 from agent.loop.graph import NODES, build_graph
 from agent.loop.questions import Asked, Question, Reply, answered, asked_in
 from agent.loop.state import SolveState, attempt_number, read_state
@@ -149,6 +150,26 @@ class Solver:
             raise BadInput("this question was answered elsewhere (another tab or window), and the solve has gone on: "
                            "reload to see it as it is now")
         return answered(self.state_at(thread_id)["tests"], waiting, reply)[0]
+
+    def correct(self, thread_id: str, call: str, reply: Reply, *, step_mode: bool = False,
+                stop: threading.Event | None = None) -> Iterator[Event]:
+        """Carry on a finished solve with a person's correction of its answer's row for call (the result it should
+        give, typed in reply): the test goes into the solve's tests, every candidate is judged again with it, and the
+        loop goes on from there as after an answered question (agent.loop.corrections). Raises BadInput, with what to
+        fix, when the solve has not finished (it is paused: go on or answer first) or the correction cannot be a
+        test."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.values:
+            raise BadInput(f"no solve {thread_id}")
+        if snapshot.next:
+            raise BadInput("the solve has not finished: answer its question or carry it on first")
+        state = read_state(snapshot.values)
+        tests, asked = correction(state, call, reply)
+        values = {"questions": [asked.to_dict()], "tests": tests, "status": "running",
+                  "attempts": [{**a, "iteration": attempt_number(a, i), "report": None}
+                               for i, a in enumerate(state["attempts"]) if a.get("report") is not None]}
+        config = self.graph.update_state(self._config(thread_id), values, as_node="ask")
+        return self._stream(None, config, step_mode, stop)
 
     def asked(self, thread_id: str, checkpoint_id: str | None = None) -> list[Asked]:
         """Every question the solve put by that step (the latest when checkpoint_id is None) and its answer."""

@@ -36,17 +36,21 @@ def attempt_row(run_id: str, task_id: str, iteration: int, *, code: str, answer:
 def result_row(task: Task, run_id: str, started: float, *, status: str, error: str | None, thread_id: str | None,
                rows: list[dict], vis: list[bool], hid: list[bool], by_cap: list[int], choice: str,
                by_question: list[int] | None = None, doubt_seconds: float | None = None,
-               probes: list[list[str]] | None = None) -> dict:
+               probes: list[list[str]] | None = None, by_correction: list[int] | None = None,
+               rows_read: int | None = None) -> dict:
     """The results row of a task; a lost task (no answer: by_cap empty) never counts as a hidden pass. An
-    interactive run's (by_question: the answer's index after 0, 1, ... questions) counts its answer after the last,
-    and keeps its probes ([call, kind] each, in the order of every attempt's behaviour)."""
-    answers = by_question or by_cap
+    interactive run's (by_question: the answer's index after 0, 1, ... questions; by_correction: after 0, 1, ...
+    rows its simulated person corrected, having read rows_read) counts its last answer, and keeps its probes
+    ([call, kind] each, in the order of every attempt's behaviour)."""
+    answers = by_correction or by_question or by_cap
     return {
         "run_id": run_id, "task_id": task["task_id"], "task_index": task["index"],
         "final_status": status, "visible_passed": int(any(vis)),
         "hidden_passed": int(hid[answers[-1]]) if answers else 0, "answer_by_cap": json.dumps(by_cap),
         "answer_by_question": json.dumps(by_question) if by_question is not None else None,
         "doubt_seconds": doubt_seconds, "probes": json.dumps(probes) if probes is not None else None,
+        "answer_by_correction": json.dumps(by_correction) if by_correction is not None else None,
+        "rows_read": rows_read,
         "choice": choice, "iterations": len(rows), "tokens_in": sum(r["tokens_in"] for r in rows),
         "tokens_out": sum(r["tokens_out"] for r in rows), "seconds": round(time.perf_counter() - started, 3),
         "model_seconds": round(sum(r["seconds_model"] for r in rows), 3), "hidden_by_attempt": json.dumps(hid),
@@ -64,7 +68,7 @@ def question_row(run_id: str, task_id: str, number: int, asked: Asked) -> dict:
             "outside": int(question["outside"]), "options": json.dumps(question["options"]),
             "reply": json.dumps(asked.reply.to_dict()), "answer": asked.reply.words(asked.question),
             "added_test": asked.added.test if asked.added else None, "kept": json.dumps(list(asked.kept)),
-            "dropped": json.dumps(list(asked.dropped)), "answer_before": asked.answer_before}
+            "dropped": json.dumps(list(asked.dropped)), "answer_before": asked.answer_before, "by": asked.by}
 
 
 def lost_result(task: Task, run_id: str, started: float, status: str, error: str) -> dict:

@@ -14,7 +14,8 @@ class Rules:
     from (bench.protocol.labels.FEEDBACK_MODES); search is the run's, whole; samples (with their temperature) makes it
     a run of independent samples a task instead of the loop; ask (questions a task at most, the search's
     max_questions) makes it interactive: a simulated person answers each solve's questions from the task's
-    reference."""
+    reference, then (corrections) reads the answer's behaviour table and corrects its first wrong row, up to that
+    many times."""
 
     run_id: str
     feedback: str
@@ -22,6 +23,7 @@ class Rules:
     samples: int | None = None
     temperature: float | None = None
     ask: int | None = None
+    corrections: int | None = None
 
     @property
     def protocol(self) -> Protocol:

@@ -19,10 +19,11 @@ from agent.loop.candidates import doubt_of
 from agent.loop.choice import answers_by_budget
 from agent.loop.model_calls import describe_model_error, draw_samples
 from agent.loop.probes import solve_probes
-from agent.loop.questions import Question, Reply, answers_after_questions
+from agent.loop.questions import Question, Reply, answers_after_corrections, answers_after_questions
+from agent.solves.answer_behaviour import answer_behaviour
 from agent.solves.asking import answering
 from agent.solves.events import Event
-from agent.solves.reference_person import reference_reply
+from agent.solves.reference_person import read_table, reference_reply
 from bench.datasets.task import Task
 from bench.protocol.hidden import run_hidden, score_sample
 from bench.protocol.labels import BAD_INPUT, ENV_ERROR, UNSUPPORTED_TESTS
@@ -42,22 +43,37 @@ def _lost_status(exc: BadInput) -> str:
     return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
 
 
-def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None) -> list[Event]:
-    """The events of the task's solve, run to its end; in an interactive run (rules.ask), a simulated person answers
-    each question the solve puts from the task's reference. The reference reaches nothing but those answers: the
-    person runs it in the sandbox on the question's input only (agent.solves.reference_person); the solve, its
-    prompts and its chooser get the task, its visible tests and the tests the answers wrote."""
+def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None) -> tuple[list[Event], int]:
+    """The events of the task's solve, run to its end, and the rows of its answer's table the simulated person read.
+    In an interactive run (rules.ask), that person answers each question the solve puts from the task's reference;
+    then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row
+    (_read_and_correct). The reference reaches nothing but those answers: the person runs it in the sandbox on the
+    question's or the rows' inputs only (agent.solves.reference_person); the solve, its prompts and its chooser get
+    the task, its visible tests and the tests the answers wrote."""
     thread_id = uuid.uuid4().hex
     solve = solver.start(task["prompt"], executed, entry_point=task["entry_point"], search=rules.search,
                          shown_tests=shown, origin=f"bench run {rules.run_id}", thread_id=thread_id,
                          ask=bool(rules.ask))
     if not rules.ask:
-        return list(solve)
+        return list(solve), 0
 
     def person(question: Question) -> Reply:
         # The solve's entry point (typed, or inferred when the task named none) is the function the reference defines.
         return reference_reply(task["reference"], solver.state_at(thread_id)["entry_point"], question)
-    return list(answering(solver, solve, person))
+    events = list(answering(solver, solve, person))
+    rows_read = 0
+    for _ in range(rules.corrections or 0):
+        final = events[-1]
+        table = answer_behaviour(solver.state_at(thread_id)) if final.status == "passed" and not final.paused else None
+        if table is None:
+            break
+        reading = read_table(task["reference"], solver.state_at(thread_id)["entry_point"], table.rows)
+        rows_read += reading.rows_read
+        if reading.wrong is None:
+            break
+        # The solve goes on from the correction as after an answer, and may ask again: the person answers as before.
+        events += list(answering(solver, solver.correct(thread_id, reading.wrong.call, reading.reply), person))
+    return events, rows_read
 
 
 def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:
@@ -77,7 +93,7 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
     started = time.perf_counter()
     try:
         # The run's search, whole (a run without feedback stored a budget of one candidate).
-        events = _events(solver, task, rules, executed, shown)
+        events, rows_read = _events(solver, task, rules, executed, shown)
     except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
         return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), [], []
     final = events[-1]
@@ -101,11 +117,13 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
             signature=candidate.signature, temperature=candidate.temperature, seed=candidate.seed,
             extract_error=candidate.extract_error, behaviour=candidate.behaviour, removed=candidate.removed))
     picked = None if lost else solver.chosen(final.thread_id)
-    asked, by_question, doubt_seconds, probes = [], None, None, None
+    asked, by_question, doubt_seconds, probes, by_correction = [], None, None, None, None
     if rules.ask:
         state = solver.state_at(final.thread_id)
         index_of = {candidate.number: index for index, candidate in enumerate(made)}
         by_question = [] if lost else [index_of[n] for n in answers_after_questions(state) if n in index_of]
+        if rules.corrections:
+            by_correction = [] if lost else [index_of[n] for n in answers_after_corrections(state) if n in index_of]
         doubt = doubt_of(state)
         doubt_seconds = round(doubt.seconds, 3) if doubt else 0.0
         # The inputs each candidate's behaviour was taken on, those the doubt added (the model's proposals are drawn
@@ -116,7 +134,8 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
     return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,
                       thread_id=final.thread_id, rows=rows, vis=vis, hid=hid,
                       by_cap=[] if lost else answers_by_budget(made), choice=picked.reason if picked else "",
-                      by_question=by_question, doubt_seconds=doubt_seconds, probes=probes), rows, asked
+                      by_question=by_question, doubt_seconds=doubt_seconds, probes=probes,
+                      by_correction=by_correction, rows_read=rows_read if rules.corrections else None), rows, asked
 
 
 def sample_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:

@@ -41,6 +41,10 @@ def interactive_lines(metrics: dict) -> list[str]:
     honest = (f"beside it, honest run {twin['run']} of this model on the same tasks: pass@1 {_pct(twin['pass_at_1'])}"
               if twin else "no finished honest run of this model on the same tasks to read it beside")
     doubt, seconds = metrics["doubt_seconds_per_task"], metrics["seconds_per_task"]
+    return [*_question_lines(metrics, doubt, seconds), *_correction_lines(metrics), honest]
+
+
+def _question_lines(metrics: dict, doubt: float, seconds: float) -> list[str]:
     return [
         f"interactive pass@1 after k questions (at most {metrics['questions_allowed']} a task): "
         + after_questions_words(metrics),
@@ -48,7 +52,24 @@ def interactive_lines(metrics: dict) -> list[str]:
         "pass the visible tests and those the answers added pass the hidden tests",
         f"questions asked: {metrics['questions_per_task']:.2f} a task   time a task {seconds:.1f}s, of which the doubt "
         f"batch {doubt:.1f}s ({_pct(doubt / seconds if seconds else 0.0)})",
-        honest,
+    ]
+
+
+def after_corrections_words(metrics: dict) -> str:
+    """'k=0: 33.3%  k=1: 50.0%': pass@1 after k rows of the answer's table corrected."""
+    return "  ".join(f"k={k}: {_pct(v)}" for k, v in enumerate(metrics["pass_after_corrections"]))
+
+
+def _correction_lines(metrics: dict) -> list[str]:
+    """The lines of a run whose simulated person read the answers' tables after the questions; none for another."""
+    if "pass_after_corrections" not in metrics:
+        return []
+    return [
+        f"then reading the answer's table, pass@1 after k rows corrected (at most {metrics['corrections_allowed']} a "
+        "task): " + after_corrections_words(metrics),
+        f"precision of \"passed\" after them: {_pct(metrics['passed_precision_corrected'])} of "
+        f"{metrics['answers_passed_corrected']}   rows read: {metrics['rows_read_per_task']:.2f} a task   corrections: "
+        f"{metrics['corrections_per_task']:.2f} a task",
     ]
 
 
@@ -58,7 +79,7 @@ def question_table(db: Database, run_id: str, task_id: str | None = None) -> lis
     return [{"task": q["task_id"], "question": q["number"], "call": q["call"],
              "choices": " | ".join(f"{o['outcome']} (#{', #'.join(map(str, o['candidates']))})" for o in q["options"]),
              "answer": q["answer"], "test added": q["added_test"] or "", "outside the contract": bool(q["outside"]),
-             "answer before": q["answer_before"]}
+             "answer before": q["answer_before"], "by": q.get("by") or "solve"}
             for q in store.questions(db, run_id, task_id)]
 
 
@@ -77,6 +98,9 @@ def interactive_table(db: Database, runs: list[Run]) -> list[str]:
         m = run_metrics(run, store.results(db, run.id))
         twin = honest_beside(db, run)
         curve = " / ".join(f"{100 * v:.1f}" for v in m["pass_after_questions"])
+        if "pass_after_corrections" in m:  # the rows a person corrected after the questions, apart from them
+            curve += ("; after k rows corrected: " + " / ".join(f"{100 * v:.1f}" for v in m["pass_after_corrections"])
+                      + f" ({m['rows_read_per_task']:.1f} rows read a task)")
         lines.append(f"| {run.provider}: {run.model} | {tasks_words(run, m['tasks'])} | {search_words(run)}, up to "
                      f"{run.ask} questions | {curve} | {_pct(m['passed_precision'])} | "
                      f"{m['questions_per_task']:.2f} | {m['seconds_per_task']:.1f}s | "

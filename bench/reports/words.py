@@ -33,8 +33,10 @@ def protocol_words(run: Run) -> str:
         return (f"rescored on {run.dataset} (the candidates and answers of run {run.rescored_from}, scored again on "
                 "its hidden tests without the model; not a run of the loop)")
     if run.protocol == Protocol.INTERACTIVE:
+        reads = (f", then reads the answer's table and corrects up to {run.corrections} wrong rows"
+                 if run.corrections else "")
         return (f"interactive (a simulated person answers up to {run.ask} questions a task from its reference "
-                "solution; not comparable with honest figures)")
+                f"solution{reads}; not comparable with honest figures)")
     return "leaky (hidden-test failures fed back; not comparable)" if run.protocol == Protocol.LEAKY else "honest"
 
 

@@ -42,6 +42,9 @@ class RunConfig:
     # An interactive run (bench run --ask N): a simulated person answers up to this many questions a task from the
     # task's reference solution (bench.protocol.solve); None: nobody answers.
     ask: int | None = None
+    # And then reads each answer's behaviour table (the rows inside the contract, from the top) and corrects the first
+    # wrong row, up to this many times a task (bench run --ask N --corrections M); None: nobody reads it.
+    corrections: int | None = None
 
 
 def dataset_of(config: RunConfig) -> Dataset:
@@ -76,6 +79,10 @@ def check_config(config: RunConfig) -> list[str]:
             raise ValueError(f"the samples' temperature must be above 0 and at most 2, got {config.temperature}")
     if config.ask is not None:
         _check_ask(config)
+    if config.corrections is not None and (config.corrections < 1 or not config.ask):
+        raise ValueError(f"--corrections is how many rows of each answer's table the simulated person corrects, 1 or "
+                         f"more, in an interactive run (--ask N); got {config.corrections}"
+                         + ("" if config.ask else " without --ask"))
     endpoints = parse_endpoints(config.endpoints)
     check_endpoints_provider(config.provider, endpoints)
     problem = run_search(config).problem()

@@ -90,7 +90,8 @@ def create_run(config: RunConfig, db_path: Path | None = None, spec: ModelSpec |
         actors=(len(endpoints) or config.actors or 0) if on_ray else None,
         cpus_per_actor=config.cpus_per_actor if on_ray else None, dataset=dataset.label,
         tasks_file=dataset.file_name, tasks_sha256=dataset.sha256, samples=config.samples if sampled else None,
-        temperature=config.temperature if sampled else None, person=config.person, ask=config.ask)
+        temperature=config.temperature if sampled else None, person=config.person, ask=config.ask,
+        corrections=config.corrections)
     # A file's tasks are kept with the run: it resumes without the file.
     store.create_run(store.open_store(db_path), row, tasks=problems if dataset.from_file else None)
     return db_path, row["id"]

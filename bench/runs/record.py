@@ -66,6 +66,7 @@ class Run:
     samples_sha256: str | None = None
     person: str = ""  # who started it (a signed-in person; "" on a server without sign-in)
     ask: int | None = None  # an interactive run: questions a task the simulated person answers, at most
+    corrections: int | None = None  # and rows of the answer's table it corrects after them, at most
     done: int = 0  # tasks with a stored result
     passing: int = 0  # of those, passing the hidden tests
 
@@ -86,7 +87,7 @@ class Run:
     @property
     def rules(self) -> Rules:
         """What the run asks of each of its tasks (bench.protocol.rules)."""
-        return Rules(self.id, self.feedback, self.search, self.samples, self.temperature, self.ask)
+        return Rules(self.id, self.feedback, self.search, self.samples, self.temperature, self.ask, self.corrections)
 
     def state(self) -> str:
         """The stored status, except that a run whose owner stopped beating while it ran shows as 'interrupted'.

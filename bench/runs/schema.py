@@ -25,6 +25,7 @@ RUN_COLUMNS = {
     "search": str,  # JSON: the run's agent.config.Search, whole (search_dict); NULL for imported samples
     "person": str,  # who started it, on a server people sign in to ("" for the one person of one without)
     "ask": int,  # an interactive run: questions a task a simulated person answers, at most; NULL for the others
+    "corrections": int,  # and rows of each answer's table it corrects after them, at most; NULL: it reads none
 }
 JSON_RUN_COLUMNS = ("task_ids", "endpoints")  # lists, stored as JSON text, read decoded (bench.runs.record)
 RESULT_COLUMNS = {
@@ -39,8 +40,13 @@ RESULT_COLUMNS = {
     # An interactive run's task: the inputs its candidates were probed on ([call, kind] each, agent.loop.probes), the
     # doubt's added ones included, in the order of each attempt's behaviour; NULL for the others and before it.
     "probes": str,
+    # An interactive run with corrections: the answer's index after 0, 1, ... rows of its table the simulated person
+    # corrected (agent.loop.questions.answers_after_corrections; the first is the answer after the questions), and
+    # the rows it read to find them (up to each wrong one; all, when none looked wrong).
+    "answer_by_correction": str, "rows_read": int,
 }
-JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "answer_by_question", "probes")
+JSON_RESULT_COLUMNS = ("hidden_by_attempt", "visible_by_attempt", "answer_by_cap", "answer_by_question", "probes",
+                       "answer_by_correction")
 ATTEMPT_COLUMNS = {
     "run_id": str, "task_id": str, "iteration": int, "code": str, "answer": str, "visible_status": str,
     "visible_report": str, "hidden_passed": int, "hidden_status": str, "hidden_report": str, "messages": str,
@@ -65,6 +71,7 @@ QUESTION_COLUMNS = {
     "added_test": str,  # the test the answer added, in the tests' own style; NULL for a skip
     "kept": str, "dropped": str,  # JSON: the candidates' numbers that agree with the answer, and those that do not
     "answer_before": int,  # the candidate the chooser would have answered with had the solve not asked
+    "by": str,  # who chose the input: "solve" (a question it put) or "person" (a row of the answer's table corrected)
 }
 TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),

@@ -70,11 +70,13 @@ def run_metrics(run: Run, results: list[dict]) -> dict:
     elapsed = run.elapsed or 0.0
     extra: dict = {}
     if run.protocol == Protocol.INTERACTIVE:
-        # The answer after the run's last question stands as its pass@1, and the precision is that answer's, on the
-        # visible tests and those the answers added (interactive_metrics); read apart from the honest figures.
-        extra = interactive_metrics(results, run.ask or 0)
-        extra["pass_at_1"] = extra["pass_after_questions"][-1]
-        extra["visible_precision"] = extra["passed_precision"]
+        # The answer after the run's last question (or correction) stands as its pass@1, and the precision is that
+        # answer's, on the visible tests and those the answers added (interactive_metrics); read apart from the
+        # honest figures.
+        extra = interactive_metrics(results, run.ask or 0, run.corrections)
+        corrected = "pass_after_corrections" in extra
+        extra["pass_at_1"] = extra["pass_after_corrections" if corrected else "pass_after_questions"][-1]
+        extra["visible_precision"] = extra["passed_precision_corrected" if corrected else "passed_precision"]
     if sampled:
         extra = pass_at_k_metrics(results)
         passes = [(v, h) for r in results for v, h in zip(r["visible_by_attempt"], r["hidden_by_attempt"])]
