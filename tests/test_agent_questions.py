@@ -11,9 +11,18 @@ import pytest
 from agent import BadInput, ModelSpec, NodeFinished, Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.probes import Probe
-from agent.loop.questions import Option, Question, Reply, answered, answers_after_questions, pick_question
+from agent.loop.questions import (
+    Option,
+    Question,
+    Reply,
+    answered,
+    answers_after_corrections,
+    answers_after_questions,
+    pick_question,
+)
+from agent.solves.answer_behaviour import BehaviourRow
 from agent.solves.asking import answering
-from agent.solves.reference_person import reference_person, reference_reply
+from agent.solves.reference_person import TableReading, read_table, reference_person, reference_reply
 from agent.solves.story import Answered, story_of
 from fakes import SamplingScriptedModel, scripted
 
@@ -350,3 +359,49 @@ def test_a_typed_result_as_long_as_a_pasted_page_is_read_at_once():
     long = "x" + " " * 200_000 + "y"
     assert Reply.typed(f"  raises {long}  ").raises == long
     assert Reply.typed(f" {long}").returns == long
+
+
+def test_a_row_a_person_corrects_carries_the_finished_solve_on_and_is_kept_as_theirs(tmp_path):
+    # Every candidate gives n + 3: they agree everywhere, so the solve asks nothing, and its pass is wrong.
+    solver, model = _solver(tmp_path, ["n + 3"] * 5 + ["2 * n"])
+    events = list(answering(solver, solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True),
+                            reference_person(REFERENCE, "double")))
+    thread = events[-1].thread_id
+    assert events[-1].status == "passed" and solver.asked(thread) == []
+    with pytest.raises(BadInput, match="not an input of the answer's table"):
+        solver.correct(thread, "double(123)", Reply(returns="246"))
+    with pytest.raises(BadInput, match="say what the call should give"):
+        solver.correct(thread, "double(4)", Reply())
+    with pytest.raises(BadInput, match="is a name, not a value"):
+        solver.correct(thread, "double(4)", Reply(returns="eight"))
+    rest = list(solver.correct(thread, "double(4)", Reply(returns="8")))
+    # Told as an ask step first; no candidate gives 8, so the loop drew again with the test in the prompt.
+    assert rest[0].node == "ask" and rest[-1].status == "passed" and "2 * n" in rest[-1].code
+    assert "double(4) == 8" in model.log[-1]["messages"][1].content
+    [corrected] = solver.asked(thread)
+    assert (corrected.by, corrected.answer_before, corrected.kept, corrected.dropped) == (
+        "person", 1, (), (1, 2, 3, 4, 5))
+    assert corrected.added.answered == "returns 7" and corrected.added.test == "assert double(4) == 8"
+    state = solver.state_at(thread)
+    # Its questions are the solve's own, none here; the answer after 0 and 1 corrections is #1, then the new one.
+    assert answers_after_questions(state) == [1]
+    assert answers_after_corrections(state) == [1, solver.chosen(thread).number]
+
+
+def test_a_correction_waits_for_a_solve_paused_at_its_question(tmp_path):
+    solver, _ = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    thread = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].thread_id
+    with pytest.raises(BadInput, match="has not finished"):
+        solver.correct(thread, "double(2)", Reply(returns="4"))
+
+
+def test_the_simulated_person_reads_the_table_inside_the_contract_down_to_the_first_wrong_row():
+    rows = [BehaviourRow("double(-1)", "outside", "= 1"), BehaviourRow("double(4)", "mutated", "= 8"),
+            BehaviourRow("double(5)", "mutated", "= 11"), BehaviourRow("double(6)", "mutated", "= 13")]
+    # The outside row is not read (the reference raises there, an input the task may rule out); the second inside
+    # row is the first wrong one.
+    assert read_table(REFERENCE, "double", rows) == TableReading(2, rows[2], Reply(returns="10"))
+    assert read_table(REFERENCE, "double", rows[:2]) == TableReading(1)
+    # A row the reference gives nothing writable on is read and passed over.
+    looping = "def double(n):\n    while n == 4:\n        pass\n    return 2 * n\n"
+    assert read_table(looping, "double", rows[1:]) == TableReading(2, rows[2], Reply(returns="10"))

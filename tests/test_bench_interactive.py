@@ -83,6 +83,40 @@ def test_an_interactive_run_stores_each_question_and_reads_pass_at_1_after_each_
         ("triple", "triple(4)", "returns 12")]
 
 
+def test_a_run_whose_person_reads_the_tables_corrects_the_wrong_pass_no_question_reaches(tmp_path, capsys):
+    db_path = tmp_path / "bench.sqlite"
+    run_id = start_run(_config(corrections=2), db_path, solver=ASKED_ANSWERS(), background=False)
+    db = store.open_store(db_path)
+    run = store.get_run(db, run_id)
+    assert (run.status, run.ask, run.corrections) == ("finished", 2, 2)
+    # The questions are as in a run without corrections; then halve's answer, wrong in every candidate alike, is
+    # corrected at the first row of its table inside the contract, and the round drawn with that test is right.
+    assert sorted(_asked(db, run_id)) == sorted(ASKED + (
+        ("halve", "halve(5)", "returns 2", "assert halve(5) == 2", [], [1, 2, 3, 4, 5]),))
+    assert {q["task_id"]: q["by"] for q in store.questions(db, run_id)} == {
+        "double": "solve", "triple": "solve", "halve": "person"}
+    results = {r["task_id"]: r for r in store.results(db, run_id)}
+    assert {t: (r["answer_by_question"], r["answer_by_correction"]) for t, r in results.items()} == {
+        "double": ([0, 2], [2]), "triple": ([0, 5], [5]), "square": ([0], [0]), "halve": ([0], [0, 5])}
+    # halve read one row to find the wrong one, then the new answer's table whole: its inputs like the tests' but
+    # halve(4), a mutation of halve(5) that the person's own test checks, so no row of it.
+    inside = [call for call, kind in results["halve"]["probes"] if kind == "mutated" and call != "halve(4)"]
+    assert results["halve"]["rows_read"] == 1 + len(inside)
+    metrics = run_metrics(run, list(results.values()))
+    assert metrics["pass_after_questions"] == [0.25, 0.75, 0.75]
+    assert metrics["pass_after_corrections"] == [0.75, 1.0, 1.0] and metrics["pass_at_1"] == 1.0
+    # After the questions halve's answer passed the tests of its time and was wrong; after the correction none is.
+    assert (metrics["passed_precision"], metrics["answers_passed"]) == (0.75, 4)
+    assert (metrics["passed_precision_corrected"], metrics["corrections_per_task"]) == (1.0, 0.25)
+    assert bench_cli(["show", run_id, "--db", str(db_path)]) == 0
+    shown = capsys.readouterr().out
+    assert "then reads the answer's table and corrects up to 2 wrong rows" in shown
+    assert "pass@1 after k rows corrected (at most 2 a task): k=0: 75.0%  k=1: 100.0%  k=2: 100.0%" in shown
+    for wrong, message in (({"corrections": 0}, "1 or more"), ({"ask": None, "corrections": 1}, "without --ask")):
+        with pytest.raises(ValueError, match=message):
+            start_run(_config(**wrong), tmp_path / "refused.sqlite", solver=ASKED_ANSWERS(), background=False)
+
+
 def test_an_interactive_run_is_labelled_and_read_beside_the_honest_run_never_mixed_with_it(asked, tmp_path, capsys):
     from bench.runs.transfer import dump_runs, load_runs
 

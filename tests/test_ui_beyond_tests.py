@@ -64,15 +64,15 @@ def expected_box(at):
     return next(t for t in at.text_input if t.label == "Expected value or exception type")
 
 
-def mark_wrong(at, call: str, expected: str, *, raises: bool = False) -> None:
-    """Pick the row of this call, say what it should return (or raise), and click Add this test."""
+def mark_wrong(at, call: str, expected: str, *, raises: bool = False, then: str = "Add this test") -> None:
+    """Pick the row of this call, say what it should return (or raise), and click then (Add this test)."""
     picker = next(s for s in at.selectbox if s.label == "Row the answer gets wrong")
     picker.set_value([r[0] for r in rows(at)].index(call) + 1)  # rows are numbered from 1
     next(r for r in at.radio if r.label == "The right outcome").set_value(
         "raises this exception" if raises else "returns this value")
     expected_box(at).set_value(expected)
     at.run()
-    button(at, "Add this test").click().run()
+    button(at, then).click().run()
     assert not at.exception, at.exception
 
 
@@ -109,6 +109,25 @@ def test_a_row_marked_wrong_becomes_a_plain_assert_and_run_again_solves_with_it(
     now = {call: words for call, words, _ in rows(page)}
     assert "add(0, 2)" not in now and now["add(0, 3)"] == "returns 3"
     assert not any(m.value.startswith("**Added to your tests**") for m in page.markdown)
+
+
+def test_a_row_corrected_carries_the_same_solve_on_with_its_test_and_the_timeline_tells_it(page):
+    first = solve_add(page)
+    mark_wrong(page, "add(0, 2)", "2", then="Correct and go on")
+    job = page.session_state["solve_job"]
+    assert job.wait(60), "the solve is still running"
+    page.run()
+    final = page.session_state["solve_job"].final
+    # The same solve went on: its only candidate failed the new test, so the loop repaired with it in the prompt.
+    assert final.thread_id == first and final.status == "passed" and "return a + b" in final.code
+    assert page.session_state["tests"] == "assert add(1, 2) == 3\nassert add(0, 2) == 2\n"
+    solver = zero_wrong_factory(session.load_settings())
+    assert solver.state_at(first)["tests"].endswith("assert add(0, 2) == 2\n")
+    [corrected] = solver.asked(first)
+    assert (corrected.by, corrected.added.answered, corrected.dropped) == ("person", "returns 1", (1,))
+    assert any("**correction** — `add(0, 2)`: corrected to returns 2 (the answer returns 1)" in e.label
+               for e in page.expander)
+    assert "add(0, 2)" not in [call for call, _, _ in rows(page)]  # the new answer's table: the person tests it now
 
 
 def test_pytest_style_tests_get_a_test_function_with_pytest_raises(page):

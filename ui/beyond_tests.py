@@ -1,21 +1,29 @@
-"""Under a finished solve in the Playground: what its answer does on inputs the person did not test, a row marked as
-wrong made a test in the tests box, and "Run again" to solve with it.
+"""Under a finished solve in the Playground: what its answer does on inputs the person did not test, and a row marked
+as wrong made a test: either carried into this very solve ("Correct and go on": Solver.correct judges every candidate
+again with it, so one that gives the right result there becomes the answer with no model time, and the loop repairs
+when none does), or added to the tests box for "Run again" to solve anew with it.
 
 The rows come from agent.solves.answer_behaviour, the test and the lineage a run again keeps from
 agent.solves.lineage.with_test_from_row; this module only draws them and keeps what a person added, until the next
-run, in the session (``pending_lineage``).
+run, in the session (``pending_lineage``). A correction carries the solve on in the background as an answer to a
+question does (ui.question_form), in its turn in the line in front of the model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import pandas as pd
 import streamlit as st
 
-from agent import BadInput, ModelUnavailable, Settings, SolveJob
+from agent import BadInput, LineFull, ModelUnavailable, Settings, SolveJob, start_job
+from agent.loop.corrections import correction
+from agent.loop.questions import Reply
 from agent.solves.answer_behaviour import AnswerBehaviour, BehaviourRow, answer_behaviour
-from agent.solves.lineage import Lineage, with_test_from_row
+from agent.solves.jobs import job_for
+from agent.solves.lineage import Lineage, test_from_row, with_test_from_row
+from ui.identity import started_by_words
 from ui.session import model_solver
 from ui.timeline import plain
 
@@ -64,6 +72,41 @@ def _add_test(job: SolveJob, answer: int, rows: list[BehaviourRow], put_tests: C
     put_tests(tests)
 
 
+def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_tests: Callable[[str], None],
+             show_solve: Callable[[SolveJob], None]) -> None:
+    """The click on "Correct and go on": the picked row, with what the person typed, carried into this solve
+    (Solver.correct) in its turn in the line, and its test written into the tests box, so that Run keeps it."""
+    thread = job.thread_id
+    row, typed = rows[state[f"wrong-row-{thread}"] - 1], state[f"wrong-expected-{thread}"] or ""
+    state.added_test_error = None
+    if not typed.strip():
+        state.added_test_error = "type the value or exception type the call should give first"
+        return
+    reply = Reply(returns=typed) if state[f"wrong-how-{thread}"] == RETURNS else Reply(raises=typed)
+    going = job_for(thread)
+    if going is not None and going.running:  # a second click, or the same person's other tab, came first
+        state.added_test_error = "the solve is already carrying on: wait for it to finish"
+        return
+    try:
+        solver = model_solver(settings)
+        # Refused here, saying what to fix, before the solve waits in line: a result that is not Python, a row the
+        # solve no longer shows.
+        solve_tests = correction(solver.state_at(thread), row.call, reply)[0]
+        owner = solver.store.person(thread)
+        place = solver.place_in_line(owner, thread)
+    except (BadInput, LineFull, ModelUnavailable) as exc:
+        state.added_test_error = str(exc)
+        return
+    try:
+        put_tests(test_from_row(state.tests, row, returns=reply.returns, raises=reply.raises)[0])
+    except BadInput:  # a box edited into what takes no test: the solve has the test, Run again would not
+        state.added_test_error = ("the solve took your correction, but your tests box could not: add its test by hand "
+                                  f"to keep it when you run again: assert {row.call} == {typed}")
+    state[f"wrong-expected-{thread}"] = ""
+    show_solve(start_job(partial(solver.correct, thread, row.call, reply), thread_id=thread,
+                         inputs={**job.inputs, "tests": solve_tests}, person=owner, place=place, before=job.events))
+
+
 def _added(lineage: Lineage, request_run: Callable[[], None]) -> None:
     """The tests added since the solve on show, and Run again."""
     st.markdown(f"**Added to your tests** (after answer #{lineage.after_answer}):")
@@ -74,9 +117,9 @@ def _added(lineage: Lineage, request_run: Callable[[], None]) -> None:
 
 
 def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[[str], None],
-                 request_run: Callable[[], None]) -> None:
+                 request_run: Callable[[], None], settings: Settings, show_solve: Callable[[SolveJob], None]) -> None:
     """The table of the answer's behaviour on inputs the person did not test, the form that makes a wrong row a
-    test, and Run again once a test was added."""
+    test (carried into this solve, or added for Run again), and Run again once a test was added."""
     st.subheader(HEADING)
     rows = behaviour.rows
     if not rows:
@@ -98,8 +141,23 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
         st.text_input("Expected value or exception type", key=f"wrong-expected-{thread}",
                       help="a Python value as in your tests ('abc', 0, [1, 2], None), or an exception's type "
                            "(ValueError)")
-        st.button("Add this test", on_click=_add_test, args=(job, behaviour.answer, rows, put_tests),
-                  help="writes the test into your tests, in the style they use")
+        try:
+            owner = model_solver(settings).store.person(thread)
+        except ModelUnavailable:  # the page above already says what to fix
+            owner = None
+        if owner is not None and state.person.may_stop(owner):
+            correct, add = st.columns(2)
+            correct.button("Correct and go on", type="primary", on_click=_correct,
+                           args=(job, settings, rows, put_tests, show_solve), width="stretch",
+                           help="this solve takes the test: its candidates are judged again with it, one that gets "
+                                "this row right becomes the answer with no model time, and when none does the loop "
+                                "repairs; the test goes into your tests too")
+        else:
+            st.caption(f"Started by {started_by_words(state.person, owner)}: only they (or an admin) can carry it on; "
+                       "you can add the test to your own tests.")
+            add = st
+        add.button("Add this test", on_click=_add_test, args=(job, behaviour.answer, rows, put_tests),
+                   help="writes the test into your tests, in the style they use, for Run again", width="stretch")
         if state.get("added_test_error"):
             st.error(f"**Cannot add this test:** {plain(state.added_test_error)}")
     pending: Lineage | None = state.get("pending_lineage")

@@ -15,7 +15,7 @@ import streamlit as st
 from agent import RunFinished
 from agent.config import Search
 from agent.loop.candidates import Candidate, drawing_speed
-from agent.loop.questions import Asked
+from agent.loop.questions import PERSON, Asked
 from agent.solves.events import Event
 from agent.solves.history import code_diff, next_draw
 from agent.solves.story import (
@@ -258,18 +258,26 @@ def _numbers(numbers: Sequence[int]) -> str:
 
 
 def asked_line(asked: Asked) -> str:
-    """'double(4): answered returns 8 — a test added; kept #2, #4, #5, dropped #1, #3', or 'double(4): skipped'."""
+    """'double(4): answered returns 8 — a test added; kept #2, #4, #5, dropped #1, #3', 'double(4): skipped', or for
+    a row the person corrected 'double(4): corrected to returns 8 (the answer returns 7) — a test added; ...'."""
     words = asked.reply.words(asked.question)
-    line = f"`{asked.question.call}`: " + ("skipped" if asked.reply.skipped else f"answered {plain(words)}")
+    if asked.by == PERSON and asked.added is not None:
+        line = f"`{asked.question.call}`: corrected to {plain(words)} (the answer {plain(asked.added.answered)})"
+    else:
+        line = f"`{asked.question.call}`: " + ("skipped" if asked.reply.skipped else f"answered {plain(words)}")
     if asked.added is not None:
         line += f" — a test added; kept {_numbers(asked.kept)}, dropped {_numbers(asked.dropped)}"
     return line
 
 
 def asked_details(asked: Asked) -> None:
-    """A question the solve put and its answer: the question's words, each choice with the candidates that gave it,
-    the reply, and the test it added."""
-    st.markdown(plain(asked.question.words()))
+    """A question the solve put and its answer (or a row the person corrected): the question's words, each choice
+    with the candidates that gave it, the reply, and the test it added."""
+    if asked.by == PERSON:
+        st.markdown(f"You marked this row of answer #{asked.answer_before}'s table wrong. What the candidates that "
+                    f"passed give on `{asked.question.call}`:")
+    else:
+        st.markdown(plain(asked.question.words()))
     for option in asked.question.options:
         picked = asked.added is not None and option.candidates == asked.kept
         st.markdown(f"- {plain(option.words())} — given by {_numbers(option.candidates)}"
@@ -283,7 +291,8 @@ def asked_details(asked: Asked) -> None:
 
 
 def _draw_answered(entry: Answered) -> None:
-    with st.expander(f"**question** — {asked_line(entry.asked)}", type="step", icon=QUESTION_ICON):
+    kind = "correction" if entry.asked.by == PERSON else "question"
+    with st.expander(f"**{kind}** — {asked_line(entry.asked)}", type="step", icon=QUESTION_ICON):
         asked_details(entry.asked)
 
 

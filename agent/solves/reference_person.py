@@ -39,6 +39,20 @@ class TableReading:
     reply: Reply | None = None
 
 
+def _outcomes(reference: str, entry_point: str | None, probes: list[Probe]) -> list[str]:
+    """The reference's unmarked outcome on each probe. One run takes them all, but a probe the reference does not
+    finish stops it; the probes after that one run again without it, as a person would read on past a row they
+    cannot judge."""
+    outcomes: list[str] = []
+    while len(outcomes) < len(probes):
+        rest = probes[len(outcomes):]
+        got = [o[len(MARKS[p.kind]):] for o, p in zip(behaviour(reference, rest, entry_point), rest)]
+        rows = [BehaviourRow("", p.kind, o) for p, o in zip(rest, got)]
+        stopped = next((i for i, row in enumerate(rows) if row.returned is None and row.raised is None), None)
+        outcomes += got if stopped is None else got[:stopped + 1]
+    return outcomes
+
+
 def read_table(reference: str, entry_point: str | None, rows: list[BehaviourRow]) -> TableReading:
     """The rows inside the contract (outside it the task may rule the input out, and a reference's outcome there may
     be an accident no person would defend) read in order against the reference, run in the sandbox on their inputs
@@ -46,8 +60,7 @@ def read_table(reference: str, entry_point: str | None, rows: list[BehaviourRow]
     or an exception's type that can be a test) is the correction. A row the reference gives no such outcome on (it
     did not finish, or its value cannot be written whole) is read and passed over, as a person unsure would."""
     inside = [row for row in rows if not row.outside]
-    probes = [Probe(row.call, row.kind) for row in inside]
-    outcomes = [o[len(MARKS[p.kind]):] for o, p in zip(behaviour(reference, probes, entry_point), probes)]
+    outcomes = _outcomes(reference, entry_point, [Probe(row.call, row.kind) for row in inside])
     for read, (row, outcome) in enumerate(zip(inside, outcomes), start=1):
         right = BehaviourRow(row.call, row.kind, outcome)
         if not writable(outcome) or (right.returned is None and right.raised is None):

@@ -7,6 +7,7 @@ The ``solves`` table beside the checkpoints (listing, inputs, ownership) is the 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sqlite3
 import threading
 import uuid
@@ -169,7 +170,11 @@ class Solver:
                   "attempts": [{**a, "iteration": attempt_number(a, i), "report": None}
                                for i, a in enumerate(state["attempts"]) if a.get("report") is not None]}
         config = self.graph.update_state(self._config(thread_id), values, as_node="ask")
-        return self._stream(None, config, step_mode, stop)
+        # Told as the ask step it stands for, so that a timeline shows the correction before the candidates judged
+        # again with it.
+        told = NodeFinished(thread_id, snapshot.metadata.get("step", 0) + 1, "ask", {"questions": values["questions"]},
+                            None)
+        return itertools.chain([told], self._stream(None, config, step_mode, stop))
 
     def asked(self, thread_id: str, checkpoint_id: str | None = None) -> list[Asked]:
         """Every question the solve put by that step (the latest when checkpoint_id is None) and its answer."""

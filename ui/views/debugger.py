@@ -10,6 +10,7 @@ import streamlit as st
 
 from agent import BadInput, Event, LineFull, Search, Step, start_job
 from agent.config import describe_search
+from agent.loop.questions import PERSON
 from agent.solves.history import Branch, branches, next_draw, step_changes
 from agent.solves.lineage import Lineage, lineage_from
 from ui.code_editor import code_editor
@@ -117,9 +118,11 @@ def questions_panel(solver, thread: str) -> None:
     asked = solver.asked(thread)
     if not asked:
         return
-    with st.expander(f"Questions asked ({len(asked)})", expanded=True, icon=QUESTION_ICON):
+    corrected = sum(one.by == PERSON for one in asked)
+    title = f"Questions asked ({len(asked) - corrected})" + (f" and rows corrected ({corrected})" if corrected else "")
+    with st.expander(title, expanded=True, icon=QUESTION_ICON):
         for number, one in enumerate(asked, 1):
-            st.markdown(f"**Question {number}** — {asked_line(one)}")
+            st.markdown(f"**{'Correction' if one.by == PERSON else 'Question'} {number}** — {asked_line(one)}")
             asked_details(one)
 
 

@@ -261,7 +261,7 @@ def solve_view(job: SolveJob, settings) -> None:
             question_form(job, model_solver(settings), put_tests, show_solve)
     box_warning()
     if behaviour is not None:
-        beyond_tests(job, behaviour, put_tests, _request_solve)
+        beyond_tests(job, behaviour, put_tests, _request_solve, settings, show_solve)
     final = job.final
     if final is None and state.get("solve_stored"):
         st.info("**Running elsewhere:** another process, or a page of the debugger, runs this solve; these are its "
