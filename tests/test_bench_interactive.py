@@ -98,9 +98,10 @@ def test_a_run_whose_person_reads_the_tables_corrects_the_wrong_pass_no_question
     results = {r["task_id"]: r for r in store.results(db, run_id)}
     assert {t: (r["answer_by_question"], r["answer_by_correction"]) for t, r in results.items()} == {
         "double": ([0, 2], [2]), "triple": ([0, 5], [5]), "square": ([0], [0]), "halve": ([0], [0, 5])}
-    # halve read one row to find the wrong one, then the new answer's table whole: its inputs like the tests' but
-    # halve(4), a mutation of halve(5) that the person's own test checks, so no row of it.
-    inside = [call for call, kind in results["halve"]["probes"] if kind == "mutated" and call != "halve(4)"]
+    # halve read one row to find the wrong one, then the new answer's table whole: its inputs like the tests', but
+    # not the tests' own calls (halve(5), a mutation of halve(4), is one now).
+    inside = [call for call, kind in results["halve"]["probes"]
+              if kind == "mutated" and call not in ("halve(4)", "halve(5)")]
     assert results["halve"]["rows_read"] == 1 + len(inside)
     metrics = run_metrics(run, list(results.values()))
     assert metrics["pass_after_questions"] == [0.25, 0.75, 0.75]
