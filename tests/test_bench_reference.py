@@ -52,7 +52,7 @@ def test_every_shipped_run_is_read_with_its_file_code_version_and_machine():
     shipped = {path.name: [run["id"] for run in json.loads(gzip.decompress(path.read_bytes()))["runs"]]
                for path in dump_files()}
     assert references.files == {run_id: name for name, ids in shipped.items() for run_id in ids}
-    assert {r.id for r in runs} == set(references.files) and len(runs) == 24
+    assert {r.id for r in runs} == set(references.files) and len(runs) == 25
     assert set(references.machines) == set(references.files)
     assert {HEADLINE, CLEANED_41, ONE_FIVE} <= set(references.files)
     headline = next(r for r in runs if r.id == HEADLINE)

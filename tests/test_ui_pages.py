@@ -745,7 +745,7 @@ def test_bench_first_visit_shows_the_reference_runs_until_hidden(app):
     assert {m.label: m.value for m in app.metric}["pass@1"] == "83.5%" and chart_specs(app)
     assert not app.get("download_button") and not [b for b in app.button if "debugger" in b.label]
     reference = next(d.value for d in app.dataframe if "code" in d.value.columns)
-    assert len(reference) == 24 and not any(d.value.columns[1] == "started by" for d in app.dataframe)
+    assert len(reference) == 25 and not any(d.value.columns[1] == "started by" for d in app.dataframe)
     app.toggle(key="bench_show_references").set_value(False).run()
     assert not app.exception, app.exception
     assert any("No runs yet" in i.value for i in app.info) and not chart_specs(app)
