@@ -40,7 +40,7 @@ from agent.loop.model_calls import (
 from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signature, solve_probes
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs
 from agent.loop.questions import Reply, answered, next_question, questions_put, thin
-from agent.loop.state import Attempt, SolveState, attempt_number, merge_attempts, read_state
+from agent.loop.state import Attempt, SolveState, attempt_number, judged_again, merge_attempts, read_state
 from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
@@ -304,8 +304,7 @@ def put_question(state: SolveState) -> dict:
     update: dict = {"questions": [asked.to_dict()]}
     if asked.added is not None:
         update["tests"] = tests
-        update["attempts"] = [{**a, "iteration": attempt_number(a, i), "report": None}
-                              for i, a in enumerate(state["attempts"]) if a.get("report") is not None]
+        update["attempts"] = judged_again(state["attempts"])
     return update
 
 

@@ -42,6 +42,13 @@ def attempt_number(attempt: Attempt, index: int) -> int:
     return attempt.get("iteration", index + 1)
 
 
+def judged_again(attempts: list[Attempt]) -> list[Attempt]:
+    """The judged attempts with their verdicts cleared, as an update: the executor judges them again, once a person's
+    answer or correction added a test."""
+    return [{**a, "iteration": attempt_number(a, i), "report": None}
+            for i, a in enumerate(attempts) if a.get("report") is not None]
+
+
 def merge_attempts(known: list[Attempt] | None, new: list[Attempt] | None) -> list[Attempt]:
     """The attempts reducer: a candidate whose number is known replaces that one (the executor adds its verdict, a
     fork its edited code), any other is appended; a whole list merges to itself."""

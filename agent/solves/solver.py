@@ -25,7 +25,7 @@ from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.corrections import correction
 from agent.loop.graph import NODES, build_graph
 from agent.loop.questions import Asked, Question, Reply, answered, asked_in
-from agent.loop.state import SolveState, attempt_number, read_state
+from agent.loop.state import SolveState, attempt_number, judged_again, read_state
 from agent.providers.chat_model import ModelSpec, make_chat_model
 from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, Token
 from agent.solves.history import Step
@@ -167,8 +167,7 @@ class Solver:
         state = read_state(snapshot.values)
         tests, asked = correction(state, call, reply)
         values = {"questions": [asked.to_dict()], "tests": tests, "status": "running",
-                  "attempts": [{**a, "iteration": attempt_number(a, i), "report": None}
-                               for i, a in enumerate(state["attempts"]) if a.get("report") is not None]}
+                  "attempts": judged_again(state["attempts"])}
         config = self.graph.update_state(self._config(thread_id), values, as_node="ask")
         # Told as the ask step it stands for, so that a timeline shows the correction before the candidates judged
         # again with it.
