@@ -405,3 +405,13 @@ def test_the_simulated_person_reads_the_table_inside_the_contract_down_to_the_fi
     # A row the reference gives nothing writable on is read and passed over.
     looping = "def double(n):\n    while n == 4:\n        pass\n    return 2 * n\n"
     assert read_table(looping, "double", rows[1:]) == TableReading(2, rows[2], Reply(returns="10"))
+
+
+def test_a_correction_after_the_budget_is_spent_still_gets_a_round_to_go_on_with(tmp_path):
+    # A budget of 5 is spent by the first answer and the doubt batch; the correction drops all five.
+    solver, model = _solver(tmp_path, ["n + 3"] * 5 + ["2 * n"], budget=5)
+    thread = list(solver.start(DOUBLE_TASK, DOUBLE_TESTS, ask=True))[-1].thread_id
+    assert len(solver.candidates(thread)) == 5
+    rest = list(solver.correct(thread, "double(4)", Reply(returns="8")))
+    assert rest[-1].status == "passed" and "2 * n" in rest[-1].code
+    assert len(solver.candidates(thread)) == 9 and model.calls == 9  # one round of four more, no further

@@ -34,6 +34,21 @@ from agent.solves.lineage import Lineage, lineage_from
 from agent.solves.store import SolveStore
 
 
+def _room_for_a_round(state: SolveState, search: Search) -> Search | None:
+    """The search with room for one more round (samples_per_round candidates, and their share of the token budget)
+    when a finished solve has less left; None when it has that much. A person's correction comes after the solve
+    spent its budget, often all of it: without the room, a correction that drops every candidate would end the
+    solve "not solved" with nothing drawn."""
+    drawn, room = len(state["attempts"]), max(1, search.samples_per_round)
+    spent = sum(a.get("tokens_out", 0) for a in state["attempts"])
+    tokens = search.token_budget
+    share = -(-tokens * room // search.budget) if tokens else 0  # a round's share of the tokens, rounded up
+    budget, token_budget = max(search.budget, drawn + room), max(tokens, spent + share) if tokens else 0
+    if (budget, token_budget) == (search.budget, tokens):
+        return None
+    return replace(search, budget=budget, token_budget=token_budget)
+
+
 @dataclass
 class Solver:
     """A compiled loop for one chat model, with its checkpoints and its solves table (store)."""
@@ -168,6 +183,9 @@ class Solver:
         tests, asked = correction(state, call, reply)
         values = {"questions": [asked.to_dict()], "tests": tests, "status": "running",
                   "attempts": judged_again(state["attempts"])}
+        roomier = _room_for_a_round(state, stored_search(state, self.search))
+        if roomier is not None:
+            values["search"] = search_dict(roomier)
         config = self.graph.update_state(self._config(thread_id), values, as_node="ask")
         # Told as the ask step it stands for, so that a timeline shows the correction before the candidates judged
         # again with it.
