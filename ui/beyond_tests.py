@@ -91,7 +91,7 @@ def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_te
         solver = model_solver(settings)
         # Refused here, saying what to fix, before the solve waits in line: a result that is not Python, a row the
         # solve no longer shows.
-        solve_tests = correction(solver.state_at(thread), row.call, reply)[0]
+        solve_tests, corrected = correction(solver.state_at(thread), row.call, reply)
         owner = solver.store.person(thread)
         place = solver.place_in_line(owner, thread)
     except (BadInput, LineFull, ModelUnavailable) as exc:
@@ -101,7 +101,7 @@ def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_te
         put_tests(test_from_row(state.tests, row, returns=reply.returns, raises=reply.raises)[0])
     except BadInput:  # a box edited into what takes no test: the solve has the test, Run again would not
         state.added_test_error = ("the solve took your correction, but your tests box could not: add its test by hand "
-                                  f"to keep it when you run again: assert {row.call} == {typed}")
+                                  f"to keep it when you run again: {' '.join(corrected.added.test.split())}")
     state[f"wrong-expected-{thread}"] = ""
     show_solve(start_job(partial(solver.correct, thread, row.call, reply), thread_id=thread,
                          inputs={**job.inputs, "tests": solve_tests}, person=owner, place=place, before=job.events))

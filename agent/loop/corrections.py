@@ -5,8 +5,8 @@ The table (agent.solves.answer_behaviour) shows what the answer does on the prob
 spots a wrong row knows more than any question the solve could pick: the solve asks where its candidates disagree,
 and a wrong answer that every candidate shares draws no question. The correction becomes a test in the person's own
 style, as an answer does, and the solve goes on from it: the candidates whose recorded outcome there agrees are kept,
-every candidate is judged again with the new test, and when none passes the loop repairs within its budget. Only the
-solve's own candidates, probes and visible tests are read.
+every candidate is judged again with the new test, and when none passes the loop draws again (Solver.correct gives it
+room for one more round when the budget is spent). Only the solve's own candidates, probes and visible tests are read.
 """
 
 from __future__ import annotations

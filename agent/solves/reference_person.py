@@ -1,7 +1,8 @@
 """A simulated person who answers a solve's questions from a reference solution, as TiCoder's does: the reference
 runs in the sandbox on the question's input only, and its outcome is the choice that gives the same (else typed as
-the right result; skipped when the reference itself did not finish). For the bench's labelled interactive protocol:
-the reference reaches nothing but these answers, never a prompt or the chooser."""
+the right result; skipped when the reference itself did not finish). The same person can read a finished answer's
+behaviour table and name its first wrong row (read_table), the reference run on the rows' inputs only. For the bench's
+labelled interactive protocol: the reference reaches nothing but these answers, never a prompt or the chooser."""
 
 from __future__ import annotations
 
