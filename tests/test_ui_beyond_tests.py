@@ -111,7 +111,7 @@ def test_a_row_marked_wrong_becomes_a_plain_assert_and_run_again_solves_with_it(
     assert not any(m.value.startswith("**Added to your tests**") for m in page.markdown)
 
 
-def test_a_row_corrected_carries_the_same_solve_on_with_its_test_and_the_timeline_tells_it(page):
+def test_a_row_corrected_carries_the_same_solve_on_with_its_test_and_the_timeline_tells_it(page, monkeypatch):
     first = solve_add(page)
     mark_wrong(page, "add(0, 2)", "2", then="Correct and go on")
     job = page.session_state["solve_job"]
@@ -128,6 +128,13 @@ def test_a_row_corrected_carries_the_same_solve_on_with_its_test_and_the_timelin
     assert any("**correction** — `add(0, 2)`: corrected to returns 2 (the answer returns 1)" in e.label
                for e in page.expander)
     assert "add(0, 2)" not in [call for call, _, _ in rows(page)]  # the new answer's table: the person tests it now
+    # Told from its checkpoints (a reload after a restart), the timeline still has the correction.
+    monkeypatch.setattr(agent.solves.jobs, "_jobs", {})
+    other = AppTest.from_file("../ui/app.py", default_timeout=60)
+    other.query_params["solve"] = first
+    other.run()
+    assert not other.exception, other.exception
+    assert any("**correction** — `add(0, 2)`: corrected to returns 2" in e.label for e in other.expander)
 
 
 def test_pytest_style_tests_get_a_test_function_with_pytest_raises(page):

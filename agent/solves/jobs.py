@@ -22,6 +22,7 @@ from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, T
 from agent.solves.line import Place
 
 if TYPE_CHECKING:
+    from agent.solves.history import Step
     from agent.solves.solver import Solver
 
 # Finished jobs kept findable by thread id (running ones are always kept): enough for the links people share
@@ -141,6 +142,12 @@ def start_job(make_events: Callable[..., Iterator[Event]], *, thread_id: str | N
     return job
 
 
+def _corrected_at(solver: Solver, thread_id: str, parent: Step, step: Step) -> bool:
+    """Whether an edit of the state between two checkpoints added a question: a person's correction of a row."""
+    before = solver.state_at(thread_id, parent.checkpoint_id)["questions"]
+    return len(solver.state_at(thread_id, step.checkpoint_id)["questions"]) > len(before)
+
+
 def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
     """A solve that no job of this process holds, told from its checkpoints as the finished job that would have
     streamed them: the nodes of its current branch in order, then a RunFinished. None for an unknown thread id.
@@ -162,6 +169,11 @@ def stored_job(solver: Solver, thread_id: str) -> SolveJob | None:
     branch.reverse()
     events: list[Event] = []
     for parent, step in zip(branch, branch[1:]):
+        if step.source == "update" and _corrected_at(solver, thread_id, parent, step):
+            # A person's correction (Solver.correct) is written as the ask step, and told as one.
+            events += [NodeStarted(thread_id, step.step, "ask"),
+                       NodeFinished(thread_id, step.step, "ask", solver.state_at(thread_id, step.checkpoint_id))]
+            continue
         if step.source != "loop" or parent.next_node not in NODES:
             continue  # a fork's edit or the graph's own start: no node of the loop ran
         # A checkpoint's full state stands in for the node's update: the timeline reads the same keys from it.
