@@ -266,7 +266,7 @@ def _interactive_texts(tmp_path, handed=None) -> tuple[list[dict], dict[str, dic
         events = protocol._events
         protocol._events = lambda solver, task, *rest: events(solver, handed(task), *rest)
     try:
-        run_id = start_run(RunConfig(tasks_file=str(ASKED_TASKS), backend="threads", parallel=1, ask=2),
+        run_id = start_run(RunConfig(tasks_file=str(ASKED_TASKS), backend="threads", parallel=1, ask=2, corrections=2),
                            tmp_path / "bench.sqlite", solver=solver, background=False)
     finally:
         if handed:
@@ -288,10 +288,11 @@ def _interactive_texts(tmp_path, handed=None) -> tuple[list[dict], dict[str, dic
 
 def test_no_hidden_test_or_reference_text_in_an_interactive_runs_prompts_questions_added_tests_or_state(tmp_path):
     tasks, texts = _interactive_texts(tmp_path)
-    # Two tasks were asked about; triple's answer dropped every candidate, so prompts were drawn after it, with the
-    # test it wrote.
-    assert [t for t, found in texts.items() if found["questions"]] == ["double", "triple"]
+    # Two tasks were asked about and one corrected from its answer's table; triple's answer and halve's correction
+    # dropped every candidate, so prompts were drawn after them, with the tests they wrote.
+    assert [t for t, found in texts.items() if found["questions"]] == ["double", "triple", "halve"]
     assert "assert triple(4) == 12" in texts["triple"]["prompts"][-1]["content"]
+    assert "assert halve(5) == 2" in texts["halve"]["prompts"][-1]["content"]
     for task in tasks:
         found = texts[task["task_id"]]
         # The solve ran on the visible tests and what the person's answers wrote, nothing else.
