@@ -89,6 +89,8 @@ def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_te
         return
     try:
         solver = model_solver(settings)
+        if solver.paused_before(thread) is not None:  # another tab carried it on to a question or a step
+            raise BadInput("the solve has gone on elsewhere (another tab or window): reload to see it as it is now")
         # Refused here, saying what to fix, before the solve waits in line: a result that is not Python, a row the
         # solve no longer shows.
         solve_tests, corrected = correction(solver.state_at(thread), row.call, reply)
