@@ -46,8 +46,8 @@ def _lost_status(exc: BadInput) -> str:
 def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None) -> tuple[list[Event], int]:
     """The events of the task's solve, run to its end, and the rows of its answer's table the simulated person read.
     In an interactive run (rules.ask), that person answers each question the solve puts from the task's reference;
-    then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row
-    (_read_and_correct). The reference reaches nothing but those answers: the person runs it in the sandbox on the
+    then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row,
+    up to that many times. The reference reaches nothing but those answers: the person runs it in the sandbox on the
     question's or the rows' inputs only (agent.solves.reference_person); the solve, its prompts and its chooser get
     the task, its visible tests and the tests the answers wrote."""
     thread_id = uuid.uuid4().hex
@@ -71,8 +71,12 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
         rows_read += reading.rows_read
         if reading.wrong is None:
             break
+        try:
+            going_on = solver.correct(thread_id, reading.wrong.call, reading.reply)
+        except BadInput:  # a correction the solve cannot take as a test: the person's reading ends, the answer stands
+            break
         # The solve goes on from the correction as after an answer, and may ask again: the person answers as before.
-        events += list(answering(solver, solver.correct(thread_id, reading.wrong.call, reading.reply), person))
+        events += list(answering(solver, going_on, person))
     return events, rows_read
 
 
