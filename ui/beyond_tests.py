@@ -1,7 +1,7 @@
 """Under a finished solve in the Playground: what its answer does on inputs the person did not test, and a row marked
 as wrong made a test: either carried into this very solve ("Correct and go on": Solver.correct judges every candidate
-again with it, so one that gives the right result there becomes the answer with no model time, and the loop repairs
-when none does), or added to the tests box for "Run again" to solve anew with it.
+again with it, so one that gives the right result there becomes the answer with no model time, and the loop draws
+again when none does), or added to the tests box for "Run again" to solve anew with it.
 
 The rows come from agent.solves.answer_behaviour, the test and the lineage a run again keeps from
 agent.solves.lineage.with_test_from_row; this module only draws them and keeps what a person added, until the next
@@ -153,7 +153,7 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
                            args=(job, settings, rows, put_tests, show_solve), width="stretch",
                            help="this solve takes the test: its candidates are judged again with it, one that gets "
                                 "this row right becomes the answer with no model time, and when none does the loop "
-                                "repairs; the test goes into your tests too")
+                                "draws again; the test goes into your tests too")
         else:
             st.caption(f"Started by {started_by_words(state.person, owner)}: only they (or an admin) can carry it on; "
                        "you can add the test to your own tests.")

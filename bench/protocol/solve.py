@@ -63,11 +63,11 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
     events = list(answering(solver, solve, person))
     rows_read = 0
     for _ in range(rules.corrections or 0):
-        final = events[-1]
-        table = answer_behaviour(solver.state_at(thread_id)) if final.status == "passed" and not final.paused else None
+        final, state = events[-1], solver.state_at(thread_id)
+        table = answer_behaviour(state) if final.status == "passed" and not final.paused else None
         if table is None:
             break
-        reading = read_table(task["reference"], solver.state_at(thread_id)["entry_point"], table.rows)
+        reading = read_table(task["reference"], state["entry_point"], table.rows)
         rows_read += reading.rows_read
         if reading.wrong is None:
             break

@@ -46,14 +46,19 @@ def interactive_metrics(results: list[dict], questions: int, corrections: int | 
         finals = [(r, answer_after_questions(r, k, column)) for r in results]
         return [bool(r["hidden_by_attempt"][i]) for r, i in finals if i is not None and passed_then(r, i)]
 
+    def curve(most: int, column: str) -> list[float]:
+        return [_mean([hidden_after(r, k, column) for r in results]) for k in range(most + 1)]
+
+    def steps_per_task(column: str) -> float:
+        return _mean([max(0, len(r.get(column) or []) - 1) for r in results])
+
     passed = precision(questions, "answer_by_question")
     metrics = {
         "questions_allowed": questions,
-        "pass_after_questions": [_mean([hidden_after(r, k, "answer_by_question") for r in results])
-                                 for k in range(questions + 1)],
+        "pass_after_questions": curve(questions, "answer_by_question"),
         "passed_precision": _mean(passed),
         "answers_passed": len(passed),
-        "questions_per_task": _mean([max(0, len(r.get("answer_by_question") or []) - 1) for r in results]),
+        "questions_per_task": steps_per_task("answer_by_question"),
         "seconds_per_task": _mean([r["seconds"] or 0.0 for r in results]),
         "doubt_seconds_per_task": _mean([r.get("doubt_seconds") or 0.0 for r in results]),
     }
@@ -61,11 +66,10 @@ def interactive_metrics(results: list[dict], questions: int, corrections: int | 
         corrected = precision(corrections, "answer_by_correction")
         metrics.update({
             "corrections_allowed": corrections,
-            "pass_after_corrections": [_mean([hidden_after(r, k, "answer_by_correction") for r in results])
-                                       for k in range(corrections + 1)],
+            "pass_after_corrections": curve(corrections, "answer_by_correction"),
             "passed_precision_corrected": _mean(corrected),
             "answers_passed_corrected": len(corrected),
-            "corrections_per_task": _mean([max(0, len(r.get("answer_by_correction") or []) - 1) for r in results]),
+            "corrections_per_task": steps_per_task("answer_by_correction"),
             "rows_read_per_task": _mean([r.get("rows_read") or 0 for r in results]),
         })
     return metrics
