@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from agent import Search, Solver
 from agent.loop.candidates import doubt_of
-from agent.loop.edge_inputs import edge_calls
+from agent.loop.edge_inputs import MAX_OPTION_CALLS, edge_calls, option_calls, task_options
 from agent.loop.probes import MAX_DOUBT_INPUTS, MAX_PROBES, Probe, probe_calls, probes_key, solve_probes
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
 from agent.loop.questions import Reply
@@ -16,7 +16,8 @@ from fakes import SamplingScriptedModel
 def test_proposals_are_read_as_calls_of_the_function_with_literal_arguments_and_never_as_results():
     answer = ("Here are some calls:\n```python\n# empty\nf('')\nassert f('a\\tb') == 'wrong'\nprint(f('A', 2))\n"
               "g(1)\nf(x)\nf('')\nf(key=1)\nf('unclosed\n```\nf('after the block')")
-    assert read_proposals(answer, "f", 6) == ["f('')", "f('a\\tb')", "f('A', 2)"]
+    assert read_proposals(answer, "f", 6) == ["f('')", "f('a\\tb')", "f('A', 2)", "f(key=1)"]
+    assert read_proposals("f(1, *xs)\nf(**kw)\nf(1, strict=True)", "f", 6) == ["f(1, strict=True)"]
     assert read_proposals("f(1)\nf(2)\nf(3)", "f", 2) == ["f(1)", "f(2)"]  # no fence: every line is read
     assert read_proposals("def f(n):\n    return n\n", "f", 6) == []
 
@@ -61,6 +62,37 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
         "merge([(1, 3), (1, 3)])", "merge([(1, 3), (3, 8)])"]
     assert edge_calls("assert f(3) == 6", "f") == [] and edge_calls("assert f('') == ''", "f") == []
+
+
+def test_dict_arguments_get_a_key_left_out_renamed_zeroed_or_retyped_and_two_dicts_share_a_key():
+    assert edge_calls("assert fill({'name': 'Ana', 'n': 2}) == 'x'", "fill") == [
+        "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({'name': 3, 'n': 2})"]
+    assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-1] == "merge({'x': 1}, {'x': 2})"
+    assert "merge({'x': 0}, {'y': 2})" in edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")
+    tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}"
+    kinds = {p.call: p.kind for p in probe_calls(tests, "merge", edge_calls(tests, "merge"))}
+    # Empty where every example is not, or a value of a type no example's dict holds: maybe ruled out by the task.
+    assert kinds["merge({}, {'y': 2})"] == kinds["merge({'x': '1'}, {'y': 2})"] == "outside"
+    assert kinds["merge({'x': 1}, {'x': 2})"] == kinds["merge({'x_other': 1}, {'y': 2})"] == "mutated"
+
+
+def test_the_options_a_tasks_signature_states_are_tried_by_keyword_on_the_visible_and_mutated_inputs():
+    task = "Write digit_sum(n, repeat=False) that sums the digits of n, e.g. digit_sum(12) is 3."
+    assert task_options(task, "digit_sum") == {"repeat": True}
+    assert task_options("def f(a: List[int], *, strict: bool = True, k=2, name=None, s='x') -> int:\n", "f") == {
+        "strict": False, "k": 3}
+    assert task_options("Call f(1, 2) or f(a) (see f(", "f") == {} and task_options("f(x=(1, 2))", "f") == {}
+    calls = edge_calls("assert digit_sum(123) == 6", "digit_sum", task)
+    # Beside the visible call's own arguments, its mutations inside the contract: 369's digits sum to two digits.
+    assert calls == ["digit_sum(123, repeat=True)", "digit_sum(124, repeat=True)", "digit_sum(122, repeat=True)",
+                     "digit_sum(0, repeat=True)", "digit_sum(369, repeat=True)"]
+    many = option_calls("assert f(12, 'ab') == 1", "f", "f(n, s, a=1, b=2, c=True)")
+    assert len(many) == MAX_OPTION_CALLS
+    assert many[:4] == ["f(12, 'ab', a=2)", "f(12, 'ab', b=3)", "f(12, 'ab', c=False)", "f(13, 'ab', a=2)"]
+    probes = probe_calls("assert digit_sum(123) == 6", "digit_sum", calls + ["digit_sum(-5, repeat=True)"])
+    # Keyword arguments name what the task states; the positional ones alone place the call in the contract.
+    assert Probe("digit_sum(369, repeat=True)", "mutated") in probes
+    assert Probe("digit_sum(-5, repeat=True)", "outside") in probes
 
 
 def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and_beyond_the_mutations_cap():
@@ -137,3 +169,20 @@ def test_a_model_failure_while_proposing_keeps_the_doubt_batch_and_says_why(tmp_
     assert state["doubt"]["proposed"] == [] and "stopped answering" in state["doubt"]["proposing_error"]
     assert doubt_of(state).inputs_words().startswith("the model proposed no inputs: the model server stopped")
     assert solver.question(first[-1].thread_id).call == "double(4)"  # the mutations still ask
+
+
+def test_an_option_the_tasks_signature_states_is_asked_about_by_keyword_and_the_answer_is_a_keyword_test(tmp_path):
+    # Every candidate passes digit_sum(123) == 6; two ignore repeat, which only a sum of two digits or more shows.
+    honours = ("def digit_sum(n, repeat=False):\n    t = sum(int(d) for d in str(abs(n)))\n"
+               "    while repeat and t >= 10:\n        t = sum(int(d) for d in str(t))\n    return t\n")
+    ignores = "def digit_sum(n, repeat=False):\n    return sum(int(d) for d in str(abs(n)))\n"
+    model = SamplingScriptedModel(answers=[f"```python\n{b}```" for b in [ignores, honours, honours, ignores, honours]])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0))
+    task = "Write digit_sum(n, repeat=False): the sum of n's digits; with repeat, summed again to one digit."
+    thread = list(solver.start(task, "assert digit_sum(123) == 6\n", ask=True))[-1].thread_id
+    question = solver.question(thread)
+    assert question.call == "digit_sum(369, repeat=True)" and not question.outside
+    assert [(o.outcome, o.candidates) for o in question.options] == [("= 9", (2, 3, 5)), ("= 18", (1, 4))]
+    events = list(solver.answer(thread, Reply(choice=0)))
+    assert events[-1].status == "passed" and solver.chosen(thread).number == 2
+    assert "assert digit_sum(369, repeat=True) == 9" in solver.state_at(thread)["tests"]

@@ -11,8 +11,13 @@ chooses among its candidates as before.
 from __future__ import annotations
 
 import itertools
+import re
 
-from agent.loop.probes import bare_call, literal_calls
+from agent.loop.asserted_calls import literal
+from agent.loop.probes import bare_call, literal_calls, mutations, within_contract
+from sandbox.locked_parse import parse
+
+MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
 
 
 def _text_edges(value: str) -> list[str]:
@@ -44,29 +49,122 @@ def _list_edges(value: list | tuple) -> list[object]:
     return edges
 
 
+def _other_key(key: object, taken: dict) -> object:
+    """A key like key that the dict does not hold: a placeholder or a lookup the example does not fill."""
+    other = f"{key}_other" if isinstance(key, str) else key + 1 if isinstance(key, int) else None
+    return other if other is not None and other not in taken else None
+
+
+def _dict_edges(value: dict) -> list[dict]:
+    """A key left out, the first key renamed, the first value made 0 (an int) or of the other plain type (an int as
+    text, text as its length): the missing key, the count that cancels and the value that needs str() that a
+    one-example dict does not show."""
+    items = list(value.items())
+    key, first = items[0]
+    edges: list[dict] = [dict(items[:-1])]
+    other = _other_key(key, value)
+    if other is not None:
+        edges.append({other: first, **dict(items[1:])})
+    if isinstance(first, int) and not isinstance(first, bool):
+        edges += [{**value, key: 0}] if first else []
+        edges.append({**value, key: str(first)})
+    elif isinstance(first, str):
+        edges.append({**value, key: len(first)})
+    return edges
+
+
 def edges_of(value: object) -> list[object]:
     """The edge inputs of one argument of a visible call."""
     if isinstance(value, str) and value:
         return _text_edges(value)
     if isinstance(value, (list, tuple)) and value:
         return _list_edges(value)
+    if isinstance(value, dict) and value:
+        return _dict_edges(value)
     return []
 
 
-def edge_calls(tests: str, entry_point: str | None) -> list[str]:
-    """Calls of the entry point (as agent.loop.probes.bare_call writes them) with one argument of a visible call
-    moved to an edge (edges_of), or one int argument made equal to another; each once, in the visible calls'
-    order, none a visible call's own."""
+def _shared_keys(args: list) -> list[list]:
+    """For two dict arguments, the second's first key made the first's: the key both hold (a merge that adds)."""
+    dicts = [i for i, a in enumerate(args) if isinstance(a, dict) and a]
+    variants = []
+    for i, j in itertools.combinations(dicts, 2):
+        key, (old, value) = next(iter(args[i])), next(iter(args[j].items()))
+        if key not in args[j]:
+            shared = {key: value, **{k: v for k, v in args[j].items() if k != old}}
+            variants.append(args[:j] + [shared] + args[j + 1:])
+    return variants
+
+
+def task_options(task: str, entry_point: str) -> dict[str, object]:
+    """The parameters with a plain default (a bool, int or float) of the entry point's signature as the task writes
+    it ("digit_sum(n, repeat=False)", or a def's header), each with the value a call would pass to try it: the bool
+    turned, the number one more. Empty when the task writes no such signature."""
+    for found in re.finditer(rf"\b{re.escape(entry_point)}\s*\(", task):
+        depth, end = 1, found.end()
+        while end < len(task) and depth:
+            depth += {"(": 1, ")": -1}.get(task[end], 0)
+            end += 1
+        try:
+            header = parse(f"def _({task[found.end():end - 1]}):\n    pass\n").body[0]
+        except (SyntaxError, ValueError, MemoryError, RecursionError, IndexError):
+            continue  # a call in an example, or words in brackets
+        params = header.args
+        named = params.posonlyargs + params.args
+        defaults = list(zip(named[len(named) - len(params.defaults):], params.defaults))
+        defaults += [(a, d) for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None]
+        options = {}
+        for arg, default in defaults:
+            ok, value = literal(default)
+            if ok and isinstance(value, bool):
+                options[arg.arg] = not value
+            elif ok and isinstance(value, (int, float)):
+                options[arg.arg] = value + 1
+        if options:
+            return options
+    return {}
+
+
+def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
+    """Calls that pass each option of the task's signature (task_options) by keyword: on each visible call's own
+    arguments, then on their mutations inside the contract (a larger number may be what the option changes), every
+    option on one input before the next input, up to MAX_OPTION_CALLS. Visible calls that pass an option already are
+    not read (agent.loop.probes.literal_calls)."""
+    if not entry_point:
+        return []
+    options = task_options(task, entry_point)
+    calls = [args for _, args, _ in literal_calls(tests, entry_point)]
+    seen: dict[tuple[int, int], list[object]] = {}
+    for args in calls:
+        for i, a in enumerate(args):
+            seen.setdefault((len(args), i), []).append(a)
+    inputs = calls + [args[:i] + [m] + args[i + 1:] for args in calls for i, a in enumerate(args)
+                      for m in mutations(a) if within_contract(m, seen[(len(args), i)])]
+    found: list[str] = []
+    # Each option in turn on the same input, so that a cap reached early still tries every option.
+    for args, (name, value) in itertools.product(inputs, options.items()):
+        call = bare_call(entry_point, args, {name: value})
+        if call not in found and len(call) < 2000:
+            found.append(call)
+    return found[:MAX_OPTION_CALLS]
+
+
+def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
+    """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
+    task's signature states (option_calls), then one argument of a visible call moved to an edge (edges_of), one int
+    argument made equal to another, or two dict arguments sharing a key; each once, in the visible calls' order,
+    none a visible call's own."""
     if not entry_point:
         return []
     calls = [args for _, args, _ in literal_calls(tests, entry_point)]
-    found: list[str] = []
+    found: list[str] = option_calls(tests, entry_point, task)
     given = {bare_call(entry_point, args) for args in calls}
     for args in calls:
         variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a)]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
         variants += [args[:j] + [args[i]] + args[j + 1:] for i, j in itertools.combinations(ints, 2)
                      if args[i] != args[j]]
+        variants += _shared_keys(args)
         for variant in variants:
             call = bare_call(entry_point, variant)
             if call not in given and call not in found and len(call) < 2000:

@@ -277,7 +277,7 @@ def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> d
             "doubt": {"numbers": [a["iteration"] for a in new], "seconds_model": seconds, "error": None,
                       "proposed": proposed, "seconds_proposing": seconds_proposing, "proposing_error": missing,
                       "proposal_request": asked["content"] if asked else None,
-                      "edges": edge_calls(state["tests"], state["entry_point"])}}
+                      "edges": edge_calls(state["tests"], state["entry_point"], state["task"])}}
 
 
 def question_due(state: SolveState, search: Search) -> bool:

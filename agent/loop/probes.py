@@ -29,7 +29,7 @@ PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
 
 
-def _mutations(value: object) -> list[object]:
+def mutations(value: object) -> list[object]:
     """Nearby inputs of the same type: the edge cases a docstring example does not show."""
     if isinstance(value, bool):
         return [not value]
@@ -67,18 +67,21 @@ def _same_kind(value: object, seen: list[object]) -> bool:
 
 def within_contract(value: object, seen: list[object]) -> bool:
     """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its
-    sign (no negative number where the examples have none), a non-empty string or list where every example is
-    non-empty, a tuple's length. Inputs outside it may be ones the task rules out (a negative N where the
-    docstring says 0 <= N), where right candidates may differ or raise."""
+    sign (no negative number where the examples have none), a non-empty string, list or dict where every example is
+    non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task rules out (a
+    negative N where the docstring says 0 <= N), where right candidates may differ or raise."""
     if not seen or any(type(v) is not type(value) for v in seen):
         return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value >= 0 or any(v < 0 for v in seen)
-    if isinstance(value, (str, list, tuple)):
-        if not value and all(len(v) for v in seen):
-            return False
-        return not isinstance(value, tuple) or len(value) in {len(v) for v in seen}
-    return True
+    if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
+        return False
+    if isinstance(value, dict):
+        # A key or value of a type no example's dict has (an int where every value is text) may be one the task
+        # rules out, as a number where every example passes text is.
+        keys, values = [k for v in seen for k in v], [x for v in seen for x in v.values()]
+        return all(_same_kind(k, keys) for k in value) and all(_same_kind(x, values) for x in value.values())
+    return not isinstance(value, tuple) or len(value) in {len(v) for v in seen}
 
 
 def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
@@ -92,32 +95,46 @@ def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, 
     return calls
 
 
-def _source(name: str, args: list, observer: str = CALL_MARK) -> str:
-    return observer.replace(CALL_MARK, f"{name}({', '.join(repr(a) for a in args)})")
+def _source(name: str, args: list, observer: str = CALL_MARK, keywords: Mapping[str, object] | None = None) -> str:
+    written = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in (keywords or {}).items()]
+    return observer.replace(CALL_MARK, f"{name}({', '.join(written)})")
 
 
-def bare_call(name: str, args: list) -> str:
-    """A call of the function with these arguments, as source: how a proposed input is stored (call_arguments)."""
-    return _source(name, args)
+def bare_call(name: str, args: list, keywords: Mapping[str, object] | None = None) -> str:
+    """A call of the function with these arguments (positional, then keyword), as source: how a proposed input is
+    stored (call_arguments)."""
+    return _source(name, args, keywords=keywords)
 
 
-def call_arguments(call: str, entry_point: str | None) -> list | None:
-    """The literal positional arguments of a call of the entry point written as source ("f(1, 'a')"); None for
-    anything else."""
+def call_arguments(call: str, entry_point: str | None) -> tuple[list, dict] | None:
+    """The literal positional and keyword arguments of a call of the entry point written as source
+    ("f(1, 'a', strict=True)"); None for anything else."""
     try:
         node = parse(call, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    return literal_arguments(node, entry_point)
+    return literal_call(node, entry_point)
+
+
+def literal_call(node: ast.AST, entry_point: str | None) -> tuple[list, dict] | None:
+    """The literal positional and keyword arguments of a call node of the entry point; None for any other node, or
+    one that unpacks (*args, **kwargs)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry_point):
+        return None
+    if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    values = [literal(a) for a in node.args]
+    keywords = {k.arg: literal(k.value) for k in node.keywords}
+    if not all(ok for ok, _ in [*values, *keywords.values()]):
+        return None
+    return [v for _, v in values], {k: v for k, (_, v) in keywords.items()}
 
 
 def literal_arguments(node: ast.AST, entry_point: str | None) -> list | None:
-    """The literal positional arguments of a call node of the entry point; None for any other node."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry_point
-            and not node.keywords):
-        return None
-    values = [literal(a) for a in node.args]
-    return [v for _, v in values] if all(ok for ok, _ in values) else None
+    """The literal positional arguments of a call node of the entry point that passes no keyword; None for any other
+    node. The visible calls are read so: what a keyword means is the task's, and mutations keep to positions."""
+    found = literal_call(node, entry_point)
+    return found[0] if found is not None and not found[1] else None
 
 
 def visible_calls(tests: str, entry_point: str | None) -> set[str]:
@@ -146,7 +163,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
             originals.append(Probe(source, "original"))
         variants = []
         for i, a in enumerate(args):
-            for m in _mutations(a):
+            for m in mutations(a):
                 call = _source(name, args[:i] + [m] + args[i + 1:], observer)
                 bare = _source(name, args[:i] + [m] + args[i + 1:])
                 if call not in done and bare not in inputs and len(call) < 2000:
@@ -163,11 +180,17 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
     tried = {p.call for p in originals} | {_source(name, args) for name, args, _ in calls}
     chosen: list[Probe] = []
     for text in added[:MAX_DOUBT_INPUTS]:
-        args = call_arguments(text, entry_point)
-        if args is None or (entry_point, len(args)) not in observers or not all(
+        parsed = call_arguments(text, entry_point)
+        if parsed is None:
+            continue
+        # Keyword arguments name a parameter the task states (its signature, or the model's reading of its words);
+        # the positional ones must fit a visible call, and they alone say whether the call keeps to the contract.
+        args, keywords = parsed
+        if (entry_point, len(args)) not in observers or not all(
                 _same_kind(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args)):
             continue
-        call, bare = _source(entry_point, args, observers[(entry_point, len(args))]), bare_call(entry_point, args)
+        call = _source(entry_point, args, observers[(entry_point, len(args))], keywords)
+        bare = bare_call(entry_point, args, keywords)
         if call in tried or bare in tried or len(call) >= 2000:
             continue
         tried |= {call, bare}

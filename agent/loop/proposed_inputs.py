@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
 from agent.loop.model_calls import configured, to_langchain
-from agent.loop.probes import bare_call, literal_arguments, literal_calls
+from agent.loop.probes import bare_call, literal_call, literal_calls
 from agent.loop.prompts import FENCE
 from sandbox.locked_parse import parse
 
@@ -58,9 +58,9 @@ def proposal_messages(task: str, tests: str, entry_point: str, n: int) -> list[d
 
 
 def read_proposals(answer: str, entry_point: str, n: int) -> list[str]:
-    """The distinct calls of the entry point with literal arguments in the model's answer, first n, each as
-    agent.loop.probes.bare_call writes it. A line may be a bare call, an assert or a print around one; anything
-    else is passed over."""
+    """The distinct calls of the entry point with literal arguments (keyword ones too: a task names its options) in
+    the model's answer, first n, each as agent.loop.probes.bare_call writes it. A line may be a bare call, an assert
+    or a print around one; anything else is passed over."""
     blocks = _FENCED.findall(answer) or [answer]
     found: list[str] = []
     for line in "\n".join(blocks).splitlines():
@@ -73,9 +73,9 @@ def read_proposals(answer: str, entry_point: str, n: int) -> list[str]:
             continue
         calls = [node for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == entry_point]
-        args = literal_arguments(calls[0], entry_point) if calls else None  # the outermost call of the line
-        if args is not None and bare_call(entry_point, args) not in found:
-            found.append(bare_call(entry_point, args))
+        read = literal_call(calls[0], entry_point) if calls else None  # the outermost call of the line
+        if read is not None and bare_call(entry_point, *read) not in found:
+            found.append(bare_call(entry_point, *read))
         if len(found) >= n:
             break
     return found
