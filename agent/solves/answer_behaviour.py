@@ -60,6 +60,12 @@ class BehaviourRow:
             return None
         return self.outcome[2:]
 
+    @property
+    def finished(self) -> bool:
+        """Whether the call came to an outcome a test can state: it returned or raised (not a timeout, a crash or an
+        earlier input's stop)."""
+        return self.returned is not None or self.raised is not None
+
     def words(self) -> str:
         """'returns 2', 'raises ValueError', 'did not finish within 3 s', or why the call was not run."""
         if self.returned is not None:

@@ -49,7 +49,7 @@ def _outcomes(reference: str, entry_point: str | None, probes: list[Probe]) -> l
         rest = probes[len(outcomes):]
         got = [o[len(MARKS[p.kind]):] for o, p in zip(behaviour(reference, rest, entry_point), rest)]
         rows = [BehaviourRow("", p.kind, o) for p, o in zip(rest, got)]
-        stopped = next((i for i, row in enumerate(rows) if row.returned is None and row.raised is None), None)
+        stopped = next((i for i, row in enumerate(rows) if not row.finished), None)
         outcomes += got if stopped is None else got[:stopped + 1]
     return outcomes
 
@@ -64,7 +64,7 @@ def read_table(reference: str, entry_point: str | None, rows: list[BehaviourRow]
     outcomes = _outcomes(reference, entry_point, [Probe(row.call, row.kind) for row in inside])
     for read, (row, outcome) in enumerate(zip(inside, outcomes), start=1):
         right = BehaviourRow(row.call, row.kind, outcome)
-        if not writable(outcome) or (right.returned is None and right.raised is None):
+        if not writable(outcome) or not right.finished:
             continue
         if not same_outcome(row.outcome, outcome):
             return TableReading(read, row, Reply(returns=right.returned, raises=right.raised))
