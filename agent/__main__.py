@@ -2,8 +2,9 @@
 [--model M] [--strategy repair|sample|hybrid] [--budget N] [--ask] [--json]
 
 One line per node transition as it happens, then the final code. With --ask, when answers that pass the tests
-disagree, the solve asks at the terminal (one question at a time, on stderr) and each answer becomes a test; it never
-asks when stdin is not a terminal. Exit 0 if solved, 1 if not,
+disagree, the solve asks at the terminal (one question at a time, on stderr) and each answer becomes a test; once an
+answer passes, its behaviour table is shown, and a row the person corrects carries the solve on as an answer does. It
+never asks when stdin is not a terminal. Exit 0 if solved, 1 if not,
 2 on bad input or an unusable model (one line saying what to fix), 3 when the sandbox lacks what the
 tests or the code import (status env_error: no model can fix it), 4 when the tests do what the sandbox cannot run as
 one process would (status unsupported). With --json a refusal is a summary too.
@@ -15,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from agent.config import PROVIDERS, STRATEGIES, describe_search, load_settings, search_dict
@@ -22,9 +24,10 @@ from agent.inputs import BadInput, EnvironmentProblem, UnsupportedTests, validat
 from agent.loop.candidates import candidates, choice, doubt_of, judged_now
 from agent.loop.questions import Asked, Question, Reply, answered
 from agent.providers.chat_model import ModelUnavailable
+from agent.solves.answer_behaviour import BehaviourRow, answer_behaviour
 from agent.solves.asking import Person, answering
-from agent.solves.events import NodeFinished, NodeStarted, RunFinished, event_to_dict
-from agent.solves.solver import make_solver
+from agent.solves.events import Event, NodeFinished, NodeStarted, RunFinished, event_to_dict
+from agent.solves.solver import Solver, make_solver
 from sandbox.cli import CommandParser
 
 EXIT_CODES = {"passed": 0, "env_error": 3, "unsupported": 4}
@@ -112,6 +115,59 @@ def terminal_person(tests: str) -> Person:
     return reply_to
 
 
+def terminal_correction(rows: list[BehaviourRow]) -> tuple[str, Reply] | None:
+    """The answer's behaviour table at the terminal, one numbered row each; the person names a wrong row and types the
+    result it should give (the call and that Reply), or presses Enter when every row looks right (None)."""
+    print("\nWhat the answer does on inputs your tests do not try:", file=sys.stderr)
+    for number, row in enumerate(rows, 1):
+        beyond = "  (unlike every input of your tests: the task may rule it out)" if row.outside else ""
+        print(f"  {number}) {row.call} {row.words()}{beyond}", file=sys.stderr)
+    while True:
+        text = _read(f"a wrong row [1-{len(rows)}], or Enter if every row looks right: ")
+        if text is None or not text.strip():
+            return None
+        if text.strip().isdigit() and 1 <= int(text) <= len(rows):
+            typed = _read("its right result (a Python value such as [1, 2] or 'a', or raises ValueError): ")
+            return None if typed is None else (rows[int(text) - 1].call, Reply.typed(typed))
+        print(f"type a row's number from 1 to {len(rows)}, or nothing", file=sys.stderr)
+
+
+def _shown(events: Iterator[Event], args: argparse.Namespace) -> RunFinished:
+    """Print a stretch of a solve's events as they come (JSON lines, or one line per node); its last RunFinished."""
+    started, final = time.perf_counter(), None
+    for event in events:
+        if args.json:
+            if event.kind != "token":
+                print(json.dumps(event_to_dict(event)), flush=True)
+        elif isinstance(event, NodeStarted):
+            started = time.perf_counter()
+        elif isinstance(event, NodeFinished):
+            line = _line(event, started)
+            if line:  # an ask step that paused at its question says nothing until it is answered
+                print(line, flush=True)
+        if isinstance(event, RunFinished):
+            final = event
+    return final
+
+
+def _corrected(solver: Solver, final: RunFinished, args: argparse.Namespace, person: Person) -> RunFinished:
+    """While the answer passes, offer its behaviour table for the person to correct a row; each correction carries
+    the solve on (Solver.correct), asking again as it goes. A result that cannot be a test is refused and the table
+    shown again."""
+    while final.status == "passed" and not final.paused:
+        table = answer_behaviour(solver.state_at(final.thread_id))
+        picked = terminal_correction(table.rows) if table is not None and table.rows else None
+        if picked is None:
+            return final
+        try:
+            going_on = solver.correct(final.thread_id, *picked)
+        except BadInput as exc:
+            print(f"not a test: {exc}", file=sys.stderr)
+            continue
+        final = _shown(answering(solver, going_on, person), args)
+    return final
+
+
 def _solve(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 1:
         raise BadInput(f"--budget is the number of candidates, 1 or more; got {args.budget}")
@@ -125,23 +181,12 @@ def _solve(args: argparse.Namespace) -> int:
     ask = args.ask and sys.stdin.isatty()
     if args.ask and not ask:
         print("--ask: stdin is not a terminal, so nothing is asked; the solve runs as without --ask", file=sys.stderr)
-    started = time.perf_counter()
-    final = None
     events = solver.start(task, tests, entry_point=args.entry_point, ask=ask)
     if ask:
-        events = answering(solver, events, terminal_person(tests))
-    for event in events:
-        if args.json:
-            if event.kind != "token":
-                print(json.dumps(event_to_dict(event)), flush=True)
-        elif isinstance(event, NodeStarted):
-            started = time.perf_counter()
-        elif isinstance(event, NodeFinished):
-            line = _line(event, started)
-            if line:  # an ask step that paused at its question says nothing until it is answered
-                print(line, flush=True)
-        if isinstance(event, RunFinished):
-            final = event
+        person = terminal_person(tests)
+        final = _corrected(solver, _shown(answering(solver, events, person), args), args, person)
+    else:
+        final = _shown(events, args)
     state = solver.state_at(final.thread_id)
     summary = {"thread_id": final.thread_id, "status": final.status, "iterations": final.iterations,
                "code": final.code, "error": final.error, "model": solver.model_spec.describe(),
@@ -175,7 +220,8 @@ def build_parser() -> CommandParser:
     solve.add_argument("--budget", type=int, help="candidates in all, the first answer included (default BUDGET)")
     solve.add_argument("--ask", action="store_true",
                        help="when answers that pass the tests disagree, ask here which is right (at most MAX_QUESTIONS "
-                            "questions; only when stdin is a terminal)")
+                            "questions), then show the answer's behaviour table to correct a row; only when stdin is "
+                            "a terminal")
     solve.add_json_flag("one event a line and a summary")
     return parser
 

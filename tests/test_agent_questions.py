@@ -293,10 +293,11 @@ def test_a_solve_answered_by_the_simulated_person_ends_with_the_reference_behavi
     assert answers_after_questions(solver.state_at(thread)) == [1, 3]
 
 
-def _cli(tmp_path, monkeypatch, *, terminal: bool, typed: list[str]) -> SamplingScriptedModel:
+def _cli(tmp_path, monkeypatch, *, terminal: bool, typed: list[str],
+         bodies: tuple[str, ...] = ("n + 3", "n * 2", "n + 3", "2 * n", "n + n")) -> SamplingScriptedModel:
     import agent.__main__ as cli
 
-    solver, model = _solver(tmp_path, ["n + 3", "n * 2", "n + 3", "2 * n", "n + n"])
+    solver, model = _solver(tmp_path, list(bodies))
     solver.model_spec = ModelSpec("fake", "scripted", "test")
     monkeypatch.setattr(cli, "make_solver", lambda settings: solver)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: terminal)
@@ -315,13 +316,29 @@ def test_the_cli_never_asks_when_stdin_is_not_a_terminal_and_says_so_once(tmp_pa
 
 def test_the_cli_asks_one_question_with_numbered_choices_and_refuses_what_is_not_an_answer(tmp_path, monkeypatch,
                                                                                               capsys):
-    _cli(tmp_path, monkeypatch, terminal=True, typed=["9", "n", "eight", "n", "8"])
+    _cli(tmp_path, monkeypatch, terminal=True, typed=["9", "n", "eight", "n", "8", ""])
     out, err = capsys.readouterr()
     assert "disagree on double(4)" in err and "1) returns 8  (candidates #2, #4, #5)" in err
     assert "2) returns 7" in err and "n) none of these: the right result is ..." in err and "s) skip" in err
     assert "type a number from 1 to 2, n or s" in err and "not a test: `eight` is a name" in err
     assert "[doubt]     #2 doubt" in out
     assert "[ask]       double(4): returns 8; test added, kept #2, #4, #5, dropped #1, #3" in out
+
+
+def test_the_cli_shows_the_answers_table_and_a_corrected_row_carries_the_solve_on(tmp_path, monkeypatch, capsys):
+    # Every candidate gives n + 3: nothing disagrees, so nothing is asked, and the pass is wrong until a row is read.
+    model = _cli(tmp_path, monkeypatch, terminal=True, typed=["x", "1", "eight", "1", "8", ""],
+                 bodies=("n + 3",) * 5 + ("2 * n",))
+    out, err = capsys.readouterr()
+    assert "disagree" not in err and "What the answer does on inputs your tests do not try:" in err
+    assert "1) double(4) returns 7" in err and "(unlike every input of your tests" in err
+    assert "type a row's number from 1 to" in err and "not a test: `eight` is a name" in err
+    # The correction is told as an ask step; the round drawn with its test passes, and its table is shown again.
+    assert "[ask]       double(4): returns 8; test added, kept none, dropped #1, #2, #3, #4, #5" in out
+    # Shown again after the refused result, and after the correction without its row: it is a test now.
+    assert err.count("What the answer does on inputs") == 3 and "double(4)" not in err.rsplit("What the", 1)[1]
+    assert "1) double(5) returns 10" in err
+    assert "passed after" in out and "2 * n" in out and model.calls == 9  # a round of four drawn with the test
 
 
 def test_a_model_failure_while_doubting_keeps_the_pass_and_says_why_nothing_was_drawn(tmp_path):
