@@ -186,3 +186,18 @@ def test_an_option_the_tasks_signature_states_is_asked_about_by_keyword_and_the_
     events = list(solver.answer(thread, Reply(choice=0)))
     assert events[-1].status == "passed" and solver.chosen(thread).number == 2
     assert "assert digit_sum(369, repeat=True) == 9" in solver.state_at(thread)["tests"]
+
+
+def test_a_pass_on_dict_arguments_alone_is_doubted_and_asked_about_a_key_both_dicts_hold(tmp_path):
+    # Dicts have no mutations of their own: only the doubt's edge inputs can tell these answers apart.
+    adds = ("def merge(a, b):\n    out = dict(a)\n    for k, v in b.items():\n        out[k] = out.get(k, 0) + v\n"
+            "    return out\n")
+    overwrites = "def merge(a, b):\n    return {**a, **b}\n"
+    model = SamplingScriptedModel(answers=[f"```python\n{b}```" for b in [overwrites, adds, overwrites, adds, adds]])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0))
+    tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}\n"
+    assert probe_calls(tests, "merge")[1:] == []
+    thread = list(solver.start("Write merge(a, b): counts of both dicts added.", tests, ask=True))[-1].thread_id
+    assert model.calls == 5 and solver.question(thread).call == "merge({'x': 1}, {'x': 2})"
+    list(solver.answer(thread, Reply(returns="{'x': 3}")))
+    assert solver.chosen(thread).number == 2

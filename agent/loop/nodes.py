@@ -237,14 +237,16 @@ def executor(state: SolveState, base: Search = Search()) -> dict:
 def doubt_due(state: SolveState, search: Search) -> bool:
     """Whether a pass is doubted now: the search doubts this solve (Search.doubt: always, or asking and the solve
     asks; never one shot), the pass is on thin visible tests (agent.loop.questions.thin) whose calls give probe inputs
-    to tell answers apart, and no doubt batch was drawn yet. Never in the bench's leaky oracle mode, where the executed
-    tests are hidden ones."""
+    to tell answers apart (their mutations or edge inputs), and no doubt batch was drawn yet. Never in the bench's
+    leaky oracle mode, where the executed tests are hidden ones."""
     state = read_state(state)
     doubting = search.doubt == "always" or (search.doubt == "asking" and state["ask"] and search.max_questions > 0)
     if not doubting or search.budget == 1 or state["doubt"] is not None or state["shown_tests"] is not None:
         return False
     tests, entry_point = state["tests"], state["entry_point"]
-    return thin(tests, entry_point, search) and any(p.kind != "original" for p in probe_calls(tests, entry_point))
+    # Inputs to tell answers apart: the mutations, or (dict arguments have none) the edge inputs the doubt adds.
+    return thin(tests, entry_point, search) and (any(p.kind != "original" for p in probe_calls(tests, entry_point))
+                                                 or bool(edge_calls(tests, entry_point, state["task"])))
 
 
 def doubt(state: SolveState, model: BaseChatModel, base: Search = Search()) -> dict:
