@@ -82,6 +82,9 @@ def test_the_options_a_tasks_signature_states_are_tried_by_keyword_on_the_visibl
     assert task_options("def f(a: List[int], *, strict: bool = True, k=2, name=None, s='x') -> int:\n", "f") == {
         "strict": False, "k": 3}
     assert task_options("Call f(1, 2) or f(a) (see f(", "f") == {} and task_options("f(x=(1, 2))", "f") == {}
+    # Each of many opened calls is scanned a signature's length at most; the last one closes.
+    assert task_options("f(" * 5000 + "a, b=1)", "f") == {"b": 2}
+    assert task_options("f(" + "a" * 600 + ", b=1)", "f") == {}
     calls = edge_calls("assert digit_sum(123) == 6", "digit_sum", task)
     # Beside the visible call's own arguments, its mutations inside the contract: 369's digits sum to two digits.
     assert calls == ["digit_sum(123, repeat=True)", "digit_sum(124, repeat=True)", "digit_sum(122, repeat=True)",

@@ -18,6 +18,7 @@ from agent.loop.probes import bare_call, literal_calls, mutations, within_contra
 from sandbox.locked_parse import parse
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
+_SIGNATURE_CHARS = 500  # the longest parameter list task_options reads
 
 
 def _text_edges(value: str) -> list[str]:
@@ -101,10 +102,13 @@ def task_options(task: str, entry_point: str) -> dict[str, object]:
     it ("digit_sum(n, repeat=False)", or a def's header), each with the value a call would pass to try it: the bool
     turned, the number one more. Empty when the task writes no such signature."""
     for found in re.finditer(rf"\b{re.escape(entry_point)}\s*\(", task):
-        depth, end = 1, found.end()
-        while end < len(task) and depth:
+        # A signature is short: the scan stops within _SIGNATURE_CHARS, so a long pasted task costs no more.
+        depth, end, stop = 1, found.end(), min(len(task), found.end() + _SIGNATURE_CHARS)
+        while end < stop and depth:
             depth += {"(": 1, ")": -1}.get(task[end], 0)
             end += 1
+        if depth:
+            continue
         try:
             header = parse(f"def _({task[found.end():end - 1]}):\n    pass\n").body[0]
         except (SyntaxError, ValueError, MemoryError, RecursionError, IndexError):
