@@ -174,13 +174,18 @@ def test_a_model_failure_while_proposing_keeps_the_doubt_batch_and_says_why(tmp_
     assert solver.question(first[-1].thread_id).call == "double(4)"  # the mutations still ask
 
 
+def _without_proposals(tmp_path, codes: list[str]) -> tuple[Solver, SamplingScriptedModel]:
+    # The candidates are the codes in order; the probes are the tests' calls, their mutations and the edge inputs.
+    model = SamplingScriptedModel(answers=[f"```python\n{code}```" for code in codes])
+    return Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0)), model
+
+
 def test_an_option_the_tasks_signature_states_is_asked_about_by_keyword_and_the_answer_is_a_keyword_test(tmp_path):
     # Every candidate passes digit_sum(123) == 6; two ignore repeat, which only a sum of two digits or more shows.
     honours = ("def digit_sum(n, repeat=False):\n    t = sum(int(d) for d in str(abs(n)))\n"
                "    while repeat and t >= 10:\n        t = sum(int(d) for d in str(t))\n    return t\n")
     ignores = "def digit_sum(n, repeat=False):\n    return sum(int(d) for d in str(abs(n)))\n"
-    model = SamplingScriptedModel(answers=[f"```python\n{b}```" for b in [ignores, honours, honours, ignores, honours]])
-    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0))
+    solver, _ = _without_proposals(tmp_path, [ignores, honours, honours, ignores, honours])
     task = "Write digit_sum(n, repeat=False): the sum of n's digits; with repeat, summed again to one digit."
     thread = list(solver.start(task, "assert digit_sum(123) == 6\n", ask=True))[-1].thread_id
     question = solver.question(thread)
@@ -196,8 +201,7 @@ def test_a_pass_on_dict_arguments_alone_is_doubted_and_asked_about_a_key_both_di
     adds = ("def merge(a, b):\n    out = dict(a)\n    for k, v in b.items():\n        out[k] = out.get(k, 0) + v\n"
             "    return out\n")
     overwrites = "def merge(a, b):\n    return {**a, **b}\n"
-    model = SamplingScriptedModel(answers=[f"```python\n{b}```" for b in [overwrites, adds, overwrites, adds, adds]])
-    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0))
+    solver, model = _without_proposals(tmp_path, [overwrites, adds, overwrites, adds, adds])
     tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}\n"
     assert probe_calls(tests, "merge")[1:] == []
     thread = list(solver.start("Write merge(a, b): counts of both dicts added.", tests, ask=True))[-1].thread_id
