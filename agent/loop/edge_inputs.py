@@ -14,7 +14,7 @@ import itertools
 import re
 
 from agent.loop.asserted_calls import literal
-from agent.loop.probes import bare_call, literal_calls, mutations, within_contract
+from agent.loop.probes import argument_places, bare_call, literal_calls, mutations, within_contract
 from sandbox.locked_parse import parse
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
@@ -134,16 +134,13 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     arguments, then on their mutations inside the contract (a larger number may be what the option changes), every
     option on one input before the next input, up to MAX_OPTION_CALLS. Visible calls that pass an option already are
     not read (agent.loop.probes.literal_calls)."""
-    if not entry_point:
+    options = task_options(task, entry_point) if entry_point else {}
+    if not options:
         return []
-    options = task_options(task, entry_point)
-    calls = [args for _, args, _ in literal_calls(tests, entry_point)]
-    seen: dict[tuple[int, int], list[object]] = {}
-    for args in calls:
-        for i, a in enumerate(args):
-            seen.setdefault((len(args), i), []).append(a)
+    visible = literal_calls(tests, entry_point)
+    seen, calls = argument_places(visible), [args for _, args, _ in visible]
     inputs = calls + [args[:i] + [m] + args[i + 1:] for args in calls for i, a in enumerate(args)
-                      for m in mutations(a) if within_contract(m, seen[(len(args), i)])]
+                      for m in mutations(a) if within_contract(m, seen[(entry_point, len(args), i)])]
     found: list[str] = []
     # Each option in turn on the same input, so that a cap reached early still tries every option.
     for args, (name, value) in itertools.product(inputs, options.items()):

@@ -95,6 +95,16 @@ def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, 
     return calls
 
 
+def argument_places(calls: list[tuple[str, list, str]]) -> dict[tuple[str, int, int], list[object]]:
+    """What the visible calls (literal_calls) show at each argument place, by (function name, number of arguments,
+    place): the contract a mutated input keeps to (within_contract)."""
+    seen: dict[tuple[str, int, int], list[object]] = {}
+    for name, args, _ in calls:
+        for i, a in enumerate(args):
+            seen.setdefault((name, len(args), i), []).append(a)
+    return seen
+
+
 def _source(name: str, args: list, observer: str = CALL_MARK, keywords: Mapping[str, object] | None = None) -> str:
     written = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in (keywords or {}).items()]
     return observer.replace(CALL_MARK, f"{name}({', '.join(written)})")
@@ -149,11 +159,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
     agent.loop.edge_inputs) that take as many arguments as a visible call, then mutated ones, each marked. A probe
     reads the result as its visible call's check does (``sorted(f(x))`` where the test sorts)."""
     calls = literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
-    # What the visible calls show at each argument place, per function and arity: the contract mutations keep to.
-    seen: dict[tuple[str, int, int], list[object]] = {}
-    for name, args, _ in calls:
-        for i, a in enumerate(args):
-            seen.setdefault((name, len(args), i), []).append(a)
+    seen = argument_places(calls)
     originals, mutated, done = [], [], set()  # mutated: one list per call
     inputs = set()  # the mutated calls' inputs: one input read through two observers is probed once, as first read
     for name, args, observer in calls:
