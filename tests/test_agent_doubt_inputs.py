@@ -10,6 +10,7 @@ from agent.loop.edge_inputs import MAX_OPTION_CALLS, edge_calls, option_calls, t
 from agent.loop.probes import MAX_DOUBT_INPUTS, MAX_PROBES, Probe, probe_calls, probes_key, solve_probes
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
 from agent.loop.questions import Reply
+from agent.loop.task_words import StatedContract, named_separators, stated_contract
 from fakes import SamplingScriptedModel
 
 
@@ -58,10 +59,49 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
     assert edge_calls("assert f('a b') == 'x'", "f") == [
         "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')"]  # title of 'a b' is its swapcase here: once
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
-        "g(['X', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)"]
+        "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)",
+        "g(['x', 'y', 'x'], 2, 2)"]
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
         "merge([(1, 3), (1, 3)])", "merge([(1, 3), (3, 8)])"]
     assert edge_calls("assert f(3) == 6", "f") == [] and edge_calls("assert f('') == ''", "f") == []
+
+
+def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_separators_the_task_names():
+    assert edge_calls("assert parse('a=1\\nb=2') == {}", "parse")[-3:] == [
+        "parse('a = 1\\nb=2')", "parse('a=1 \\n b=2')", "parse('a=1\\n\\nb=2')"]
+    task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
+    assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
+    calls = edge_calls("assert acronym('Portable Network Graphics') == 'PNG'", "acronym", task)
+    assert calls[-2:] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
+    # A separator the example holds already is no edge of it.
+    assert edge_calls("assert f('a-b c') == 1", "f", task)[-1] == "f('a-b;c')"
+
+
+def test_a_float_gets_the_halves_near_it_where_rounding_differs():
+    assert edge_calls("assert r(2.7, 0) == 3.0", "r") == ["r(2.5, 0)", "r(-2.5, 0)", "r(1.5, 0)"]
+    assert edge_calls("assert r(-1.2) == -1.0", "r") == ["r(-1.5)", "r(1.5)", "r(-0.5)"]
+
+
+def test_the_tasks_words_let_in_the_empty_and_negative_inputs_it_speaks_of_and_bound_a_named_parameter():
+    task = "Write to_base(n, base) that writes n in the given base from 2 to 36. A negative n gets a minus sign."
+    stated = stated_contract(task, "to_base")
+    assert stated == StatedContract(empty=False, negative=True, bounds={1: (2, 36)})
+    assert stated_contract("n is non-negative; 0 <= k <= 9 where f(n, k); empty lists give 0", "f") == StatedContract(
+        empty=True, negative=False, bounds={1: (0, 9)})
+    assert stated_contract("Numbers from 1 to 5, say.", "f") == StatedContract()  # no parameter named before them
+    tests = "assert to_base(10, 2) == '1010'"
+    plain = {p.call: p.kind for p in probe_calls(tests, "to_base")}
+    worded = {p.call: p.kind for p in probe_calls(tests, "to_base", (), stated)}
+    assert plain["to_base(-10, 2)"] == "outside" and worded["to_base(-10, 2)"] == "mutated"
+    assert plain["to_base(10, 1)"] == plain["to_base(10, 6)"] == "mutated"
+    assert worded["to_base(10, 1)"] == worded["to_base(10, 0)"] == "outside" and worded["to_base(10, 6)"] == "mutated"
+    # The examples overrule a bound they break: the words were misread.
+    assert {p.call: p.kind for p in probe_calls("assert to_base(10, 40) == 'A'", "to_base", (), stated)}[
+        "to_base(10, 41)"] == "mutated"
+    merge = "assert merge([[1, 3]]) == [[1, 3]]"
+    assert {p.call: p.kind for p in probe_calls(merge, "merge")}["merge([])"] == "outside"
+    assert {p.call: p.kind for p in probe_calls(merge, "merge", (), StatedContract(empty=True))}["merge([])"] == (
+        "mutated")
 
 
 def test_dict_arguments_get_a_key_left_out_renamed_zeroed_or_retyped_and_two_dicts_share_a_key():

@@ -12,24 +12,38 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 from agent.loop.asserted_calls import literal
 from agent.loop.probes import argument_places, bare_call, literal_calls, mutations, within_contract
-from sandbox.locked_parse import parse
+from agent.loop.task_words import named_separators, stated_contract, task_signature
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
-_SIGNATURE_CHARS = 500  # the longest parameter list task_options reads
 
 
-def _text_edges(value: str) -> list[str]:
-    """Other whitespace and case than the example's."""
+def _text_edges(value: str, separators: list[str]) -> list[str]:
+    """Other whitespace and case than the example's; spaces around its first punctuation mark ("a = 1" where the
+    example writes "a=1") and around its first line break; a blank line; a space made each separator the task names
+    (a hyphen between words: agent.loop.task_words.named_separators)."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
-    return edges + [f" {value} ", value.swapcase(), value.title()]
+    edges += [f" {value} ", value.swapcase(), value.title()]
+    mark = re.search(r"[^\w\s]", value)
+    if mark:
+        edges.append(f"{value[:mark.start()]} {mark.group()} {value[mark.end():]}")
+    if "\n" in value:
+        edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
+    return edges + [value.replace(" ", char, 1) for char in separators if " " in value and char not in value]
+
+
+def _number_edges(value: float) -> list[float]:
+    """Halves near the example (2.5 and -2.5 near 2.7, 1.5 above): where rounding, and code that rounds, differ."""
+    half = int(value) + (0.5 if value >= 0 else -0.5)
+    return [half, -half, half - 1 if value >= 0 else half + 1]
 
 
 def _list_edges(value: list | tuple) -> list[object]:
-    """Case inside a string element, a duplicate (the first element over the second), the distinct elements alone,
-    and pairs that touch (the second pair starting where the first ends)."""
+    """Case inside a string element, an empty string before words, a duplicate (the first element over the second),
+    the distinct elements alone, and pairs that touch (the second pair starting where the first ends)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
     texts = [i for i, x in enumerate(items) if isinstance(x, str) and x]
@@ -37,6 +51,8 @@ def _list_edges(value: list | tuple) -> list[object]:
         i = texts[0]
         edges += [kind(items[:i] + [items[i].upper()] + items[i + 1:]),
                   kind(items[:i] + [items[i].capitalize()] + items[i + 1:])]
+        if all(isinstance(x, str) for x in items):
+            edges.append(kind([""] + items))  # an empty word among words
     if len(items) >= 2:
         edges.append(kind([items[0], items[0]] + items[2:]))
         try:
@@ -74,10 +90,12 @@ def _dict_edges(value: dict) -> list[dict]:
     return edges
 
 
-def edges_of(value: object) -> list[object]:
-    """The edge inputs of one argument of a visible call."""
+def edges_of(value: object, separators: Sequence[str] = ()) -> list[object]:
+    """The edge inputs of one argument of a visible call (separators: those the task names, for text)."""
     if isinstance(value, str) and value:
-        return _text_edges(value)
+        return _text_edges(value, list(separators))
+    if isinstance(value, float):
+        return _number_edges(value)
     if isinstance(value, (list, tuple)) and value:
         return _list_edges(value)
     if isinstance(value, dict) and value:
@@ -99,34 +117,22 @@ def _shared_keys(args: list) -> list[list]:
 
 def task_options(task: str, entry_point: str) -> dict[str, object]:
     """The parameters with a plain default (a bool, int or float) of the entry point's signature as the task writes
-    it ("digit_sum(n, repeat=False)", or a def's header), each with the value a call would pass to try it: the bool
-    turned, the number one more. Empty when the task writes no such signature."""
-    for found in re.finditer(rf"\b{re.escape(entry_point)}\s*\(", task):
-        # A signature is short: the scan stops within _SIGNATURE_CHARS, so a long pasted task costs no more.
-        depth, end, stop = 1, found.end(), min(len(task), found.end() + _SIGNATURE_CHARS)
-        while end < stop and depth:
-            depth += {"(": 1, ")": -1}.get(task[end], 0)
-            end += 1
-        if depth:
-            continue
-        try:
-            header = parse(f"def _({task[found.end():end - 1]}):\n    pass\n").body[0]
-        except (SyntaxError, ValueError, MemoryError, RecursionError, IndexError):
-            continue  # a call in an example, or words in brackets
-        params = header.args
-        named = params.posonlyargs + params.args
-        defaults = list(zip(named[len(named) - len(params.defaults):], params.defaults))
-        defaults += [(a, d) for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None]
-        options = {}
-        for arg, default in defaults:
-            ok, value = literal(default)
-            if ok and isinstance(value, bool):
-                options[arg.arg] = not value
-            elif ok and isinstance(value, (int, float)):
-                options[arg.arg] = value + 1
-        if options:
-            return options
-    return {}
+    it (agent.loop.task_words.task_signature), each with the value a call would pass to try it: the bool turned, the
+    number one more. Empty when the task writes no such signature."""
+    params = task_signature(task, entry_point)
+    if params is None:
+        return {}
+    named = params.posonlyargs + params.args
+    defaults = list(zip(named[len(named) - len(params.defaults):], params.defaults))
+    defaults += [(a, d) for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None]
+    options = {}
+    for arg, default in defaults:
+        ok, value = literal(default)
+        if ok and isinstance(value, bool):
+            options[arg.arg] = not value
+        elif ok and isinstance(value, (int, float)):
+            options[arg.arg] = value + 1
+    return options
 
 
 def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
@@ -137,10 +143,10 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     options = task_options(task, entry_point) if entry_point else {}
     if not options:
         return []
-    visible = literal_calls(tests, entry_point)
+    visible, stated = literal_calls(tests, entry_point), stated_contract(task, entry_point)
     seen, calls = argument_places(visible), [args for _, args, _ in visible]
     inputs = calls + [args[:i] + [m] + args[i + 1:] for args in calls for i, a in enumerate(args)
-                      for m in mutations(a) if within_contract(m, seen[(entry_point, len(args), i)])]
+                      for m in mutations(a) if within_contract(m, seen[(entry_point, len(args), i)], stated, i)]
     found: list[str] = []
     # Each option in turn on the same input, so that a cap reached early still tries every option.
     for args, (name, value) in itertools.product(inputs, options.items()):
@@ -159,9 +165,9 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
         return []
     calls = [args for _, args, _ in literal_calls(tests, entry_point)]
     found: list[str] = option_calls(tests, entry_point, task)
-    given = {bare_call(entry_point, args) for args in calls}
+    given, separators = {bare_call(entry_point, args) for args in calls}, named_separators(task)
     for args in calls:
-        variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a)]
+        variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a, separators)]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
         variants += [args[:j] + [args[i]] + args[j + 1:] for i, j in itertools.combinations(ints, 2)
                      if args[i] != args[j]]

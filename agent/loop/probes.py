@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from agent.loop.asserted_calls import CALL_MARK, literal, observed_calls
 from agent.loop.state import read_state
+from agent.loop.task_words import StatedContract, stated_contract
 from sandbox import Limits, run_tests
 from sandbox.locked_parse import parse
 
@@ -65,17 +66,25 @@ def _same_kind(value: object, seen: list[object]) -> bool:
     return any(type(v) is type(value) or (type(v) in numbers and type(value) in numbers) for v in seen)
 
 
-def within_contract(value: object, seen: list[object]) -> bool:
+def within_contract(value: object, seen: list[object], stated: StatedContract | None = None,
+                    place: int = -1) -> bool:
     """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its
     sign (no negative number where the examples have none), a non-empty string, list or dict where every example is
     non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task rules out (a
-    negative N where the docstring says 0 <= N), where right candidates may differ or raise."""
+    negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the task states in
+    words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave open: empty or
+    negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this place is not
+    (unless an example's is too: then the words were misread)."""
+    stated = stated or StatedContract()
     if not seen or any(type(v) is not type(value) for v in seen):
         return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value >= 0 or any(v < 0 for v in seen)
+        bound = stated.bounds.get(place)
+        if bound and all(bound[0] <= v <= bound[1] for v in seen):
+            return bound[0] <= value <= bound[1]
+        return value >= 0 or stated.negative or any(v < 0 for v in seen)
     if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
-        return False
+        return stated.empty
     if isinstance(value, dict):
         # A key or value of a type no example's dict has (an int where every value is text) may be one the task
         # rules out, as a number where every example passes text is.
@@ -153,11 +162,13 @@ def visible_calls(tests: str, entry_point: str | None) -> set[str]:
     return {_source(name, args, observer) for name, args, observer in literal_calls(tests, entry_point)}
 
 
-def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) -> list[Probe]:
+def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
+                stated: StatedContract | None = None) -> list[Probe]:
     """The calls to probe: each call of the function in the visible tests, then the inputs a doubt added (calls of
     the entry point, as bare_call writes them: edge cases the model proposed from the task's words and those of
-    agent.loop.edge_inputs) that take as many arguments as a visible call, then mutated ones, each marked. A probe
-    reads the result as its visible call's check does (``sorted(f(x))`` where the test sorts)."""
+    agent.loop.edge_inputs) that take as many arguments as a visible call, then mutated ones, each marked by the
+    contract (within_contract; with what the task states, when given). A probe reads the result as its visible
+    call's check does (``sorted(f(x))`` where the test sorts)."""
     calls = literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
     seen = argument_places(calls)
     originals, mutated, done = [], [], set()  # mutated: one list per call
@@ -175,7 +186,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
                 if call not in done and bare not in inputs and len(call) < 2000:
                     done.add(call)
                     inputs.add(bare)
-                    inside = within_contract(m, seen[(name, len(args), i)])
+                    inside = within_contract(m, seen[(name, len(args), i)], stated, i)
                     variants.append(Probe(call, "mutated" if inside else "outside"))
         mutated.append(variants)
     # Every original call, then mutations taken in turn from each call, up to the cap.
@@ -200,7 +211,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = ()) 
         if call in tried or bare in tried or len(call) >= 2000:
             continue
         tried |= {call, bare}
-        inside = all(within_contract(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args))
+        inside = all(within_contract(a, seen[(entry_point, len(args), i)], stated, i) for i, a in enumerate(args))
         chosen.append(Probe(call, "mutated" if inside else "outside"))
     spread = [p for p in spread if p.call not in {q.call for q in chosen}]
     return (originals + chosen + spread)[:MAX_PROBES + len(chosen)]
@@ -213,9 +224,11 @@ def doubt_inputs(doubt: Mapping | None) -> list[str]:
 
 
 def solve_probes(state: Mapping) -> list[Probe]:
-    """The probes of a solve (a checkpoint's state): its tests' probes with the inputs its doubt added."""
+    """The probes of a solve (a checkpoint's state): its tests' probes with the inputs its doubt added, marked by the
+    contract its task states too once it was doubted (a solve nobody doubts is probed as it always was)."""
     state = read_state(state)
-    return probe_calls(state["tests"], state["entry_point"], doubt_inputs(state["doubt"]))
+    stated = stated_contract(state["task"], state["entry_point"]) if state["doubt"] is not None else None
+    return probe_calls(state["tests"], state["entry_point"], doubt_inputs(state["doubt"]), stated)
 
 
 def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[str]:
