@@ -248,3 +248,16 @@ def test_a_pass_on_dict_arguments_alone_is_doubted_and_asked_about_a_key_both_di
     assert model.calls == 5 and solver.question(thread).call == "merge({'x': 1}, {'x': 2})"
     list(solver.answer(thread, Reply(returns="{'x': 3}")))
     assert solver.chosen(thread).number == 2
+
+
+def test_a_doubted_solve_whose_task_speaks_of_empty_input_asks_about_it_as_inside_the_contract(tmp_path):
+    sums = "def total(xs):\n    return sum(xs)\n"
+    indexes = "def total(xs):\n    return xs[0] + sum(xs[1:])\n"
+    solver, _ = _without_proposals(tmp_path, [indexes, sums, indexes, sums, sums])
+    tests = "assert total([1, 2]) == 3\n"
+    thread = list(solver.start("Write total(xs): the sum of xs; an empty list gives 0.", tests,
+                               ask=True))[-1].thread_id
+    assert Probe("total([])", "outside") in probe_calls(tests, "total")  # what the examples alone imply
+    assert Probe("total([])", "mutated") in solve_probes(solver.state_at(thread))
+    question = solver.question(thread)
+    assert question.call == "total([])" and not question.outside

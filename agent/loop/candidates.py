@@ -182,8 +182,8 @@ class DoubtView:
             calls = ", ".join(self.proposed[:shown]) + (", ..." if len(self.proposed) > shown else "")
             parts.append(f"{len(self.proposed)} the model proposed from the task's words ({calls})")
         if self.edges:
-            parts.append(f"{len(self.edges)} near the tests' calls (the task's options, other whitespace or case, "
-                         "ties, equal arguments, dict keys left out or shared)")
+            parts.append(f"{len(self.edges)} near the tests' calls (the task's options, other whitespace, case or "
+                         "separators, empty words, halves, ties, equal arguments, dict keys left out or shared)")
         words = f"every candidate is also tried on {' and '.join(parts)}" if parts else ""
         if self.proposing_error:
             words += ("; " if words else "") + f"the model proposed no inputs: {self.proposing_error}"
