@@ -1,16 +1,17 @@
 """Inputs near the visible calls that reach the rules tasks often state in words, probed after a doubted pass.
 
 The probes' own mutations (agent.loop.probes) shorten, reverse, empty and negate the examples. Tasks in words state
-more: whitespace of any kind, case, ties and duplicates, ranges that only touch, arguments that are equal. Answers
-that pass thin tests often differ exactly there (a tab where the example has spaces, a tie in a count), so a doubt
-probes these too. Hypothesis reaches such cases by copying one generated value over another (duplicates, equal
-arguments); EvalPlus by repeating an element. They are probed only when a pass is doubted: a solve nobody doubts
-chooses among its candidates as before.
+more: whitespace of any kind, case, separators it names, empty words, halves, ties and duplicates, ranges that only
+touch, arguments that are equal. Answers that pass thin tests often differ exactly there (a tab where the example has
+spaces, a hyphen between words, a tie in a count), so a doubt probes these too. Hypothesis reaches such cases by
+copying one generated value over another (duplicates, equal arguments); EvalPlus by repeating an element. They are
+probed only when a pass is doubted: a solve nobody doubts chooses among its candidates as before.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 
@@ -37,6 +38,8 @@ def _text_edges(value: str, separators: list[str]) -> list[str]:
 
 def _number_edges(value: float) -> list[float]:
     """Halves near the example (2.5 and -2.5 near 2.7, 1.5 above): where rounding, and code that rounds, differ."""
+    if not math.isfinite(value):  # 1e999 is a literal too
+        return []
     half = int(value) + (0.5 if value >= 0 else -0.5)
     return [half, -half, half - 1 if value >= 0 else half + 1]
 
