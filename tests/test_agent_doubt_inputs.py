@@ -67,8 +67,10 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
 
 
 def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_separators_the_task_names():
-    assert edge_calls("assert parse('a=1\\nb=2') == {}", "parse")[-3:] == [
-        "parse('a = 1\\nb=2')", "parse('a=1 \\n b=2')", "parse('a=1\\n\\nb=2')"]
+    # Spaced and repeated marks, spaced line breaks, a blank line and a line without the mark.
+    assert edge_calls("assert parse('a=1\\nb=2') == {}", "parse")[-5:] == [
+        "parse('a = 1\\nb=2')", "parse('a=1\\nb=2=')", "parse('a=1 \\n b=2')", "parse('a=1\\n\\nb=2')",
+        "parse('a=1\\nb=2\\na 1')"]
     task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
     assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
     calls = edge_calls("assert acronym('Portable Network Graphics') == 'PNG'", "acronym", task)

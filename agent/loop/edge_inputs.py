@@ -24,15 +24,19 @@ MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by key
 
 def _text_edges(value: str, separators: list[str]) -> list[str]:
     """Other whitespace and case than the example's; spaces around its first punctuation mark ("a = 1" where the
-    example writes "a=1") and around its first line break; a blank line; a space made each separator the task names
-    (a hyphen between words: agent.loop.task_words.named_separators)."""
+    example writes "a=1"), and that mark once more at the end; around its first line break, a blank line and a line
+    without the mark; a space made each separator the task names (a hyphen between words:
+    agent.loop.task_words.named_separators)."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
     edges += [f" {value} ", value.swapcase(), value.title()]
     mark = re.search(r"[^\w\s]", value)
     if mark:
-        edges.append(f"{value[:mark.start()]} {mark.group()} {value[mark.end():]}")
+        # Spaced, and once more at the end: where splitting at each mark and at the first one differ.
+        edges += [f"{value[:mark.start()]} {mark.group()} {value[mark.end():]}", value + mark.group()]
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
+        if mark:  # a line without the mark the others have
+            edges.append(f"{value}\n{value.split(chr(10))[0].replace(mark.group(), ' ')}")
     return edges + [value.replace(" ", char, 1) for char in separators if " " in value and char not in value]
 
 
