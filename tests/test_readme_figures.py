@@ -233,7 +233,7 @@ def qwen_prompt() -> str:
 
 def asking() -> str:
     """The interactive runs on the bench's own tasks, each read beside its honest twin."""
-    parts = []
+    parts, codes = [], {run(asked).code_version.split()[0] for asked, _ in ASKING.values()}
     for where, (asked, honest) in ASKING.items():
         a, h = run(asked), run(honest)
         assert a.ask == ASKED and a.search == h.search == Search() and a.task_ids == h.task_ids and h.ask is None
@@ -244,7 +244,9 @@ def asking() -> str:
                      f"{percent(m['passed_precision'])} of the passing answers right, "
                      f"{m['seconds_per_task']:.1f} s a task")
     return (f"(`bench run --ask {ASKED}`, labelled interactive: a simulated person answers from a reference; never "
-            f"mixed with the honest figures). With today's code ({'runs' if len(parts) > 1 else 'run'} shipped): "
+            f"mixed with the honest figures). With the code of `{'`, `'.join(sorted(codes))}` "
+            f"({'runs' if len(parts) > 1 else 'run'} shipped; what a doubt probes grew since, measured on the held-out "
+            "sets below): "
             f"pass@1 after 0, 1 and {ASKED} questions " + "; ".join(parts))
 
 
