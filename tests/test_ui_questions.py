@@ -12,6 +12,7 @@ import agent.solves.jobs
 from agent import ModelSpec, Solver
 from fakes import SeededModel
 from ui import session
+from ui.timeline import code_span, plain
 
 DOUBLE_TASK, DOUBLE_TESTS = "Write a function double(n) that returns n times 2.", "assert double(3) == 6\n"
 TRIPLE_TASK, TRIPLE_TESTS = "Write a function triple(n) that returns n times 3.", "assert triple(2) == 6\n"
@@ -85,7 +86,7 @@ def infos(at) -> list[str]:
 def test_a_question_shows_under_the_verdict_and_a_click_adds_the_test_and_changes_the_answer(page):
     assert next(c for c in page.checkbox if c.label == "Ask me when answers disagree").value  # on by default
     thread = solve(page)
-    assert question(page) == "**Answers that pass your tests disagree on double(4). What should it give?**"
+    assert question(page) == "**Answers that pass your tests disagree on `double(4)`. What should it give?**"
     assert any(v.startswith("**A question first.** 5 of 5 candidates pass your test, but they disagree") for v in
                infos(page))
     # No verdict, behaviour table or code to download yet: the answer is not picked.
@@ -224,3 +225,10 @@ def test_a_bad_app_ask_stops_the_app_at_start_naming_it(monkeypatch):
     monkeypatch.setenv("APP_ASK", "maybe")
     with pytest.raises(ValueError, match="APP_ASK"):
         load_app_settings()
+
+
+def test_a_call_reads_exactly_in_markdown_its_spaces_and_backticks_kept():
+    # A question on f('   hello') read as f(' hello') would make the person's answer a test of another input.
+    assert plain("f('   a_b')") == "f('\u00a0\u00a0 a\\_b')" and plain("f(' a')") == "f(' a')"
+    assert code_span("f('   a')") == "`f('   a')`" and code_span("f('`')") == "``f('`')``"
+    assert code_span("`x") == "`` `x ``"

@@ -8,6 +8,7 @@ under a key, so the live redraws and the final one agree.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -49,8 +50,17 @@ _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 
 
 def plain(text: str) -> str:
-    """Text shown as it is inside Markdown (labels and lines): values like a_b or $5 must not turn into markup."""
-    return text.translate(_MARKDOWN_SPECIALS)
+    """Text shown as it is inside Markdown (labels and lines): values like a_b or $5 must not turn into markup, and a
+    run of spaces (an input such as '   hello') keeps its length instead of collapsing to one."""
+    return re.sub(" (?= )", "\u00a0", text.translate(_MARKDOWN_SPECIALS))
+
+
+def code_span(text: str) -> str:
+    """text as a Markdown code span, shown as written, spaces included (a call a person must read exactly); a run of
+    backticks inside gets a longer fence."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def kind_words(candidate: Candidate) -> str:
@@ -261,10 +271,11 @@ def asked_line(asked: Asked) -> str:
     """'double(4): answered returns 8 — a test added; kept #2, #4, #5, dropped #1, #3', 'double(4): skipped', or for
     a row the person corrected 'double(4): corrected to returns 8 (the answer returns 7) — a test added; ...'."""
     words = asked.reply.words(asked.question)
+    call = code_span(asked.question.call)
     if asked.by == PERSON and asked.added is not None:
-        line = f"`{asked.question.call}`: corrected to {plain(words)} (the answer {plain(asked.added.answered)})"
+        line = f"{call}: corrected to {plain(words)} (the answer {plain(asked.added.answered)})"
     else:
-        line = f"`{asked.question.call}`: " + ("skipped" if asked.reply.skipped else f"answered {plain(words)}")
+        line = f"{call}: " + ("skipped" if asked.reply.skipped else f"answered {plain(words)}")
     if asked.added is not None:
         line += f" — a test added; kept {_numbers(asked.kept)}, dropped {_numbers(asked.dropped)}"
     return line
@@ -275,7 +286,7 @@ def asked_details(asked: Asked) -> None:
     with the candidates that gave it, the reply, and the test it added."""
     if asked.by == PERSON:
         st.markdown(f"You marked this row of answer #{asked.answer_before}'s table wrong. What the candidates that "
-                    f"passed give on `{asked.question.call}`:")
+                    f"passed give on {code_span(asked.question.call)}:")
     else:
         st.markdown(plain(asked.question.words()))
     for option in asked.question.options:
