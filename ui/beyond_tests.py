@@ -25,7 +25,7 @@ from agent.solves.jobs import job_for
 from agent.solves.lineage import Lineage, test_from_row, with_test_from_row
 from ui.identity import started_by_words
 from ui.session import model_solver
-from ui.timeline import plain
+from ui.timeline import plain, spaces_kept
 
 RETURNS, RAISES = "returns this value", "raises this exception"
 HEADING = "What the answer does beyond your tests"
@@ -50,7 +50,8 @@ def behaviour_of(job: SolveJob, settings: Settings) -> AnswerBehaviour | None:
 
 
 def _table(rows: list[BehaviourRow]) -> pd.DataFrame:
-    table = pd.DataFrame([{"call": row.call, "what the answer does": row.words(),
+    # A table cell collapses a run of spaces, and '  a  ' must not read as ' a '.
+    table = pd.DataFrame([{"call": spaces_kept(row.call), "what the answer does": spaces_kept(row.words()),
                            "input": "outside what your tests show" if row.outside else "like your tests' inputs"}
                           for row in rows])
     table.index = range(1, len(rows) + 1)  # the row numbers the picker below names
@@ -138,7 +139,7 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
         # Keyed by the solve: a picked row number belongs to that solve's table.
         thread = job.thread_id
         st.selectbox("Row the answer gets wrong", range(1, len(rows) + 1), key=f"wrong-row-{thread}",
-                     format_func=lambda i: f"{i}. {rows[i - 1].call} {rows[i - 1].words()}")
+                     format_func=lambda i: spaces_kept(f"{i}. {rows[i - 1].call} {rows[i - 1].words()}"))
         st.radio("The right outcome", [RETURNS, RAISES], key=f"wrong-how-{thread}", horizontal=True)
         st.text_input("Expected value or exception type", key=f"wrong-expected-{thread}",
                       help="a Python value as in your tests ('abc', 0, [1, 2], None), or an exception's type "

@@ -52,7 +52,13 @@ _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>$~"})
 def plain(text: str) -> str:
     """Text shown as it is inside Markdown (labels and lines): values like a_b or $5 must not turn into markup, and a
     run of spaces (an input such as '   hello') keeps its length instead of collapsing to one."""
-    return re.sub(" (?= )", "\u00a0", text.translate(_MARKDOWN_SPECIALS))
+    return spaces_kept(text.translate(_MARKDOWN_SPECIALS))
+
+
+def spaces_kept(text: str) -> str:
+    """text with each run of spaces kept at its length where a page collapses it (Markdown, a table's cell): every
+    space but a run's last is a no-break space."""
+    return re.sub(" (?= )", "\u00a0", text)
 
 
 def code_span(text: str) -> str:
