@@ -17,6 +17,7 @@ from bench.reports.summary import show_metrics
 from bench.runs import store
 from bench.runs.config import RunConfig
 from bench.runs.lifecycle import resume_run, start_run, stop_run
+from bench.scoring.interactive import interactive_metrics
 from bench.scoring.metrics import run_metrics
 from fakes import ASKED_ANSWERS, ASKED_TASKS
 
@@ -217,3 +218,15 @@ def test_an_interactive_run_on_processes_gives_the_threads_rows_and_questions(as
         [{k: r[k] for k in same} for r in store.results(threads_db, threads)]
     assert _asked(db, processes) == _asked(threads_db, threads) and len(_asked(db, processes)) == 2
 
+
+
+def test_an_answer_corrected_with_nothing_drawn_to_pass_after_counts_as_passed_after_the_questions_only():
+    # Task a: answer 0 passed the tests of its time, was wrong, and was corrected; no candidate drawn after it passed,
+    # so the solve kept answer 0 and ended "not solved". Task b: a right pass nobody corrected.
+    a = {"final_status": "gave_up", "answer_by_question": [0], "answer_by_correction": [0, 0],
+         "visible_by_attempt": [False, False], "hidden_by_attempt": [False, False], "seconds": 1.0}
+    b = {"final_status": "passed", "answer_by_question": [0], "answer_by_correction": [0],
+         "visible_by_attempt": [True], "hidden_by_attempt": [True], "seconds": 1.0}
+    metrics = interactive_metrics([a, b], questions=3, corrections=3)
+    assert (metrics["passed_precision"], metrics["answers_passed"]) == (0.5, 2)
+    assert (metrics["passed_precision_corrected"], metrics["answers_passed_corrected"]) == (1.0, 1)

@@ -36,15 +36,17 @@ def interactive_metrics(results: list[dict], questions: int, corrections: int | 
         index = answer_after_questions(result, k, column)
         return index is not None and bool(result["hidden_by_attempt"][index])
 
-    def passed_then(result: dict, index: int) -> bool:
+    def passed_then(result: dict, index: int, column: str) -> bool:
         # The visible verdicts are on the tests the solve ended with; an answer a person then corrected passed the
         # tests of its time (only a passing answer's table is read), so it counts as passed after the questions.
+        # After the corrections it does not: it fails the corrected row, and the solve said "not solved".
         corrected = result.get("answer_by_correction") or []
-        return bool(result["visible_by_attempt"][index]) or (len(corrected) > 1 and index == corrected[0])
+        return bool(result["visible_by_attempt"][index]) or (
+            column == "answer_by_question" and len(corrected) > 1 and index == corrected[0])
 
     def precision(k: int, column: str) -> list[bool]:
         finals = [(r, answer_after_questions(r, k, column)) for r in results]
-        return [bool(r["hidden_by_attempt"][i]) for r, i in finals if i is not None and passed_then(r, i)]
+        return [bool(r["hidden_by_attempt"][i]) for r, i in finals if i is not None and passed_then(r, i, column)]
 
     def curve(most: int, column: str) -> list[float]:
         return [_mean([hidden_after(r, k, column) for r in results]) for k in range(most + 1)]
