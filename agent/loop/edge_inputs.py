@@ -22,7 +22,7 @@ from agent.loop.task_words import named_separators, stated_contract, task_signat
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
 
 
-def _text_edges(value: str, separators: list[str]) -> list[str]:
+def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     """Other whitespace and case than the example's; spaces around its first punctuation mark ("a = 1" where the
     example writes "a=1"), and that mark once more at the end; around its first line break, a blank line and a line
     without the mark; a space made each separator the task names (a hyphen between words:
@@ -36,7 +36,8 @@ def _text_edges(value: str, separators: list[str]) -> list[str]:
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
         if mark:  # a line without the mark the others have
-            edges.append(f"{value}\n{value.split(chr(10))[0].replace(mark.group(), ' ')}")
+            first_line = value.split("\n", 1)[0]
+            edges.append(f"{value}\n{first_line.replace(mark.group(), ' ')}")
     return edges + [value.replace(" ", char, 1) for char in separators if " " in value and char not in value]
 
 
@@ -100,7 +101,7 @@ def _dict_edges(value: dict) -> list[dict]:
 def edges_of(value: object, separators: Sequence[str] = ()) -> list[object]:
     """The edge inputs of one argument of a visible call (separators: those the task names, for text)."""
     if isinstance(value, str) and value:
-        return _text_edges(value, list(separators))
+        return _text_edges(value, separators)
     if isinstance(value, float):
         return _number_edges(value)
     if isinstance(value, (list, tuple)) and value:
