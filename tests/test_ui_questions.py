@@ -10,9 +10,10 @@ from streamlit.testing.v1 import AppTest
 
 import agent.solves.jobs
 from agent import ModelSpec, Solver
+from agent.loop.questions import Question
 from fakes import SeededModel
 from ui import session
-from ui.timeline import code_span, plain
+from ui.timeline import code_span, plain, question_markdown
 
 DOUBLE_TASK, DOUBLE_TESTS = "Write a function double(n) that returns n times 2.", "assert double(3) == 6\n"
 TRIPLE_TASK, TRIPLE_TESTS = "Write a function triple(n) that returns n times 3.", "assert triple(2) == 6\n"
@@ -232,3 +233,6 @@ def test_a_call_reads_exactly_in_markdown_its_spaces_and_backticks_kept():
     assert plain("f('   a_b')") == "f('\u00a0\u00a0 a\\_b')" and plain("f(' a')") == "f(' a')"
     assert code_span("f('   a')") == "`f('   a')`" and code_span("f('`')") == "``f('`')``"
     assert code_span("`x") == "`` `x ``"
+    # The Playground's form and the Debugger's detail write a question alike: its call as a code span, the rest plain.
+    asked = question_markdown(Question("f('   a_b')", False, ()))
+    assert "`f('   a_b')`" in asked and asked.endswith("What should it give?")

@@ -19,7 +19,7 @@ from agent.loop.questions import Question, Reply, answered
 from agent.solves.jobs import job_for
 from agent.solves.story import answer_so_far
 from ui.identity import started_by_words
-from ui.timeline import code_span, plain
+from ui.timeline import plain, question_markdown
 
 NONE_LABEL = "None of these: the right result is ..."
 TYPED_HELP = ("a Python value as in your tests ('abc', 0, [1, 2], None), or `raises` and an exception's type "
@@ -137,7 +137,7 @@ def question_form(job: SolveJob, solver: Solver, put_tests: Callable[[str], None
         return
     with st.container(border=True, key=f"question-{thread}"):
         # The call in a code span: an input such as '   hello' must read exactly as the answer's test will hold it.
-        st.markdown(f"**{plain(question.words()).replace(plain(question.call), code_span(question.call), 1)}**")
+        st.markdown(f"**{question_markdown(question)}**")
         owner = solver.store.person(thread)
         if not state.person.may_stop(owner):
             st.caption(f"Started by {started_by_words(state.person, owner)}: only they (or an admin) can answer.")

@@ -16,7 +16,7 @@ import streamlit as st
 from agent import RunFinished
 from agent.config import Search
 from agent.loop.candidates import Candidate, drawing_speed
-from agent.loop.questions import PERSON, Asked
+from agent.loop.questions import PERSON, Asked, Question
 from agent.solves.events import Event
 from agent.solves.history import code_diff, next_draw
 from agent.solves.story import (
@@ -67,6 +67,11 @@ def code_span(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def question_markdown(question: Question) -> str:
+    """A question's words as Markdown, its call a code span (read exactly, spaces included) and the rest plain."""
+    return plain(question.words()).replace(plain(question.call), code_span(question.call), 1)
 
 
 def kind_words(candidate: Candidate) -> str:
@@ -294,7 +299,7 @@ def asked_details(asked: Asked) -> None:
         st.markdown(f"You marked this row of answer #{asked.answer_before}'s table wrong. What the candidates that "
                     f"passed give on {code_span(asked.question.call)}:")
     else:
-        st.markdown(plain(asked.question.words()))
+        st.markdown(question_markdown(asked.question))
     for option in asked.question.options:
         picked = asked.added is not None and option.candidates == asked.kept
         st.markdown(f"- {plain(option.words())} — given by {_numbers(option.candidates)}"
