@@ -4,6 +4,8 @@ Logic only: the model is a script, the sandbox is real."""
 
 from __future__ import annotations
 
+import math
+
 from agent import Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import MAX_OPTION_CALLS, edge_calls, option_calls, task_options
@@ -104,6 +106,33 @@ def test_the_tasks_words_let_in_the_empty_and_negative_inputs_it_speaks_of_and_b
     assert {p.call: p.kind for p in probe_calls(merge, "merge")}["merge([])"] == "outside"
     assert {p.call: p.kind for p in probe_calls(merge, "merge", (), StatedContract(empty=True))}["merge([])"] == (
         "mutated")
+
+
+def test_the_tasks_words_give_least_lengths_and_lower_bounds_and_non_empty_lets_no_empty_input_in():
+    closest = ("def closest(numbers: List[float]) -> Tuple[float, float]:\n    From a supplied list of numbers (of "
+               "length at least two) select the two closest")
+    assert stated_contract(closest, "closest") == StatedContract(least_lengths={0: 2})
+    # The only parameter when none is named; "len(p) > 1" is a length of two; a count of vowels bounds nothing.
+    assert stated_contract("Write f(words). There are at least 3 words.", "f").least_lengths == {0: 3}
+    assert stated_contract("f(a, b): len(b) > 1", "f").least_lengths == {1: 2}
+    assert stated_contract("f(a, b): words with at least 3 vowels, at least 2 of them", "f") == StatedContract()
+    bounds = stated_contract("Write f(n, k, x) for a positive integer n; k >= 0 and x > 0.5; size is at least 9.", "f")
+    assert bounds.bounds == {0: (math.nextafter(0, math.inf), math.inf), 1: (0, math.inf)}
+    # A condition is no bound; "non-empty" lets no empty input in.
+    assert stated_contract("f(x): True if x is positive, for a non-empty list, never empty", "f") == (
+        StatedContract())
+    kinds = {p.call: p.kind for p in probe_calls("assert closest([1.0, 2.5]) == (1.0, 2.5)", "closest", (),
+                                                  stated_contract(closest, "closest"))}
+    assert kinds["closest([2.5, 1.0])"] == kinds["closest([1.0, 2.5, 1.0])"] == "mutated"
+    assert kinds["closest([])"] == "outside"
+    positive = {p.call: p.kind for p in probe_calls("assert f(3, 0, 1.0) == 1", "f", (), bounds)}
+    assert positive["f(0, 0, 1.0)"] == "outside" and positive["f(4, 0, 1.0)"] == "mutated"
+    assert positive["f(3, 0, 0.0)"] == "mutated"  # "x > 0.5" is read as no bound: x stays unbound
+    assert kinds["closest([1.0])"] == "outside"
+    # An example that breaks the stated length overrules it.
+    overruled = probe_calls("assert closest([1.0, 2.0]) == (1.0, 2.0)\nassert closest([7.0]) == ()", "closest", (),
+                            stated_contract(closest, "closest"))
+    assert {p.call: p.kind for p in overruled}["closest([1.0])"] == "mutated"
 
 
 def test_dict_arguments_get_a_key_left_out_renamed_zeroed_or_retyped_and_two_dicts_share_a_key():

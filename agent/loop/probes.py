@@ -73,8 +73,9 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
     non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task rules out (a
     negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the task states in
     words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave open: empty or
-    negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this place is not
-    (unless an example's is too: then the words were misread)."""
+    negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this place is not,
+    nor a string, list or dict shorter than the least length it gives (unless an example's is too: then the words
+    were misread)."""
     stated = stated or StatedContract()
     if not seen or any(type(v) is not type(value) for v in seen):
         return False
@@ -83,6 +84,10 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
         if bound and all(bound[0] <= v <= bound[1] for v in seen):
             return bound[0] <= value <= bound[1]
         return value >= 0 or stated.negative or any(v < 0 for v in seen)
+    least = stated.least_lengths.get(place)
+    if isinstance(value, (str, list, tuple, dict)) and least and all(len(v) >= least for v in seen) and (
+            len(value) < least):
+        return False
     if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
         return stated.empty
     if isinstance(value, dict):

@@ -12,6 +12,7 @@ nobody doubts probes and chooses as before. The words are read, never run.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -26,6 +27,26 @@ _NAMED = {"hyphen": "-", "dash": "-", "comma": ",", "underscore": "_", "semicolo
           "slash": "/", "period": ".", "dot": ".", "pipe": "|"}
 _BOUNDS = (re.compile(r"\b(?:from|between)\s+(-?\d+)\s+(?:to|and)\s+(-?\d+)\b"),
            re.compile(r"\b(-?\d+)\s*(?:<=|≤)\s*\w+\s*(?:<=|≤)\s*(-?\d+)\b"))
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
+_N = rf"(?P<n>\d+|{'|'.join(_NUMBER_WORDS)})"
+_ITEMS = (r"(?:elements?|items?|numbers?|values?|integers?|floats?|entries|entry|strings?|words?|characters?|chars?|"
+          r"letters?|digits?|points?|intervals?|rows?|lists?)")
+# A lower bound only, of the parameter named in it: "n is at least 1", "k >= 0", "n > 1" (a float's too: just above),
+# "a positive integer n" (not "non-positive"). A condition ("True if n is positive") states no bound.
+_LOWER_BOUNDS = (
+    (re.compile(r"\b(?P<name>\w+)\s+(?:is|are|will be|must be|should be)\s+(?:always\s+)?at\s+least\s+(?P<low>-?\d+)"
+                r"\b(?![.,]\d|\s*%)"), False),
+    (re.compile(r"\b(?P<name>\w+) ?(?:>=|≥) ?(?P<low>-?\d+)\b(?![.,]\d)"), False),
+    (re.compile(r"\b(?P<name>\w+) ?> ?(?P<low>-?\d+)\b(?![.,]\d)"), True),
+    (re.compile(r"(?<!non-)(?<!non)\bpositive\s+(?:integer|int|number|float|whole number)s?\s+(?P<name>\w+)"), True),
+)
+_LEAST_LENGTHS = (
+    re.compile(rf"\blength\s+(?:of\s+)?at\s+least\s+{_N}\b", re.IGNORECASE),
+    re.compile(rf"\bat\s+least\s+{_N}\s+{_ITEMS}\b", re.IGNORECASE),
+    re.compile(rf"\b{_N}\s+or\s+more\s+{_ITEMS}\b", re.IGNORECASE),
+    re.compile(rf"\blen\(\s*\w+\s*\)\s*(?:(?:>=|≥)|(?P<more>>))\s*{_N}"),
+)
 
 
 def task_signature(task: str, entry_point: str) -> ast.arguments | None:
@@ -57,32 +78,66 @@ def _count(params: ast.arguments) -> int:
 @dataclass(frozen=True)
 class StatedContract:
     """What the task's words add to the contract the visible calls imply: empty and negative inputs it speaks of
-    (inside, though no example shows one), and the bounds of a positional parameter (by place) it states."""
+    (inside, though no example shows one), the bounds of a positional parameter (by place) it states, and the least
+    length of one ("a list of length at least two")."""
 
     empty: bool = False
     negative: bool = False
-    bounds: dict[int, tuple[int, int]] = field(default_factory=dict)
+    bounds: dict[int, tuple[float, float]] = field(default_factory=dict)
+    least_lengths: dict[int, int] = field(default_factory=dict)
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
-    """The contract the task states in words: "empty" anywhere lets empty inputs in; "negative" (not "non-negative")
-    lets negative numbers in; "PARAM ... from A to B", "between A and B" or "A <= PARAM <= B" bounds the positional
-    parameter named within _BOUND_REACH characters before it (the task's signature gives the names)."""
+    """The contract the task states in words:
+    - "empty" anywhere (not "non-empty", "never empty"; "is not empty" may be a rule an answer checks) lets empty
+      inputs in; "negative" (not "non-negative") lets
+      negative numbers in;
+    - "from A to B", "between A and B" or "A <= PARAM <= B" bound the positional parameter named before it;
+      "PARAM is at least A", "PARAM >= A", "PARAM > A" or "a positive integer PARAM" give the one it names a lower
+      bound;
+    - "of length at least N", "at least N elements" or "N or more items", "len(PARAM) >= N" give a parameter's least
+      length.
+    The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
+    a least length binds the only parameter when it names none."""
     words = task.lower()
-    empty = re.search(r"\bempty\b", words) is not None
+    empty = re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
     negative = re.search(r"(?<!non-)(?<!non )(?<!non)\bnegative\b", words) is not None
     header = task_signature(task, entry_point) if entry_point else None
     names = [a.arg for a in header.posonlyargs + header.args] if header else []
-    bounds: dict[int, tuple[int, int]] = {}
+    bounds: dict[int, tuple[float, float]] = {}
     for pattern in _BOUNDS:
         for found in pattern.finditer(task):
-            low, high = sorted((int(found.group(1)), int(found.group(2))))
-            before = re.split(r"[.;:]\s", task[max(0, found.start() - _BOUND_REACH):found.end()])[-1]
-            mentioned = [(m.start(), names.index(m.group())) for m in re.finditer(r"\w+", before)
-                         if m.group() in names]
-            if mentioned:
-                bounds.setdefault(max(mentioned)[1], (low, high))
-    return StatedContract(empty, negative, bounds)
+            place = _place_named(task, found, names)
+            if place is not None:
+                bounds.setdefault(place, tuple(sorted((int(found.group(1)), int(found.group(2))))))
+    for pattern, above in _LOWER_BOUNDS:
+        for found in pattern.finditer(task):
+            if found.group("name") in names:
+                low = int(found.groupdict().get("low") or 0)
+                bounds.setdefault(names.index(found.group("name")), (math.nextafter(low, math.inf) if above else low,
+                                                                     math.inf))
+    least: dict[int, int] = {}
+    for pattern in _LEAST_LENGTHS:
+        for found in pattern.finditer(task):
+            place = _place_named(task, found, names, only=True)
+            if place is not None:
+                least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
+    return StatedContract(empty, negative, bounds, least)
+
+
+def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
+    """The place of the parameter a bound found in the task speaks of: the one named last before it, in its sentence
+    and within _BOUND_REACH characters (a name inside the bound itself counts); with only, the only parameter when
+    the task names none there ("the list has at least two elements"); else None."""
+    before = re.split(r"[.;:]\s", task[max(0, found.start() - _BOUND_REACH):found.end()])[-1]
+    mentioned = [(m.start(), names.index(m.group())) for m in re.finditer(r"\w+", before) if m.group() in names]
+    if mentioned:
+        return max(mentioned)[1]
+    return 0 if only and len(names) == 1 else None
+
+
+def _number(text: str) -> int:
+    return _NUMBER_WORDS.get(text.lower()) or int(text)
 
 
 def named_separators(task: str) -> list[str]:
