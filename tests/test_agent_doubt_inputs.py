@@ -135,6 +135,22 @@ def test_the_tasks_words_give_least_lengths_and_lower_bounds_and_non_empty_lets_
     assert {p.call: p.kind for p in overruled}["closest([1.0])"] == "mutated"
 
 
+def test_a_list_of_numbers_gets_negatives_asked_only_where_the_task_speaks_of_them_and_a_nested_level_left_empty():
+    tests = "assert buckets([1, 5, 12], 10) == {0: 2, 10: 1}"
+    calls = edge_calls(tests, "buckets")
+    assert calls[:2] == ["buckets([-1, 5, 12], 10)", "buckets([-1, -5, -12], 10)"]
+    plain = {p.call: p.kind for p in probe_calls(tests, "buckets", calls)}
+    worded = {p.call: p.kind for p in probe_calls(tests, "buckets", calls, stated_contract(
+        "buckets(values, width): negative values go in the bucket below", "buckets"))}
+    assert plain["buckets([-1, 5, 12], 10)"] == "outside" and worded["buckets([-1, 5, 12], 10)"] == "mutated"
+    # An example list that holds a negative number lets them in; zeros and bools are no numbers to negate.
+    assert {p.call: p.kind for p in probe_calls("assert f([0, -2, 3]) == 1", "f", ["f([0, -2, -3])"])}[
+        "f([0, -2, -3])"] == "mutated"
+    assert edge_calls("assert f([0, 0]) == 1", "f") == ["f([0])"]
+    assert not any("-" in call for call in edge_calls("assert f([True, 2]) == 1", "f"))
+    assert edge_calls("assert flat({'a': {'b': 1}, 'c': 2}) == {}", "flat")[-1] == "flat({'a': {}, 'c': 2})"
+
+
 def test_dict_arguments_get_a_key_left_out_renamed_zeroed_or_retyped_and_two_dicts_share_a_key():
     assert edge_calls("assert fill({'name': 'Ana', 'n': 2}) == 'x'", "fill") == [
         "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({'name': 3, 'n': 2})"]
@@ -163,6 +179,10 @@ def test_the_options_a_tasks_signature_states_are_tried_by_keyword_on_the_visibl
     many = option_calls("assert f(12, 'ab') == 1", "f", "f(n, s, a=1, b=2, c=True)")
     assert len(many) == MAX_OPTION_CALLS
     assert many[:4] == ["f(12, 'ab', a=2)", "f(12, 'ab', b=3)", "f(12, 'ab', c=False)", "f(13, 'ab', a=2)"]
+    # An option the call passes by place already is not passed again by keyword.
+    assert option_calls("assert r(3.14159, 2) == 3.14", "r", "Write r(x, digits=0, up=True)") == [
+        "r(3.14159, 2, up=False)", "r(3.64159, 2, up=False)", "r(0.0, 2, up=False)", "r(3.14159, 3, up=False)",
+        "r(3.14159, 1, up=False)", "r(3.14159, 0, up=False)", "r(3.14159, 6, up=False)"][:MAX_OPTION_CALLS]
     probes = probe_calls("assert digit_sum(123) == 6", "digit_sum", calls + ["digit_sum(-5, repeat=True)"])
     # Keyword arguments name what the task states; the positional ones alone place the call in the contract.
     assert Probe("digit_sum(369, repeat=True)", "mutated") in probes

@@ -50,10 +50,17 @@ def _number_edges(value: float) -> list[float]:
 
 
 def _list_edges(value: list | tuple) -> list[object]:
-    """Case inside a string element, an empty string before words, a duplicate (the first element over the second),
-    the distinct elements alone, and pairs that touch (the second pair starting where the first ends)."""
+    """Case inside a string element, an empty string before words, numbers made negative (the first, then all), a
+    duplicate (the first element over the second), the distinct elements alone, and pairs that touch (the second pair
+    starting where the first ends)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
+    numbers = [i for i, x in enumerate(items) if _is_number(x) and x > 0]
+    if numbers and all(_is_number(x) for x in items):
+        # Where floor and truncation, or a best sum that starts at 0, differ: inside only where the task speaks of
+        # negative numbers or an example holds one (agent.loop.probes.within_contract).
+        i = numbers[0]
+        edges += [kind(items[:i] + [-items[i]] + items[i + 1:]), kind(-x if x > 0 else x for x in items)]
     texts = [i for i, x in enumerate(items) if isinstance(x, str) and x]
     if texts:
         i = texts[0]
@@ -74,6 +81,10 @@ def _list_edges(value: list | tuple) -> list[object]:
     return edges
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _other_key(key: object, taken: dict) -> object:
     """A key like key that the dict does not hold: a placeholder or a lookup the example does not fill."""
     other = f"{key}_other" if isinstance(key, str) else key + 1 if isinstance(key, int) else None
@@ -82,8 +93,8 @@ def _other_key(key: object, taken: dict) -> object:
 
 def _dict_edges(value: dict) -> list[dict]:
     """A key left out, the first key renamed, the first value made 0 (an int) or of the other plain type (an int as
-    text, text as its length): the missing key, the count that cancels and the value that needs str() that a
-    one-example dict does not show."""
+    text, text as its length), or a nested dict or list left empty: the missing key, the count that cancels, the
+    value that needs str() and the empty level that a one-example dict does not show."""
     items = list(value.items())
     key, first = items[0]
     edges: list[dict] = [dict(items[:-1])]
@@ -95,6 +106,8 @@ def _dict_edges(value: dict) -> list[dict]:
         edges.append({**value, key: str(first)})
     elif isinstance(first, str):
         edges.append({**value, key: len(first)})
+    elif isinstance(first, (dict, list)) and first:
+        edges.append({**value, key: type(first)()})  # a nested dict or list left empty
     return edges
 
 
@@ -147,10 +160,13 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     """Calls that pass each option of the task's signature (task_options) by keyword: on each visible call's own
     arguments, then on their mutations inside the contract (a larger number may be what the option changes), every
     option on one input before the next input, up to MAX_OPTION_CALLS. Visible calls that pass an option already are
-    not read (agent.loop.probes.literal_calls)."""
+    not read (agent.loop.probes.literal_calls), nor is an option a call passes by place already (round(x, 2) of
+    round(x, digits=0)): passed twice, it makes every candidate raise alike."""
     options = task_options(task, entry_point) if entry_point else {}
     if not options:
         return []
+    header = task_signature(task, entry_point)
+    places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)} if header else {}
     visible, stated = literal_calls(tests, entry_point), stated_contract(task, entry_point)
     seen, calls = argument_places(visible), [args for _, args, _ in visible]
     inputs = calls + [args[:i] + [m] + args[i + 1:] for args in calls for i, a in enumerate(args)
@@ -158,6 +174,8 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     found: list[str] = []
     # Each option in turn on the same input, so that a cap reached early still tries every option.
     for args, (name, value) in itertools.product(inputs, options.items()):
+        if places.get(name, len(args)) < len(args):
+            continue
         call = bare_call(entry_point, args, {name: value})
         if call not in found and len(call) < 2000:
             found.append(call)

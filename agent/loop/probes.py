@@ -69,13 +69,13 @@ def _same_kind(value: object, seen: list[object]) -> bool:
 def within_contract(value: object, seen: list[object], stated: StatedContract | None = None,
                     place: int = -1) -> bool:
     """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its
-    sign (no negative number where the examples have none), a non-empty string, list or dict where every example is
-    non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task rules out (a
-    negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the task states in
-    words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave open: empty or
-    negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this place is not,
-    nor a string, list or dict shorter than the least length it gives (unless an example's is too: then the words
-    were misread)."""
+    sign (no negative number where the examples have none, nor in a list), a non-empty string, list or dict where
+    every example is non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task
+    rules out (a negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the
+    task states in words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave
+    open: empty or negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this
+    place is not, nor a string, list or dict shorter than the least length it gives (unless an example's is too: then
+    the words were misread)."""
     stated = stated or StatedContract()
     if not seen or any(type(v) is not type(value) for v in seen):
         return False
@@ -90,12 +90,19 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
         return False
     if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
         return stated.empty
+    if isinstance(value, (list, tuple)) and not stated.negative and _negatives(value) and not any(
+            _negatives(v) for v in seen):
+        return False  # a negative element where no example list holds one, and the task speaks of none
     if isinstance(value, dict):
         # A key or value of a type no example's dict has (an int where every value is text) may be one the task
         # rules out, as a number where every example passes text is.
         keys, values = [k for v in seen for k in v], [x for v in seen for x in v.values()]
         return all(_same_kind(k, keys) for k in value) and all(_same_kind(x, values) for x in value.values())
     return not isinstance(value, tuple) or len(value) in {len(v) for v in seen}
+
+
+def _negatives(items: Sequence) -> bool:
+    return any(isinstance(x, (int, float)) and not isinstance(x, bool) and x < 0 for x in items)
 
 
 def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
