@@ -70,15 +70,35 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
 
 def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_separators_the_task_names():
     # Spaced and repeated marks, spaced line breaks, a blank line and a line without the mark.
-    assert edge_calls("assert parse('a=1\\nb=2') == {}", "parse")[-5:] == [
+    assert edge_calls("assert parse('a=1\\nb=2') == {}", "parse")[-6:] == [
         "parse('a = 1\\nb=2')", "parse('a=1\\nb=2=')", "parse('a=1 \\n b=2')", "parse('a=1\\n\\nb=2')",
-        "parse('a=1\\nb=2\\na 1')"]
+        "parse('a=1\\nb=2\\na 1')", "parse('a=01\\nb=2')"]
     task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
     assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
     calls = edge_calls("assert acronym('Portable Network Graphics') == 'PNG'", "acronym", task)
     assert calls[-2:] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
     # A separator the example holds already is no edge of it.
     assert edge_calls("assert f('a-b c') == 1", "f", task)[-1] == "f('a-b;c')"
+
+
+def test_a_number_in_text_loses_its_leading_zero_or_gains_one_and_a_decimal_keeps_its_digits():
+    assert edge_calls("assert valid('2024-03-15') is True", "valid")[-1] == "valid('2024-3-15')"
+    assert edge_calls("assert ipv4('192.168.1.1') is True", "ipv4")[-1] == "ipv4('192.168.01.1')"
+    assert not any("0" in call for call in edge_calls("assert size('3.5 kg') == 3500", "size"))
+
+
+def test_parameters_with_defaults_are_left_out_of_a_call_that_passes_them_and_their_edges_follow():
+    task = "Write `clamp(value, low=None, high=None)`: a bound given as None means no limit."
+    assert stated_contract(task, "clamp").optional_from == 1
+    calls = edge_calls("assert clamp(15, 0, 10) == 10", "clamp", task)
+    assert calls[:2] == ["clamp(15, 0)", "clamp(15)"]
+    rounding = edge_calls("assert r(3.14159, 2) == 3.14", "r", "Write r(x, digits=0) that rounds halves up.")
+    assert rounding[0] == "r(3.14159)" and "r(2.5)" in rounding
+    # Read beside the visible call that passes more, inside the contract; without a default, no such call is probed.
+    probes = {p.call: p.kind for p in probe_calls("assert clamp(15, 0, 10) == 10", "clamp", calls,
+                                                  stated_contract(task, "clamp"))}
+    assert probes["clamp(15)"] == probes["clamp(15, 0)"] == "mutated"
+    assert "clamp(15)" not in {p.call for p in probe_calls("assert clamp(15, 0, 10) == 10", "clamp", calls)}
 
 
 def test_a_float_gets_the_halves_near_it_where_rounding_differs():
@@ -148,12 +168,14 @@ def test_a_list_of_numbers_gets_negatives_asked_only_where_the_task_speaks_of_th
         "f([0, -2, -3])"] == "mutated"
     assert edge_calls("assert f([0, 0]) == 1", "f") == ["f([0])"]
     assert not any("-" in call for call in edge_calls("assert f([True, 2]) == 1", "f"))
-    assert edge_calls("assert flat({'a': {'b': 1}, 'c': 2}) == {}", "flat")[-1] == "flat({'a': {}, 'c': 2})"
+    assert edge_calls("assert flat({'a': {'b': 1}, 'c': 2}) == {}", "flat")[-2:] == [
+        "flat({'a': {}, 'c': 2})", "flat({'c': 2, 'a': {'b': 1}})"]  # and the keys in another order
 
 
-def test_dict_arguments_get_a_key_left_out_renamed_zeroed_or_retyped_and_two_dicts_share_a_key():
+def test_dict_arguments_get_a_key_left_out_renamed_zeroed_retyped_or_reordered_and_two_dicts_share_a_key():
     assert edge_calls("assert fill({'name': 'Ana', 'n': 2}) == 'x'", "fill") == [
-        "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({'name': 3, 'n': 2})"]
+        "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({'name': 3, 'n': 2})",
+        "fill({'n': 2, 'name': 'Ana'})"]
     assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-1] == "merge({'x': 1}, {'x': 2})"
     assert "merge({'x': 0}, {'y': 2})" in edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")
     tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}"

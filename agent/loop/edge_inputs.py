@@ -26,7 +26,7 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     """Other whitespace and case than the example's; spaces around its first punctuation mark ("a = 1" where the
     example writes "a=1"), and that mark once more at the end; around its first line break, a blank line and a line
     without the mark; a space made each separator the task names (a hyphen between words:
-    agent.loop.task_words.named_separators)."""
+    agent.loop.task_words.named_separators); a leading zero of a number dropped, or one added."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
     edges += [f" {value} ", value.swapcase(), value.title()]
     mark = re.search(r"[^\w\s]", value)
@@ -38,7 +38,19 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
         if mark:  # a line without the mark the others have
             first_line = value.split("\n", 1)[0]
             edges.append(f"{value}\n{first_line.replace(mark.group(), ' ')}")
-    return edges + [value.replace(" ", char, 1) for char in separators if " " in value and char not in value]
+    edges += [value.replace(" ", char, 1) for char in separators if " " in value and char not in value]
+    # A number written with a leading zero loses it ("2024-3-15"), or one without gains one ("192.168.01.1"): where
+    # a check of the format and a parse of the number differ.
+    numbers = [(run.start() + part.start(), part.group()) for run in re.finditer(r"\d+(?:[.,]\d+)*", value)
+               if len(re.split("[.,]", run.group())) != 2  # 3.05 and 1,005 are one number: their digits are not
+               for part in re.finditer(r"\d+", run.group())]
+    padded = [at for at, digits in numbers if len(digits) > 1 and digits[0] == "0"]
+    single = [at for at, digits in numbers if len(digits) == 1]
+    if padded:
+        edges.append(value[:padded[0]] + value[padded[0] + 1:])
+    elif single:
+        edges.append(f"{value[:single[0]]}0{value[single[0]:]}")
+    return edges
 
 
 def _number_edges(value: float) -> list[float]:
@@ -93,8 +105,9 @@ def _other_key(key: object, taken: dict) -> object:
 
 def _dict_edges(value: dict) -> list[dict]:
     """A key left out, the first key renamed, the first value made 0 (an int) or of the other plain type (an int as
-    text, text as its length), or a nested dict or list left empty: the missing key, the count that cancels, the
-    value that needs str() and the empty level that a one-example dict does not show."""
+    text, text as its length), a nested dict or list left empty, the keys in reverse order: the missing key, the
+    count that cancels, the value that needs str(), the empty level and the order that a one-example dict does not
+    show."""
     items = list(value.items())
     key, first = items[0]
     edges: list[dict] = [dict(items[:-1])]
@@ -108,6 +121,8 @@ def _dict_edges(value: dict) -> list[dict]:
         edges.append({**value, key: len(first)})
     elif isinstance(first, (dict, list)) and first:
         edges.append({**value, key: type(first)()})  # a nested dict or list left empty
+    if len(items) > 1:
+        edges.append(dict(reversed(items)))  # the keys in another order: an answer that keeps theirs, or sorts
     return edges
 
 
@@ -184,15 +199,22 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
-    task's signature states (option_calls), then one argument of a visible call moved to an edge (edges_of), one int
-    argument made equal to another, or two dict arguments sharing a key; each once, in the visible calls' order,
-    none a visible call's own."""
+    task's signature states (option_calls), then a visible call with the arguments that have a default left out,
+    then one argument of a visible call (or of one so shortened) moved to an edge (edges_of), one int argument made
+    equal to another, or two dict arguments sharing a key; each once, in the visible calls' order, none a visible
+    call's own."""
     if not entry_point:
         return []
     calls = [args for _, args, _ in literal_calls(tests, entry_point)]
     found: list[str] = option_calls(tests, entry_point, task)
     given, separators = {bare_call(entry_point, args) for args in calls}, named_separators(task)
-    for args in calls:
+    # A visible call that passes parameters the task's signature gives defaults leaves them out, the last first (the
+    # default a one-example test never uses); its edges follow the visible calls' own.
+    start = stated_contract(task, entry_point).optional_from if task else None
+    shortened = [] if start is None else [args[:k] for args in calls for k in range(len(args) - 1, start - 1, -1)]
+    found += [call for call in dict.fromkeys(bare_call(entry_point, args) for args in shortened)
+              if call not in given and call not in found]
+    for args in calls + shortened:
         variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a, separators)]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
         variants += [args[:j] + [args[i]] + args[j + 1:] for i, j in itertools.combinations(ints, 2)

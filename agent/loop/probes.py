@@ -213,20 +213,32 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
         if parsed is None:
             continue
         # Keyword arguments name a parameter the task states (its signature, or the model's reading of its words);
-        # the positional ones must fit a visible call, and they alone say whether the call keeps to the contract.
+        # the positional ones must fit a visible call (or leave out what has a default), and they alone say whether
+        # the call keeps to the contract.
         args, keywords = parsed
-        if (entry_point, len(args)) not in observers or not all(
-                _same_kind(a, seen[(entry_point, len(args), i)]) for i, a in enumerate(args)):
+        arity = _arity(len(args), [n for name, n in observers if name == entry_point], stated)
+        if arity is None or not all(_same_kind(a, seen[(entry_point, arity, i)]) for i, a in enumerate(args)):
             continue
-        call = _source(entry_point, args, observers[(entry_point, len(args))], keywords)
+        call = _source(entry_point, args, observers[(entry_point, arity)], keywords)
         bare = bare_call(entry_point, args, keywords)
         if call in tried or bare in tried or len(call) >= 2000:
             continue
         tried |= {call, bare}
-        inside = all(within_contract(a, seen[(entry_point, len(args), i)], stated, i) for i, a in enumerate(args))
+        inside = all(within_contract(a, seen[(entry_point, arity, i)], stated, i) for i, a in enumerate(args))
         chosen.append(Probe(call, "mutated" if inside else "outside"))
     spread = [p for p in spread if p.call not in {q.call for q in chosen}]
     return (originals + chosen + spread)[:MAX_PROBES + len(chosen)]
+
+
+def _arity(given: int, visible: list[int], stated: StatedContract | None) -> int | None:
+    """The number of arguments of the visible calls an added call of given positional arguments is read beside: its
+    own, or, when the task's signature gives the rest defaults, the fewest of a visible call that passes more (its
+    places and its check); None when it fits none."""
+    if given in visible:
+        return given
+    longer = [n for n in visible if n > given]
+    optional = stated.optional_from if stated else None
+    return min(longer) if longer and optional is not None and optional <= given else None
 
 
 def doubt_inputs(doubt: Mapping | None) -> list[str]:

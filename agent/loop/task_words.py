@@ -78,13 +78,14 @@ def _count(params: ast.arguments) -> int:
 @dataclass(frozen=True)
 class StatedContract:
     """What the task's words add to the contract the visible calls imply: empty and negative inputs it speaks of
-    (inside, though no example shows one), the bounds of a positional parameter (by place) it states, and the least
-    length of one ("a list of length at least two")."""
+    (inside, though no example shows one), the bounds of a positional parameter (by place) it states, the least
+    length of one ("a list of length at least two"), and the parameters a call may leave out (their defaults)."""
 
     empty: bool = False
     negative: bool = False
     bounds: dict[int, tuple[float, float]] = field(default_factory=dict)
     least_lengths: dict[int, int] = field(default_factory=dict)
+    optional_from: int | None = None  # the first positional place from which every parameter has a default
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -96,7 +97,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
       "PARAM is at least A", "PARAM >= A", "PARAM > A" or "a positive integer PARAM" give the one it names a lower
       bound;
     - "of length at least N", "at least N elements" or "N or more items", "len(PARAM) >= N" give a parameter's least
-      length.
+      length;
+    - a signature whose last positional parameters have defaults ("clamp(value, low=None, high=None)") lets a call
+      leave them out.
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
@@ -122,7 +125,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
             place = _place_named(task, found, names, only=True)
             if place is not None:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
-    return StatedContract(empty, negative, bounds, least)
+    named = len(names)
+    optional = named - len(header.defaults) if header and header.defaults else None
+    return StatedContract(empty, negative, bounds, least, optional)
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
