@@ -9,7 +9,15 @@ import math
 from agent import Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import MAX_OPTION_CALLS, edge_calls, option_calls, task_options
-from agent.loop.probes import MAX_DOUBT_INPUTS, MAX_PROBES, Probe, probe_calls, probes_key, solve_probes
+from agent.loop.probes import (
+    MAX_DOUBT_INPUTS,
+    MAX_DOUBT_PROBES,
+    MAX_PROBES,
+    Probe,
+    probe_calls,
+    probes_key,
+    solve_probes,
+)
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
 from agent.loop.questions import Reply
 from agent.loop.task_words import StatedContract, named_separators, stated_contract
@@ -226,6 +234,13 @@ def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and
     assert len(probes) == len({p.call for p in probes}) == len(plain) + 5 - 2 and len(plain) <= MAX_PROBES
     many = [f"f([{n}], 1)" for n in range(100)]
     assert len(probe_calls(tests, "f", many)) == len(plain) + MAX_DOUBT_INPUTS
+    # A doubted solve (one given the task's stated contract) keeps more mutations: here the last of the second
+    # argument's, of each call.
+    two = "assert avg([1, 2, 3, 4], 2) == [1.5, 2.5, 3.5]\nassert avg([5, 6, 7], 3) == [6.0]\n"
+    assert len(probe_calls(two, "avg")) == MAX_PROBES and "avg([1, 2, 3, 4], 6)" not in {
+        p.call for p in probe_calls(two, "avg")}
+    doubted = probe_calls(two, "avg", (), StatedContract())
+    assert MAX_PROBES < len(doubted) <= MAX_DOUBT_PROBES and Probe("avg([1, 2, 3, 4], 6)", "mutated") in doubted
 
 
 def _doubted(tmp_path, proposal: str, **search):

@@ -26,6 +26,10 @@ from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
 MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge_inputs), probed beyond MAX_PROBES
+# A doubted solve's probes (those given the task's stated contract) keep more of the mutations, beyond its inputs:
+# with two visible calls of two arguments, MAX_PROBES cut every mutation of the second argument after the first two
+# (k=0 of moving_average(xs, k) on held-out set D, where a right candidate and the chosen wrong one differed).
+MAX_DOUBT_PROBES = 32
 PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
 
@@ -179,8 +183,9 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
     """The calls to probe: each call of the function in the visible tests, then the inputs a doubt added (calls of
     the entry point, as bare_call writes them: edge cases the model proposed from the task's words and those of
     agent.loop.edge_inputs) that take as many arguments as a visible call, then mutated ones, each marked by the
-    contract (within_contract; with what the task states, when given). A probe reads the result as its visible
-    call's check does (``sorted(f(x))`` where the test sorts)."""
+    contract (within_contract; with what the task states, when given: a doubted solve's, which keeps up to
+    MAX_DOUBT_PROBES of them rather than MAX_PROBES). A probe reads the result as its visible call's check does
+    (``sorted(f(x))`` where the test sorts)."""
     calls = literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
     seen = argument_places(calls)
     originals, mutated, done = [], [], set()  # mutated: one list per call
@@ -227,7 +232,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
         inside = all(within_contract(a, seen[(entry_point, arity, i)], stated, i) for i, a in enumerate(args))
         chosen.append(Probe(call, "mutated" if inside else "outside"))
     spread = [p for p in spread if p.call not in {q.call for q in chosen}]
-    return (originals + chosen + spread)[:MAX_PROBES + len(chosen)]
+    return (originals + chosen + spread)[:(MAX_PROBES if stated is None else MAX_DOUBT_PROBES) + len(chosen)]
 
 
 def _arity(given: int, visible: list[int], stated: StatedContract | None) -> int | None:
