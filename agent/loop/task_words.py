@@ -91,8 +91,7 @@ class StatedContract:
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     """The contract the task states in words:
     - "empty" anywhere (not "non-empty", "never empty"; "is not empty" may be a rule an answer checks) lets empty
-      inputs in; "negative" (not "non-negative") lets
-      negative numbers in;
+      inputs in; "negative" (not "non-negative") lets negative numbers in;
     - "from A to B", "between A and B" or "A <= PARAM <= B" bound the positional parameter named before it;
       "PARAM is at least A", "PARAM >= A", "PARAM > A" or "a positive integer PARAM" give the one it names a lower
       bound;
@@ -125,8 +124,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
             place = _place_named(task, found, names, only=True)
             if place is not None:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
-    named = len(names)
-    optional = named - len(header.defaults) if header and header.defaults else None
+    optional = len(names) - len(header.defaults) if header and header.defaults else None
     return StatedContract(empty, negative, bounds, least, optional)
 
 
