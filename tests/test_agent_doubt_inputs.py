@@ -8,7 +8,7 @@ import math
 
 from agent import Search, Solver
 from agent.loop.candidates import doubt_of
-from agent.loop.edge_inputs import MAX_OPTION_CALLS, edge_calls, option_calls, task_options
+from agent.loop.edge_inputs import MAX_OPTION_CALLS, doubt_with_tests, edge_calls, option_calls, task_options
 from agent.loop.probes import (
     MAX_DOUBT_INPUTS,
     MAX_DOUBT_PROBES,
@@ -107,6 +107,22 @@ def test_parameters_with_defaults_are_left_out_of_a_call_that_passes_them_and_th
                                                   stated_contract(task, "clamp"))}
     assert probes["clamp(15)"] == probes["clamp(15, 0)"] == "mutated"
     assert "clamp(15)" not in {p.call for p in probe_calls("assert clamp(15, 0, 10) == 10", "clamp", calls)}
+    # A later one passed alone by keyword, the earlier left to its default: code that reads high only beside low.
+    assert "clamp(15, high=10)" in calls and "clamp(15, low=0)" not in calls
+    assert probes["clamp(15, high=10)"] == "mutated"
+    assert not [c for c in edge_calls("assert f(1, 2) == 3", "f", "Write f(a, b=0).") if "=" in c]
+
+
+def test_a_doubts_edges_grow_by_those_of_a_test_an_answer_added_after_the_ones_it_had():
+    task = "Write invert(d): each value mapped to the sorted list of the keys that have it."
+    before = "assert invert({'a': 1, 'b': 2}) == {1: ['a'], 2: ['b']}\n"
+    doubt = {"numbers": [2, 3], "proposed": ["invert({})"], "edges": edge_calls(before, "invert", task)}
+    after = before + "assert invert({'a': 1, 'b': 2, 'c': 1}) == {1: ['a', 'c'], 2: ['b']}\n"
+    grown = doubt_with_tests(doubt, after, "invert", task)
+    assert grown["edges"][:len(doubt["edges"])] == doubt["edges"] and grown["numbers"] == [2, 3]
+    # The added call's keys in reverse order: where an answer that keeps their order and one that sorts differ.
+    assert "invert({'c': 1, 'b': 2, 'a': 1})" in grown["edges"][len(doubt["edges"]):]
+    assert doubt_with_tests(None, after, "invert", task) is None
 
 
 def test_a_float_gets_the_halves_near_it_where_rounding_differs():
@@ -336,6 +352,11 @@ def test_a_pass_on_dict_arguments_alone_is_doubted_and_asked_about_a_key_both_di
     assert model.calls == 5 and solver.question(thread).call == "merge({'x': 1}, {'x': 2})"
     list(solver.answer(thread, Reply(returns="{'x': 3}")))
     assert solver.chosen(thread).number == 2
+    # The answer's test is probed at its edges too, as the person's own call is: its first value made 0.
+    state = solver.state_at(thread)
+    assert "merge({'x': 0}, {'x': 2})" not in edge_calls(tests, "merge", state["task"])
+    assert "merge({'x': 0}, {'x': 2})" in state["doubt"]["edges"]
+    assert Probe("merge({'x': 0}, {'x': 2})", "mutated") in solve_probes(state)
 
 
 def test_a_doubted_solve_whose_task_speaks_of_empty_input_asks_about_it_as_inside_the_contract(tmp_path):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from agent.loop.asserted_calls import literal
 from agent.loop.probes import argument_places, bare_call, literal_calls, mutations, within_contract
@@ -197,12 +197,26 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     return found[:MAX_OPTION_CALLS]
 
 
+def keyword_alone_calls(calls: list[list], entry_point: str, task: str, start: int | None) -> list[str]:
+    """A visible call that passes parameters with defaults, passing one of the later ones alone, by keyword, with
+    its value there (clamp(15, high=10) of clamp(15, 0, 10) and clamp(value, low=None, high=None)): where code that
+    reads an option only beside the one before it is wrong. start is the first place with a default."""
+    header = task_signature(task, entry_point) if start is not None else None
+    if header is None:
+        return []
+    names = [a.arg for a in header.args]  # positional-only parameters cannot be passed by keyword
+    offset = len(header.posonlyargs)
+    places = range(max(start + 1, offset), offset + len(names))
+    return list(dict.fromkeys(bare_call(entry_point, args[:start], {names[p - offset]: args[p]})
+                              for args in calls for p in places if p < len(args)))
+
+
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
-    then one argument of a visible call (or of one so shortened) moved to an edge (edges_of), one int argument made
-    equal to another, or two dict arguments sharing a key; each once, in the visible calls' order, none a visible
-    call's own."""
+    and with one of the later such arguments passed alone by keyword (keyword_alone_calls), then one argument of a
+    visible call (or of one so shortened) moved to an edge (edges_of), one int argument made equal to another, or
+    two dict arguments sharing a key; each once, in the visible calls' order, none a visible call's own."""
     if not entry_point:
         return []
     calls = [args for _, args, _ in literal_calls(tests, entry_point)]
@@ -214,6 +228,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     shortened = [] if start is None else [args[:k] for args in calls for k in range(len(args) - 1, start - 1, -1)]
     found += [call for call in dict.fromkeys(bare_call(entry_point, args) for args in shortened)
               if call not in given and call not in found]
+    found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     for args in calls + shortened:
         variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a, separators)]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
@@ -225,3 +240,14 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
             if call not in given and call not in found and len(call) < 2000:
                 found.append(call)
     return found
+
+
+def doubt_with_tests(doubt: Mapping | None, tests: str, entry_point: str | None, task: str) -> dict | None:
+    """A doubt record (agent.loop.state) once a question's answer or a person's correction added a test: its edge
+    inputs grown by those of the tests now (edge_calls), after the ones it had, so that the added call is probed at
+    its edges too (its keys in reverse order, its text with a tab) as the person's own calls were. None when the
+    solve was not doubted: a solve nobody doubts probes as before."""
+    if doubt is None:
+        return None
+    edges = list(doubt.get("edges") or [])
+    return {**doubt, "edges": edges + [c for c in edge_calls(tests, entry_point, task) if c not in edges]}

@@ -25,7 +25,7 @@ from agent.inputs import BadInput, offered_words, tests_lack
 from agent.loop import prompts
 from agent.loop.candidates import candidates
 from agent.loop.choice import choose
-from agent.loop.edge_inputs import edge_calls
+from agent.loop.edge_inputs import doubt_with_tests, edge_calls
 from agent.loop.model_calls import (
     answer_token_cap,
     ask,
@@ -291,7 +291,8 @@ def question_due(state: SolveState, search: Search) -> bool:
 def put_question(state: SolveState) -> dict:
     """Put the next question to the person (a LangGraph interrupt: the solve pauses until Solver.answer resumes it
     with a Reply), then write the answer as a test in the person's style and have every candidate judged again
-    with it; a skipped question adds nothing. The question and its answer are kept in the state."""
+    with it (a doubted solve then probes the added call's edge inputs too); a skipped question adds nothing. The
+    question and its answer are kept in the state."""
     state = read_state(state)
     question = next_question(state)
     if question is None:  # the route asked for it, so only a state edited in between gets here
@@ -307,6 +308,8 @@ def put_question(state: SolveState) -> dict:
     if asked.added is not None:
         update["tests"] = tests
         update["attempts"] = judged_again(state["attempts"])
+        if state["doubt"] is not None:
+            update["doubt"] = doubt_with_tests(state["doubt"], tests, state["entry_point"], state["task"])
     return update
 
 

@@ -93,7 +93,8 @@ class SolveState(TypedDict, total=False):
     choice: dict | None  # the chooser's pick: index, iteration, reason, agreeing, eligible
     ask: bool  # a person answers this solve's questions (agent.loop.questions); False: it never asks
     # The doubt batch drawn after a pass on thin tests, once: its candidates' numbers, the model's seconds for it, and
-    # why it could not be drawn (the model failed; the solve keeps its pass). None: no doubt was drawn.
+    # why it could not be drawn (the model failed; the solve keeps its pass), the inputs it probes (its edges grow by
+    # each test an answer adds: agent.loop.edge_inputs.doubt_with_tests). None: no doubt was drawn.
     doubt: dict | None
     questions: Annotated[list[dict], grown]  # every question put to the person and its answer (Asked.to_dict)
 

@@ -23,6 +23,7 @@ from agent.config import Search, Settings, load_line, load_settings, search_dict
 from agent.inputs import BadInput, validate_solve
 from agent.loop.candidates import Candidate, ChoiceView, candidates, choice
 from agent.loop.corrections import correction
+from agent.loop.edge_inputs import doubt_with_tests
 from agent.loop.graph import NODES, build_graph
 from agent.loop.questions import Asked, Question, Reply, answered, asked_in
 from agent.loop.state import SolveState, attempt_number, judged_again, read_state
@@ -183,6 +184,8 @@ class Solver:
         tests, asked = correction(state, call, reply)
         values = {"questions": [asked.to_dict()], "tests": tests, "status": "running",
                   "attempts": judged_again(state["attempts"])}
+        if state["doubt"] is not None:
+            values["doubt"] = doubt_with_tests(state["doubt"], tests, state["entry_point"], state["task"])
         roomier = _room_for_a_round(state, stored_search(state, self.search))
         if roomier is not None:
             values["search"] = search_dict(roomier)
