@@ -47,7 +47,7 @@ def _line(event: NodeFinished, started: float) -> str:
     update = event.update
     if event.node == "ask":
         asked = [Asked.from_dict(q) for q in update.get("questions") or []]
-        return "".join(f"[ask]       {a.question.call}: {a.reply.words(a.question)}"
+        return "".join(f"[ask]       {a.question.subject()}: {a.reply.words(a.question)}"
                        + (f"; test added, kept {_numbers(a.kept)}, dropped {_numbers(a.dropped)}" if a.added else "")
                        + f"  ({seconds:.1f}s)" for a in asked)
     if event.node == "doubt" and not update.get("attempts"):

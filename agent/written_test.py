@@ -160,6 +160,25 @@ def _statement(style: str, call: ast.Call, value: ast.expr | None, exception: as
     return check
 
 
+def _argument_test(style: str, call: ast.Call, place: int, value: ast.expr, module: ast.Module,
+                   name: str) -> list[ast.stmt]:
+    """The statements of a test that an argument holds value after the call: it is given a name of its own, the call
+    is made with that name, and the name is compared (``argument = {...}`` / ``f(argument, 2)`` / ``assert argument ==
+    {...}``); as plain statements among plain asserts or in a check, else in the style's test function or method."""
+    taken = {n.id for n in ast.walk(module) if isinstance(n, ast.Name)}
+    variable, n = "argument", 2
+    while variable in taken:
+        variable, n = f"argument_{n}", n + 1
+    given = call.args[place]
+    call.args[place] = ast.Name(variable)
+    compare = (ast.Expr(_method_call("self", "assertEqual", [ast.Name(variable), value])) if style == "unittest"
+               else ast.Assert(ast.Compare(ast.Name(variable), [ast.Eq()], [value])))
+    body = [ast.Assign([ast.Name(variable, ast.Store())], given), ast.Expr(call), compare]
+    if style == "unittest":
+        return [_function(name, ["self"], body)]
+    return [_function(name, [], body)] if style == "pytest" else body
+
+
 def _indented(source: str, indent: int) -> list[str]:
     return [(" " * indent + line) if line else line for line in source.splitlines()]
 
@@ -195,13 +214,16 @@ def _place(module: ast.Module, style: str, lines: list[str]) -> tuple[int, int]:
     return len(lines), 0
 
 
-def write_test(tests: str, call: str, *, returns: str | None = None, raises: str | None = None) -> WrittenTest:
+def write_test(tests: str, call: str, *, returns: str | None = None, raises: str | None = None,
+               argument: int | None = None) -> WrittenTest:
     """tests with one more test: that call (``add(0, 0)``, or one read through a check's observer: ``sorted(f(x))``)
     returns the value whose Python source is returns, or raises the exception type named by raises; written in the
-    tests' own style (style_of_tests). Raises BadInput, saying what to fix, for a value or type that is not Python, or
-    tests that do not parse."""
-    if (returns is None) == (raises is None):
-        raise ValueError("a test says either what the call returns or what it raises")
+    tests' own style (style_of_tests). With argument (the place of one of the call's arguments), the test says that
+    argument holds the value returns after the call: it is named, the call made with it, and the name compared (an
+    answer must leave the dict it is given as it was, or change it so). Raises BadInput, saying what to fix, for a
+    value or type that is not Python, or tests that do not parse."""
+    if (returns is None) == (raises is None) or (argument is not None and returns is None):
+        raise ValueError("a test says either what the call returns or what it raises (an argument: what it holds)")
     module = _module(tests)
     style = _style(module)
     called = _call(call)
@@ -209,15 +231,20 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
     exception = _exception(raises) if raises is not None else None
     taken = {n.name for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     name = _test_name(_called(called), exception is not None, taken)
+    if argument is not None and not 0 <= argument < len(called.args):
+        raise BadInput(f"`{call}` has no argument {argument + 1} to read after the call")
     if style == "check":  # check(candidate) calls the function by its parameter's name
         check = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "check")
         _called(called).func = ast.Name(check.args.args[0].arg)
     lines = tests.rstrip("\n").splitlines()
     pytest_name = _pytest_import(module)
     needs_pytest = style == "pytest" and exception is not None and pytest_name is None
-    statement = ast.fix_missing_locations(_statement(style, called, value, exception, name, pytest_name or "pytest"))
+    if argument is not None:
+        statements = _argument_test(style, called, argument, value, module, f"{name}_argument_{argument + 1}")
+    else:
+        statements = [_statement(style, called, value, exception, name, pytest_name or "pytest")]
     after, indent = _place(module, style, lines)
-    test = _indented(ast.unparse(statement), indent)
+    test = _indented(ast.unparse(ast.fix_missing_locations(ast.Module(statements, []))), indent)
     gap = [""] if style == "unittest" else ["", ""] if style == "pytest" else []
     lines[after:after] = gap + test
     if needs_pytest:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 
-from agent import Search, Solver
+import pytest
+
+from agent import BadInput, Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import MAX_OPTION_CALLS, doubt_with_tests, edge_calls, option_calls, task_options
 from agent.loop.probes import (
@@ -19,8 +21,10 @@ from agent.loop.probes import (
     solve_probes,
 )
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
-from agent.loop.questions import Reply
+from agent.loop.questions import Asked, Reply, answered
 from agent.loop.task_words import StatedContract, named_separators, stated_contract
+from agent.solves.answer_behaviour import answer_behaviour
+from agent.solves.reference_person import reference_reply
 from fakes import SamplingScriptedModel
 
 
@@ -370,3 +374,48 @@ def test_a_doubted_solve_whose_task_speaks_of_empty_input_asks_about_it_as_insid
     assert Probe("total([])", "mutated") in solve_probes(solver.state_at(thread))
     question = solver.question(thread)
     assert question.call == "total([])" and not question.outside
+
+
+def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_answers_change_it(tmp_path):
+    # Every candidate returns the stock left; two take it off the dict they are given, which the task forbids.
+    changes = ("def fulfil(stock, order):\n    for k, v in order.items():\n        stock[k] -= v\n"
+               "    return stock\n")
+    copies = ("def fulfil(stock, order):\n    left = dict(stock)\n    for k, v in order.items():\n"
+              "        left[k] -= v\n    return left\n")
+    solver, _ = _without_proposals(tmp_path, [changes, copies, changes, copies, copies])
+    task = "Write fulfil(stock, order): the stock left once the order is taken off. Never modify `stock`."
+    tests = "assert fulfil({'a': 5, 'b': 2}, {'a': 3}) == {'a': 2, 'b': 2}\n"
+    thread = list(solver.start(task, tests, ask=True))[-1].thread_id
+    state = solver.state_at(thread)
+    probes = solve_probes(state)
+    assert Probe("fulfil({'a': 5, 'b': 2}, {'a': 3})", "mutated", 0) in probes
+    # Read only in a doubted solve whose task speaks of changing what it is given, and never shown as a row of the
+    # answer's table (the call is the person's own).
+    assert not [p for p in probe_calls(tests, "fulfil") if p.argument is not None]
+    silent = stated_contract("Write fulfil(stock, order): the stock left once the order is taken off.", "fulfil")
+    assert not silent.changes and not [p for p in probe_calls(tests, "fulfil", (), silent) if p.argument is not None]
+    assert all(stated_contract(words, "f").changes for words in (
+        "Never modify the list.", "sorts xs in place", "leaves the dict unchanged", "returns a new list",
+        "Note: don't change the given array.", "Return a copy of it."))
+    assert not stated_contract("ties keep their index in the original list; change case", "f").changes
+    assert not [row for row in answer_behaviour(state).rows if row.call == "fulfil({'a': 5, 'b': 2}, {'a': 3})"]
+    question = solver.question(thread)
+    assert (question.call, question.argument) == ("fulfil({'a': 5, 'b': 2}, {'a': 3})", 0)
+    assert question.words() == ("Answers that pass your tests disagree on what fulfil({'a': 5, 'b': 2}, {'a': 3}) "
+                                "does to its argument {'a': 5, 'b': 2}. What should that argument hold after the call?")
+    assert [(o.words(), o.candidates) for o in question.options] == [
+        ("leaves it as it was", (2, 4, 5)), ("changes it to {'a': 2, 'b': 2}", (1, 3))]
+    assert reference_reply(copies, "fulfil", question) == Reply(choice=0)
+    events = list(solver.answer(thread, Reply(choice=0)))
+    assert events[-1].status == "passed" and solver.chosen(thread).number == 2
+    [asked] = solver.asked(thread)
+    assert asked.added.test == ("argument = {'a': 5, 'b': 2}\nfulfil(argument, {'a': 3})\n"
+                                "assert argument == {'a': 5, 'b': 2}")
+    assert asked.added.expected == "leaves it as it was"
+    assert asked.dropped == (1, 3) and Asked.from_dict(asked.to_dict()) == asked
+    assert [c.passed for c in solver.candidates(thread)] == [False, True, False, True, True]
+    assert asked.question.subject() == "argument {'a': 5, 'b': 2} after fulfil({'a': 5, 'b': 2}, {'a': 3})"
+    with pytest.raises(BadInput, match="an exception is no such value"):
+        answered(tests, question, Reply(raises="ValueError"))
+    assert answered(tests, question, Reply(returns="{'a': 5, 'b': 2}"))[1].reply.words(question) == (
+        "leaves it as it was")

@@ -137,3 +137,41 @@ def test_tests_that_do_not_parse_are_refused_and_a_dotted_exception_is_fine():
     assert "except json.JSONDecodeError:" in write_test(ASSERTS, "add(0, 2)", raises="json.JSONDecodeError").test
     with pytest.raises(ValueError):
         write_test(ASSERTS, "add(0, 2)", returns="2", raises="ValueError")
+
+
+# Takes the order off the stock dict it is given, which the task says it must never change.
+TAKES = "def take(stock, order):\n    for k, v in order.items():\n        stock[k] -= v\n    return stock\n"
+COPIES = ("def take(stock, order):\n    out = dict(stock)\n    for k, v in order.items():\n        out[k] -= v\n"
+          "    return out\n")
+
+
+@pytest.mark.parametrize("tests, test", [
+    ("assert take({'a': 2}, {}) == {'a': 2}\n",
+     "argument = {'a': 5, 'b': 1}\ntake(argument, {'a': 3})\nassert argument == {'a': 5, 'b': 1}"),
+    ("def test_small():\n    assert take({'a': 2}, {}) == {'a': 2}\n",
+     "def test_take_a_5_b_1_a_3_argument_1():\n    argument = {'a': 5, 'b': 1}\n    take(argument, {'a': 3})\n"
+     "    assert argument == {'a': 5, 'b': 1}"),
+    ("import unittest\n\n\nclass T(unittest.TestCase):\n    def test_small(self):\n"
+     "        self.assertEqual(take({'a': 2}, {}), {'a': 2})\n",
+     "    def test_take_a_5_b_1_a_3_argument_1(self):\n        argument = {'a': 5, 'b': 1}\n"
+     "        take(argument, {'a': 3})\n        self.assertEqual(argument, {'a': 5, 'b': 1})"),
+    ("def check(candidate):\n    assert candidate({'a': 2}, {}) == {'a': 2}\n",
+     "    argument = {'a': 5, 'b': 1}\n    candidate(argument, {'a': 3})\n    assert argument == {'a': 5, 'b': 1}"),
+])
+def test_what_an_argument_holds_after_the_call_is_a_test_that_names_it_in_every_style(tests, test):
+    written = write_test(tests, "take({'a': 5, 'b': 1}, {'a': 3})", returns="{'a': 5, 'b': 1}", argument=0)
+    assert written.test == test and written.tests.count(test) == 1
+    # One more test the sandbox reads: the answer that changes the dict fails it, the one that copies passes.
+    assert not run_tests(TAKES, written.tests, entry_point="take").passed
+    assert run_tests(COPIES, written.tests, entry_point="take").passed
+
+
+def test_an_argument_test_takes_a_name_no_test_uses_and_a_place_the_call_has():
+    tests = "argument = {'a': 1}\nassert take(argument, {}) == {'a': 1}\n"
+    written = write_test(tests, "take({'a': 5}, {'a': 3})", returns="{'a': 2}", argument=0)
+    assert written.test.startswith("argument_2 = {'a': 5}\ntake(argument_2, {'a': 3})\n")
+    assert run_tests(TAKES, written.tests, entry_point="take").passed  # it says the dict is changed: so it is
+    with pytest.raises(BadInput, match="has no argument 3"):
+        write_test(tests, "take({'a': 5}, {'a': 3})", returns="{'a': 2}", argument=2)
+    with pytest.raises(ValueError):
+        write_test(tests, "take({'a': 5}, {'a': 3})", raises="KeyError", argument=0)

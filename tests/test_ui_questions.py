@@ -236,3 +236,10 @@ def test_a_call_reads_exactly_in_markdown_its_spaces_and_backticks_kept():
     # The Playground's form and the Debugger's detail write a question alike: its call as a code span, the rest plain.
     asked = question_markdown(Question("f('   a_b')", False, ()))
     assert "`f('   a_b')`" in asked and asked.endswith("What should it give?")
+    # A question on an argument read after the call writes the argument as a code span too, and so does its line.
+    on_argument = Question("take({'a_b': 5}, {'a_b': 3})", False, (), argument=0)
+    assert question_markdown(on_argument) == (
+        "Answers that pass your tests disagree on what `take({'a_b': 5}, {'a_b': 3})` does to its argument "
+        "`{'a_b': 5}`. What should that argument hold after the call?")
+    assert on_argument.subject(code=code_span, prose=plain) == (
+        "argument `{'a_b': 5}` after `take({'a_b': 5}, {'a_b': 3})`")

@@ -70,8 +70,9 @@ def code_span(text: str) -> str:
 
 
 def question_markdown(question: Question) -> str:
-    """A question's words as Markdown, its call a code span (read exactly, spaces included) and the rest plain."""
-    return plain(question.words()).replace(plain(question.call), code_span(question.call), 1)
+    """A question's words as Markdown, its call (and an argument it asks about) a code span, read exactly, spaces
+    included, and the rest plain."""
+    return question.words(code=code_span, prose=plain)
 
 
 def kind_words(candidate: Candidate) -> str:
@@ -282,7 +283,7 @@ def asked_line(asked: Asked) -> str:
     """'double(4): answered returns 8 — a test added; kept #2, #4, #5, dropped #1, #3', 'double(4): skipped', or for
     a row the person corrected 'double(4): corrected to returns 8 (the answer returns 7) — a test added; ...'."""
     words = asked.reply.words(asked.question)
-    call = code_span(asked.question.call)
+    call = asked.question.subject(code=code_span, prose=plain)
     if asked.by == PERSON and asked.added is not None:
         line = f"{call}: corrected to {plain(words)} (the answer {plain(asked.added.answered)})"
     else:

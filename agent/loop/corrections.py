@@ -35,7 +35,8 @@ def correction(state: Mapping, call: str, reply: Reply) -> tuple[str, Asked]:
     if answer is None or not answer.ran:
         raise BadInput("the solve has no answer to correct yet")
     probes = solve_probes(state)
-    index = next((i for i, p in enumerate(probes) if p.call == call and p.kind != "original"), None)
+    index = next((i for i, p in enumerate(probes) if p.call == call and p.kind != "original" and p.argument is None),
+                 None)
     if index is None:
         raise BadInput(f"{call} is not an input of the answer's table: pick one of its rows")
     probe = probes[index]

@@ -30,8 +30,19 @@ MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge
 # with two visible calls of two arguments, MAX_PROBES cut every mutation of the second argument after the first two
 # (k=0 of moving_average(xs, k) on held-out set D, where a right candidate and the chosen wrong one differed).
 MAX_DOUBT_PROBES = 32
+# A doubted solve whose task speaks of changing what it is given ("never modify stock") also reads, after each visible
+# call, the list or dict arguments it passed (argument_probes): an answer that changes the dict it is given passes a
+# test that reads only the result. (Where the task is silent, which answers change it is no question worth a person's
+# time, and a right answer that sorts in place would be dropped for it.)
+MAX_ARGUMENT_PROBES = 4
 PROBE_LIMITS = Limits(timeout_s=3)
 _PROBE = "__probe_value__"  # a value no candidate returns, so every probe assert fails and reports its left side
+_AFTER = "__probe_argument_after__"  # the tests' helper that calls the function and gives back one of its arguments
+# Defined in the probe run's tests only when an argument is read: an exception the call raises is no outcome here (the
+# argument is read after it all the same), as a visible call's own value is the value probe's.
+_AFTER_DEFINITION = (f"def {_AFTER}(place, function, *args, **kwargs):\n"
+                     "    try:\n        function(*args, **kwargs)\n    except Exception:\n        pass\n"
+                     "    return args[place]\n")
 
 
 def mutations(value: object) -> list[object]:
@@ -57,6 +68,15 @@ class Probe:
 
     call: str
     kind: str  # original | mutated | outside
+    # The place of a list or dict argument whose value after the call is the outcome (argument_probes), or None:
+    # the call's result is.
+    argument: int | None = None
+
+    @property
+    def key(self) -> str:
+        """What tells the probe apart: its call, and the argument read after it if any (a question is never put on
+        the same one twice)."""
+        return self.call if self.argument is None else f"{self.call} [argument {self.argument + 1}]"
 
 
 # How a probe's outcome is marked in a behaviour, so that the chooser can tell the kinds apart (agent.loop.choice).
@@ -232,7 +252,34 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
         inside = all(within_contract(a, seen[(entry_point, arity, i)], stated, i) for i, a in enumerate(args))
         chosen.append(Probe(call, "mutated" if inside else "outside"))
     spread = [p for p in spread if p.call not in {q.call for q in chosen}]
-    return (originals + chosen + spread)[:(MAX_PROBES if stated is None else MAX_DOUBT_PROBES) + len(chosen)]
+    kept = argument_probes(calls) if stated is not None and stated.changes else []
+    cap = (MAX_PROBES if stated is None else MAX_DOUBT_PROBES) + len(chosen) + len(kept)
+    return (originals + chosen + kept + spread)[:cap]
+
+
+def argument_probes(calls: list[tuple[str, list, str]]) -> list[Probe]:
+    """For each visible call (literal_calls) and each list or dict it passes, a probe that reads that argument after
+    the call, up to MAX_ARGUMENT_PROBES: where an answer that changes what it is given and one that leaves it alone
+    differ, which no test of the result alone shows. Inside the contract: it is the person's own input. (A set is
+    left out: its repr's order of strings changes from one process to the next.)"""
+    found: list[Probe] = []
+    for name, args, _ in calls:
+        for place, value in enumerate(args):
+            probe = Probe(_source(name, args), "mutated", place)
+            if isinstance(value, (list, dict)) and probe not in found and len(probe.call) < 2000:
+                found.append(probe)
+    return found[:MAX_ARGUMENT_PROBES]
+
+
+def argument_source(call: str, place: int) -> str | None:
+    """The source of the call's argument at place ("{'a': 1}" of "f({'a': 1}, 2)" at 0); None when there is none."""
+    try:
+        node = parse(call, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not isinstance(node, ast.Call) or not 0 <= place < len(node.args):
+        return None
+    return ast.unparse(node.args[place])
 
 
 def _arity(given: int, visible: list[int], stated: StatedContract | None) -> int | None:
@@ -265,7 +312,8 @@ def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[s
     sandbox, each outcome marked with its probe's kind (MARKS)."""
     if not probes:
         return []
-    tests = "\n".join(f"assert ({probe.call}) == {_PROBE!r}" for probe in probes) + "\n"
+    helper = _AFTER_DEFINITION if any(p.argument is not None for p in probes) else ""
+    tests = helper + "\n".join(f"assert ({_observed(probe)}) == {_PROBE!r}" for probe in probes) + "\n"
     report = run_tests(code, tests, entry_point=entry_point, limits=PROBE_LIMITS)
     outcomes = []
     for test in report.tests[:len(probes)]:
@@ -277,10 +325,21 @@ def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[s
     return [MARKS[probe.kind] + outcome for probe, outcome in zip(probes, outcomes)]
 
 
+def _observed(probe: Probe) -> str:
+    """The expression a probe's assert reads: its call, or the helper that makes the call and gives back the argument
+    read after it (f(x, y) becomes __probe_argument_after__(0, f, x, y))."""
+    if probe.argument is None:
+        return probe.call
+    name, rest = probe.call.split("(", 1)
+    return f"{_AFTER}({probe.argument}, {name}, {rest}"
+
+
 def probes_key(probes: list[Probe]) -> str:
     """A short fingerprint of which probes a behaviour was taken on: stored with it, so that outcomes stored by an
     earlier version, whose probes read the result otherwise (agent.loop.asserted_calls), are never read as these."""
-    return hashlib.sha1(json.dumps([[p.call, p.kind] for p in probes]).encode()).hexdigest()[:12] if probes else ""
+    # A probe that reads an argument adds its place; the others are keyed as before, so stored behaviours still match.
+    keyed = [[p.call, p.kind] + ([p.argument] if p.argument is not None else []) for p in probes]
+    return hashlib.sha1(json.dumps(keyed).encode()).hexdigest()[:12] if probes else ""
 
 
 def signature(outcomes: list[str]) -> str:

@@ -18,15 +18,15 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 
 from agent.config import Search
 from agent.inputs import BadInput
 from agent.loop.candidates import candidates
-from agent.loop.probes import MARKS, Probe, solve_probes, visible_calls
+from agent.loop.probes import MARKS, Probe, argument_source, solve_probes, visible_calls
 from agent.loop.state import read_state
-from agent.solves.answer_behaviour import BehaviourRow, answer_of
+from agent.solves.answer_behaviour import BehaviourRow, answer_of, equal_values
 from agent.solves.lineage import AddedTest, test_from_row
 from sandbox.locked_parse import parse
 
@@ -40,10 +40,13 @@ class Option:
 
     outcome: str  # "= 3" (the value's repr) or "! ValueError" (the exception's type), unmarked
     candidates: tuple[int, ...]  # their numbers
+    # Of a question on an argument read after the call (Question.argument): that argument's source before it.
+    before: str | None = None
 
     def words(self) -> str:
-        """'returns 3', 'raises ValueError'."""
-        return BehaviourRow("", "mutated", self.outcome).words()
+        """'returns 3', 'raises ValueError'; of an argument read after the call, 'leaves it as it was' or
+        "changes it to {'a': 2}"."""
+        return BehaviourRow("", "mutated", self.outcome, self.before).words()
 
 
 @dataclass(frozen=True)
@@ -53,23 +56,45 @@ class Question:
     call: str  # "add(0, 2)"
     outside: bool  # the input is beyond what the visible calls show: the task may rule it out
     options: tuple[Option, ...]  # largest group first
+    argument: int | None = None  # the place of the argument asked about after the call; None: the call's result
 
-    def words(self) -> str:
-        """The question as a person reads it."""
-        text = f"Answers that pass your tests disagree on {self.call}. What should it give?"
+    @property
+    def key(self) -> str:
+        """What the question asks about, as its probe's key (agent.loop.probes.Probe.key): never asked twice."""
+        return Probe(self.call, "mutated", self.argument).key
+
+    def words(self, code: Callable[[str], str] = str, prose: Callable[[str], str] = str) -> str:
+        """The question as a person reads it; code and prose write its pieces of code (the call, an argument) and
+        of words (a page's code spans and escaped text)."""
+        if self.argument is not None:
+            return (prose("Answers that pass your tests disagree on what ") + code(self.call)
+                    + prose(" does to its argument ") + code(argument_source(self.call, self.argument) or "")
+                    + prose(". What should that argument hold after the call?"))
+        text = prose("Answers that pass your tests disagree on ") + code(self.call) + prose(". What should it give?")
         if self.outside:
-            text += (" (This input is unlike every one your tests use, such as a negative number or an empty list: "
-                     "the task may rule it out. Skip if it does.)")
+            text += prose(" (This input is unlike every one your tests use, such as a negative number or an empty "
+                          "list: the task may rule it out. Skip if it does.)")
         return text
 
+    def subject(self, code: Callable[[str], str] = str, prose: Callable[[str], str] = str) -> str:
+        """What it asks about in a few words: its call, or 'argument {'a': 1} after f({'a': 1})'."""
+        if self.argument is None:
+            return code(self.call)
+        return (prose("argument ") + code(argument_source(self.call, self.argument) or "") + prose(" after ")
+                + code(self.call))
+
     def to_dict(self) -> dict:
-        return {"call": self.call, "outside": self.outside,
-                "options": [{"outcome": o.outcome, "candidates": list(o.candidates)} for o in self.options]}
+        stored = {"call": self.call, "outside": self.outside,
+                  "options": [{"outcome": o.outcome, "candidates": list(o.candidates)} for o in self.options]}
+        return stored if self.argument is None else {**stored, "argument": self.argument}
 
     @staticmethod
     def from_dict(stored: Mapping) -> Question:
+        argument = stored.get("argument")
+        before = argument_source(stored["call"], argument) if argument is not None else None
         return Question(stored["call"], bool(stored.get("outside")),
-                        tuple(Option(o["outcome"], tuple(o["candidates"])) for o in stored.get("options") or []))
+                        tuple(Option(o["outcome"], tuple(o["candidates"]), before)
+                              for o in stored.get("options") or []), argument)
 
 
 @dataclass(frozen=True)
@@ -98,6 +123,9 @@ class Reply:
         """'returns 3' (the person's pick or typed result), or 'skipped'."""
         if self.choice is not None:
             return question.options[self.choice].words()
+        if self.returns is not None and question.argument is not None:
+            before = argument_source(question.call, question.argument)
+            return BehaviourRow(question.call, "mutated", f"= {self.returns.strip()}", before).words()
         if self.returns is not None:
             return f"returns {self.returns}"
         return f"raises {self.raises}" if self.raises is not None else "skipped"
@@ -161,6 +189,7 @@ def split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tupl
     same split would come back at the next input."""
     groups: list[tuple[str, list[int]]] = []
     mark = MARKS[probe.kind]
+    before = argument_source(probe.call, probe.argument) if probe.argument is not None else None
     for number, outcomes in behaviours.items():
         outcome = outcomes[index]
         outcome = outcome[len(mark):] if mark and outcome.startswith(mark) else outcome
@@ -172,7 +201,7 @@ def split(probe: Probe, index: int, behaviours: Mapping[int, list[str]]) -> tupl
                 break
         else:
             groups.append((outcome, [number]))
-    return tuple(Option(o, tuple(n)) for o, n in sorted(groups, key=lambda g: (-len(g[1]), g[1][0])))
+    return tuple(Option(o, tuple(n), before) for o, n in sorted(groups, key=lambda g: (-len(g[1]), g[1][0])))
 
 
 def same_outcome(a: str, b: str) -> bool:
@@ -180,7 +209,7 @@ def same_outcome(a: str, b: str) -> bool:
     if a == b:
         return True
     first, second = BehaviourRow("", "mutated", a).returned, BehaviourRow("", "mutated", b).returned
-    return first is not None and second is not None and _same_value(first, second)
+    return first is not None and second is not None and equal_values(first, second)
 
 
 def _evenness(options: tuple[Option, ...]) -> tuple[float, int]:
@@ -192,14 +221,15 @@ def _evenness(options: tuple[Option, ...]) -> tuple[float, int]:
 
 def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
                   exclude: set[str] = frozenset()) -> Question | None:
-    """The input to ask about: among probes (not the visible tests' own calls, none in exclude), the one that splits
+    """The input to ask about: among probes (not the visible tests' own calls, none whose key is in exclude: an
+    argument read after a visible call is asked about, its result never), the one that splits
     the passing candidates' behaviours (number -> marked outcome on each probe, agent.loop.probes.behaviour) into at
     least two options most evenly; inside the contract if any input there splits them, else outside it. An earlier
     probe wins a tie. None when they agree everywhere."""
     behaviours = {n: b for n, b in behaviours.items() if len(b) == len(probes)}
     best: dict[bool, tuple[tuple[float, int], Question]] = {}
     for index, probe in enumerate(probes):
-        if probe.kind == "original" or probe.call in exclude:
+        if probe.kind == "original" or probe.key in exclude:
             continue
         options = split(probe, index, behaviours)
         if len(options) < 2:
@@ -207,16 +237,9 @@ def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
         outside = probe.kind == "outside"
         score = _evenness(options)
         if outside not in best or score > best[outside][0]:
-            best[outside] = (score, Question(probe.call, outside, options))
+            best[outside] = (score, Question(probe.call, outside, options, probe.argument))
     found = best.get(False) or best.get(True)
     return found[1] if found else None
-
-
-def _same_value(a: str, b: str) -> bool:
-    try:  # parsed through the sandbox's lock, as every host parse is (sandbox.locked_parse)
-        return bool(ast.literal_eval(parse(a.strip(), mode="eval")) == ast.literal_eval(parse(b.strip(), mode="eval")))
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return a.strip() == b.strip()
 
 
 def _agreeing(question: Question, reply: Reply) -> Option | None:
@@ -225,7 +248,7 @@ def _agreeing(question: Question, reply: Reply) -> Option | None:
         return question.options[reply.choice]
     for option in question.options:
         row = BehaviourRow(question.call, "mutated", option.outcome)
-        if (reply.returns is not None and row.returned is not None and _same_value(row.returned, reply.returns)) or (
+        if (reply.returns is not None and row.returned is not None and equal_values(row.returned, reply.returns)) or (
                 reply.raises is not None and row.raised == reply.raises.strip()):
             return option
     return None
@@ -240,16 +263,19 @@ def answered(tests: str, question: Question, reply: Reply, shown: BehaviourRow |
         return tests, Asked(question, reply, None, (), ())
     if reply.choice is not None and not 0 <= reply.choice < len(question.options):
         raise BadInput(f"choose one of 1 to {len(question.options)}, type the right result, or skip")
+    if question.argument is not None and reply.raises is not None:
+        raise BadInput("type the value the argument should hold after the call (an exception is no such value)")
     agreeing = _agreeing(question, reply)
+    kind = "outside" if question.outside else "mutated"
     if reply.choice is not None:
-        row = BehaviourRow(question.call, "outside" if question.outside else "mutated", agreeing.outcome)
+        row = BehaviourRow(question.call, kind, agreeing.outcome)
         returns, raises = row.returned, row.raised
     else:
         returns, raises = reply.returns, reply.raises
     # The row the test is made from says what the person corrected: by default, what the largest group of answers gave.
-    shown = shown or BehaviourRow(question.call, "outside" if question.outside else "mutated",
-                                  question.options[0].outcome)
-    tests, added = test_from_row(tests, shown, returns=returns, raises=raises)
+    before = argument_source(question.call, question.argument) if question.argument is not None else None
+    shown = shown or BehaviourRow(question.call, kind, question.options[0].outcome, before)
+    tests, added = test_from_row(tests, shown, returns=returns, raises=raises, argument=question.argument)
     kept = agreeing.candidates if agreeing else ()
     dropped = tuple(sorted(n for o in question.options if o is not agreeing for n in o.candidates))
     return tests, Asked(question, reply, added, kept, dropped)
@@ -301,5 +327,5 @@ def next_question(state: Mapping) -> Question | None:
     passing = {c.number: c.behaviour for c in candidates(state) if c.passed}
     if len(passing) < 2:
         return None
-    asked = {q.question.call for q in asked_in(state)}
+    asked = {q.question.key for q in asked_in(state)}
     return pick_question(solve_probes(state), passing, asked | visible_calls(tests, entry_point))

@@ -48,6 +48,13 @@ _LEAST_LENGTHS = (
     re.compile(rf"\blen\(\s*\w+\s*\)\s*(?:(?:>=|≥)|(?P<more>>))\s*{_N}"),
 )
 
+# Words on changing what the function is given, or keeping it: "never modify", "in place", "leaves the list unchanged",
+# "returns a new dict", "don't change the given array". (Not "original" alone: "their index in the original list".)
+_CHANGES = re.compile(r"\b(?:modif(?:y|ies|ied|ying)|mutat(?:e|es|ed|ing)|in[- ]place|unchanged|untouched|unmodified|"
+                      r"a (?:new|fresh) (?:list|dict|dictionary|array|copy)|a copy of|(?:chang|alter)(?:e|es|ed|ing)\s+"
+                      r"(?:the|its|their|your|any|a)\s+(?:input|argument|given|original|list|dict|dictionary|array)s?)\b",
+                      re.IGNORECASE)
+
 
 def task_signature(task: str, entry_point: str) -> ast.arguments | None:
     """The entry point's parameters as the task writes them ("digit_sum(n, repeat=False)" in words, or a def's
@@ -79,13 +86,15 @@ def _count(params: ast.arguments) -> int:
 class StatedContract:
     """What the task's words add to the contract the visible calls imply: empty and negative inputs it speaks of
     (inside, though no example shows one), the bounds of a positional parameter (by place) it states, the least
-    length of one ("a list of length at least two"), and the parameters a call may leave out (their defaults)."""
+    length of one ("a list of length at least two"), the parameters a call may leave out (their defaults), and
+    whether it speaks of changing what it is given."""
 
     empty: bool = False
     negative: bool = False
     bounds: dict[int, tuple[float, float]] = field(default_factory=dict)
     least_lengths: dict[int, int] = field(default_factory=dict)
     optional_from: int | None = None  # the first positional place from which every parameter has a default
+    changes: bool = False  # the task speaks of changing or keeping what the function is given ("never modify")
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -98,7 +107,8 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     - "of length at least N", "at least N elements" or "N or more items", "len(PARAM) >= N" give a parameter's least
       length;
     - a signature whose last positional parameters have defaults ("clamp(value, low=None, high=None)") lets a call
-      leave them out.
+      leave them out;
+    - "modify", "in place", "unchanged", "a new list", "change the input" speak of changing what it is given.
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
@@ -125,7 +135,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
             if place is not None:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
-    return StatedContract(empty, negative, bounds, least, optional)
+    return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None)
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:

@@ -11,6 +11,7 @@ the sandbox runs only for an answer stored without them, under the probes' own l
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from agent.loop.candidates import Candidate, answer_among, candidates, choice
@@ -26,6 +27,7 @@ from agent.loop.probes import (
 )
 from agent.loop.state import read_state
 from sandbox import STATUSES
+from sandbox.locked_parse import parse
 
 # A whole run's status where a probe's outcome would be: what stopped it, in words.
 _STOPPED = {"timeout": f"did not finish within {PROBE_LIMITS.timeout_s:g} s", "memory": "ran out of memory",
@@ -40,6 +42,15 @@ def _run_status(text: str) -> str | None:
     return text.lower() if text.lower() in _STOPPED and text == text.lower().title() else None
 
 
+def equal_values(a: str, b: str) -> bool:
+    """Whether two values' sources (reprs, or what a person typed) are equal values ({'a': 1, 'b': 2} and
+    {'b': 2, 'a': 1}, 800 and 800.0), else the same text."""
+    try:  # parsed through the sandbox's lock, as every host parse is
+        return bool(ast.literal_eval(parse(a.strip(), mode="eval")) == ast.literal_eval(parse(b.strip(), mode="eval")))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return a.strip() == b.strip()
+
+
 @dataclass(frozen=True)
 class BehaviourRow:
     """One input a person did not test, and what the answer did on it."""
@@ -47,6 +58,9 @@ class BehaviourRow:
     call: str  # "add(0, 2)"
     kind: str  # mutated (like the visible calls' arguments) | outside (beyond what they show: agent.loop.probes)
     outcome: str  # "= 2" (the value's repr), "! ValueError" (an exception's type) or "! timeout" (the run's status)
+    # Of an argument read after the call (agent.loop.probes.argument_probes): its source before the call; the value
+    # is then what the argument holds after it. None: the value is the call's result.
+    before: str | None = None
 
     @property
     def returned(self) -> str | None:
@@ -67,7 +81,11 @@ class BehaviourRow:
         return self.returned is not None or self.raised is not None
 
     def words(self) -> str:
-        """'returns 2', 'raises ValueError', 'did not finish within 3 s', or why the call was not run."""
+        """'returns 2', 'raises ValueError', 'did not finish within 3 s', or why the call was not run; of an argument
+        read after the call, 'leaves it as it was' or "changes it to {'a': 2}"."""
+        if self.returned is not None and self.before is not None:
+            kept = equal_values(self.returned, self.before)
+            return "leaves it as it was" if kept else f"changes it to {self.returned}"
         if self.returned is not None:
             return f"returns {self.returned}"
         if self.raised is not None:
@@ -127,9 +145,10 @@ def _stored_outcomes(answer: Candidate, probes: list[Probe], oracle: bool) -> li
 
 def behaviour_rows(probes: list[Probe], outcomes: list[str], tested: set[str] = frozenset()) -> list[BehaviourRow]:
     """The table's rows from probes and their unmarked outcomes, in order, the visible calls left out: the original
-    probes, and tested, the visible calls a mutation of another one happened to equal (agent.loop.probes)."""
+    probes, and tested, the visible calls a mutation of another one happened to equal (agent.loop.probes), and the
+    arguments read after them (a doubted solve asks about those when its answers disagree there)."""
     return [BehaviourRow(p.call, p.kind, o) for p, o in zip(probes, outcomes)
-            if p.kind != "original" and p.call not in tested]
+            if p.kind != "original" and p.call not in tested and p.argument is None]
 
 
 def answer_behaviour(state: dict) -> AnswerBehaviour | None:
@@ -146,7 +165,7 @@ def answer_behaviour(state: dict) -> AnswerBehaviour | None:
     stored = _stored_outcomes(answer, probes, oracle=oracle)
     if stored is not None:
         return AnswerBehaviour(answer.number, behaviour_rows(probes, stored, tested), reused=True)
-    untested = [p for p in probes if p.kind != "original" and p.call not in tested]
+    untested = [p for p in probes if p.kind != "original" and p.call not in tested and p.argument is None]
     if not untested:
         return AnswerBehaviour(answer.number, [], reused=False)
     outcomes = [_unmarked(o, p.kind) or o for o, p in zip(behaviour(answer.code, untested, entry_point), untested)]

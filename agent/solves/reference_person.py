@@ -18,11 +18,11 @@ def reference_reply(reference: str, entry_point: str | None, question: Question)
     """What a person who knows the reference would answer: the option giving the reference's outcome on the
     question's input, else that outcome typed, else (the reference did not run to an outcome) a skip."""
     kind = "outside" if question.outside else "mutated"
-    outcome = behaviour(reference, [Probe(question.call, kind)], entry_point)[0][len(MARKS[kind]):]
+    outcome = behaviour(reference, [Probe(question.call, kind, question.argument)], entry_point)[0][len(MARKS[kind]):]
     for index, option in enumerate(question.options):
         if same_outcome(option.outcome, outcome):  # as a person would click 800 for 800.0: one to a test
             return Reply(choice=index)
-    row = BehaviourRow(question.call, kind, outcome)
+    row = BehaviourRow(question.call, kind, outcome)  # of an argument, its value after the call: typed as such
     if not writable(outcome):  # a value too long to show whole, or one Python cannot write (inf): no test says it
         return Reply()
     if row.returned is not None:

@@ -141,10 +141,10 @@ def story_of(events: list[Event], strategy: str, known: list[Candidate]) -> Stor
                 judging_again = False
             elif event.node == "ask":  # a step that paused at its question has answered nothing yet
                 # A job told from checkpoints (agent.solves.jobs.stored_job) gives each step the whole state, every
-                # question so far among them; a solve never asks one input twice, so its call tells the new ones.
-                told = {e.asked.question.call for e in story.entries if isinstance(e, Answered)}
+                # question so far among them; a solve never asks about one input twice, so its key tells the new ones.
+                told = {e.asked.question.key for e in story.entries if isinstance(e, Answered)}
                 answered = [a for a in map(Asked.from_dict, update.get("questions") or [])
-                            if a.question.call not in told]
+                            if a.question.key not in told]
                 story.entries += [Answered(a) for a in answered]
                 if any(a.added for a in answered):  # every candidate is judged again: their verdicts are a new step
                     drawn_of, judging_again = {}, True

@@ -68,7 +68,8 @@ def question_row(run_id: str, task_id: str, number: int, asked: Asked) -> dict:
             "outside": int(question["outside"]), "options": json.dumps(question["options"]),
             "reply": json.dumps(asked.reply.to_dict()), "answer": asked.reply.words(asked.question),
             "added_test": asked.added.test if asked.added else None, "kept": json.dumps(list(asked.kept)),
-            "dropped": json.dumps(list(asked.dropped)), "answer_before": asked.answer_before, "by": asked.by}
+            "dropped": json.dumps(list(asked.dropped)), "answer_before": asked.answer_before, "by": asked.by,
+            "argument": asked.question.argument}
 
 
 def lost_result(task: Task, run_id: str, started: float, status: str, error: str) -> dict:

@@ -131,8 +131,10 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
         doubt = doubt_of(state)
         doubt_seconds = round(doubt.seconds, 3) if doubt else 0.0
         # The inputs each candidate's behaviour was taken on, those the doubt added (the model's proposals are drawn
-        # once) included: what a stored run's behaviours are read against afterwards.
-        probes = [[probe.call, probe.kind] for probe in solve_probes(state)]
+        # once) included: what a stored run's behaviours are read against afterwards. A probe that reads an argument
+        # after the call adds its place, as agent.loop.probes.probes_key keys it.
+        probes = [[probe.call, probe.kind] + ([probe.argument] if probe.argument is not None else [])
+                  for probe in solve_probes(state)]
         asked = [question_row(rules.run_id, task["task_id"], number, one)
                  for number, one in enumerate(solver.asked(final.thread_id), start=1)]
     return result_row(task, rules.run_id, started, status=final.status, error=final.error if lost else None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from agent.loop.questions import Question
 from bench.protocol.labels import Protocol
 from bench.reports.words import search_words, tasks_words
 from bench.runs import store
@@ -76,7 +77,8 @@ def _correction_lines(metrics: dict) -> list[str]:
 def question_table(db: Database, run_id: str, task_id: str | None = None) -> list[dict]:
     """The questions an interactive run's solves put (of one task, when given) and the simulated person's answers,
     one row each, as the page and a report show them."""
-    return [{"task": q["task_id"], "question": q["number"], "call": q["call"],
+    return [{"task": q["task_id"], "question": q["number"],
+             "call": Question(q["call"], False, (), q.get("argument")).subject(),
              "choices": " | ".join(f"{o['outcome']} (#{', #'.join(map(str, o['candidates']))})" for o in q["options"]),
              "answer": q["answer"], "test added": q["added_test"] or "", "outside the contract": bool(q["outside"]),
              "answer before": q["answer_before"], "by": q.get("by") or "solve"}

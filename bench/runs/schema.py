@@ -37,7 +37,8 @@ RESULT_COLUMNS = {
     # An interactive run's task: the answer's index after 0, 1, ... questions (agent.loop.questions.
     # answers_after_questions), and the seconds its doubt batch added (drawing it, and its tests).
     "answer_by_question": str, "doubt_seconds": float,
-    # An interactive run's task: the inputs its candidates were probed on ([call, kind] each, agent.loop.probes), the
+    # An interactive run's task: the inputs its candidates were probed on ([call, kind] each, agent.loop.probes, and
+    # the place of an argument read after the call, for a probe that reads one), the
     # doubt's added ones included, in the order of each attempt's behaviour; NULL for the others and before it.
     "probes": str,
     # An interactive run with corrections: the answer's index after 0, 1, ... rows of its table the simulated person
@@ -72,6 +73,7 @@ QUESTION_COLUMNS = {
     "kept": str, "dropped": str,  # JSON: the candidates' numbers that agree with the answer, and those that do not
     "answer_before": int,  # the candidate the chooser would have answered with had the solve not asked
     "by": str,  # who chose the input: "solve" (a question it put) or "person" (a row of the answer's table corrected)
+    "argument": int,  # the place of the argument asked about after the call (from 0); NULL: the call's result
 }
 TABLES = {"runs": (RUN_COLUMNS, "id"), "results": (RESULT_COLUMNS, ("run_id", "task_id")),
           "attempts": (ATTEMPT_COLUMNS, ("run_id", "task_id", "iteration")),
