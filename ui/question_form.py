@@ -22,6 +22,7 @@ from ui.identity import started_by_words
 from ui.timeline import plain, question_markdown
 
 NONE_LABEL = "None of these: the right result is ..."
+NONE_LABEL_ARGUMENT = "None of these: after the call it should hold ..."  # a question on an argument after the call
 TYPED_HELP = ("a Python value as in your tests ('abc', 0, [1, 2], None), or `raises` and an exception's type "
               "(raises ValueError)")
 TYPED_MAX_CHARS = 2000  # a result, not a page: the test it becomes is one line of the tests box
@@ -143,8 +144,9 @@ def question_form(job: SolveJob, solver: Solver, put_tests: Callable[[str], None
             st.caption(f"Started by {started_by_words(state.person, owner)}: only they (or an admin) can answer.")
             return
         answer = partial(_answer, solver, job, question, put_tests=put_tests, show_solve=show_solve)
-        st.caption("Pick what it should give: your answer becomes a test in your tests, the answers that disagree "
-                   "drop out, and the solve goes on.")
+        what = "it should give" if question.argument is None else "the argument should hold after the call"
+        st.caption(f"Pick what {what}: your answer becomes a test in your tests, the answers that disagree drop out, "
+                   "and the solve goes on.")
         so_far = answer_so_far(solver.candidates(thread))
         for i, option in enumerate(question.options):
             pick, given = st.columns([1, 3], vertical_alignment="center")
@@ -154,7 +156,9 @@ def question_form(job: SolveJob, solver: Solver, put_tests: Callable[[str], None
                           + (" — the answer so far" if so_far is not None and so_far.number in option.candidates
                              else ""))
         typed, use = st.columns([4, 1], vertical_alignment="bottom")
-        typed.text_input(NONE_LABEL, key=f"answer-typed-{thread}", help=TYPED_HELP, max_chars=TYPED_MAX_CHARS)
+        typed.text_input(NONE_LABEL if question.argument is None else NONE_LABEL_ARGUMENT, key=f"answer-typed-{thread}",
+                         help=TYPED_HELP if question.argument is None else "a Python value as in your tests",
+                         max_chars=TYPED_MAX_CHARS)
         use.button("Use this result", key=f"answer-use-{thread}", on_click=answer, args=(None,), width="stretch")
         st.button("Skip", key=f"answer-skip-{thread}", on_click=answer, args=(Reply(),),
                   help="no test is added; the solve asks about another input, if any, or picks its answer")

@@ -26,7 +26,9 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     """Other whitespace and case than the example's; spaces around its first punctuation mark ("a = 1" where the
     example writes "a=1"), and that mark once more at the end; around its first line break, a blank line and a line
     without the mark; a space made each separator the task names (a hyphen between words:
-    agent.loop.task_words.named_separators); a leading zero of a number dropped, or one added."""
+    agent.loop.task_words.named_separators); a leading zero of a number dropped, or one added; a trailing line
+    break; the text before its first mark with what follows it up to another mark left out (a field without its
+    value)."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
     edges += [f" {value} ", value.swapcase(), value.title()]
     mark = re.search(r"[^\w\s]", value)
@@ -50,6 +52,11 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
         edges.append(value[:padded[0]] + value[padded[0] + 1:])
     elif single:
         edges.append(f"{value[:single[0]]}0{value[single[0]:]}")
+    if "\n" not in value:  # a pattern's $ matches before a trailing line break, where fullmatch does not
+        edges.append(value + "\n")
+    other = re.search(rf"[^\w\s{re.escape(mark.group())}]", value[mark.end():]) if mark else None
+    if other:  # the first field without its value ("a&b=2" of "a=1&b=2"): a name alone, where a split into two fails
+        edges.append(value[:mark.start()] + value[mark.end() + other.start():])
     return edges
 
 
@@ -215,7 +222,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), then one argument of a
-    visible call (or of one so shortened) moved to an edge (edges_of), one int argument made equal to another, or
+    visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to
+    another, or
     two dict arguments sharing a key; each once, in the visible calls' order, none a visible call's own."""
     if not entry_point:
         return []
@@ -232,8 +240,9 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     for args in calls + shortened:
         variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a, separators)]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
-        variants += [args[:j] + [args[i]] + args[j + 1:] for i, j in itertools.combinations(ints, 2)
-                     if args[i] != args[j]]
+        texts = [i for i, a in enumerate(args) if isinstance(a, str)]
+        variants += [args[:j] + [args[i]] + args[j + 1:] for same in (ints, texts)
+                     for i, j in itertools.combinations(same, 2) if args[i] != args[j]]
         variants += _shared_keys(args)
         for variant in variants:
             call = bare_call(entry_point, variant)
