@@ -115,9 +115,10 @@ def terminal_person(tests: str) -> Person:
     return reply_to
 
 
-def terminal_correction(rows: list[BehaviourRow]) -> tuple[str, Reply] | None:
+def terminal_correction(rows: list[BehaviourRow]) -> tuple[str, Reply, int | None] | None:
     """The answer's behaviour table at the terminal, one numbered row each; the person names a wrong row and types the
-    result it should give (the call and that Reply), or presses Enter when every row looks right (None)."""
+    result it should give (the call, that Reply and the place of the argument the row reads, if any), or presses
+    Enter when every row looks right (None)."""
     print("\nWhat the answer does on inputs your tests do not try:", file=sys.stderr)
     for number, row in enumerate(rows, 1):
         beyond = "  (unlike every input of your tests: the task may rule it out)" if row.outside else ""
@@ -128,7 +129,8 @@ def terminal_correction(rows: list[BehaviourRow]) -> tuple[str, Reply] | None:
             return None
         if text.strip().isdigit() and 1 <= int(text) <= len(rows):
             typed = _read("its right result (a Python value such as [1, 2] or 'a', or raises ValueError): ")
-            return None if typed is None else (rows[int(text) - 1].call, Reply.typed(typed))
+            row = rows[int(text) - 1]
+            return None if typed is None else (row.call, Reply.typed(typed), row.argument)
         print(f"type a row's number from 1 to {len(rows)}, or nothing", file=sys.stderr)
 
 

@@ -222,8 +222,10 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
     argument holds the value returns after the call: it is named, the call made with it, and the name compared (an
     answer must leave the dict it is given as it was, or change it so). Raises BadInput, saying what to fix, for a
     value or type that is not Python, or tests that do not parse."""
-    if (returns is None) == (raises is None) or (argument is not None and returns is None):
-        raise ValueError("a test says either what the call returns or what it raises (an argument: what it holds)")
+    if (returns is None) == (raises is None):
+        raise ValueError("a test says either what the call returns or what it raises")
+    if argument is not None and raises is not None:
+        raise BadInput("an argument holds a value after the call: type the value it should hold, not an exception")
     module = _module(tests)
     style = _style(module)
     called = _call(call)

@@ -24,7 +24,7 @@ from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_p
 from agent.loop.questions import Asked, Reply, answered
 from agent.loop.task_words import StatedContract, named_separators, stated_contract
 from agent.solves.answer_behaviour import answer_behaviour
-from agent.solves.reference_person import reference_reply
+from agent.solves.reference_person import read_table, reference_reply
 from fakes import SamplingScriptedModel
 
 
@@ -394,8 +394,7 @@ def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_ans
     state = solver.state_at(thread)
     probes = solve_probes(state)
     assert Probe("fulfil({'a': 5, 'b': 2}, {'a': 3})", "mutated", 0) in probes
-    # Read only in a doubted solve whose task speaks of changing what it is given, and never shown as a row of the
-    # answer's table (the call is the person's own).
+    # Read only in a doubted solve whose task speaks of changing what it is given; a row of the answer's table too.
     assert not [p for p in probe_calls(tests, "fulfil") if p.argument is not None]
     silent = stated_contract("Write fulfil(stock, order): the stock left once the order is taken off.", "fulfil")
     assert not silent.changes and not [p for p in probe_calls(tests, "fulfil", (), silent) if p.argument is not None]
@@ -403,7 +402,8 @@ def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_ans
         "Never modify the list.", "sorts xs in place", "leaves the dict unchanged", "returns a new list",
         "Note: don't change the given array.", "Return a copy of it."))
     assert not stated_contract("ties keep their index in the original list; change case", "f").changes
-    assert not [row for row in answer_behaviour(state).rows if row.call == "fulfil({'a': 5, 'b': 2}, {'a': 3})"]
+    rows = [row.words() for row in answer_behaviour(state).rows if row.call == "fulfil({'a': 5, 'b': 2}, {'a': 3})"]
+    assert rows == ["leaves its argument {'a': 5, 'b': 2} as it was", "leaves its argument {'a': 3} as it was"]
     question = solver.question(thread)
     assert (question.call, question.argument) == ("fulfil({'a': 5, 'b': 2}, {'a': 3})", 0)
     assert question.words() == ("Answers that pass your tests disagree on what fulfil({'a': 5, 'b': 2}, {'a': 3}) "
@@ -416,11 +416,32 @@ def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_ans
     [asked] = solver.asked(thread)
     assert asked.added.test == ("argument = {'a': 5, 'b': 2}\nfulfil(argument, {'a': 3})\n"
                                 "assert argument == {'a': 5, 'b': 2}")
-    assert asked.added.expected == "leaves it as it was"
+    assert asked.added.expected == "leaves its argument {'a': 5, 'b': 2} as it was"
     assert asked.dropped == (1, 3) and Asked.from_dict(asked.to_dict()) == asked
     assert [c.passed for c in solver.candidates(thread)] == [False, True, False, True, True]
     assert asked.question.subject() == "argument {'a': 5, 'b': 2} after fulfil({'a': 5, 'b': 2}, {'a': 3})"
-    with pytest.raises(BadInput, match="an exception is no such value"):
+    with pytest.raises(BadInput, match="type the value it should hold, not an exception"):
         answered(tests, question, Reply(raises="ValueError"))
     assert answered(tests, question, Reply(returns="{'a': 5, 'b': 2}"))[1].reply.words(question) == (
         "leaves it as it was")
+
+
+def test_a_person_corrects_the_row_of_an_argument_every_answer_changes_and_the_loop_draws_one_that_keeps_it(tmp_path):
+    changes = ("def fulfil(stock, order):\n    for k, v in order.items():\n        stock[k] -= v\n"
+               "    return stock\n")
+    copies = "def fulfil(stock, order):\n    return {k: v - order.get(k, 0) for k, v in stock.items()}\n"
+    solver, _ = _without_proposals(tmp_path, [changes] * 5 + [copies] * 4)
+    task = "Write fulfil(stock, order): the stock left once the order is taken off. Never modify `stock`."
+    tests = "assert fulfil({'a': 5, 'b': 2}, {'a': 3}) == {'a': 2, 'b': 2}\n"
+    final = list(solver.start(task, tests, ask=True))[-1]
+    thread = final.thread_id
+    assert final.status == "passed" and solver.asked(thread) == []  # every answer changes it alike: nothing to ask
+    call = "fulfil({'a': 5, 'b': 2}, {'a': 3})"
+    [row] = [r for r in answer_behaviour(solver.state_at(thread)).rows if r.call == call and r.argument == 0]
+    assert read_table(copies, "fulfil", [row]).reply == Reply(returns="{'a': 5, 'b': 2}")
+    rest = list(solver.correct(thread, call, Reply(returns="{'a': 5, 'b': 2}"), 0))
+    assert rest[-1].status == "passed" and "dict" not in rest[-1].code and "order.get" in rest[-1].code
+    [corrected] = solver.asked(thread)
+    assert corrected.by == "person" and corrected.question.argument == 0 and corrected.dropped == (1, 2, 3, 4, 5)
+    assert corrected.added.answered == "changes its argument {'a': 5, 'b': 2} to {'a': 2, 'b': 2}"
+    assert "fulfil(argument, {'a': 3})" in solver.state_at(thread)["tests"]

@@ -173,5 +173,5 @@ def test_an_argument_test_takes_a_name_no_test_uses_and_a_place_the_call_has():
     assert run_tests(TAKES, written.tests, entry_point="take").passed  # it says the dict is changed: so it is
     with pytest.raises(BadInput, match="has no argument 3"):
         write_test(tests, "take({'a': 5}, {'a': 3})", returns="{'a': 2}", argument=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(BadInput, match="type the value it should hold"):
         write_test(tests, "take({'a': 5}, {'a': 3})", raises="KeyError", argument=0)

@@ -94,7 +94,7 @@ def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_te
             raise BadInput("the solve has gone on elsewhere (another tab or window): reload to see it as it is now")
         # Refused here, saying what to fix, before the solve waits in line: a result that is not Python, a row the
         # solve no longer shows.
-        solve_tests, corrected = correction(solver.state_at(thread), row.call, reply)
+        solve_tests, corrected = correction(solver.state_at(thread), row.call, reply, row.argument)
         owner = solver.store.person(thread)
         place = solver.place_in_line(owner, thread)
     except (BadInput, LineFull, ModelUnavailable) as exc:
@@ -106,7 +106,7 @@ def _correct(job: SolveJob, settings: Settings, rows: list[BehaviourRow], put_te
         state.added_test_error = ("the solve took your correction, but your tests box could not: add its test by hand "
                                   f"to keep it when you run again: {' '.join(corrected.added.test.split())}")
     state[f"wrong-expected-{thread}"] = ""
-    show_solve(start_job(partial(solver.correct, thread, row.call, reply), thread_id=thread,
+    show_solve(start_job(partial(solver.correct, thread, row.call, reply, row.argument), thread_id=thread,
                          inputs={**job.inputs, "tests": solve_tests}, person=owner, place=place, before=job.events))
 
 
@@ -143,7 +143,7 @@ def beyond_tests(job: SolveJob, behaviour: AnswerBehaviour, put_tests: Callable[
         st.radio("The right outcome", [RETURNS, RAISES], key=f"wrong-how-{thread}", horizontal=True)
         st.text_input("Expected value or exception type", key=f"wrong-expected-{thread}",
                       help="a Python value as in your tests ('abc', 0, [1, 2], None), or an exception's type "
-                           "(ValueError)")
+                           "(ValueError); for a row on what a call leaves in its argument, the value it should hold")
         try:
             owner = model_solver(settings).store.person(thread)
         except ModelUnavailable:  # the page above already says what to fix

@@ -26,7 +26,7 @@ from agent.inputs import BadInput
 from agent.loop.candidates import candidates
 from agent.loop.probes import MARKS, Probe, argument_source, solve_probes, visible_calls
 from agent.loop.state import read_state
-from agent.solves.answer_behaviour import BehaviourRow, answer_of, equal_values
+from agent.solves.answer_behaviour import BehaviourRow, answer_of, argument_words, equal_values
 from agent.solves.lineage import AddedTest, test_from_row
 from sandbox.locked_parse import parse
 
@@ -46,7 +46,8 @@ class Option:
     def words(self) -> str:
         """'returns 3', 'raises ValueError'; of an argument read after the call, 'leaves it as it was' or
         "changes it to {'a': 2}"."""
-        return BehaviourRow("", "mutated", self.outcome, self.before).words()
+        row = BehaviourRow("", "mutated", self.outcome)
+        return argument_words(row.returned, self.before) if self.before is not None and row.returned else row.words()
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,7 @@ class Reply:
         if self.choice is not None:
             return question.options[self.choice].words()
         if self.returns is not None and question.argument is not None:
-            before = argument_source(question.call, question.argument)
-            return BehaviourRow(question.call, "mutated", f"= {self.returns.strip()}", before).words()
+            return argument_words(self.returns.strip(), argument_source(question.call, question.argument) or "")
         if self.returns is not None:
             return f"returns {self.returns}"
         return f"raises {self.raises}" if self.raises is not None else "skipped"
@@ -263,8 +263,6 @@ def answered(tests: str, question: Question, reply: Reply, shown: BehaviourRow |
         return tests, Asked(question, reply, None, (), ())
     if reply.choice is not None and not 0 <= reply.choice < len(question.options):
         raise BadInput(f"choose one of 1 to {len(question.options)}, type the right result, or skip")
-    if question.argument is not None and reply.raises is not None:
-        raise BadInput("type the value the argument should hold after the call (an exception is no such value)")
     agreeing = _agreeing(question, reply)
     kind = "outside" if question.outside else "mutated"
     if reply.choice is not None:
@@ -273,9 +271,8 @@ def answered(tests: str, question: Question, reply: Reply, shown: BehaviourRow |
     else:
         returns, raises = reply.returns, reply.raises
     # The row the test is made from says what the person corrected: by default, what the largest group of answers gave.
-    before = argument_source(question.call, question.argument) if question.argument is not None else None
-    shown = shown or BehaviourRow(question.call, kind, question.options[0].outcome, before)
-    tests, added = test_from_row(tests, shown, returns=returns, raises=raises, argument=question.argument)
+    shown = shown or BehaviourRow(question.call, kind, question.options[0].outcome, question.argument)
+    tests, added = test_from_row(tests, shown, returns=returns, raises=raises)
     kept = agreeing.candidates if agreeing else ()
     dropped = tuple(sorted(n for o in question.options if o is not agreeing for n in o.candidates))
     return tests, Asked(question, reply, added, kept, dropped)

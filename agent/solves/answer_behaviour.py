@@ -19,6 +19,7 @@ from agent.loop.probes import (
     MARKS,
     PROBE_LIMITS,
     Probe,
+    argument_source,
     behaviour,
     probe_calls,
     probes_key,
@@ -51,6 +52,14 @@ def equal_values(a: str, b: str) -> bool:
         return a.strip() == b.strip()
 
 
+def argument_words(after: str, before: str, named: bool = False) -> str:
+    """What a call did to an argument, from its source before the call and its repr after: 'leaves it as it was' or
+    "changes it to {'a': 2}" (named: "leaves its argument {'a': 5} as it was", "changes its argument {'a': 5} to
+    {'a': 2}", for a row read apart from its question)."""
+    it = f"its argument {before}" if named else "it"
+    return f"leaves {it} as it was" if equal_values(after, before) else f"changes {it} to {after}"
+
+
 @dataclass(frozen=True)
 class BehaviourRow:
     """One input a person did not test, and what the answer did on it."""
@@ -58,9 +67,14 @@ class BehaviourRow:
     call: str  # "add(0, 2)"
     kind: str  # mutated (like the visible calls' arguments) | outside (beyond what they show: agent.loop.probes)
     outcome: str  # "= 2" (the value's repr), "! ValueError" (an exception's type) or "! timeout" (the run's status)
-    # Of an argument read after the call (agent.loop.probes.argument_probes): its source before the call; the value
-    # is then what the argument holds after it. None: the value is the call's result.
-    before: str | None = None
+    # Of an argument read after the call (agent.loop.probes.argument_probes): its place; the value is then what the
+    # argument holds after the call. None: the value is the call's result.
+    argument: int | None = None
+
+    @property
+    def before(self) -> str | None:
+        """The source of the argument read after the call, as the call passes it; None for the call's result."""
+        return argument_source(self.call, self.argument) if self.argument is not None else None
 
     @property
     def returned(self) -> str | None:
@@ -82,10 +96,10 @@ class BehaviourRow:
 
     def words(self) -> str:
         """'returns 2', 'raises ValueError', 'did not finish within 3 s', or why the call was not run; of an argument
-        read after the call, 'leaves it as it was' or "changes it to {'a': 2}"."""
-        if self.returned is not None and self.before is not None:
-            kept = equal_values(self.returned, self.before)
-            return "leaves it as it was" if kept else f"changes it to {self.returned}"
+        read after the call, "leaves its argument {'a': 5} as it was" or "changes its argument {'a': 5} to
+        {'a': 2}"."""
+        if self.returned is not None and self.argument is not None:
+            return argument_words(self.returned, self.before or "", named=True)
         if self.returned is not None:
             return f"returns {self.returned}"
         if self.raised is not None:
@@ -144,11 +158,11 @@ def _stored_outcomes(answer: Candidate, probes: list[Probe], oracle: bool) -> li
 
 
 def behaviour_rows(probes: list[Probe], outcomes: list[str], tested: set[str] = frozenset()) -> list[BehaviourRow]:
-    """The table's rows from probes and their unmarked outcomes, in order, the visible calls left out: the original
-    probes, and tested, the visible calls a mutation of another one happened to equal (agent.loop.probes), and the
-    arguments read after them (a doubted solve asks about those when its answers disagree there)."""
-    return [BehaviourRow(p.call, p.kind, o) for p, o in zip(probes, outcomes)
-            if p.kind != "original" and p.call not in tested and p.argument is None]
+    """The table's rows from probes and their unmarked outcomes, in order, the visible calls' results left out: the
+    original probes, and tested, the visible calls a mutation of another one happened to equal (agent.loop.probes).
+    What a visible call leaves in an argument it is given is a row: no test of the result shows it."""
+    return [BehaviourRow(p.call, p.kind, o, p.argument) for p, o in zip(probes, outcomes)
+            if p.kind != "original" and (p.call not in tested or p.argument is not None)]
 
 
 def answer_behaviour(state: dict) -> AnswerBehaviour | None:
@@ -165,7 +179,7 @@ def answer_behaviour(state: dict) -> AnswerBehaviour | None:
     stored = _stored_outcomes(answer, probes, oracle=oracle)
     if stored is not None:
         return AnswerBehaviour(answer.number, behaviour_rows(probes, stored, tested), reused=True)
-    untested = [p for p in probes if p.kind != "original" and p.call not in tested and p.argument is None]
+    untested = [p for p in probes if p.kind != "original" and (p.call not in tested or p.argument is not None)]
     if not untested:
         return AnswerBehaviour(answer.number, [], reused=False)
     outcomes = [_unmarked(o, p.kind) or o for o, p in zip(behaviour(answer.code, untested, entry_point), untested)]

@@ -67,15 +67,15 @@ def with_test_from_row(pending: Lineage | None, from_solve: str, after_answer: i
 
 
 def test_from_row(tests: str, row: BehaviourRow, *, returns: str | None = None,
-                  raises: str | None = None, argument: int | None = None) -> tuple[str, AddedTest]:
+                  raises: str | None = None) -> tuple[str, AddedTest]:
     """tests with one more, written in their own style (agent.written_test), saying that row's call returns the value
-    whose Python source is returns or raises the exception type raises (with argument, the place of an argument the
-    call is given: that the argument holds the value returns after the call); and the test as added. The one way a
-    row becomes a test: a row a person marked as wrong, and an answer to a solve's question (agent.loop.questions).
-    Raises agent.inputs.BadInput, saying what to fix, for what is not Python."""
-    written = write_test(tests, row.call, returns=returns, raises=raises, argument=argument)
-    if argument is not None:
-        expected = BehaviourRow(row.call, row.kind, f"= {(returns or '').strip()}", row.before).words()
+    whose Python source is returns or raises the exception type raises (a row on an argument read after the call:
+    that the argument then holds the value returns); and the test as added. The one way a row becomes a test: a row
+    a person marked as wrong, and an answer to a solve's question (agent.loop.questions). Raises
+    agent.inputs.BadInput, saying what to fix, for what is not Python or an argument said to raise."""
+    written = write_test(tests, row.call, returns=returns, raises=raises, argument=row.argument)
+    if row.argument is not None:
+        expected = BehaviourRow(row.call, row.kind, f"= {(returns or '').strip()}", row.argument).words()
     else:
         expected = f"returns {returns.strip()}" if returns is not None else f"raises {(raises or '').strip()}"
     return written.tests, AddedTest(row.call, row.words(), expected, written.test)

@@ -61,9 +61,9 @@ def read_table(reference: str, entry_point: str | None, rows: list[BehaviourRow]
     or an exception's type that can be a test) is the correction. A row the reference gives no such outcome on (it
     did not finish, or its value cannot be written whole) is read and passed over, as a person unsure would."""
     inside = [row for row in rows if not row.outside]
-    outcomes = _outcomes(reference, entry_point, [Probe(row.call, row.kind) for row in inside])
+    outcomes = _outcomes(reference, entry_point, [Probe(row.call, row.kind, row.argument) for row in inside])
     for read, (row, outcome) in enumerate(zip(inside, outcomes), start=1):
-        right = BehaviourRow(row.call, row.kind, outcome)
+        right = BehaviourRow(row.call, row.kind, outcome, row.argument)
         if not writable(outcome) or not right.finished:
             continue
         if not same_outcome(row.outcome, outcome):

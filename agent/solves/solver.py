@@ -168,20 +168,20 @@ class Solver:
                            "reload to see it as it is now")
         return answered(self.state_at(thread_id)["tests"], waiting, reply)[0]
 
-    def correct(self, thread_id: str, call: str, reply: Reply, *, step_mode: bool = False,
-                stop: threading.Event | None = None) -> Iterator[Event]:
+    def correct(self, thread_id: str, call: str, reply: Reply, argument: int | None = None, *,
+                step_mode: bool = False, stop: threading.Event | None = None) -> Iterator[Event]:
         """Carry on a finished solve with a person's correction of its answer's row for call (the result it should
-        give, typed in reply): the test goes into the solve's tests, every candidate is judged again with it, and the
-        loop goes on from there as after an answered question (agent.loop.corrections). Raises BadInput, with what to
-        fix, when the solve has not finished (it is paused: go on or answer first) or the correction cannot be a
-        test."""
+        give, typed in reply; argument: the place of the argument the row reads after the call, for such a row): the
+        test goes into the solve's tests, every candidate is judged again with it, and the loop goes on from there as
+        after an answered question (agent.loop.corrections). Raises BadInput, with what to fix, when the solve has not
+        finished (it is paused: go on or answer first) or the correction cannot be a test."""
         snapshot = self.graph.get_state(self._config(thread_id))
         if not snapshot.values:
             raise BadInput(f"no solve {thread_id}")
         if snapshot.next:
             raise BadInput("the solve has not finished: answer its question or carry it on first")
         state = read_state(snapshot.values)
-        tests, asked = correction(state, call, reply)
+        tests, asked = correction(state, call, reply, argument)
         values = {"questions": [asked.to_dict()], "tests": tests, "status": "running",
                   "attempts": judged_again(state["attempts"])}
         if state["doubt"] is not None:

@@ -72,7 +72,7 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
         if reading.wrong is None:
             break
         try:
-            going_on = solver.correct(thread_id, reading.wrong.call, reading.reply)
+            going_on = solver.correct(thread_id, reading.wrong.call, reading.reply, reading.wrong.argument)
         except BadInput:  # a correction the solve cannot take as a test: the person's reading ends, the answer stands
             break
         # The solve goes on from the correction as after an answer, and may ask again: the person answers as before.
