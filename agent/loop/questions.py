@@ -221,11 +221,11 @@ def _evenness(options: tuple[Option, ...]) -> tuple[float, int]:
 
 def pick_question(probes: list[Probe], behaviours: Mapping[int, list[str]],
                   exclude: set[str] = frozenset()) -> Question | None:
-    """The input to ask about: among probes (not the visible tests' own calls, none whose key is in exclude: an
-    argument read after a visible call is asked about, its result never), the one that splits
-    the passing candidates' behaviours (number -> marked outcome on each probe, agent.loop.probes.behaviour) into at
-    least two options most evenly; inside the contract if any input there splits them, else outside it. An earlier
-    probe wins a tie. None when they agree everywhere."""
+    """The input to ask about: among probes (not the visible tests' own calls, though an argument read after one is
+    asked about; none whose key is in exclude), the one that splits the passing candidates' behaviours (number ->
+    marked outcome on each probe, agent.loop.probes.behaviour) into at least two options most evenly; inside the
+    contract if any input there splits them, else outside it. An earlier probe wins a tie. None when they agree
+    everywhere."""
     behaviours = {n: b for n, b in behaviours.items() if len(b) == len(probes)}
     best: dict[bool, tuple[tuple[float, int], Question]] = {}
     for index, probe in enumerate(probes):
