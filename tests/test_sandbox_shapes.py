@@ -212,6 +212,26 @@ def test_an_unexecuted_or_empty_test_is_never_a_pass(tests, status, message):
         assert message in report.tests[0].message, report.summary()
 
 
+RAISES = "def f(x):\n    if x < 0:\n        raise ValueError(x)\n    return x + 1\n"
+IGNORES = "def f(x):\n    return x + 1\n"
+
+
+@pytest.mark.parametrize("tests", [
+    "try:\n    f(-1)\n    assert False\nexcept ValueError:\n    pass\n",
+    "for bad in [-1, -2]:\n    try:\n        f(bad)\n        assert False, bad\n    except ValueError:\n        pass\n",
+    "def test_negative():\n    try:\n        f(-1)\n        assert False, 'no error'\n    except (TypeError, ValueError):\n"
+    "        pass\n",
+    "def check(candidate):\n    assert candidate(1) == 2\n    try:\n        candidate(-1)\n        assert False\n"
+    "    except ValueError:\n        pass\n",
+])
+def test_a_test_that_expects_an_exception_and_catches_it_passes_as_in_python(tests):
+    # The idiom people write for "raises": its assert never runs when the code is right, and the except clause
+    # catching the error is the check. One Python process and pytest pass it; it failed here as checking nothing.
+    assert run_tests(RAISES, tests, entry_point="f").status == "passed"
+    report = run_tests(IGNORES, tests, entry_point="f")
+    assert report.status == "failed" and not report.tests[-1].passed, report.summary()
+
+
 # What one Python process and pytest give for tests that never run (issue 32's second table), with code that returns
 # the wrong value and with code that returns the right one: neither reads as passed.
 RIGHT_F = "def f(x):\n    return 5 if x == 1 else x + 1\n"

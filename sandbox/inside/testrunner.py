@@ -22,7 +22,7 @@ import proxies
 import pytest_run
 import pytest_shim
 import unsupported
-from asserts import Counter, Rewriter, TestAssertion, compare, safe_repr, short, truth
+from asserts import Counter, Rewriter, TestAssertion, caught, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from shapes import constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, uncollected_class_words
@@ -218,7 +218,8 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     builtins.exit = builtins.quit = _exit
     ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
                 "__builtins__": builtins,
-                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_limit__": unsupported.met,
+                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_caught__": caught,
+                "__sbx_limit__": unsupported.met,
                 "__name__": "tests",
                 "__file__": os.path.abspath(TESTS_FILE)}
     if entry_point:
