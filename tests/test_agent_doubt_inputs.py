@@ -79,6 +79,10 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
     assert edge_calls("assert minutes('09:00', '17:30') == 510", "minutes")[-1] == "minutes('09:00', '09:00')"
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
         "merge([(1, 3), (1, 3)])", "merge([(1, 3), (3, 8)])"]
+    # A list of records: the first one's first text padded and in capitals (names read apart from their writing).
+    assert edge_calls("assert totals([{'who': 'ann', 'n': 2}, {'who': 'bob', 'n': 1}]) == {}", "totals")[:2] == [
+        "totals([{'who': ' ann ', 'n': 2}, {'who': 'bob', 'n': 1}])",
+        "totals([{'who': 'ANN', 'n': 2}, {'who': 'bob', 'n': 1}])"]
     assert edge_calls("assert f(3) == 6", "f") == [] and edge_calls("assert f('') == ''", "f") == []
 
 

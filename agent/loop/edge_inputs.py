@@ -69,9 +69,9 @@ def _number_edges(value: float) -> list[float]:
 
 
 def _list_edges(value: list | tuple) -> list[object]:
-    """Case inside a string element, an empty string before words, numbers made negative (the first, then all), a
-    duplicate (the first element over the second), the distinct elements alone, and pairs that touch (the second pair
-    starting where the first ends)."""
+    """Case inside a string element, an empty string before words, numbers made negative (the first, then all), the
+    first text of a first record (a dict) padded with spaces and in capitals, a duplicate (the first element over the
+    second), the distinct elements alone, and pairs that touch (the second pair starting where the first ends)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
     numbers = [i for i, x in enumerate(items) if _is_number(x) and x > 0]
@@ -80,6 +80,11 @@ def _list_edges(value: list | tuple) -> list[object]:
         # negative numbers or an example holds one (agent.loop.probes.within_contract).
         i = numbers[0]
         edges += [kind(items[:i] + [-items[i]] + items[i + 1:]), kind(-x if x > 0 else x for x in items)]
+    record = items[0] if items and isinstance(items[0], dict) else None
+    named = next((k for k, v in record.items() if isinstance(v, str) and v.strip()), None) if record else None
+    if named is not None:  # a record's text padded and in capitals: names read apart from how they are written
+        edges += [kind([{**record, named: f" {record[named]} "}] + items[1:]),
+                  kind([{**record, named: record[named].upper()}] + items[1:])]
     texts = [i for i, x in enumerate(items) if isinstance(x, str) and x]
     if texts:
         i = texts[0]
