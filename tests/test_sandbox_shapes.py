@@ -219,8 +219,8 @@ IGNORES = "def f(x):\n    return x + 1\n"
 @pytest.mark.parametrize("tests", [
     "try:\n    f(-1)\n    assert False\nexcept ValueError:\n    pass\n",
     "for bad in [-1, -2]:\n    try:\n        f(bad)\n        assert False, bad\n    except ValueError:\n        pass\n",
-    "def test_negative():\n    try:\n        f(-1)\n        assert False, 'no error'\n    except (TypeError, ValueError):\n"
-    "        pass\n",
+    "def test_negative():\n    try:\n        f(-1)\n        assert False, 'no error'\n"
+    "    except (TypeError, ValueError):\n        pass\n",
     "def check(candidate):\n    assert candidate(1) == 2\n    try:\n        candidate(-1)\n        assert False\n"
     "    except ValueError:\n        pass\n",
 ])

@@ -243,3 +243,38 @@ def test_a_call_reads_exactly_in_markdown_its_spaces_and_backticks_kept():
         "`{'a_b': 5}`. What should that argument hold after the call?")
     assert on_argument.subject(code=code_span, prose=plain) == (
         "argument `{'a_b': 5}` after `take({'a_b': 5}, {'a_b': 3})`")
+
+
+def by_seed_changing(prompt: str, seed: int) -> str:
+    """The greedy answer takes the order off the dict it is given, which the task forbids; the doubt batch's samples
+    (seeds from 1000) alternate between that and one that copies it first."""
+    copies = seed >= 1000 and seed % 2 == 0
+    body = ("    left = dict(stock)\n    for k, v in order.items():\n        left[k] -= v\n    return left\n" if copies
+            else "    for k, v in order.items():\n        stock[k] -= v\n    return stock\n")
+    return f"```python\ndef take(stock, order):\n{body}```"
+
+
+def test_a_question_on_what_a_call_leaves_in_its_argument_adds_a_test_that_names_it(app, monkeypatch):
+    monkeypatch.setattr(session, "SOLVER_FACTORY", lambda settings: Solver(
+        SeededModel(answer=by_seed_changing), settings.checkpoint_db, ModelSpec("fake", "seeded", "test")))
+    monkeypatch.delenv("APP_ASK")
+    session.cached_solver.clear()
+    at = AppTest.from_file("../ui/app.py", default_timeout=60)
+    at.run()
+    tests = "assert take({'a': 5, 'b': 1}, {'a': 3}) == {'a': 2, 'b': 1}\n"
+    thread = solve(at, "Write take(stock, order): the stock left once the order is taken off. Never modify `stock`.",
+                   tests)
+    asked = next(m.value for m in at.markdown if "What should that argument hold after the call?" in m.value)
+    assert asked == ("**Answers that pass your tests disagree on what `take({'a': 5, 'b': 1}, {'a': 3})` does to its "
+                     "argument `{'a': 5, 'b': 1}`. What should that argument hold after the call?**")
+    assert [b.label for b in at.button if b.key and b.key.startswith(f"answer-{thread}-")] == [
+        "changes it to {'a': 2, 'b': 1}", "leaves it as it was"]
+    assert any(t.label == "None of these: after the call it should hold ..." for t in at.text_input)
+    click(at, "leaves it as it was")
+    assert at.session_state["tests"] == tests + (
+        "argument = {'a': 5, 'b': 1}\ntake(argument, {'a': 3})\nassert argument == {'a': 5, 'b': 1}\n")
+    assert "the chooser picked #2" in at.success[0].value
+    assert any(e.label.startswith("**question** — argument `{'a': 5, 'b': 1}` after `take({'a': 5, 'b': 1}, "
+                                  "{'a': 3})`: answered leaves it as it was — a test added") for e in at.expander)
+    rows = list(at.table[0].value["what the answer does"])
+    assert "leaves its argument {'a': 5, 'b': 1} as it was" in rows
