@@ -228,8 +228,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), then one argument of a
     visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to
-    another, or
-    two dict arguments sharing a key; each once, in the visible calls' order, none a visible call's own."""
+    another, or two dict arguments sharing a key; each once, in the visible calls' order, none a visible call's
+    own."""
     if not entry_point:
         return []
     calls = [args for _, args, _ in literal_calls(tests, entry_point)]
