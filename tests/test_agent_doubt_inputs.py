@@ -248,6 +248,44 @@ def test_the_options_a_tasks_signature_states_are_tried_by_keyword_on_the_visibl
     assert Probe("digit_sum(-5, repeat=True)", "outside") in probes
 
 
+def test_a_visible_call_that_passes_a_keyword_is_probed_with_the_keyword_kept_and_its_value_moved():
+    # People write top_words(text, n=2): read as no call at all, such a test was never doubted nor probed.
+    tests = "assert top_words('red blue red', n=2) == ['red', 'blue']\n"
+    probes = probe_calls(tests, "top_words")
+    assert probes[0] == Probe("top_words('red blue red', n=2)", "original")
+    assert {"top_words('red blue red', n=1)", "top_words('red blue red', n=0)", "top_words('red blue red', n=6)",
+            "top_words('', n=2)", "top_words('RED BLUE RED', n=2)"} <= {p.call for p in probes}
+    assert Probe("top_words('red blue red', n=-2)", "outside") in probes
+    assert all(p.call.endswith(")") and ", n=" in p.call for p in probes)
+    task = "Write `top_words(text, n=3, lower=True)`: the n most common words."
+    edges = edge_calls(tests, "top_words", task)
+    # An option the call passes by keyword is not passed again; the other is, beside it.
+    assert edges[0] == "top_words('red blue red', n=2, lower=False)"
+    assert all(e.count("n=") == 1 for e in edges) and "top_words('red\\tblue red', n=2)" in edges
+
+
+def test_a_visible_call_of_values_built_from_literals_is_probed_as_their_values():
+    tests = "assert paginate(list(range(1, 26)), 2) == list(range(11, 21))\n"
+    probes = [p.call for p in probe_calls(tests, "paginate")]
+    assert probes[0] == f"paginate({list(range(1, 26))!r}, 2)" and f"paginate({list(range(1, 26))!r}, 3)" in probes
+    # A call of anything else is still no example.
+    assert probe_calls("assert paginate(load(), 2) == []\n", "paginate") == []
+
+
+def test_a_pass_on_a_keyword_call_is_doubted_and_asked_about_the_keywords_value(tmp_path):
+    # Both pass top([3, 1, 2], n=2); one gives nothing when n exceeds the list, which only a larger n shows.
+    everything = "def top(xs, n=3):\n    return sorted(xs, reverse=True)[:n]\n"
+    nothing = "def top(xs, n=3):\n    return sorted(xs, reverse=True)[:n] if n <= len(xs) else []\n"
+    solver, _ = _without_proposals(tmp_path, [nothing, everything, nothing, everything, everything])
+    task = "Write top(xs, n=3): the n largest numbers of xs, largest first; all of them when xs has fewer."
+    thread = list(solver.start(task, "assert top([3, 1, 2], n=2) == [3, 2]\n", ask=True))[-1].thread_id
+    question = solver.question(thread)
+    assert question.call == "top([3, 1, 2], n=6)" and not question.outside
+    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("= [3, 2, 1]"))))
+    assert solver.chosen(thread).number == 2
+    assert "assert top([3, 1, 2], n=6) == [3, 2, 1]" in solver.state_at(thread)["tests"]
+
+
 def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and_beyond_the_mutations_cap():
     tests = "assert f([1, 2], 3) == 4\n"
     plain = probe_calls(tests, "f")

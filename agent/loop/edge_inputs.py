@@ -16,7 +16,15 @@ import re
 from collections.abc import Mapping, Sequence
 
 from agent.loop.asserted_calls import literal
-from agent.loop.probes import argument_places, bare_call, literal_calls, mutations, within_contract
+from agent.loop.probes import (
+    VisibleCall,
+    argument_places,
+    bare_call,
+    each_changed,
+    keeps_contract,
+    literal_calls,
+    mutations,
+)
 from agent.loop.task_words import named_separators, stated_contract, task_signature
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
@@ -186,30 +194,31 @@ def task_options(task: str, entry_point: str) -> dict[str, object]:
 def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     """Calls that pass each option of the task's signature (task_options) by keyword: on each visible call's own
     arguments, then on their mutations inside the contract (a larger number may be what the option changes), every
-    option on one input before the next input, up to MAX_OPTION_CALLS. Visible calls that pass an option already are
-    not read (agent.loop.probes.literal_calls), nor is an option a call passes by place already (round(x, 2) of
-    round(x, digits=0)): passed twice, it makes every candidate raise alike."""
+    option on one input before the next input, up to MAX_OPTION_CALLS. An option a call passes already, by keyword
+    or by place (round(x, 2) of round(x, digits=0)), is not passed again: passed twice, it makes every candidate
+    raise alike."""
     options = task_options(task, entry_point) if entry_point else {}
     if not options:
         return []
     header = task_signature(task, entry_point)
     places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)} if header else {}
     visible, stated = literal_calls(tests, entry_point), stated_contract(task, entry_point)
-    seen, calls = argument_places(visible), [args for _, args, _ in visible]
-    inputs = calls + [args[:i] + [m] + args[i + 1:] for args in calls for i, a in enumerate(args)
-                      for m in mutations(a) if within_contract(m, seen[(entry_point, len(args), i)], stated, i)]
+    seen = argument_places(visible)
+    inputs = [(c.args, c.keywords) for c in visible] + [
+        (args, keywords) for c in visible for args, keywords, place, m in each_changed(c, mutations)
+        if keeps_contract(m, c, place, seen, stated)]
     found: list[str] = []
     # Each option in turn on the same input, so that a cap reached early still tries every option.
-    for args, (name, value) in itertools.product(inputs, options.items()):
-        if places.get(name, len(args)) < len(args):
+    for (args, keywords), (name, value) in itertools.product(inputs, options.items()):
+        if places.get(name, len(args)) < len(args) or name in keywords:
             continue
-        call = bare_call(entry_point, args, {name: value})
+        call = bare_call(entry_point, args, {**keywords, name: value})
         if call not in found and len(call) < 2000:
             found.append(call)
     return found[:MAX_OPTION_CALLS]
 
 
-def keyword_alone_calls(calls: list[list], entry_point: str, task: str, start: int | None) -> list[str]:
+def keyword_alone_calls(calls: list[VisibleCall], entry_point: str, task: str, start: int | None) -> list[str]:
     """A visible call that passes parameters with defaults, passing one of the later ones alone, by keyword, with
     its value there (clamp(15, high=10) of clamp(15, 0, 10) and clamp(value, low=None, high=None)): where code that
     reads an option only beside the one before it is wrong. start is the first place with a default."""
@@ -219,8 +228,9 @@ def keyword_alone_calls(calls: list[list], entry_point: str, task: str, start: i
     names = [a.arg for a in header.args]  # positional-only parameters cannot be passed by keyword
     offset = len(header.posonlyargs)
     places = range(max(start + 1, offset), offset + len(names))
-    return list(dict.fromkeys(bare_call(entry_point, args[:start], {names[p - offset]: args[p]})
-                              for args in calls for p in places if p < len(args)))
+    return list(dict.fromkeys(bare_call(entry_point, c.args[:start], {**c.keywords, names[p - offset]: c.args[p]})
+                              for c in calls for p in places
+                              if p < len(c.args) and names[p - offset] not in c.keywords))
 
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
@@ -232,25 +242,27 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     own."""
     if not entry_point:
         return []
-    calls = [args for _, args, _ in literal_calls(tests, entry_point)]
+    calls = literal_calls(tests, entry_point)
     found: list[str] = option_calls(tests, entry_point, task)
-    given, separators = {bare_call(entry_point, args) for args in calls}, named_separators(task)
+    given, separators = {bare_call(entry_point, c.args, c.keywords) for c in calls}, named_separators(task)
     # A visible call that passes parameters the task's signature gives defaults leaves them out, the last first (the
     # default a one-example test never uses); its edges follow the visible calls' own.
     start = stated_contract(task, entry_point).optional_from if task else None
-    shortened = [] if start is None else [args[:k] for args in calls for k in range(len(args) - 1, start - 1, -1)]
-    found += [call for call in dict.fromkeys(bare_call(entry_point, args) for args in shortened)
+    shortened = [] if start is None else [c._replace(args=c.args[:k]) for c in calls
+                                          for k in range(len(c.args) - 1, start - 1, -1)]
+    found += [call for call in dict.fromkeys(bare_call(entry_point, c.args, c.keywords) for c in shortened)
               if call not in given and call not in found]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
-    for args in calls + shortened:
-        variants = [args[:i] + [edge] + args[i + 1:] for i, a in enumerate(args) for edge in edges_of(a, separators)]
+    for c in calls + shortened:
+        args = c.args
+        variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
         texts = [i for i, a in enumerate(args) if isinstance(a, str)]
-        variants += [args[:j] + [args[i]] + args[j + 1:] for same in (ints, texts)
+        variants += [(args[:j] + [args[i]] + args[j + 1:], c.keywords) for same in (ints, texts)
                      for i, j in itertools.combinations(same, 2) if args[i] != args[j]]
-        variants += _shared_keys(args)
-        for variant in variants:
-            call = bare_call(entry_point, variant)
+        variants += [(shared, c.keywords) for shared in _shared_keys(args)]
+        for variant, keywords in variants:
+            call = bare_call(entry_point, variant, keywords)
             if call not in given and call not in found and len(call) < 2000:
                 found.append(call)
     return found

@@ -15,10 +15,12 @@ import ast
 import hashlib
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from agent.loop.asserted_calls import CALL_MARK, literal, observed_calls
+from agent.loop.asserted_calls import CALL_MARK, observed_calls
+from agent.loop.constant_values import constant
 from agent.loop.state import read_state
 from agent.loop.task_words import StatedContract, stated_contract
 from sandbox import Limits, run_tests
@@ -129,25 +131,53 @@ def _negatives(items: Sequence) -> bool:
     return any(isinstance(x, (int, float)) and not isinstance(x, bool) and x < 0 for x in items)
 
 
-def literal_calls(tests: str, entry_point: str | None) -> list[tuple[str, list, str]]:
-    """(function name, literal arguments, how the check reads the result) of each call of the function in the
-    visible tests' asserts: ``set(CALL_MARK)`` where the test compares set(f(x)), CALL_MARK where it compares f(x)."""
-    calls: list[tuple[str, list, str]] = []
+class VisibleCall(NamedTuple):
+    """A call of the function in a visible test's check: its name, its literal positional arguments, how the check
+    reads the result (``set(CALL_MARK)`` where the test compares set(f(x)), CALL_MARK where it compares f(x)), and
+    its literal keyword arguments (``top_words(text, n=2)``: what a keyword means is the task's, so a keyword stays a
+    keyword in every probe and edge made from the call)."""
+
+    name: str
+    args: list
+    observer: str
+    keywords: dict
+
+
+def literal_calls(tests: str, entry_point: str | None) -> list[VisibleCall]:
+    """Each call of the function in the visible tests' checks whose arguments are literals, or values built from
+    them (agent.loop.constant_values: ``list(range(1, 26))``)."""
+    calls: list[VisibleCall] = []
     for call, observer in observed_calls(tests, {entry_point, "candidate"} if entry_point else None):
-        args = literal_arguments(call, call.func.id)
-        if args is not None:
-            calls.append((entry_point or call.func.id, args, observer))
+        found = literal_call(call, call.func.id)
+        if found is not None:
+            calls.append(VisibleCall(entry_point or call.func.id, found[0], observer, found[1]))
     return calls
 
 
-def argument_places(calls: list[tuple[str, list, str]]) -> dict[tuple[str, int, int], list[object]]:
-    """What the visible calls (literal_calls) show at each argument place, by (function name, number of arguments,
-    place): the contract a mutated input keeps to (within_contract)."""
-    seen: dict[tuple[str, int, int], list[object]] = {}
-    for name, args, _ in calls:
-        for i, a in enumerate(args):
-            seen.setdefault((name, len(args), i), []).append(a)
+def argument_places(calls: list[VisibleCall]) -> dict[tuple[str, int, int | str], list[object]]:
+    """What the visible calls (literal_calls) show at each argument place, by (function name, number of positional
+    arguments, place or keyword): the contract a mutated input keeps to (within_contract)."""
+    seen: dict[tuple[str, int, int | str], list[object]] = {}
+    for name, args, _, keywords in calls:
+        for place, a in [*enumerate(args), *keywords.items()]:
+            seen.setdefault((name, len(args), place), []).append(a)
     return seen
+
+
+def each_changed(call: VisibleCall, change: Callable[[object], list]) -> list[tuple[list, dict, int | str, object]]:
+    """The call with one argument moved to each value change(argument) gives, positional ones first: (positional
+    arguments, keyword arguments, the changed argument's place or keyword, its new value)."""
+    found = [(call.args[:i] + [v] + call.args[i + 1:], call.keywords, i, v)
+             for i, a in enumerate(call.args) for v in change(a)]
+    return found + [(call.args, {**call.keywords, k: v}, k, v) for k, a in call.keywords.items() for v in change(a)]
+
+
+def keeps_contract(value: object, call: VisibleCall, place: int | str, seen: Mapping,
+                   stated: StatedContract | None) -> bool:
+    """Whether value at place (an index or a keyword) of a call like this one keeps to the contract
+    (within_contract); what the task states of a parameter is read by place, so a keyword's is read as unstated."""
+    return within_contract(value, seen[(call.name, len(call.args), place)], stated,
+                           place if isinstance(place, int) else -1)
 
 
 def _source(name: str, args: list, observer: str = CALL_MARK, keywords: Mapping[str, object] | None = None) -> str:
@@ -172,30 +202,23 @@ def call_arguments(call: str, entry_point: str | None) -> tuple[list, dict] | No
 
 
 def literal_call(node: ast.AST, entry_point: str | None) -> tuple[list, dict] | None:
-    """The literal positional and keyword arguments of a call node of the entry point; None for any other node, or
-    one that unpacks (*args, **kwargs)."""
+    """The literal positional and keyword arguments of a call node of the entry point (values built from literals
+    too: agent.loop.constant_values); None for any other node, or one that unpacks (*args, **kwargs)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry_point):
         return None
     if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
         return None
-    values = [literal(a) for a in node.args]
-    keywords = {k.arg: literal(k.value) for k in node.keywords}
+    values = [constant(a) for a in node.args]
+    keywords = {k.arg: constant(k.value) for k in node.keywords}
     if not all(ok for ok, _ in [*values, *keywords.values()]):
         return None
     return [v for _, v in values], {k: v for k, (_, v) in keywords.items()}
 
 
-def literal_arguments(node: ast.AST, entry_point: str | None) -> list | None:
-    """The literal positional arguments of a call node of the entry point that passes no keyword; None for any other
-    node. The visible calls are read so: what a keyword means is the task's, and mutations keep to positions."""
-    found = literal_call(node, entry_point)
-    return found[0] if found is not None and not found[1] else None
-
-
 def visible_calls(tests: str, entry_point: str | None) -> set[str]:
     """The visible tests' own calls, written as probe_calls writes a call. A mutation of one call can equal another
     visible call (add(1, 2) less one is add(0, 2)); probe_calls then keeps it as a mutated probe."""
-    return {_source(name, args, observer) for name, args, observer in literal_calls(tests, entry_point)}
+    return {_source(*call) for call in literal_calls(tests, entry_point)}
 
 
 def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
@@ -206,32 +229,30 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
     contract (within_contract; with what the task states, when given: a doubted solve's, which keeps up to
     MAX_DOUBT_PROBES of them rather than MAX_PROBES). A probe reads the result as its visible call's check does
     (``sorted(f(x))`` where the test sorts)."""
-    calls = literal_calls(tests, entry_point)  # (function name, literal arguments, observer) of each visible call
+    calls = literal_calls(tests, entry_point)
     seen = argument_places(calls)
     originals, mutated, done = [], [], set()  # mutated: one list per call
     inputs = set()  # the mutated calls' inputs: one input read through two observers is probed once, as first read
-    for name, args, observer in calls:
-        source = _source(name, args, observer)
+    for call in calls:
+        source = _source(call.name, call.args, call.observer, call.keywords)
         if source not in done and len(source) < 2000:
             done.add(source)
             originals.append(Probe(source, "original"))
         variants = []
-        for i, a in enumerate(args):
-            for m in mutations(a):
-                call = _source(name, args[:i] + [m] + args[i + 1:], observer)
-                bare = _source(name, args[:i] + [m] + args[i + 1:])
-                if call not in done and bare not in inputs and len(call) < 2000:
-                    done.add(call)
-                    inputs.add(bare)
-                    inside = within_contract(m, seen[(name, len(args), i)], stated, i)
-                    variants.append(Probe(call, "mutated" if inside else "outside"))
+        for args, keywords, place, m in each_changed(call, mutations):
+            probed = _source(call.name, args, call.observer, keywords)
+            bare = _source(call.name, args, keywords=keywords)
+            if probed not in done and bare not in inputs and len(probed) < 2000:
+                done.add(probed)
+                inputs.add(bare)
+                variants.append(Probe(probed, "mutated" if keeps_contract(m, call, place, seen, stated) else "outside"))
         mutated.append(variants)
     # Every original call, then mutations taken in turn from each call, up to the cap.
     spread = [p for group in itertools.zip_longest(*mutated) for p in group if p is not None]
     # A doubt's inputs go before the mutations and beyond their cap: they aim at what tasks state, mutations at what
     # is near the examples. Each is read as the first visible call of its arity reads its result.
-    observers = {(name, len(args)): observer for name, args, observer in reversed(calls)}
-    tried = {p.call for p in originals} | {_source(name, args) for name, args, _ in calls}
+    observers = {(name, len(args)): observer for name, args, observer, _ in reversed(calls)}
+    tried = {p.call for p in originals} | {_source(name, args, keywords=keywords) for name, args, _, keywords in calls}
     chosen: list[Probe] = []
     for text in added[:MAX_DOUBT_INPUTS]:
         parsed = call_arguments(text, entry_point)
@@ -257,15 +278,15 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
     return (originals + chosen + kept + spread)[:cap]
 
 
-def argument_probes(calls: list[tuple[str, list, str]]) -> list[Probe]:
+def argument_probes(calls: list[VisibleCall]) -> list[Probe]:
     """For each visible call (literal_calls) and each list or dict it passes, a probe that reads that argument after
     the call, up to MAX_ARGUMENT_PROBES: where an answer that changes what it is given and one that leaves it alone
     differ, which no test of the result alone shows. Inside the contract: it is the person's own input. (A set is
     left out: its repr's order of strings changes from one process to the next.)"""
     found: list[Probe] = []
-    for name, args, _ in calls:
+    for name, args, _, keywords in calls:
         for place, value in enumerate(args):
-            probe = Probe(_source(name, args), "mutated", place)
+            probe = Probe(_source(name, args, keywords=keywords), "mutated", place)
             if isinstance(value, (list, dict)) and probe not in found and len(probe.call) < 2000:
                 found.append(probe)
     return found[:MAX_ARGUMENT_PROBES]

@@ -101,7 +101,7 @@ def propose_inputs(model: BaseChatModel, task: str, tests: str, entry_point: str
         # A few samples decoded together, each begun with a visible call for the model to go on from: greedily, the
         # 0.5B wrote one call until its cap, or the function instead; begun with the bare name, it wrote numbers
         # for a text argument. The visible call itself is no probe of its own (agent.loop.probes.probe_calls).
-        given = [bare_call(entry_point, args) for _, args, _ in literal_calls(tests, entry_point)][:1]
+        given = [bare_call(entry_point, c.args, c.keywords) for c in literal_calls(tests, entry_point)][:1]
         begun = FENCE + "".join(f"{call}\n" for call in given)
         drawn = configured(model, cap=PROPOSAL_TOKENS * n).sample_many(
             sent + [AIMessage(content=begun)], PROPOSAL_SAMPLES, temperature=PROPOSAL_TEMPERATURE, seed=seed,

@@ -1,0 +1,59 @@
+"""Tests for agent.loop.constant_values: the argument values a test builds from literals with a few pure builtins,
+read as values, and everything else refused without running it."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from agent.loop.constant_values import MAX_ITEMS, constant
+
+
+def _read(source: str) -> tuple[bool, object]:
+    return constant(ast.parse(source, mode="eval").body)
+
+
+@pytest.mark.parametrize(("source", "value"), [
+    ("list(range(1, 6))", [1, 2, 3, 4, 5]),
+    ("list(range(10, 0, -3))", [10, 7, 4, 1]),
+    ("tuple(range(3))", (0, 1, 2)),
+    ("'ab' * 3", "ababab"),
+    ("3 * [0]", [0, 0, 0]),
+    ("[1, 2] + [3]", [1, 2, 3]),
+    ("'a' + 'b'", "ab"),
+    ("sorted({3, 1, 2})", [1, 2, 3]),
+    ("list('abc')", ["a", "b", "c"]),
+    ("[list(range(2)), [5]]", [[0, 1], [5]]),
+    ("{'a': list(range(2)), 'b': 'x' * 2}", {"a": [0, 1], "b": "xx"}),
+    ("(1, 'x' * 2)", (1, "xx")),
+    ("str(12)", "12"),
+    ("2 * 3 + 1", 7),
+    ("-5", -5),
+    ("{'k': 1}", {"k": 1}),
+])
+def test_literals_and_values_built_from_them_are_read(source, value):
+    assert _read(source) == (True, value)
+
+
+@pytest.mark.parametrize("source", [
+    "range(3)",  # a range's repr is a call again: no value a probe writes
+    f"list(range({MAX_ITEMS + 1}))",
+    f"'a' * {MAX_ITEMS + 1}",
+    "[0] * 10 ** 9",
+    "2 ** 100000",
+    "open('secret.txt')",
+    "__import__('os').system('true')",
+    "list(x)",
+    "(lambda: 1)()",
+    "str([1])",
+    "sorted([1, 'a'])",
+    "{[1]: 2}",
+    "list(range(3), 1)",
+    "sorted([3, 1], reverse=True)",
+    "'a'.upper()",
+    "[*range(3)]",
+    "'a' - 'b'",
+])
+def test_anything_else_is_refused_without_running_it(source):
+    assert _read(source) == (False, None)
