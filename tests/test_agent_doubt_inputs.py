@@ -70,8 +70,9 @@ def test_a_batching_provider_draws_a_few_answers_begun_with_a_visible_call_and_p
 
 
 def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_arguments():
+    # Title of 'a b' is its swapcase: once. Words without a mark get a comma after the first word.
     assert edge_calls("assert f('a b') == 'x'", "f") == [
-        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a b\\n')"]  # title of 'a b' is its swapcase: once
+        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", "f('a b\\n')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
         "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)",
         "g(['x', 'y', 'x'], 2, 2)"]
@@ -205,21 +206,32 @@ def test_a_list_of_numbers_gets_negatives_asked_only_where_the_task_speaks_of_th
         "f([0, -2, -3])"] == "mutated"
     assert edge_calls("assert f([0, 0]) == 1", "f") == ["f([0])"]
     assert not any("-" in call for call in edge_calls("assert f([True, 2]) == 1", "f"))
-    assert edge_calls("assert flat({'a': {'b': 1}, 'c': 2}) == {}", "flat")[-2:] == [
+    assert edge_calls("assert flat({'a': {'b': 1}, 'c': 2}) == {}", "flat")[3:5] == [
         "flat({'a': {}, 'c': 2})", "flat({'c': 2, 'a': {'b': 1}})"]  # and the keys in another order
 
 
 def test_dict_arguments_get_a_key_left_out_renamed_zeroed_retyped_or_reordered_and_two_dicts_share_a_key():
     assert edge_calls("assert fill({'name': 'Ana', 'n': 2}) == 'x'", "fill") == [
-        "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({'name': 3, 'n': 2})",
-        "fill({'n': 2, 'name': 'Ana'})"]
-    assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-1] == "merge({'x': 1}, {'x': 2})"
+        "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({' NAME ': 'Ana', 'n': 2})",
+        "fill({'name': 3, 'n': 2})", "fill({'n': 2, 'name': 'Ana'})", "fill({'name': 'Ana', 'n': 'Ana'})",
+        "fill({'n': 'Ana', 'name': 'Ana'})", "fill({'name': 'Ana', 'n': -2})"]
+    # A tie in both orders (where it is broken shows), every number below zero, a name typed otherwise.
+    assert edge_calls("assert winner({'ann': [3, 4], 'bob': [5, 1]}) == 'ann'", "winner")[-4:] == [
+        "winner({'bob': [5, 1], 'ann': [3, 4]})", "winner({'ann': [3, 4], 'bob': [3, 4]})",
+        "winner({'bob': [3, 4], 'ann': [3, 4]})", "winner({'ann': [-3, -4], 'bob': [-5, -1]})"]
+    assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-2:] == [
+        "merge({'x': 1}, {'x': 2})", "merge({'x': 1}, {' X ': 2})"]
     assert "merge({'x': 0}, {'y': 2})" in edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")
     tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}"
     kinds = {p.call: p.kind for p in probe_calls(tests, "merge", edge_calls(tests, "merge"))}
     # Empty where every example is not, or a value of a type no example's dict holds: maybe ruled out by the task.
     assert kinds["merge({}, {'y': 2})"] == kinds["merge({'x': '1'}, {'y': 2})"] == "outside"
     assert kinds["merge({'x': 1}, {'x': 2})"] == kinds["merge({'x_other': 1}, {'y': 2})"] == "mutated"
+    # A negative count where no example dict holds one is outside, unless the task speaks of negative ones.
+    assert kinds["merge({'x': -1}, {'y': 2})"] == "outside"
+    negative = stated_contract("Counts may be negative.", "merge")
+    assert Probe("merge({'x': -1}, {'y': 2})", "mutated") in probe_calls(tests, "merge", edge_calls(tests, "merge"),
+                                                                         negative)
 
 
 def test_the_options_a_tasks_signature_states_are_tried_by_keyword_on_the_visible_and_mutated_inputs():

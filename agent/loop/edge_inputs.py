@@ -36,13 +36,15 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     without the mark; a space made each separator the task names (a hyphen between words:
     agent.loop.task_words.named_separators); a leading zero of a number dropped, or one added; a trailing line
     break; the text before its first mark with what follows it up to another mark left out (a field without its
-    value)."""
+    value); a comma after the first word of words without a mark."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
     edges += [f" {value} ", value.swapcase(), value.title()]
     mark = re.search(r"[^\w\s]", value)
     if mark:
         # Spaced, and once more at the end: where splitting at each mark and at the first one differ.
         edges += [f"{value[:mark.start()]} {mark.group()} {value[mark.end():]}", value + mark.group()]
+    elif re.search(r"\w \w", value):  # words without a mark: a comma after the first, where words split by spaces
+        edges.append(re.sub(r"(\w) (?=\w)", r"\1, ", value, count=1))  # keep it ("red," is no word of "red, blue")
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
         if mark:  # a line without the mark the others have
@@ -123,17 +125,38 @@ def _other_key(key: object, taken: dict) -> object:
     return other if other is not None and other not in taken else None
 
 
+def _written_otherwise(key: object) -> object:
+    """A text key as a person might type the same name otherwise: in other capitals and padded with spaces
+    (" APPLE " of "apple", " apple " of "APPLE"); None for any other key."""
+    if not isinstance(key, str) or not key.strip():
+        return None
+    return f" {key.lower() if key == key.upper() else key.upper()} "
+
+
+def _negated(value: object) -> object:
+    """A number, or each number of a list, made negative (where a best total that starts at 0 is wrong)."""
+    if _is_number(value):
+        return -value if value > 0 else value
+    if isinstance(value, list) and value and all(_is_number(x) for x in value):
+        return [-x if x > 0 else x for x in value]
+    return value
+
+
 def _dict_edges(value: dict) -> list[dict]:
-    """A key left out, the first key renamed, the first value made 0 (an int) or of the other plain type (an int as
-    text, text as its length), a nested dict or list left empty, the keys in reverse order: the missing key, the
-    count that cancels, the value that needs str(), the empty level and the order that a one-example dict does not
-    show."""
+    """A key left out, the first key renamed, or written otherwise (other capitals, padded: names read apart from
+    how they are typed), the first value made 0 (an int) or of the other plain type (an int as text, text as its
+    length), a nested dict or list left empty, the keys in reverse order, the second value made the first's (a tie)
+    in both orders, and every number made negative: the missing key, the count that cancels, the value that needs
+    str(), the empty level, the order, the tie and the best below zero that a one-example dict does not show."""
     items = list(value.items())
     key, first = items[0]
     edges: list[dict] = [dict(items[:-1])]
     other = _other_key(key, value)
     if other is not None:
         edges.append({other: first, **dict(items[1:])})
+    written = _written_otherwise(key)
+    if written is not None and written not in value:
+        edges.append({written: first, **dict(items[1:])})
     if isinstance(first, int) and not isinstance(first, bool):
         edges += [{**value, key: 0}] if first else []
         edges.append({**value, key: str(first)})
@@ -143,6 +166,13 @@ def _dict_edges(value: dict) -> list[dict]:
         edges.append({**value, key: type(first)()})  # a nested dict or list left empty
     if len(items) > 1:
         edges.append(dict(reversed(items)))  # the keys in another order: an answer that keeps theirs, or sorts
+        second = items[1][0]
+        if value[second] != first:  # a tie, first in the keys' order and last: where the tie is broken shows
+            tie = {**value, second: first}
+            edges += [tie, dict(reversed(tie.items()))]
+    negated = {k: _negated(v) for k, v in items}
+    if negated != value:
+        edges.append(negated)
     return edges
 
 
@@ -160,14 +190,17 @@ def edges_of(value: object, separators: Sequence[str] = ()) -> list[object]:
 
 
 def _shared_keys(args: list) -> list[list]:
-    """For two dict arguments, the second's first key made the first's: the key both hold (a merge that adds)."""
+    """For two dict arguments, the second's first key made the first's: the key both hold (a merge that adds), as
+    written and written otherwise (a merge that matches names whatever their capitals and spaces)."""
     dicts = [i for i, a in enumerate(args) if isinstance(a, dict) and a]
     variants = []
     for i, j in itertools.combinations(dicts, 2):
         key, (old, value) = next(iter(args[i])), next(iter(args[j].items()))
         if key not in args[j]:
-            shared = {key: value, **{k: v for k, v in args[j].items() if k != old}}
-            variants.append(args[:j] + [shared] + args[j + 1:])
+            rest = {k: v for k, v in args[j].items() if k != old}
+            for shared in (key, _written_otherwise(key)):
+                if shared is not None and shared not in rest:
+                    variants.append(args[:j] + [{shared: value, **rest}] + args[j + 1:])
     return variants
 
 

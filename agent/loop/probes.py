@@ -120,6 +120,8 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
             _negatives(v) for v in seen):
         return False  # a negative element where no example list holds one, and the task speaks of none
     if isinstance(value, dict):
+        if not stated.negative and _dict_negatives(value) and not any(_dict_negatives(v) for v in seen):
+            return False  # a negative count or score where no example dict holds one, as in a list
         # A key or value of a type no example's dict has (an int where every value is text) may be one the task
         # rules out, as a number where every example passes text is.
         keys, values = [k for v in seen for k in v], [x for v in seen for x in v.values()]
@@ -129,6 +131,12 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
 
 def _negatives(items: Sequence) -> bool:
     return any(isinstance(x, (int, float)) and not isinstance(x, bool) and x < 0 for x in items)
+
+
+def _dict_negatives(value: dict) -> bool:
+    """Whether a dict holds a negative number as a value or in a list value."""
+    return _negatives(list(value.values())) or any(
+        _negatives(v) for v in value.values() if isinstance(v, (list, tuple)))
 
 
 class VisibleCall(NamedTuple):
