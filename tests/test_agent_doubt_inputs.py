@@ -10,7 +10,14 @@ import pytest
 
 from agent import BadInput, Search, Solver
 from agent.loop.candidates import doubt_of
-from agent.loop.edge_inputs import MAX_OPTION_CALLS, doubt_with_tests, edge_calls, option_calls, task_options
+from agent.loop.edge_inputs import (
+    MAX_NAMED_VALUE_CALLS,
+    MAX_OPTION_CALLS,
+    doubt_with_tests,
+    edge_calls,
+    option_calls,
+    task_options,
+)
 from agent.loop.probes import (
     MAX_DOUBT_INPUTS,
     MAX_DOUBT_PROBES,
@@ -22,7 +29,7 @@ from agent.loop.probes import (
 )
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
 from agent.loop.questions import Asked, Reply, answered
-from agent.loop.task_words import StatedContract, named_separators, stated_contract
+from agent.loop.task_words import StatedContract, named_separators, quoted_values, stated_contract
 from agent.solves.answer_behaviour import answer_behaviour
 from agent.solves.reference_person import read_table, reference_reply
 from fakes import SamplingScriptedModel
@@ -274,6 +281,22 @@ def test_a_visible_call_that_passes_a_keyword_is_probed_with_the_keyword_kept_an
     # An option the call passes by keyword is not passed again; the other is, beside it.
     assert edges[0] == "top_words('red blue red', n=2, lower=False)"
     assert all(e.count("n=") == 1 for e in edges) and "top_words('red\\tblue red', n=2)" in edges
+
+
+def test_the_texts_a_task_quotes_are_passed_where_the_example_passes_text_and_as_an_option_left_unset():
+    words = "Codes: \"SAVE10\" or 'HALF' (it's, don't); unit “mi”; split at \"-\"; see \"f(x)\"."
+    assert quoted_values(words, "f") == ["SAVE10", "HALF", "mi"]
+    task = "Write `cart_total(items, code=None)`: \"SAVE10\" takes 10% off, \"HALF\" half; codes ignore case."
+    tests = "assert cart_total([{'price': 2.0}]) == 2.0\n"
+    # An option the call leaves unset, by keyword: each quoted text, and the first typed otherwise.
+    assert edge_calls(tests, "cart_total", task)[:3] == [
+        "cart_total([{'price': 2.0}], code='SAVE10')", "cart_total([{'price': 2.0}], code='HALF')",
+        "cart_total([{'price': 2.0}], code=' save10 ')"]
+    # At a text argument of the example, the other values the task names.
+    calls = edge_calls("assert convert(5, 'km') == 5000\n", "convert", "convert(x, unit): \"km\", \"m\" or \"mi\"")
+    assert calls[:2] == ["convert(5, 'm')", "convert(5, 'mi')"]
+    many = " ".join(f'"w{i}"' for i in range(20))
+    assert len([c for c in edge_calls("assert f('a') == 1\n", "f", many) if "'w" in c]) == MAX_NAMED_VALUE_CALLS
 
 
 def test_a_visible_call_of_values_built_from_literals_is_probed_as_their_values():

@@ -10,6 +10,7 @@ probed only when a pass is doubted: a solve nobody doubts chooses among its cand
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import re
@@ -25,9 +26,10 @@ from agent.loop.probes import (
     literal_calls,
     mutations,
 )
-from agent.loop.task_words import named_separators, stated_contract, task_signature
+from agent.loop.task_words import named_separators, quoted_values, stated_contract, task_signature
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
+MAX_NAMED_VALUE_CALLS = 6  # calls that pass a text the task quotes (named_value_calls), of the doubt's edge inputs
 
 
 def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
@@ -251,6 +253,34 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
     return found[:MAX_OPTION_CALLS]
 
 
+def named_value_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
+    """Calls that pass the texts the task quotes as values (agent.loop.task_words.quoted_values: "SAVE10" takes 10%
+    off, the unit "km" or "mi"): at each text argument of a visible call, and by keyword as a parameter of the
+    task's signature whose default is None that the call leaves out (the first quoted text also written otherwise:
+    in other capitals, padded), up to MAX_NAMED_VALUE_CALLS. A one-example test passes one such value, or none; the
+    task's words name the others, and answers that ignore one, or read it only as written, differ there."""
+    values = quoted_values(task, entry_point)
+    if not values:
+        return []
+    header = task_signature(task, entry_point)
+    unset = []
+    if header is not None:
+        named = header.posonlyargs + header.args
+        pairs = list(zip(named[len(named) - len(header.defaults):], header.defaults))
+        pairs += [(a, d) for a, d in zip(header.kwonlyargs, header.kw_defaults) if d is not None]
+        unset = [a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None]
+    places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)} if header else {}
+    found: list[str] = []
+    for c in calls:
+        found += [bare_call(entry_point, args, keywords) for args, keywords, _, _ in each_changed(
+            c, lambda a: [v for v in values if v != a] if isinstance(a, str) else [])]
+        for name in unset:
+            if name not in c.keywords and places.get(name, len(c.args)) >= len(c.args):
+                found += [bare_call(entry_point, c.args, {**c.keywords, name: v})
+                          for v in [*values, _written_otherwise(values[0])] if v is not None]
+    return list(dict.fromkeys(found))[:MAX_NAMED_VALUE_CALLS]
+
+
 def keyword_alone_calls(calls: list[VisibleCall], entry_point: str, task: str, start: int | None) -> list[str]:
     """A visible call that passes parameters with defaults, passing one of the later ones alone, by keyword, with
     its value there (clamp(15, high=10) of clamp(15, 0, 10) and clamp(value, low=None, high=None)): where code that
@@ -286,6 +316,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in dict.fromkeys(bare_call(entry_point, c.args, c.keywords) for c in shortened)
               if call not in given and call not in found]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
+    found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

@@ -21,6 +21,7 @@ from sandbox.locked_parse import parse
 _SIGNATURE_CHARS = 500  # the longest parameter list task_signature reads
 _BOUND_REACH = 60  # how far before "from 2 to 36" the bounded parameter's name may stand, in characters
 _MAX_SEPARATORS = 2  # named separator characters an edge input tries, of a text argument
+_MAX_QUOTED = 30  # the longest quoted text read as a value the task names ("SAVE10", "km")
 
 # Characters a task names in words, as tasks state where words or fields split.
 _NAMED = {"hyphen": "-", "dash": "-", "comma": ",", "underscore": "_", "semicolon": ";", "colon": ":",
@@ -160,3 +161,17 @@ def named_separators(task: str) -> list[str]:
                                     for m in re.finditer(rf"\b({'|'.join(_NAMED)})(?:es|s)?\b", task.lower())]
     found += [(m.start(), m.group(2)) for m in re.finditer(r"(['\"])([^\w\s'\"])\1", task)]
     return list(dict.fromkeys(char for _, char in sorted(found)))[:_MAX_SEPARATORS]
+
+
+# Text in double quotes (straight or curly), or in single quotes standing apart from words (not the s of "it's").
+_QUOTED = re.compile(rf"\"([^\"\n]{{1,{_MAX_QUOTED}}})\"|“([^”\n]{{1,{_MAX_QUOTED}}})”|"
+                     rf"(?<!\w)'([^'\n]{{1,{_MAX_QUOTED}}})'(?!\w)")
+
+
+def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
+    """The texts the task quotes as values ("SAVE10" takes 10% off, the unit "km" or "mi"), in its order, once
+    each: what a text argument may be beside the example's. Not a mention of the function, nor a lone mark (those
+    are separators: named_separators)."""
+    found = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(task)]
+    return list(dict.fromkeys(v for v in found if v.strip() and re.search(r"\w", v)
+                              and not (entry_point and entry_point in v)))
