@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from agent.loop.named_values import named_results, with_named_inputs
 from sandbox.locked_parse import parse
 
 # Calls a check may wrap around the function's result to compare only what it cares about: its items whatever
@@ -75,13 +76,21 @@ def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
 
 def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.Call, str]]:
     """asserted_calls, each with how its check reads the result (_observer): ``set(CALL_MARK)`` for
-    ``assert set(f(x)) == {1, 2}``, CALL_MARK alone for ``assert f(x) == [1, 2]``."""
+    ``assert set(f(x)) == {1, 2}``, CALL_MARK alone for ``assert f(x) == [1, 2]``; and the calls whose result a
+    check reads by a name, with the inputs a test names passed as their values (agent.loop.named_values)."""
     try:
         module = parse(tests)
     except SyntaxError:
         return []
     parents = {id(child): node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
-    return [(call, _observer(call, parents)) for call in _calls(module, names)]
+    found = [(call, _observer(call, parents)) for call in _calls(module, names)]
+    # A result named before a check reads it (result = f(x); assert result == 6) is read where the check reads it.
+    checked = {id(node) for expression in _checked(module) for node in ast.walk(expression)}
+    found += [(call, _observer(name, parents))
+              for call, name in named_results(module, parents, checked, lambda c: _is_function(c, names))]
+    found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
+    calls = with_named_inputs([call for call, _ in found], module, parents, lambda c: _is_function(c, names))
+    return [(call, observer) for call, (_, observer) in zip(calls, found)]
 
 
 def asserted_calls(tests: str, names: set[str] | None = None) -> list[ast.Call]:
@@ -94,11 +103,16 @@ def asserted_calls(tests: str, names: set[str] | None = None) -> list[ast.Call]:
     return _calls(module, names)
 
 
+def _is_function(node: ast.AST, names: set[str] | None) -> bool:
+    """Whether node calls a plain name: one of names, or (names None) any function that is not a builtin."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id in names if names is not None else node.func.id not in dir(builtins))
+
+
 def _calls(module: ast.Module, names: set[str] | None) -> list[ast.Call]:
     calls: dict[int, ast.Call] = {}  # by id: a unittest assertion inside an assert is walked twice
     for checked in _checked(module):
         for call in ast.walk(checked):
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and (
-                    call.func.id in names if names is not None else call.func.id not in dir(builtins)):
+            if _is_function(call, names):
                 calls.setdefault(id(call), call)
     return sorted(calls.values(), key=lambda c: (c.lineno, c.col_offset))

@@ -1,0 +1,71 @@
+"""Tests for agent.loop.named_values: the inputs and results a test names are read as examples where nothing can
+change them in between, and nowhere else."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent import Search, Solver
+from agent.loop.probes import literal_calls
+from agent.loop.questions import Reply
+from fakes import SamplingScriptedModel
+
+READ = {
+    "an input named": "def test_total():\n    items = [3, 1, 2]\n    assert total(items) == 6\n",
+    "a result named": "def test_total():\n    result = total([3, 1, 2])\n    assert result == 6\n",
+    "a module constant": "ITEMS = [3, 1, 2]\n\ndef test_total():\n    assert total(ITEMS) == 6\n",
+    "an annotated input": "items: list = [3, 1, 2]\nassert total(items) == 6\n",
+    "a built input": "items = list(range(3, 0, -1))\nassert total(items) == 6\n",
+}
+
+
+@pytest.mark.parametrize("tests", READ.values(), ids=READ.keys())
+def test_a_named_input_or_result_is_read_as_the_example_it_stands_for(tests):
+    assert [(c.args, c.keywords) for c in literal_calls(tests, "total")] == [([[3, 2, 1] if "range" in tests
+                                                                              else [3, 1, 2]], {})]
+
+
+def test_a_named_result_is_read_as_its_check_reads_it():
+    tests = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        items = [3, 1, 2]\n"
+             "        result = order(items)\n        self.assertEqual(sorted(result), [1, 2, 3])\n")
+    assert [(c.args, c.observer) for c in literal_calls(tests, "order")] == [([[3, 1, 2]], "sorted(__observed_call__)")]
+
+
+NOT_READ = {
+    "changed before the call": "def test_a():\n    items = [3, 1]\n    items.append(2)\n    assert total(items) == 6\n",
+    "passed twice (the first call may change it)": (
+        "def test_a():\n    items = [3, 1]\n    assert total(items) == 4\n    assert total(items) == 4\n"),
+    "a fixture": "import pytest\n\n@pytest.fixture\ndef items():\n    return [1]\n\ndef test_a(items):\n"
+                 "    assert total(items) == 1\n",
+    "assigned twice": "def test_a():\n    x = [1]\n    x = [2]\n    assert total(x) == 2\n",
+    "assigned after the call": "def test_a():\n    assert total(x) == 2\n\nx = [2]\n",
+    "a loop's variable": "for x in [[1], [2]]:\n    assert total(x) == x[0]\n",
+    "not a literal": "items = load()\nassert total(items) == 6\n",
+    "a result changed before the check": "def test_a():\n    r = total([1])\n    r.sort()\n    assert r == [1]\n",
+    "a result assigned twice": "r = total([1])\nr = total([2])\nassert r == 2\n",
+    "a result read outside a check": "r = total([1])\nprint(r)\nassert r == 1\n",
+}
+
+
+@pytest.mark.parametrize("tests", NOT_READ.values(), ids=NOT_READ.keys())
+def test_a_name_something_else_may_change_or_bind_is_not_read(tests):
+    assert literal_calls(tests, "total") == []
+
+
+def test_a_pass_on_a_test_that_names_its_input_and_result_is_doubted_and_asked(tmp_path):
+    # Both answers pass the person's test; one keeps duplicates, which only a mutated input with a repeat shows.
+    keeps = "def unique(xs):\n    return sorted(xs)\n"
+    drops = "def unique(xs):\n    return sorted(set(xs))\n"
+    model = SamplingScriptedModel(answers=[f"```python\n{c}```" for c in [keeps, drops, keeps, drops, drops]])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0))
+    tests = ("def test_unique():\n    numbers = [3, 1, 2]\n    result = unique(numbers)\n"
+             "    assert result == [1, 2, 3]\n")
+    task = "Write unique(xs): the distinct numbers of xs, sorted."
+    thread = list(solver.start(task, tests, ask=True))[-1].thread_id
+    question = solver.question(thread)
+    assert question is not None and question.call == "unique([3, 3, 2])"
+    outcomes = [o.outcome for o in question.options]
+    list(solver.answer(thread, Reply(choice=outcomes.index("= [2, 3]"))))
+    assert solver.chosen(thread).number == 2
+    added = solver.state_at(thread)["tests"]
+    assert added.startswith(tests) and "assert unique([3, 3, 2]) == [2, 3]" in added[len(tests):]
