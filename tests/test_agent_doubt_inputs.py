@@ -313,8 +313,7 @@ def test_a_pass_on_a_keyword_call_is_doubted_and_asked_about_the_keywords_value(
     nothing = "def top(xs, n=3):\n    return sorted(xs, reverse=True)[:n] if n <= len(xs) else []\n"
     solver, _ = _without_proposals(tmp_path, [nothing, everything, nothing, everything, everything])
     task = "Write top(xs, n=3): the n largest numbers of xs, largest first; all of them when xs has fewer."
-    thread = list(solver.start(task, "assert top([3, 1, 2], n=2) == [3, 2]\n", ask=True))[-1].thread_id
-    question = solver.question(thread)
+    thread, question = _first_question(solver, task, "assert top([3, 1, 2], n=2) == [3, 2]\n")
     assert question.call == "top([3, 1, 2], n=6)" and not question.outside
     list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("= [3, 2, 1]"))))
     assert solver.chosen(thread).number == 2
@@ -404,6 +403,12 @@ def test_a_model_failure_while_proposing_keeps_the_doubt_batch_and_says_why(tmp_
     assert solver.question(first[-1].thread_id).call == "double(4)"  # the mutations still ask
 
 
+def _first_question(solver: Solver, task: str, tests: str):
+    """Start an asking solve: (its thread, the question it puts first)."""
+    thread = list(solver.start(task, tests, ask=True))[-1].thread_id
+    return thread, solver.question(thread)
+
+
 def _without_proposals(tmp_path, codes: list[str]) -> tuple[Solver, SamplingScriptedModel]:
     # The candidates are the codes in order; the probes are the tests' calls, their mutations and the edge inputs.
     model = SamplingScriptedModel(answers=[f"```python\n{code}```" for code in codes])
@@ -417,8 +422,7 @@ def test_an_option_the_tasks_signature_states_is_asked_about_by_keyword_and_the_
     ignores = "def digit_sum(n, repeat=False):\n    return sum(int(d) for d in str(abs(n)))\n"
     solver, _ = _without_proposals(tmp_path, [ignores, honours, honours, ignores, honours])
     task = "Write digit_sum(n, repeat=False): the sum of n's digits; with repeat, summed again to one digit."
-    thread = list(solver.start(task, "assert digit_sum(123) == 6\n", ask=True))[-1].thread_id
-    question = solver.question(thread)
+    thread, question = _first_question(solver, task, "assert digit_sum(123) == 6\n")
     assert question.call == "digit_sum(369, repeat=True)" and not question.outside
     assert [(o.outcome, o.candidates) for o in question.options] == [("= 9", (2, 3, 5)), ("= 18", (1, 4))]
     events = list(solver.answer(thread, Reply(choice=0)))
