@@ -110,6 +110,17 @@ def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_
     assert edge_calls("assert f('a-b c') == 1", "f", task)[-2] == "f('a-b;c')"
 
 
+def test_a_date_in_text_gets_february_29_of_a_leap_and_a_common_year_and_a_time_the_days_turning_hours():
+    calls = edge_calls("assert days_left('2023-12-30') == 1", "days_left")
+    assert calls[1:4] == ["days_left('2023-02-29')", "days_left('2024-02-29')", "days_left('2023-12-31')"]
+    assert edge_calls("assert to_12h('09:30') == '9:30 AM'", "to_12h")[1:4] == [
+        "to_12h('00:30')", "to_12h('12:30')", "to_12h('23:59')"]
+    # Written with a half of the day: twelve o'clock of both halves.
+    assert edge_calls("assert to_24h('7:45 pm') == '19:45'", "to_24h")[5:7] == [
+        "to_24h('12:45 pm')", "to_24h('12:45 am')"]
+    assert not any("23:59" in c for c in edge_calls("assert f('10:15:30') == 1", "f"))
+
+
 def test_a_number_in_text_loses_its_leading_zero_or_gains_one_and_a_decimal_keeps_its_digits():
     assert edge_calls("assert valid('2024-03-15') is True", "valid")[-2] == "valid('2024-3-15')"
     assert edge_calls("assert ipv4('192.168.1.1') is True", "ipv4")[-2] == "ipv4('192.168.01.1')"

@@ -38,9 +38,11 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     without the mark; a space made each separator the task names (a hyphen between words:
     agent.loop.task_words.named_separators); a leading zero of a number dropped, or one added; a trailing line
     break; the text before its first mark with what follows it up to another mark left out (a field without its
-    value); a comma after the first word of words without a mark."""
+    value); a comma after the first word of words without a mark; the calendar's edges of a date or a time in it
+    (_calendar_edges)."""
     edges = [value.replace(" ", "\t", 1), value.replace(" ", "  ", 1)] if " " in value else []
     edges += [f" {value} ", value.swapcase(), value.title()]
+    edges += _calendar_edges(value)
     mark = re.search(r"[^\w\s]", value)
     if mark:
         # Spaced, and once more at the end: where splitting at each mark and at the first one differ.
@@ -69,6 +71,35 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     other = re.search(rf"[^\w\s{re.escape(mark.group())}]", value[mark.end():]) if mark else None
     if other:  # the first field without its value ("a&b=2" of "a=1&b=2"): a name alone, where a split into two fails
         edges.append(value[:mark.start()] + value[mark.end() + other.start():])
+    return edges
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _calendar_edges(value: str) -> list[str]:
+    """The first ISO date in the text made February 29 of its year and of the nearest year of the other kind (one
+    of them no date), then December 31 (a day later is another year); the first clock time made the first hour of
+    the day, noon's hour and 23:59, or, written with AM or PM, twelve o'clock of both halves: where the calendar's
+    rules, and code that forgets one, differ."""
+    edges: list[str] = []
+    date = re.search(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)", value)
+    if date:
+        year = int(date.group(1))
+        other = next(y for y in range(year + 1, year + 9) if _leap(y) != _leap(year))
+        edges += [value[:date.start()] + day + value[date.end():]
+                  for day in (f"{year}-02-29", f"{other}-02-29", f"{year}-12-31")]
+    clock = re.search(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:]*\d)(\s*[AaPp]\.?[Mm]\.?)?", value)
+    if clock:
+        hour, minutes, half = clock.groups()
+        if half:  # twelve is where a 12-hour clock's halves turn: 12 AM is the day's first hour
+            swapped = half.translate(str.maketrans("AaPp", "PpAa"))
+            times = [f"12:{minutes}{half}", f"12:{minutes}{swapped}"]
+        else:
+            times = [f"{'0' * len(hour)}:{minutes}", f"12:{minutes}", "23:59"]
+        edges += [value[:clock.start()] + t + value[clock.end():] for t in times
+                  if t != clock.group()]
     return edges
 
 
