@@ -228,6 +228,15 @@ SHAPES = {
         "        smallest([])\n    assert smallest([0.1 + 0.2]) == pytest.approx(0.3)\n",
         "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return min(xs)\n",
         "def smallest(xs):\n    if not xs:\n        raise ValueError('empty list')\n    return xs[0]\n"),
+    # One name written in a tuple takes each case as the tuple of its values (b == "x"), as pytest does; one name
+    # written as a string takes the case whole.
+    "parametrize_one_name_in_a_tuple": (
+        "import pytest\n@pytest.mark.parametrize(('word',), [('Level',), ('Noon',)])\n"
+        "def test_tuple_name(word):\n    assert is_palindrome(word)\n"
+        "@pytest.mark.parametrize('pair', [('Ab', 'bA')])\ndef test_whole_case(pair):\n"
+        "    assert is_palindrome(pair[0] + pair[1])\n",
+        "def is_palindrome(s):\n    s = s.lower()\n    return s == s[::-1]\n",
+        "def is_palindrome(s):\n    return s == s[::-1]\n"),
     "capsys_tmp_path_and_caplog": (
         "import json, logging\ndef test_print(capsys):\n    receipt(['tea', 'cake'])\n"
         "    assert capsys.readouterr().out == 'tea\\ncake\\n'\ndef test_file(tmp_path):\n"

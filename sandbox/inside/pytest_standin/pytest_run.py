@@ -121,10 +121,10 @@ def _fixture_params(resolver: fixtures.Resolver, closure: list[str]) -> list[tup
     combos = []
     for values in itertools.product(*(list(enumerate(d.params)) for _, d in parametrized)):
         ids = []
-        for (_, definition), (index, value) in zip(parametrized, values):
+        for (definition_name, definition), (index, value) in zip(parametrized, values):
             given = definition.ids
             ids.append(str(given[index]) if isinstance(given, (list, tuple)) and index < len(given)
-                       else pytest_shim.value_id(value, 0, index))
+                       else pytest_shim.value_id(value, definition_name, index))
         combos.append(("-".join(ids), {name: value for (name, _), (_, value) in zip(parametrized, values)}))
     return combos
 

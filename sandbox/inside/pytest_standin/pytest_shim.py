@@ -294,15 +294,18 @@ def param_cases(fn: object, marks: list[Mark]) -> list[tuple[str, dict, list[Mar
         names = mark.kwargs.get("argnames", names)
         values = mark.kwargs.get("argvalues", values)
         keys = [n.strip() for n in names.split(",") if n.strip()] if isinstance(names, str) else list(names)
+        # One name written as a string takes each case whole; names written as a list or tuple, even one, take each
+        # case as the sequence of their values (pytest's force_tuple): ("b",) over [("x",)] gives b == "x".
+        whole = isinstance(names, str) and len(keys) == 1
         ids = mark.kwargs.get("ids")
         expanded = []
         for (label, kwargs, extra), (i, value) in itertools.product(cases, enumerate(list(values))):
             own_marks, case_id = [], None
             if isinstance(value, ParameterSet):
                 own_marks, case_id, value = [_as_mark(m) for m in value.marks], value.id, value.values
-                value = value if len(keys) > 1 else value[0]
-            vals = value if len(keys) > 1 else (value,)
-            case_id = case_id or _case_id(ids, i, vals)
+                value = value[0] if whole else value
+            vals = (value,) if whole else value
+            case_id = case_id or _case_id(ids, i, keys, vals)
             expanded.append((f"{label}-{case_id}" if label else case_id, {**kwargs, **dict(zip(keys, vals))},
                              extra + own_marks))
         cases = expanded
@@ -313,20 +316,21 @@ def _as_mark(mark: object) -> Mark:
     return mark.mark if isinstance(mark, MarkDecorator) else mark
 
 
-def _case_id(ids: object, index: int, values: tuple) -> str:
+def _case_id(ids: object, index: int, names: list[str], values: tuple) -> str:
     if isinstance(ids, (list, tuple)) and index < len(ids) and ids[index] is not None:
         return str(ids[index])
     if callable(ids):
         made = [ids(v) for v in values]
         if all(m is not None for m in made):
             return "-".join(str(m) for m in made)
-    return "-".join(value_id(v, i, index) for i, v in enumerate(values))
+    return "-".join(value_id(v, name, index) for name, v in zip(names, values))
 
 
-def value_id(value: object, position: int, index: int) -> str:
-    """pytest's id for one parameter value: numbers, strings, booleans and None as themselves, else name+index."""
+def value_id(value: object, name: str, index: int) -> str:
+    """pytest's id for one parameter value: numbers, strings, booleans and None as themselves, a function or class
+    by its name, else the parameter's name and the case's index (``a0``)."""
     if isinstance(value, (int, float, bool)) or value is None:
         return str(value)
     if isinstance(value, str):
-        return value if value.isprintable() and len(value) < 40 else f"arg{position}{index}"
-    return f"arg{position}{index}" if not hasattr(value, "__name__") else str(value.__name__)
+        return value if value.isprintable() and len(value) < 40 else f"{name}{index}"
+    return f"{name}{index}" if not hasattr(value, "__name__") else str(value.__name__)
