@@ -31,6 +31,24 @@ def test_a_named_result_is_read_as_its_check_reads_it():
     assert [(c.args, c.observer) for c in literal_calls(tests, "order")] == [([[3, 1, 2]], "sorted(__observed_call__)")]
 
 
+PARAMETRIZED = {
+    "names in one string": ("import pytest\n\n@pytest.mark.parametrize('items, expected', [([3, 1, 2], 6), ([], 0)])\n"
+                            "def test_total(items, expected):\n    assert total(items) == expected\n",
+                            [([[3, 1, 2]], {}), ([[]], {})]),
+    "marks multiplied, a keyword": ("from pytest import mark\n\n@mark.parametrize('a', [1, 2])\n"
+                                    "@mark.parametrize(('b',), [('x',)])\ndef test_a(a, b):\n"
+                                    "    assert total(a, k=b) == 1\n", [([1], {"k": "x"}), ([2], {"k": "x"})]),
+    "a method, a built value": ("import pytest\n\nclass TestTotal:\n"
+                                "    @pytest.mark.parametrize('a', [list(range(3))])\n"
+                                "    def test_a(self, a):\n        assert total(a) == 3\n", [([[0, 1, 2]], {})]),
+}
+
+
+@pytest.mark.parametrize(("tests", "calls"), PARAMETRIZED.values(), ids=PARAMETRIZED.keys())
+def test_each_case_of_a_parametrized_test_is_read_as_a_call(tests, calls):
+    assert [(c.args, c.keywords) for c in literal_calls(tests, "total")] == calls
+
+
 NOT_READ = {
     "changed before the call": "def test_a():\n    items = [3, 1]\n    items.append(2)\n    assert total(items) == 6\n",
     "passed twice (the first call may change it)": (
@@ -44,6 +62,14 @@ NOT_READ = {
     "a result changed before the check": "def test_a():\n    r = total([1])\n    r.sort()\n    assert r == [1]\n",
     "a result assigned twice": "r = total([1])\nr = total([2])\nassert r == 2\n",
     "a result read outside a check": "r = total([1])\nprint(r)\nassert r == 1\n",
+    "a pytest.param case": ("import pytest\n\n@pytest.mark.parametrize('a', [pytest.param(1, id='x')])\n"
+                            "def test_a(a):\n    assert total(a) == 1\n"),
+    "a parameter changed in the test": ("import pytest\n\n@pytest.mark.parametrize('a', [1, 2])\ndef test_a(a):\n"
+                                        "    a = a + 1\n    assert total(a) == 1\n"),
+    "a case that is not a literal": ("import pytest\n\n@pytest.mark.parametrize('a', [load()])\ndef test_a(a):\n"
+                                     "    assert total(a) == 1\n"),
+    "a fixture beside the case": ("import pytest\n\n@pytest.mark.parametrize('a', [1])\ndef test_a(a, tmp_path):\n"
+                                  "    assert total(a, tmp_path) == 1\n"),
 }
 
 

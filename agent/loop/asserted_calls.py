@@ -89,8 +89,8 @@ def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.
     found += [(call, _observer(name, parents))
               for call, name in named_results(module, parents, checked, lambda c: _is_function(c, names))]
     found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
-    calls = with_named_inputs([call for call, _ in found], module, parents, lambda c: _is_function(c, names))
-    return [(call, observer) for call, (_, observer) in zip(calls, found)]
+    read = with_named_inputs([call for call, _ in found], module, parents, lambda c: _is_function(c, names))
+    return [(call, observer) for calls, (_, observer) in zip(read, found) for call in calls]
 
 
 def asserted_calls(tests: str, names: set[str] | None = None) -> list[ast.Call]:

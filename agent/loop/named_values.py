@@ -1,7 +1,8 @@
 """Values a test file names before it uses them: an input bound to a name and passed by it (``items = [3, 1, 2]``,
-then ``assert total(items) == 6``), and a result bound to a name that a check reads (``result = total([3, 1, 2])``,
-then ``assert result == 6``). People write tests so; read through literals alone, such a test showed no example to
-probe, and a pass on it was never doubted.
+then ``assert total(items) == 6``), a result bound to a name that a check reads (``result = total([3, 1, 2])``,
+then ``assert result == 6``), and the cases of a pytest function's parametrize mark (``@pytest.mark.parametrize(
+"items", [[3, 1, 2], []])`` over ``def test_total(items)``: one call each). People write tests so; read through
+literals alone, such a test showed no example to probe, and a pass on it was never doubted.
 
 A name is read only where nothing can change it in between: bound once in the whole file, by one plain assignment
 (of a literal, or of a value built from literals: agent.loop.constant_values, for an input; of one call of the
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from collections.abc import Callable
 
 from agent.loop.constant_values import constant
@@ -68,11 +70,99 @@ def _before(value: ast.AST, node: ast.AST) -> bool:
     return (value.end_lineno or value.lineno, value.end_col_offset or 0) <= (node.lineno, node.col_offset)
 
 
+MAX_CASES = 20  # the cases of a parametrized test read as calls, of its marks' product
+
+
+def _is_parametrize(decorator: ast.expr) -> bool:
+    func = decorator.func if isinstance(decorator, ast.Call) else None
+    return isinstance(func, (ast.Attribute, ast.Name)) and (
+        func.attr if isinstance(func, ast.Attribute) else func.id) == "parametrize"
+
+
+def _mark_cases(mark: ast.Call) -> list[dict[str, ast.expr]] | None:
+    """The cases of one parametrize mark, each {parameter: value node}; None when it is not read (names or values
+    not written out, a case of another length, a pytest.param)."""
+    if len(mark.args) < 2:
+        return None
+    names_node, values = mark.args[0], mark.args[1]
+    if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+        names = [n.strip() for n in names_node.value.split(",") if n.strip()]
+    elif isinstance(names_node, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in names_node.elts):
+        names = [e.value for e in names_node.elts]
+    else:
+        return None
+    if not names or not isinstance(values, (ast.List, ast.Tuple)):
+        return None
+    # One name written as a string takes each case whole; names written as a list or tuple, even one, take each case
+    # as the sequence of their values (pytest's rule: ("b",) over [("x",)] gives b == "x").
+    whole = isinstance(names_node, ast.Constant) and len(names) == 1
+    cases = []
+    for case in values.elts:
+        parts = [case] if whole else case.elts if isinstance(case, (ast.Tuple, ast.List)) else None
+        if parts is None or len(parts) != len(names) or any(isinstance(p, ast.Starred) for p in parts):
+            return None
+        cases.append(dict(zip(names, parts)))
+    return cases
+
+
+def _parametrized(function: ast.AST) -> list[dict[str, ast.expr]]:
+    """The cases a test function's parametrize marks give, their product, up to MAX_CASES; [] when it has none or
+    one is not read."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    marks = [_mark_cases(d) for d in function.decorator_list if _is_parametrize(d)]
+    if not marks or any(m is None for m in marks):
+        return []
+    product = itertools.islice(itertools.product(*marks), MAX_CASES)
+    return [{k: v for case in combination for k, v in case.items()} for combination in product]
+
+
+def _enclosing_function(node: ast.AST, parents: dict[int, ast.AST]) -> ast.AST | None:
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        node = parents.get(id(node))
+    return node
+
+
+def _parametrized_cases(call: ast.Call, parents: dict[int, ast.AST],
+                        is_function: Callable[[ast.Call], bool]) -> list[dict[str, ast.expr]]:
+    """For a call inside a parametrized test function, the cases that give the parameters it passes (each name a
+    parameter of the function bound nowhere else in it and read once, as an argument of the function's calls);
+    [] otherwise."""
+    function = _enclosing_function(call, parents)
+    cases = _parametrized(function) if function is not None else []
+    if not cases:
+        return []
+    passed = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & set(cases[0])
+    if not passed:
+        return []
+    bound = _bound_names(function)
+    loads = _loads(function)
+    for name in passed:
+        uses = loads.get(name, [])
+        parent = parents.get(id(uses[0])) if len(uses) == 1 else None
+        if isinstance(parent, ast.keyword):
+            parent = parents.get(id(parent))
+        if len(bound.get(name, [])) != 1 or not (isinstance(parent, ast.Call) and is_function(parent)):
+            return []
+    return [{name: case[name] for name in passed} for case in cases if all(constant(case[n])[0] for n in passed)]
+
+
+def _substituted(call: ast.Call, values: dict[str, ast.expr]) -> ast.Call:
+    """A copy of the call with each argument that is a name in values replaced by its value node."""
+    named = copy.copy(call)
+    named.args = [values.get(a.id, a) if isinstance(a, ast.Name) else a for a in call.args]
+    named.keywords = [ast.keyword(k.arg, values[k.value.id]) if isinstance(k.value, ast.Name) and k.value.id in values
+                      else k for k in call.keywords]
+    return named
+
+
 def with_named_inputs(calls: list[ast.Call], module: ast.Module, parents: dict[int, ast.AST],
-                      is_function: Callable[[ast.Call], bool]) -> list[ast.Call]:
-    """The calls, each with the names it passes replaced by the literal value bound to them, where the name is bound
-    once in the file by a plain assignment before the call and read only as an argument of the function's calls (no
-    other code could change it between). A call left as it is when none of its names qualifies."""
+                      is_function: Callable[[ast.Call], bool]) -> list[list[ast.Call]]:
+    """For each call, the calls it stands for: the call with the names it passes replaced by the literal value bound
+    to them, where the name is bound once in the file by a plain assignment before the call and read only as an
+    argument of the function's calls (no other code could change it between); one such call for each case of a
+    parametrized test that gives the names it passes. [call] when none of its names qualifies."""
     bound, loads = _bound_names(module), _loads(module)
 
     def value_of(name: ast.Name, call: ast.Call) -> ast.expr | None:
@@ -90,17 +180,13 @@ def with_named_inputs(calls: list[ast.Call], module: ast.Module, parents: dict[i
             parent = parents.get(id(parent))
         return value if isinstance(parent, ast.Call) and is_function(parent) else None
 
-    read: list[ast.Call] = []
+    read: list[list[ast.Call]] = []
     for call in calls:
-        args = [value_of(a, call) if isinstance(a, ast.Name) else None for a in call.args]
-        keywords = [value_of(k.value, call) if isinstance(k.value, ast.Name) else None for k in call.keywords]
-        if not any(v is not None for v in [*args, *keywords]):
-            read.append(call)
-            continue
-        named = copy.copy(call)
-        named.args = [v if v is not None else a for v, a in zip(args, call.args)]
-        named.keywords = [ast.keyword(k.arg, v) if v is not None else k for v, k in zip(keywords, call.keywords)]
-        read.append(named)
+        names = [a for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)]
+        values = {n.id: v for n in names if (v := value_of(n, call)) is not None}
+        named = _substituted(call, values) if values else call
+        cases = _parametrized_cases(call, parents, is_function)  # the call itself: its place in the file
+        read.append([_substituted(named, case) for case in cases] or [named])
     return read
 
 
