@@ -66,6 +66,14 @@ def _loads(module: ast.Module) -> dict[str, list[ast.Name]]:
     return loads
 
 
+def _passed_once(uses: list[ast.Name], parents: dict[int, ast.AST], is_function: Callable[[ast.Call], bool]) -> bool:
+    """Whether a name is read once, as an argument of a call of the function (by place or by keyword)."""
+    parent = parents.get(id(uses[0])) if len(uses) == 1 else None
+    if isinstance(parent, ast.keyword):
+        parent = parents.get(id(parent))
+    return isinstance(parent, ast.Call) and is_function(parent)
+
+
 def _before(value: ast.AST, node: ast.AST) -> bool:
     return (value.end_lineno or value.lineno, value.end_col_offset or 0) <= (node.lineno, node.col_offset)
 
@@ -138,13 +146,9 @@ def _parametrized_cases(call: ast.Call, parents: dict[int, ast.AST],
         return []
     bound = _bound_names(function)
     loads = _loads(function)
-    for name in passed:
-        uses = loads.get(name, [])
-        parent = parents.get(id(uses[0])) if len(uses) == 1 else None
-        if isinstance(parent, ast.keyword):
-            parent = parents.get(id(parent))
-        if len(bound.get(name, [])) != 1 or not (isinstance(parent, ast.Call) and is_function(parent)):
-            return []
+    if any(len(bound.get(name, [])) != 1 or not _passed_once(loads.get(name, []), parents, is_function)
+           for name in passed):
+        return []
     return [{name: case[name] for name in passed} for case in cases if all(constant(case[n])[0] for n in passed)]
 
 
@@ -172,13 +176,7 @@ def with_named_inputs(calls: list[ast.Call], module: ast.Module, parents: dict[i
         # Read anywhere but as a direct argument of the function (a method called on it, a loop over it, a check of
         # it after the call), the value may not be what the call was passed; and a second call of the function may
         # be passed what the first changed, so the name stands for the literal in one call only.
-        uses = loads.get(name.id, [])
-        if len(uses) != 1:
-            return None
-        parent = parents.get(id(uses[0]))
-        if isinstance(parent, ast.keyword):
-            parent = parents.get(id(parent))
-        return value if isinstance(parent, ast.Call) and is_function(parent) else None
+        return value if _passed_once(loads.get(name.id, []), parents, is_function) else None
 
     read: list[list[ast.Call]] = []
     for call in calls:
