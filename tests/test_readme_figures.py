@@ -63,8 +63,8 @@ LEFT_OUT = {
     "Two more fresh sets, each run once: on the first no first answer passes even the visible tests, 11 answers "
     "passed after the questions and none was right, and the corrections turned all 11 into \"not solved\" (the one "
     "answer its hidden tests pass fails the person's own test); on the second, 20.0% after the questions and after "
-    "the corrections (oracle ceiling 26.7%), 6 of its 14 passing answers right": "held-out sets, not in the repository "
-    "(docs/loop.md)",
+    "the corrections (its pass@10 20.0%, oracle ceiling 26.7%), 6 of its 14 passing answers right": "held-out sets, "
+    "not in the repository (docs/loop.md)",
     "(`--corrections 3`)": "a flag",
     "shared the 2 cores": "the machine the README's first figure names",
     "later runs that also keep answers cut off at the token limit lost 3 of 682 and 0 of 145 "
