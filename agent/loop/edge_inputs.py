@@ -237,6 +237,13 @@ def _shared_keys(args: list) -> list[list]:
     return variants
 
 
+def _defaults(params: ast.arguments) -> list[tuple[ast.arg, ast.expr]]:
+    """Each parameter of a signature that has a default, with its default's node (positional, then keyword-only)."""
+    named = params.posonlyargs + params.args
+    defaults = list(zip(named[len(named) - len(params.defaults):], params.defaults))
+    return defaults + [(a, d) for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None]
+
+
 def task_options(task: str, entry_point: str) -> dict[str, object]:
     """The parameters with a plain default (a bool, int or float) of the entry point's signature as the task writes
     it (agent.loop.task_words.task_signature), each with the value a call would pass to try it: the bool turned, the
@@ -244,11 +251,8 @@ def task_options(task: str, entry_point: str) -> dict[str, object]:
     params = task_signature(task, entry_point)
     if params is None:
         return {}
-    named = params.posonlyargs + params.args
-    defaults = list(zip(named[len(named) - len(params.defaults):], params.defaults))
-    defaults += [(a, d) for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None]
     options = {}
-    for arg, default in defaults:
+    for arg, default in _defaults(params):
         ok, value = literal(default)
         if ok and isinstance(value, bool):
             options[arg.arg] = not value
@@ -294,21 +298,16 @@ def named_value_calls(calls: list[VisibleCall], entry_point: str, task: str) -> 
     if not values:
         return []
     header = task_signature(task, entry_point)
-    unset = []
-    if header is not None:
-        named = header.posonlyargs + header.args
-        pairs = list(zip(named[len(named) - len(header.defaults):], header.defaults))
-        pairs += [(a, d) for a, d in zip(header.kwonlyargs, header.kw_defaults) if d is not None]
-        unset = [a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None]
+    unset = [a.arg for a, d in _defaults(header) if isinstance(d, ast.Constant) and d.value is None] if header else []
     places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)} if header else {}
+    passed = [v for v in [*values, _written_otherwise(values[0])] if v is not None]
     found: list[str] = []
     for c in calls:
         found += [bare_call(entry_point, args, keywords) for args, keywords, _, _ in each_changed(
             c, lambda a: [v for v in values if v != a] if isinstance(a, str) else [])]
         for name in unset:
             if name not in c.keywords and places.get(name, len(c.args)) >= len(c.args):
-                found += [bare_call(entry_point, c.args, {**c.keywords, name: v})
-                          for v in [*values, _written_otherwise(values[0])] if v is not None]
+                found += [bare_call(entry_point, c.args, {**c.keywords, name: v}) for v in passed]
     return list(dict.fromkeys(found))[:MAX_NAMED_VALUE_CALLS]
 
 
