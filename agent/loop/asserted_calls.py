@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from agent.loop.named_values import named_results, with_named_inputs
+from agent.loop.named_values import file_names, named_results, with_named_inputs
 from sandbox.locked_parse import parse
 
 # Calls a check may wrap around the function's result to compare only what it cares about: its items whatever
@@ -82,14 +82,14 @@ def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.
         module = parse(tests)
     except SyntaxError:
         return []
-    parents = {id(child): node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
-    found = [(call, _observer(call, parents)) for call in _calls(module, names)]
+    in_file = file_names(module)
+    found = [(call, _observer(call, in_file.parents)) for call in _calls(module, names)]
     # A result named before a check reads it (result = f(x); assert result == 6) is read where the check reads it.
     checked = {id(node) for expression in _checked(module) for node in ast.walk(expression)}
-    found += [(call, _observer(name, parents))
-              for call, name in named_results(module, parents, checked, lambda c: _is_function(c, names))]
+    found += [(call, _observer(name, in_file.parents))
+              for call, name in named_results(in_file, checked, lambda c: _is_function(c, names))]
     found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
-    read = with_named_inputs([call for call, _ in found], module, parents, lambda c: _is_function(c, names))
+    read = with_named_inputs([call for call, _ in found], in_file, lambda c: _is_function(c, names))
     return [(call, observer) for calls, (_, observer) in zip(read, found) for call in calls]
 
 

@@ -17,6 +17,7 @@ import ast
 import copy
 import itertools
 from collections.abc import Callable
+from typing import NamedTuple
 
 from agent.loop.constant_values import constant
 
@@ -64,6 +65,21 @@ def _loads(module: ast.Module) -> dict[str, list[ast.Name]]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads.setdefault(node.id, []).append(node)
     return loads
+
+
+class FileNames(NamedTuple):
+    """Where a test file binds each name (_bound_names) and reads it (_loads), and each node's parent: walked once
+    for all the file's calls."""
+
+    bound: dict[str, list[ast.AST]]
+    loads: dict[str, list[ast.Name]]
+    parents: dict[int, ast.AST]
+
+
+def file_names(module: ast.Module) -> FileNames:
+    """The FileNames of a parsed test file."""
+    parents = {id(child): node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
+    return FileNames(_bound_names(module), _loads(module), parents)
 
 
 def _passed_once(uses: list[ast.Name], parents: dict[int, ast.AST], is_function: Callable[[ast.Call], bool]) -> bool:
@@ -161,13 +177,13 @@ def _substituted(call: ast.Call, values: dict[str, ast.expr]) -> ast.Call:
     return named
 
 
-def with_named_inputs(calls: list[ast.Call], module: ast.Module, parents: dict[int, ast.AST],
+def with_named_inputs(calls: list[ast.Call], names: FileNames,
                       is_function: Callable[[ast.Call], bool]) -> list[list[ast.Call]]:
     """For each call, the calls it stands for: the call with the names it passes replaced by the literal value bound
     to them, where the name is bound once in the file by a plain assignment before the call and read only as an
     argument of the function's calls (no other code could change it between); one such call for each case of a
     parametrized test that gives the names it passes. [call] when none of its names qualifies."""
-    bound, loads = _bound_names(module), _loads(module)
+    bound, loads, parents = names
 
     def value_of(name: ast.Name, call: ast.Call) -> ast.expr | None:
         value = _single_assignment(name.id, bound, parents)
@@ -180,20 +196,20 @@ def with_named_inputs(calls: list[ast.Call], module: ast.Module, parents: dict[i
 
     read: list[list[ast.Call]] = []
     for call in calls:
-        names = [a for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)]
-        values = {n.id: v for n in names if (v := value_of(n, call)) is not None}
+        passed = [a for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)]
+        values = {n.id: v for n in passed if (v := value_of(n, call)) is not None}
         named = _substituted(call, values) if values else call
         cases = _parametrized_cases(call, parents, is_function)  # the call itself: its place in the file
         read.append([_substituted(named, case) for case in cases] or [named])
     return read
 
 
-def named_results(module: ast.Module, parents: dict[int, ast.AST], checked: set[int],
+def named_results(names: FileNames, checked: set[int],
                   is_function: Callable[[ast.Call], bool]) -> list[tuple[ast.Call, ast.Name]]:
     """Calls of the function whose result the file binds to a name (``result = f(x)``) and checks by it: (the call,
     the name where a check first reads it). Only where the name is bound there alone and every read of it is inside
     a check and no method is called on it (``result.sort()`` would check another value than the call gave)."""
-    bound, loads = _bound_names(module), _loads(module)
+    bound, loads, parents = names
     found: list[tuple[ast.Call, ast.Name]] = []
     for name, uses in loads.items():
         value = _single_assignment(name, bound, parents)
