@@ -79,7 +79,7 @@ def test_a_batching_provider_draws_a_few_answers_begun_with_a_visible_call_and_p
 def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_arguments():
     # Title of 'a b' is its swapcase: once. Words without a mark get a comma after the first word.
     assert edge_calls("assert f('a b') == 'x'", "f") == [
-        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", "f('a b\\n')"]
+        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", "f('a b\\n')", "f('á b')", "f('a b 2')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
         "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)",
         "g(['x', 'y', 'x'], 2, 2)"]
@@ -105,9 +105,9 @@ def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_
     task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
     assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
     calls = edge_calls("assert acronym('Portable Network Graphics') == 'PNG'", "acronym", task)
-    assert calls[-3:-1] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
+    assert calls[5:7] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
     # A separator the example holds already is no edge of it.
-    assert edge_calls("assert f('a-b c') == 1", "f", task)[-2] == "f('a-b;c')"
+    assert edge_calls("assert f('a-b c') == 1", "f", task)[6] == "f('a-b;c')"
 
 
 def test_a_date_in_text_gets_february_29_of_a_leap_and_a_common_year_and_a_time_the_days_turning_hours():
@@ -124,6 +124,9 @@ def test_a_date_in_text_gets_february_29_of_a_leap_and_a_common_year_and_a_time_
 def test_a_number_in_text_loses_its_leading_zero_or_gains_one_and_a_decimal_keeps_its_digits():
     assert edge_calls("assert valid('2024-03-15') is True", "valid")[-2] == "valid('2024-3-15')"
     assert edge_calls("assert ipv4('192.168.1.1') is True", "ipv4")[-2] == "ipv4('192.168.01.1')"
+    # A date or an address is no text of words: no letter outside ASCII, no number after it, no digit repeated.
+    calls = edge_calls("assert valid('2024-03-15') is True", "valid")
+    assert not any(c in call for call in calls for c in ("é", "15 2", "2224"))
     assert not any("0" in call for call in edge_calls("assert size('3.5 kg') == 3500", "size"))
 
 
@@ -228,6 +231,31 @@ def test_a_list_of_numbers_gets_negatives_asked_only_where_the_task_speaks_of_th
         "flat({'a': {}, 'c': 2})", "flat({'c': 2, 'a': {'b': 1}})"]  # and the keys in another order
 
 
+def test_text_gets_a_repeated_letter_a_letter_outside_ascii_a_number_and_a_named_separator_inside_one_word():
+    # A repeated letter of a code: where counting colours differs.
+    assert edge_calls("assert score('RGBY', 'RGBY') == (4, 0)", "score")[4] == "score('RRBY', 'RGBY')"
+    assert edge_calls("assert shift('abc', 1) == 'bcd'", "shift")[4:7] == [
+        "shift('aac', 1)", "shift('ábc', 1)", "shift('abc 2', 1)"]  # digits and letters beyond A to Z stay
+    task = "Write is_isogram(word): hyphens and spaces may appear more than once."
+    assert edge_calls("assert is_isogram('lumberjacks') is True", "is_isogram", task)[-2:] == [
+        "is_isogram('lumbe-rjacks')", "is_isogram('-lumberjacks-')"]
+    # A word that holds the separator, or words with spaces, get none inside and around.
+    assert not any("-x-" in c or "-pre" in c for c in edge_calls("assert f('x-ray', 'a b') == 1", "f", task))
+
+
+def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():
+    assert edge_calls("assert make_username('Ada', 'Lovelace', set()) == 'alovelace'", "make_username")[0] == (
+        "make_username('Ada', 'Lovelace', {'alovelace'})")
+    unittest_style = ("import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+                      "        self.assertEqual('file1', unique('file', ['file']))\n")
+    assert "unique('file', ['file', 'file1'])" in edge_calls(unittest_style, "unique")
+    # Not a count or a sum, not a set of several texts (its order changes from one process to the next).
+    for tests in ("assert count([1, 2]) == 2", "assert pick({'a', 'b'}) == 'c'", "assert pick(['a'], 'a') == 'a'"):
+        name = tests.split()[1].split("(")[0]
+        assert not any(call.count("'c'") > 1 or "[1, 2, 2]" in call or "['a', 'a']" in call
+                       for call in edge_calls(tests, name)), tests
+
+
 def test_dict_arguments_get_a_key_left_out_renamed_zeroed_retyped_or_reordered_and_two_dicts_share_a_key():
     assert edge_calls("assert fill({'name': 'Ana', 'n': 2}) == 'x'", "fill") == [
         "fill({'name': 'Ana'})", "fill({'name_other': 'Ana', 'n': 2})", "fill({' NAME ': 'Ana', 'n': 2})",
@@ -237,8 +265,10 @@ def test_dict_arguments_get_a_key_left_out_renamed_zeroed_retyped_or_reordered_a
     assert edge_calls("assert winner({'ann': [3, 4], 'bob': [5, 1]}) == 'ann'", "winner")[-4:] == [
         "winner({'bob': [5, 1], 'ann': [3, 4]})", "winner({'ann': [3, 4], 'bob': [3, 4]})",
         "winner({'bob': [3, 4], 'ann': [3, 4]})", "winner({'ann': [-3, -4], 'bob': [-5, -1]})"]
-    assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-2:] == [
-        "merge({'x': 1}, {'x': 2})", "merge({'x': 1}, {' X ': 2})"]
+    assert edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")[-4:] == [
+        "merge({'x': 1}, {'x': 2})", "merge({'x': 1}, {' X ': 2})",
+        # at the shared key, a dict over a number and a number over a dict: where a deep merge recurses
+        "merge({'x': 1}, {'x': {'x': 2}})", "merge({'x': {'x': 1}}, {'x': 2})"]
     assert "merge({'x': 0}, {'y': 2})" in edge_calls("assert merge({'x': 1}, {'y': 2}) == {}", "merge")
     tests = "assert merge({'x': 1}, {'y': 2}) == {'x': 1, 'y': 2}"
     kinds = {p.call: p.kind for p in probe_calls(tests, "merge", edge_calls(tests, "merge"))}

@@ -116,3 +116,26 @@ def _calls(module: ast.Module, names: set[str] | None) -> list[ast.Call]:
             if _is_function(call, names):
                 calls.setdefault(id(call), call)
     return sorted(calls.values(), key=lambda c: (c.lineno, c.col_offset))
+
+
+def compared_results(tests: str, name: str) -> list[tuple[ast.Call, object]]:
+    """Each call of name that a check compares for equality with a literal, with the literal's value: what the
+    person wrote the call returns (``assert f(x) == 'a'``, ``self.assertEqual(f(x), 'a')``, either side). A test
+    file that does not parse has none."""
+    try:
+        module = parse(tests)
+    except SyntaxError:
+        return []
+    pairs: list[tuple[ast.expr, ast.expr]] = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+            pairs.append((node.left, node.comparators[0]))
+        elif _is_assertion_method(node) and node.func.attr == "assertEqual" and len(node.args) >= 2:
+            pairs.append((node.args[0], node.args[1]))
+    found = []
+    for a, b in pairs:
+        for call, other in ((a, b), (b, a)):
+            ok, value = literal(other)
+            if ok and _is_function(call, {name}):
+                found.append((call, value))
+    return found

@@ -16,13 +16,14 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
-from agent.loop.asserted_calls import literal
+from agent.loop.asserted_calls import compared_results, literal
 from agent.loop.probes import (
     VisibleCall,
     argument_places,
     bare_call,
     each_changed,
     keeps_contract,
+    literal_call,
     literal_calls,
     mutations,
 )
@@ -71,6 +72,31 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
     other = re.search(rf"[^\w\s{re.escape(mark.group())}]", value[mark.end():]) if mark else None
     if other:  # the first field without its value ("a&b=2" of "a=1&b=2"): a name alone, where a split into two fails
         edges.append(value[:mark.start()] + value[mark.end() + other.start():])
+    return edges + _character_edges(value, separators)
+
+
+# The first vowel (or n, c) of a text as a letter outside ASCII: what str.isalpha() calls a letter and "a" <= c <= "z"
+# does not.
+_OUTSIDE_ASCII = str.maketrans("aeiouncAEIOUNC", "áéíóúñçÁÉÍÓÚÑÇ")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z ,.;!?'-]*")  # a text of words and a sentence's marks, no digit
+
+
+def _character_edges(value: str, separators: Sequence[str]) -> list[str]:
+    """Its first character over its second ("RRBY" of "RGBY": a repeated letter); in a text of words, its first
+    vowel (or n, c) as a letter outside ASCII ("Áda") and a number after it ("Ada 2"); in a text of one word, each
+    separator the task names inside it and around it ("lumbe-rjacks", "/api/"): where counting characters, reading
+    only A to Z as letters, leaving digits alone, and splitting or trimming at the marks the task names differ."""
+    edges: list[str] = []
+    if len(value) >= 2 and value[0] != value[1] and value[:2].isalpha():
+        edges.append(value[0] + value[0] + value[2:])
+    vowel = re.search("[aeiouncAEIOUNC]", value)
+    if vowel and _WORDS.fullmatch(value):  # words, not a name of a format (a URL, a date, a code)
+        at = vowel.start()
+        edges += [value[:at] + value[at].translate(_OUTSIDE_ASCII) + value[at + 1:], f"{value} 2"]
+    if len(value) >= 2 and not re.search(r"\s", value):
+        middle = len(value) // 2
+        for char in (c for c in separators if c not in value):
+            edges += [value[:middle] + char + value[middle:], f"{char}{value}{char}"]
     return edges
 
 
@@ -224,7 +250,9 @@ def edges_of(value: object, separators: Sequence[str] = ()) -> list[object]:
 
 def _shared_keys(args: list) -> list[list]:
     """For two dict arguments, the second's first key made the first's: the key both hold (a merge that adds), as
-    written and written otherwise (a merge that matches names whatever their capitals and spaces)."""
+    written and written otherwise (a merge that matches names whatever their capitals and spaces); then, at that
+    shared key, a dict in the second where the first holds a plain value, and the reverse (a merge that recurses
+    into both only where both are dicts)."""
     dicts = [i for i, a in enumerate(args) if isinstance(a, dict) and a]
     variants = []
     for i, j in itertools.combinations(dicts, 2):
@@ -234,6 +262,12 @@ def _shared_keys(args: list) -> list[list]:
             for shared in (key, _written_otherwise(key)):
                 if shared is not None and shared not in rest:
                     variants.append(args[:j] + [{shared: value, **rest}] + args[j + 1:])
+            first = args[i][key]
+            if key not in rest and not isinstance(first, dict) and not isinstance(value, dict):
+                nested = [{key: {key: first}, **{k: v for k, v in args[i].items() if k != key}}, {key: value, **rest}]
+                over = [args[i], {key: {key: value}, **rest}]
+                for a, b in (over, nested):
+                    variants.append(args[:i] + [a] + args[i + 1:j] + [b] + args[j + 1:])
     return variants
 
 
@@ -326,6 +360,28 @@ def keyword_alone_calls(calls: list[VisibleCall], entry_point: str, task: str, s
                               if p < len(c.args) and names[p - offset] not in c.keywords))
 
 
+def result_among_calls(tests: str, entry_point: str) -> list[str]:
+    """A visible call whose text result the test states (agent.loop.asserted_calls.compared_results) with that text
+    put into a list or tuple of texts it passes, or an empty set (make_username('Ada', 'Lovelace',
+    {'alovelace'}) of make_username('Ada', 'Lovelace', set()) == 'alovelace'): where the collection stands for what
+    is taken, or seen, and an answer that never looks there passes a test that passes it empty."""
+    found: list[str] = []
+    for node, result in compared_results(tests, entry_point):
+        parsed = literal_call(node, entry_point)
+        if parsed is None or not isinstance(result, str) or not result:  # a name, an id; not a count or a sum
+            continue
+        args, keywords = parsed
+        for place, value in enumerate(args):
+            # A set of several texts is written in an order that changes from one process to the next: only an
+            # empty one grows.
+            unordered = isinstance(value, (set, frozenset)) and value
+            if (isinstance(value, (set, frozenset, list, tuple)) and result not in value and not unordered
+                    and all(isinstance(x, str) for x in value)):
+                grown = type(value)([*value, result])
+                found.append(bare_call(entry_point, args[:place] + [grown] + args[place + 1:], keywords))
+    return list(dict.fromkeys(found))
+
+
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
@@ -347,6 +403,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
               if call not in given and call not in found]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
+    found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]
