@@ -385,10 +385,11 @@ def result_among_calls(tests: str, entry_point: str) -> list[str]:
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
-    and with one of the later such arguments passed alone by keyword (keyword_alone_calls), then one argument of a
-    visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to
-    another, or two dict arguments sharing a key; each once, in the visible calls' order, none a visible call's
-    own."""
+    and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
+    quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), then
+    one argument of a visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument
+    made equal to another, or two dict arguments sharing a key; each once, in the visible calls' order, none a
+    visible call's own."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
