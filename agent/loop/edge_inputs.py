@@ -263,9 +263,9 @@ def _shared_keys(args: list) -> list[list]:
                 if shared is not None and shared not in rest:
                     variants.append(args[:j] + [{shared: value, **rest}] + args[j + 1:])
             first = args[i][key]
-            if key not in rest and not isinstance(first, dict) and not isinstance(value, dict):
-                nested = [{key: {key: first}, **{k: v for k, v in args[i].items() if k != key}}, {key: value, **rest}]
-                over = [args[i], {key: {key: value}, **rest}]
+            if not isinstance(first, dict) and not isinstance(value, dict):
+                over = (args[i], {key: {key: value}, **rest})  # a dict over the first's number
+                nested = ({**args[i], key: {key: first}}, {key: value, **rest})  # a number over the first's dict
                 for a, b in (over, nested):
                     variants.append(args[:i] + [a] + args[i + 1:j] + [b] + args[j + 1:])
     return variants
