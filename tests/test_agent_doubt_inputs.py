@@ -252,7 +252,7 @@ def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_p
     # Not a count or a sum, not a set of several texts (its order changes from one process to the next).
     for tests in ("assert count([1, 2]) == 2", "assert pick({'a', 'b'}) == 'c'", "assert pick(['a'], 'a') == 'a'"):
         name = tests.split()[1].split("(")[0]
-        assert not any(call.count("'c'") > 1 or "[1, 2, 2]" in call or "['a', 'a']" in call
+        assert not any("'c'" in call or "[1, 2, 2]" in call or "['a', 'a']" in call
                        for call in edge_calls(tests, name)), tests
 
 
