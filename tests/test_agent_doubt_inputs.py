@@ -81,8 +81,8 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
     assert edge_calls("assert f('a b') == 'x'", "f") == [
         "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", "f('a b\\n')", "f('á b')", "f('a b 2')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
-        "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)",
-        "g(['x', 'y', 'x'], 2, 2)"]
+        "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g([' x ', 'y', 'x'], 2, 5)",
+        "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)"]
     # Two text arguments made equal, as two ints are: where a distance, a span or a comparison is zero.
     assert edge_calls("assert minutes('09:00', '17:30') == 510", "minutes")[-1] == "minutes('09:00', '09:00')"
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
@@ -100,7 +100,8 @@ def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_
         "parse('a = 1\\nb=2')", "parse('a=1\\nb=2=')", "parse('a=1 \\n b=2')", "parse('a=1\\n\\nb=2')",
         "parse('a=1\\nb=2\\na 1')", "parse('a=01\\nb=2')"]
     # A trailing line break (a pattern's $ matches before it), and a field without its value: a name alone.
-    assert edge_calls("assert valid('#a1b2c3') is True", "valid")[-1] == "valid('#a1b2c3\\n')"
+    assert edge_calls("assert valid('#a1b2c3') is True", "valid")[-2:] == [
+        "valid('#a1b2c3\\n')", "valid('#g1b2c3')"]
     assert edge_calls("assert query('a=1&b=2') == {}", "query")[-2:] == ["query('a=1&b=2\\n')", "query('a&b=2')"]
     task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
     assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
@@ -241,6 +242,31 @@ def test_text_gets_a_repeated_letter_a_letter_outside_ascii_a_number_and_a_named
         "is_isogram('lumbe-rjacks')", "is_isogram('-lumberjacks-')"]
     # A word that holds the separator, or words with spaces, get none inside and around.
     assert not any("-x-" in c or "-pre" in c for c in edge_calls("assert f('x-ray', 'a b') == 1", "f", task))
+
+
+def test_hexadecimal_text_gets_a_letter_past_f():
+    assert edge_calls("assert is_mac('00:1A:2B:3C:4D:5E') is True", "is_mac")[-1] == "is_mac('00:1G:2B:3C:4D:5E')"
+    assert edge_calls("assert f('#1a2b3c') == 1", "f")[-1] == "f('#1g2b3c')"
+    # After 0x or #, letters alone are digits; without, a word of a to f ('cafe') is a word, and any other letter
+    # ('Room 4B') makes the text no number.
+    assert edge_calls("assert f('0xFF') == 255", "f")[-1] == "f('0xGF')"
+    for value in ("cafe", "Room 4B", "2023-01-31", "12", "a=1;b=2"):
+        assert not any("g" in call.lower().replace("f(", "") for call in edge_calls(f"assert f('{value}') == 1", "f"))
+
+
+def test_a_list_of_full_names_gets_one_padded_its_words_spaced_and_two_that_tie_on_the_last_word():
+    calls = edge_calls("assert by_surname(['Alan Turing', 'Ada Lovelace', 'Grace Hopper']) == []", "by_surname")
+    assert calls[3:6] == ["by_surname([' Alan Turing ', 'Ada Lovelace', 'Grace Hopper'])",
+                          "by_surname(['Alan  Turing', 'Ada Lovelace', 'Grace Hopper'])",
+                          # 'ada Turing' comes first read apart from case, 'Alan Turing' read by case or by place
+                          "by_surname(['Alan Turing', 'ada Turing', 'Grace Hopper'])"]
+    # The earlier first word is the one put in lower case, whichever text holds it.
+    assert "f(['Bob Smith', 'ann Smith'])" in edge_calls("assert f(['Bob Smith', 'Ann Jones']) == []", "f")
+    # No tie where a text is one word, the last words are already one, the first words are one, or the later first
+    # word is in lower case already (by case, it comes last either way).
+    for names, tie in ((["Cher", "Ada Lovelace"], "'ada "), (["Ann Smith", "Bob Smith"], "'ann "),
+                       (["Ann Smith", "ann Jones"], "'ann Smith'"), (["ann Smith", "bob Jones"], "'ann Jones'")):
+        assert not any(tie in call for call in edge_calls(f"assert f({names!r}) == []", "f")), names
 
 
 def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():

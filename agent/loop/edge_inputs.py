@@ -97,7 +97,24 @@ def _character_edges(value: str, separators: Sequence[str]) -> list[str]:
         middle = len(value) // 2
         for char in (c for c in separators if c not in value):
             edges += [value[:middle] + char + value[middle:], f"{char}{value}{char}"]
-    return edges
+    return edges + _hex_edges(value)
+
+
+_HEX = re.compile(r"[0-9a-fA-F]+(?:[:. -]?[0-9a-fA-F]+)*")  # digits in groups, between the marks of an address
+
+
+def _hex_edges(value: str) -> list[str]:
+    """In a text of hexadecimal digits (the letters a to f and digits in groups between colons, hyphens, dots or
+    spaces, at least one of each unless after 0x or #: a MAC address, a colour, a UUID), its first letter made g in
+    the same case: where a check that
+    reads every letter as a digit, or only A to F, and one that reads the hexadecimal ones differ."""
+    prefix = next((p for p in ("0x", "0X", "#") if value.startswith(p)), "")
+    body = value[len(prefix):]
+    letters = [c for c in body if c.isalpha()]
+    if not _HEX.fullmatch(body) or not letters or not (prefix or any(c.isdigit() for c in body)):
+        return []
+    at = len(value) - len(body) + body.index(letters[0])
+    return [value[:at] + ("g" if letters[0].islower() else "G") + value[at + 1:]]
 
 
 def _leap(year: int) -> bool:
@@ -161,6 +178,11 @@ def _list_edges(value: list | tuple) -> list[object]:
                   kind(items[:i] + [items[i].capitalize()] + items[i + 1:])]
         if all(isinstance(x, str) for x in items):
             edges.append(kind([""] + items))  # an empty word among words
+            # Spaces around a text, and two between its words: where split() and split(" ") differ.
+            edges.append(kind(items[:i] + [f" {items[i]} "] + items[i + 1:]))
+            if " " in items[i]:
+                edges.append(kind(items[:i] + [items[i].replace(" ", "  ", 1)] + items[i + 1:]))
+            edges += _last_word_tie(items, kind)
     if len(items) >= 2:
         edges.append(kind([items[0], items[0]] + items[2:]))
         try:
@@ -172,6 +194,22 @@ def _list_edges(value: list | tuple) -> list[object]:
         if all(isinstance(x, (list, tuple)) and len(x) == 2 for x in items[:2]):
             edges.append(kind([items[0], type(items[1])([items[0][1], items[1][1]])] + items[2:]))
     return edges
+
+
+def _last_word_tie(items: list, kind: type) -> list[object]:
+    """Of the first two texts of several words each (full names), the one whose first word comes first in the
+    alphabet given the other's last word and its first word in lower case, placed second: the texts tie on the last
+    word, and what breaks the tie orders them one way read apart from case ("ada Turing" first) and the other way
+    read by case or by their place ("Alan Turing" first): where sorting by a last word, then by the whole text
+    ignoring case, and code that ignores the case of only one or breaks no tie differ."""
+    words = [x.split() for x in items[:2]]
+    if len(words) < 2 or any(len(w) < 2 for w in words) or words[0][-1] == words[1][-1]:
+        return []
+    early, late = sorted(words, key=lambda w: w[0].lower())
+    if early[0].lower() == late[0].lower() or not late[0][:1].isupper():
+        return []
+    tied = " ".join([early[0].lower(), *early[1:-1], late[-1]])
+    return [kind([" ".join(late), tied] + items[2:])]
 
 
 def _is_number(value: object) -> bool:
