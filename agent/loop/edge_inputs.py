@@ -106,8 +106,8 @@ _HEX = re.compile(r"[0-9a-fA-F]+(?:[:. -]?[0-9a-fA-F]+)*")  # digits in groups, 
 def _hex_edges(value: str) -> list[str]:
     """In a text of hexadecimal digits (the letters a to f and digits in groups between colons, hyphens, dots or
     spaces, at least one of each unless after 0x or #: a MAC address, a colour, a UUID), its first letter made g in
-    the same case: where a check that
-    reads every letter as a digit, or only A to F, and one that reads the hexadecimal ones differ."""
+    the same case: where a check that reads every letter as a digit, or only A to F, and one that reads the
+    hexadecimal ones differ."""
     prefix = next((p for p in ("0x", "0X", "#") if value.startswith(p)), "")
     body = value[len(prefix):]
     letters = [c for c in body if c.isalpha()]
@@ -155,9 +155,11 @@ def _number_edges(value: float) -> list[float]:
 
 
 def _list_edges(value: list | tuple) -> list[object]:
-    """Case inside a string element, an empty string before words, numbers made negative (the first, then all), the
-    first text of a first record (a dict) padded with spaces and in capitals, a duplicate (the first element over the
-    second), the distinct elements alone, and pairs that touch (the second pair starting where the first ends)."""
+    """Case inside a string element, an empty string before words, the first text padded with spaces and with two
+    between its words, two full names tied on the last word (_last_word_tie), numbers made negative (the first, then
+    all), the first text of a first record (a dict) padded with spaces and in capitals, a duplicate (the first
+    element over the second), the distinct elements alone, and pairs that touch (the second pair starting where the
+    first ends)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
     numbers = [i for i, x in enumerate(items) if _is_number(x) and x > 0]
