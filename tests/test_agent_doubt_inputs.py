@@ -77,9 +77,11 @@ def test_a_batching_provider_draws_a_few_answers_begun_with_a_visible_call_and_p
 
 
 def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_arguments():
-    # Title of 'a b' is its swapcase: once. Words without a mark get a comma after the first word.
+    # Title of 'a b' is its swapcase: once. Words without a mark get a comma after the first word, the first word in
+    # quotes and a dash alone after it.
     assert edge_calls("assert f('a b') == 'x'", "f") == [
-        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", "f('a b\\n')", "f('á b')", "f('a b 2')"]
+        "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", 'f(\'"a" b\')', "f('a - b')", "f('a b\\n')",
+        "f('á b')", "f('a b 2')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
         "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g([' x ', 'y', 'x'], 2, 5)",
         "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)"]
@@ -106,7 +108,7 @@ def test_text_gets_spaces_around_its_punctuation_and_lines_a_blank_line_and_the_
     task = "Write acronym(phrase): words are separated by spaces and/or hyphens, or a ';'."
     assert named_separators(task) == ["-", ";"] and named_separators("no such words: a-b, 'ab', '_x'") == []
     calls = edge_calls("assert acronym('Portable Network Graphics') == 'PNG'", "acronym", task)
-    assert calls[5:7] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
+    assert calls[7:9] == ["acronym('Portable-Network Graphics')", "acronym('Portable;Network Graphics')"]
     # A separator the example holds already is no edge of it.
     assert edge_calls("assert f('a-b c') == 1", "f", task)[6] == "f('a-b;c')"
 
@@ -252,6 +254,15 @@ def test_hexadecimal_text_gets_a_letter_past_f():
     assert edge_calls("assert f('0xFF') == 255", "f")[-1] == "f('0xGF')"
     for value in ("cafe", "Room 4B", "2023-01-31", "12", "a=1;b=2"):
         assert not any("g" in call.lower().replace("f(", "") for call in edge_calls(f"assert f('{value}') == 1", "f"))
+
+
+def test_text_with_brackets_gets_one_closed_by_another_kind_and_one_closed_before_it_opens():
+    assert edge_calls("assert is_balanced('f(a[0], {b: 2})') is True", "is_balanced")[-2:] == [
+        "is_balanced('f(a[0], {b: 2}]')", "is_balanced('f)a[0], {b: 2}(')"]
+    assert edge_calls("assert f('[1]') == 1", "f")[-2:] == ["f('[1)')", "f(']1[')"]
+    # A bracket only closed, or only opened, is no pair to break.
+    for value in (":)", "(a", ")("):
+        assert not any("]" in call for call in edge_calls(f"assert f('{value}') == 1", "f")), value
 
 
 def test_a_list_of_full_names_gets_one_padded_its_words_spaced_and_two_that_tie_on_the_last_word():

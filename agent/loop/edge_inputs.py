@@ -50,6 +50,12 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
         edges += [f"{value[:mark.start()]} {mark.group()} {value[mark.end():]}", value + mark.group()]
     elif re.search(r"\w \w", value):  # words without a mark: a comma after the first, where words split by spaces
         edges.append(re.sub(r"(\w) (?=\w)", r"\1, ", value, count=1))  # keep it ("red," is no word of "red, blue")
+        # The first word in quotes, and a dash alone between the first two: marks around a word, and a token of
+        # marks only, where stripping marks and counting what is left as a word differ.
+        first = re.match(r"\s*(\w+)", value)
+        if first:
+            edges.append(f'{value[:first.start(1)]}"{first.group(1)}"{value[first.end(1):]}')
+        edges.append(re.sub(r"(\w) (?=\w)", r"\1 - ", value, count=1))
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
         if mark:  # a line without the mark the others have
@@ -97,7 +103,23 @@ def _character_edges(value: str, separators: Sequence[str]) -> list[str]:
         middle = len(value) // 2
         for char in (c for c in separators if c not in value):
             edges += [value[:middle] + char + value[middle:], f"{char}{value}{char}"]
-    return edges + _hex_edges(value)
+    return edges + _hex_edges(value) + _bracket_edges(value)
+
+
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _bracket_edges(value: str) -> list[str]:
+    """In a text that opens a bracket and closes it ('f(a[0], {b: 2})'), its last closing bracket made another kind's
+    ('f(a[0], {b: 2}]') and its first opening bracket exchanged with that closing one ('f)a[0], {b: 2}('): where
+    counting brackets, and checking that each is closed by its own kind after it opens, differ."""
+    opened = next((i for i, c in enumerate(value) if c in _CLOSERS), None)
+    closed = max((i for i, c in enumerate(value) if c in _CLOSERS.values()), default=None)
+    if opened is None or closed is None or closed < opened:
+        return []
+    other = next(c for c in ")]}" if c != value[closed])
+    exchanged = value[:opened] + value[closed] + value[opened + 1:closed] + value[opened] + value[closed + 1:]
+    return [value[:closed] + other + value[closed + 1:], exchanged]
 
 
 _HEX = re.compile(r"[0-9a-fA-F]+(?:[:. -]?[0-9a-fA-F]+)*")  # digits in groups, between the marks of an address
