@@ -52,9 +52,8 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
         edges.append(re.sub(r"(\w) (?=\w)", r"\1, ", value, count=1))  # keep it ("red," is no word of "red, blue")
         # The first word in quotes, and a dash alone between the first two: marks around a word, and a token of
         # marks only, where stripping marks and counting what is left as a word differ.
-        first = re.match(r"\s*(\w+)", value)
-        if first:
-            edges.append(f'{value[:first.start(1)]}"{first.group(1)}"{value[first.end(1):]}')
+        first = re.match(r"\s*(\w+)", value)  # words and spaces only here: a first word there is
+        edges.append(f'{value[:first.start(1)]}"{first.group(1)}"{value[first.end(1):]}')
         edges.append(re.sub(r"(\w) (?=\w)", r"\1 - ", value, count=1))
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
@@ -117,23 +116,28 @@ def _bracket_edges(value: str) -> list[str]:
     closed = max((i for i, c in enumerate(value) if c in _CLOSERS.values()), default=None)
     if opened is None or closed is None or closed < opened:
         return []
-    other = next(c for c in ")]}" if c != value[closed])
+    other = next(c for c in _CLOSERS.values() if c != value[closed])
     exchanged = value[:opened] + value[closed] + value[opened + 1:closed] + value[opened] + value[closed + 1:]
     return [value[:closed] + other + value[closed + 1:], exchanged]
 
 
-_HEX = re.compile(r"[0-9a-fA-F]+(?:[:. -]?[0-9a-fA-F]+)*")  # digits in groups, between the marks of an address
+# Digits in groups between the marks of an address. The mark is required: optional, a long run that fails at its
+# end ('da39…9Z') would be tried split at every place, in time that doubles with each digit.
+_HEX = re.compile(r"[0-9a-fA-F]+(?:[:. -][0-9a-fA-F]+)*")
+_HEX_LEAST = 6  # hexadecimal characters a text without 0x or # holds at least: 'Dec 5', 'add 1', 'e4' are words
 
 
 def _hex_edges(value: str) -> list[str]:
     """In a text of hexadecimal digits (the letters a to f and digits in groups between colons, hyphens, dots or
-    spaces, at least one of each unless after 0x or #: a MAC address, a colour, a UUID), its first letter made g in
-    the same case: where a check that reads every letter as a digit, or only A to F, and one that reads the
-    hexadecimal ones differ."""
+    spaces; after 0x or #, or at least _HEX_LEAST of them with a letter and a digit among them: a MAC address, a
+    colour, a UUID), its first letter made g in the same case: where a check that reads every letter as a digit, or
+    only A to F, and one that reads the hexadecimal ones differ."""
     prefix = next((p for p in ("0x", "0X", "#") if value.startswith(p)), "")
     body = value[len(prefix):]
     letters = [c for c in body if c.isalpha()]
-    if not _HEX.fullmatch(body) or not letters or not (prefix or any(c.isdigit() for c in body)):
+    digits = sum(c.isalnum() for c in body)
+    if not _HEX.fullmatch(body) or not letters or not (
+            prefix or (digits >= _HEX_LEAST and any(c.isdigit() for c in body))):
         return []
     at = len(value) - len(body) + body.index(letters[0])
     return [value[:at] + ("g" if letters[0].islower() else "G") + value[at + 1:]]
@@ -177,11 +181,11 @@ def _number_edges(value: float) -> list[float]:
 
 
 def _list_edges(value: list | tuple) -> list[object]:
-    """Case inside a string element, an empty string before words, the first text padded with spaces and with two
-    between its words, two full names tied on the last word (_last_word_tie), numbers made negative (the first, then
-    all), the first text of a first record (a dict) padded with spaces and in capitals, a duplicate (the first
-    element over the second), the distinct elements alone, and pairs that touch (the second pair starting where the
-    first ends)."""
+    """Case inside a string element; in a list of texts alone, an empty string before them, the first text padded
+    with spaces and with two between its words, two full names tied on the last word (_last_word_tie); numbers made
+    negative (the first, then all), the first text of a first record (a dict) padded with spaces and in capitals, a
+    duplicate (the first element over the second), the distinct elements alone, and pairs that touch (the second pair
+    starting where the first ends)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
     numbers = [i for i, x in enumerate(items) if _is_number(x) and x > 0]
@@ -225,15 +229,16 @@ def _last_word_tie(items: list, kind: type) -> list[object]:
     alphabet given the other's last word and its first word in lower case, placed second: the texts tie on the last
     word, and what breaks the tie orders them one way read apart from case ("ada Turing" first) and the other way
     read by case or by their place ("Alan Turing" first): where sorting by a last word, then by the whole text
-    ignoring case, and code that ignores the case of only one or breaks no tie differ."""
+    ignoring case, and code that ignores the case of only one or breaks no tie differ. None where both readings
+    order them alike (a later first word in lower case already, or one beyond A to Z: 'zoe' and 'Émile')."""
     words = [x.split() for x in items[:2]]
     if len(words) < 2 or any(len(w) < 2 for w in words) or words[0][-1] == words[1][-1]:
         return []
     early, late = sorted(words, key=lambda w: w[0].lower())
-    if early[0].lower() == late[0].lower() or not late[0][:1].isupper():
+    tied, kept = " ".join([early[0].lower(), *early[1:-1], late[-1]]), " ".join(late)
+    if (tied.lower() < kept.lower()) == (tied < kept):
         return []
-    tied = " ".join([early[0].lower(), *early[1:-1], late[-1]])
-    return [kind([" ".join(late), tied] + items[2:])]
+    return [kind([kept, tied] + items[2:])]
 
 
 def _is_number(value: object) -> bool:
