@@ -52,8 +52,7 @@ def _text_edges(value: str, separators: Sequence[str]) -> list[str]:
         edges.append(re.sub(r"(\w) (?=\w)", r"\1, ", value, count=1))  # keep it ("red," is no word of "red, blue")
         # The first word in quotes, and a dash alone between the first two: marks around a word, and a token of
         # marks only, where stripping marks and counting what is left as a word differ.
-        first = re.match(r"\s*(\w+)", value)  # words and spaces only here: a first word there is
-        edges.append(f'{value[:first.start(1)]}"{first.group(1)}"{value[first.end(1):]}')
+        edges.append(re.sub(r"(\w+)", r'"\1"', value, count=1))
         edges.append(re.sub(r"(\w) (?=\w)", r"\1 - ", value, count=1))
     if "\n" in value:
         edges += [value.replace("\n", " \n ", 1), value.replace("\n", "\n\n", 1)]
@@ -135,9 +134,9 @@ def _hex_edges(value: str) -> list[str]:
     prefix = next((p for p in ("0x", "0X", "#") if value.startswith(p)), "")
     body = value[len(prefix):]
     letters = [c for c in body if c.isalpha()]
-    digits = sum(c.isalnum() for c in body)
+    hex_chars = sum(c.isalnum() for c in body)  # the pattern lets in hexadecimal characters and marks alone
     if not _HEX.fullmatch(body) or not letters or not (
-            prefix or (digits >= _HEX_LEAST and any(c.isdigit() for c in body))):
+            prefix or (hex_chars >= _HEX_LEAST and any(c.isdigit() for c in body))):
         return []
     at = len(value) - len(body) + body.index(letters[0])
     return [value[:at] + ("g" if letters[0].islower() else "G") + value[at + 1:]]
