@@ -13,9 +13,11 @@ from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import (
     MAX_NAMED_VALUE_CALLS,
     MAX_OPTION_CALLS,
+    calendar_year_calls,
     doubt_with_tests,
     edge_calls,
     option_calls,
+    part_unit_calls,
     task_options,
 )
 from agent.loop.probes import (
@@ -23,6 +25,7 @@ from agent.loop.probes import (
     MAX_DOUBT_PROBES,
     MAX_PROBES,
     Probe,
+    literal_calls,
     probe_calls,
     probes_key,
     solve_probes,
@@ -382,6 +385,46 @@ def test_the_texts_a_task_quotes_are_passed_where_the_example_passes_text_and_as
     assert len([c for c in edge_calls("assert f('a') == 1\n", "f", many) if "'w" in c]) == MAX_NAMED_VALUE_CALLS
 
 
+def test_a_year_the_signature_names_is_made_a_century_year_of_each_kind_and_its_month_february():
+    def years(test: str, name: str, task: str) -> list[str]:
+        return calendar_year_calls(literal_calls(test, name), name, task)
+
+    task = "Write `days_in_month(year, month)`: the Gregorian rule, where century years leap only by 400."
+    assert years("assert days_in_month(2023, 4) == 30\n", "days_in_month", task) == [
+        "days_in_month(1900, 2)", "days_in_month(2000, 2)"]
+    assert "days_in_month(1900, 2)" in edge_calls("assert days_in_month(2023, 4) == 30\n", "days_in_month", task)
+    # A day that is in no February keeps its month; the year still moves (a leap day is before it).
+    assert years("assert day_of_year(2023, 4, 30) == 120\n", "day_of_year", "day_of_year(year, month, day)") == [
+        "day_of_year(1900, 4, 30)", "day_of_year(2000, 4, 30)"]
+    # A parameter the task calls a year; the first year only, and never the value it has already.
+    assert years("assert count_leap_years(2000, 2010) == 3\n", "count_leap_years",
+                 "Write `count_leap_years(start, end)`: leap years from year `start` to year `end`.") == [
+        "count_leap_years(1900, 2010)"]
+    # Years as a count, a year no calendar has, a task that writes no signature: nothing.
+    assert years("assert grow(100, 5, 10) == 162.89\n", "grow", "grow(principal, rate, years)") == []
+    assert years("assert f(20230) == 1\n", "f", "f(year)") == []
+    assert years("assert is_leap(2023) is False\n", "is_leap", "Say whether a year is a leap year.") == []
+
+
+def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_number_inside_the_contract():
+    task = ("Write `shipping_cost(weight_kg)`: 5.00 up to 1 kg, and each additional kilogram or part of a kilogram "
+            "adds 2.50.")
+    tests = "assert shipping_cost(3) == 10.0\n"
+    assert stated_contract(task, "shipping_cost").parts
+    assert part_unit_calls(literal_calls(tests, "shipping_cost"), "shipping_cost", task) == [
+        "shipping_cost(3.2)", "shipping_cost(3.5)"]
+    probes = probe_calls(tests, "shipping_cost", ["shipping_cost(3.2)"], stated_contract(task, "shipping_cost"))
+    assert Probe("shipping_cost(3.2)", "mutated") in probes  # inside: the task's words say weights have parts
+    assert Probe("shipping_cost(3.2)", "outside") in probe_calls(tests, "shipping_cost", ["shipping_cost(3.2)"],
+                                                                  StatedContract())
+    for words in ("£2 per hour or part thereof", "partial hours count as whole ones", "any fraction of an hour",
+                  "each started hour costs 2"):
+        assert stated_contract(f"fee(hours): {words}.", "fee").parts, words
+    for words in ("the local part of an email", "a partial match", "the fractional part of x"):
+        assert not stated_contract(f"f(s): {words}.", "f").parts, words
+        assert part_unit_calls(literal_calls("assert f(3) == 1\n", "f"), "f", f"f(s): {words}.") == []
+
+
 def test_a_visible_call_of_values_built_from_literals_is_probed_as_their_values():
     tests = "assert paginate(list(range(1, 26)), 2) == list(range(11, 21))\n"
     probes = [p.call for p in probe_calls(tests, "paginate")]
@@ -543,6 +586,17 @@ def test_a_doubted_solve_whose_task_speaks_of_empty_input_asks_about_it_as_insid
     assert Probe("total([])", "mutated") in solve_probes(solver.state_at(thread))
     question = solver.question(thread)
     assert question.call == "total([])" and not question.outside
+
+
+def test_a_doubted_solve_whose_task_charges_part_of_a_unit_asks_about_a_part_inside_the_contract(tmp_path):
+    rounds_up = "import math\ndef fee(hours):\n    return 2 * math.ceil(hours)\n"
+    per_hour = "def fee(hours):\n    return 2 * hours\n"
+    solver, _ = _without_proposals(tmp_path, [per_hour, rounds_up, per_hour, rounds_up, rounds_up])
+    thread, question = _first_question(solver, "Write `fee(hours)`: 2 dollars an hour or part of an hour.",
+                                       "assert fee(3) == 6\n")
+    assert question.call == "fee(3.2)" and not question.outside
+    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("= 8"))))
+    assert solver.chosen(thread).number == 2 and "assert fee(3.2) == 8" in solver.state_at(thread)["tests"]
 
 
 def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_answers_change_it(tmp_path):

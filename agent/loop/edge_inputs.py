@@ -448,14 +448,69 @@ def result_among_calls(tests: str, entry_point: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_CENTURIES = (1900, 2000)  # a century year that is no leap year, and one that is
+_PARTS_OF = (0.2, 0.5)  # a part of a unit above a whole one: where rounding up, rounding and charging by it differ
+
+
+def _named_places(names: list[str], word: str, task: str) -> list[int]:
+    """The places of the parameters named for one of a thing (year, start_year; not years, a count), or that the
+    task calls one ("from year `start`")."""
+    return [i for i, n in enumerate(names) if re.fullmatch(rf"(?:\w+_)?{word}", n.lower())
+            or re.search(rf"\b{word}\s+`?{re.escape(n)}\b", task, re.IGNORECASE)]
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def calendar_year_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
+    """Where the task's signature names a year (year, start_year, or a parameter it calls one), a visible call with
+    its first such argument made a century year of each kind (1900, no leap year; 2000, one), and a month it names
+    made February where the call's day (if it names one) is in every month: days_in_month(1900, 2) of
+    days_in_month(2023, 4). A date in a text gets its calendar's edges from _calendar_edges; a year and a month
+    passed as numbers have none, and a leap rule that forgets centuries passes every example of a year that is not
+    one."""
+    header = task_signature(task, entry_point)
+    names = [a.arg for a in header.posonlyargs + header.args] if header else []
+    years, months, days = (_named_places(names, word, task) for word in ("year", "month", "day"))
+    found: list[str] = []
+    for c in calls:
+        args = c.args
+        year = next((i for i in years if i < len(args) and _whole(args[i], 1, 9999)), None)
+        if year is None:
+            continue
+        month = next((i for i in months if i < len(args) and _whole(args[i], 1, 12)), None)
+        day_fits = all(not isinstance(args[i], int) or args[i] <= 28 for i in days if i < len(args))
+        for century in _CENTURIES:
+            moved = args[:year] + [century] + args[year + 1:]
+            if month is not None and day_fits:
+                moved[month] = 2
+            if moved != args:
+                found.append(bare_call(entry_point, moved, c.keywords))
+    return list(dict.fromkeys(found))
+
+
+def part_unit_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
+    """Where the task speaks of part of a unit (agent.loop.task_words.stated_contract's parts: "each additional
+    kilogram or part of a kilogram"), a visible call with each whole, non-negative number it passes made a part
+    above (shipping_cost(3.2), shipping_cost(3.5) of shipping_cost(3)): examples that weigh whole kilograms pass an
+    answer that charges by the kilogram, or rounds, where the task rounds up."""
+    if not stated_contract(task, entry_point).parts:
+        return []
+    return list(dict.fromkeys(bare_call(entry_point, args, keywords) for c in calls
+                              for args, keywords, _, _ in each_changed(
+                                  c, lambda a: [a + p for p in _PARTS_OF] if _whole(a, 0, 10**9) else [])))
+
+
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
-    quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), then
-    one argument of a visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument
-    made equal to another, or two dict arguments sharing a key; each once, in the visible calls' order, none a
-    visible call's own."""
+    quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
+    year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
+    the task speaks of parts of a unit (part_unit_calls), then one argument of a visible call (or of one so
+    shortened) moved to an edge (edges_of), one int or text argument made equal to another, or two dict arguments
+    sharing a key; each once, in the visible calls' order, none a visible call's own."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
@@ -471,6 +526,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
+    found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
+              if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

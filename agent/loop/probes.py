@@ -101,9 +101,11 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
     task states in words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave
     open: empty or negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this
     place is not, nor a string, list or dict shorter than the least length it gives (unless an example's is too: then
-    the words were misread)."""
+    the words were misread); a number with a fraction where the examples pass whole ones is inside when the task
+    speaks of part of a unit ("each kilogram or part of a kilogram")."""
     stated = stated or StatedContract()
-    if not seen or any(type(v) is not type(value) for v in seen):
+    part = stated.parts and type(value) is float and all(type(v) is int for v in seen)
+    if not seen or (any(type(v) is not type(value) for v in seen) and not part):
         return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         bound = stated.bounds.get(place)

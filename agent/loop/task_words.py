@@ -56,6 +56,15 @@ _CHANGES = re.compile(r"\b(?:modif(?:y|ies|ied|ying)|mutat(?:e|es|ed|ing)|in[- ]
                       r"(?:the|its|their|your|any|a)\s+(?:input|argument|given|original|list|dict|dictionary|array)s?)\b",
                       re.IGNORECASE)
 
+# Units a price or a count is charged by, as tasks write them.
+_UNITS = (r"(?:second|minute|hour|day|night|week|month|year|gram|kilogram|kg|pound|lb|ounce|oz|tonne|ton|metre|meter|"
+          r"kilometre|kilometer|km|mile|foot|feet|yard|inch|litre|liter|gallon|unit|block|page|item|slice|share|cup)s?")
+# Words on a part of a unit counting as a whole one, or alone: "each additional kilogram or part of a kilogram", "or
+# part thereof", "partial hours", "any fraction of an hour", "each started hour". An example that weighs whole
+# kilograms cannot tell rounding up from charging by the kilogram, so a part of one is inside the task's inputs.
+_PARTS = re.compile(rf"\b(?:or|and|any|each|every)\s+part\s+of\s+an?\s|\bpart\s+thereof\b|\bpartial\s+{_UNITS}\b|"
+                    rf"\bfractions?\s+of\s+an?\s+{_UNITS}\b|\bstarted\s+{_UNITS}\b", re.IGNORECASE)
+
 
 def task_signature(task: str, entry_point: str) -> ast.arguments | None:
     """The entry point's parameters as the task writes them ("digit_sum(n, repeat=False)" in words, or a def's
@@ -96,6 +105,7 @@ class StatedContract:
     least_lengths: dict[int, int] = field(default_factory=dict)
     optional_from: int | None = None  # the first positional place from which every parameter has a default
     changes: bool = False  # the task speaks of changing or keeping what the function is given ("never modify")
+    parts: bool = False  # the task speaks of part of a unit ("or part of a kilogram"): a float where examples pass ints
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -109,7 +119,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
       length;
     - a signature whose last positional parameters have defaults ("clamp(value, low=None, high=None)") lets a call
       leave them out;
-    - "modify", "in place", "unchanged", "a new list", "change the input" speak of changing what it is given.
+    - "modify", "in place", "unchanged", "a new list", "change the input" speak of changing what it is given;
+    - "or part of a kilogram", "part thereof", "partial hours", "a fraction of an hour", "each started hour" speak of
+      part of a unit: a number with a fraction is an input where the examples pass whole ones.
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
@@ -136,7 +148,8 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
             if place is not None:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
-    return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None)
+    return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None,
+                          _PARTS.search(task) is not None)
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
