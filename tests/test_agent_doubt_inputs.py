@@ -396,12 +396,21 @@ def test_a_year_the_signature_names_is_made_a_century_year_of_each_kind_and_its_
     # A day that is in no February keeps its month; the year still moves (a leap day is before it).
     assert years("assert day_of_year(2023, 4, 30) == 120\n", "day_of_year", "day_of_year(year, month, day)") == [
         "day_of_year(1900, 4, 30)", "day_of_year(2000, 4, 30)"]
-    # A parameter the task calls a year; the first year only, and never the value it has already.
+    # Parameters the task calls years: both move alike, keeping their order and distance.
     assert years("assert count_leap_years(2000, 2010) == 3\n", "count_leap_years",
                  "Write `count_leap_years(start, end)`: leap years from year `start` to year `end`.") == [
-        "count_leap_years(1900, 2010)"]
-    # Years as a count, a year no calendar has, a task that writes no signature: nothing.
+        "count_leap_years(1900, 1910)"]
+    assert years("assert age(2023, birth_year=1990) == 33\n", "age", "age(current_year, birth_year)") == [
+        "age(1900, birth_year=1867)", "age(2000, birth_year=1967)"]
+    # A day passed by keyword, or as text, is no day of every month: the month stays.
+    assert years("assert doy(2023, 4, day=30) == 120\n", "doy", "doy(year, month, day)") == [
+        "doy(1900, 4, day=30)", "doy(2000, 4, day=30)"]
+    assert years("assert doy(2023, 4, '3') == 93\n", "doy", "doy(year, month, day)")[0] == "doy(1900, 4, '3')"
+    # Years as a count, a rate a year, a year in words beside a parameter, a year no calendar has, a task that writes
+    # no signature: nothing.
     assert years("assert grow(100, 5, 10) == 162.89\n", "grow", "grow(principal, rate, years)") == []
+    assert years("assert pay(1000, 0.05, 12) == 85.61\n", "pay", "pay(principal, rate, payments_per_year)") == []
+    assert years("assert tree(5, 3) == 8\n", "tree", "Write `tree(a, n)`: each year a tree grows by n metres.") == []
     assert years("assert f(20230) == 1\n", "f", "f(year)") == []
     assert years("assert is_leap(2023) is False\n", "is_leap", "Say whether a year is a leap year.") == []
 
@@ -419,10 +428,19 @@ def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_numbe
                                                                   StatedContract())
     for words in ("£2 per hour or part thereof", "partial hours count as whole ones", "any fraction of an hour",
                   "each started hour costs 2"):
-        assert stated_contract(f"fee(hours): {words}.", "fee").parts, words
-    for words in ("the local part of an email", "a partial match", "the fractional part of x"):
-        assert not stated_contract(f"f(s): {words}.", "f").parts, words
-        assert part_unit_calls(literal_calls("assert f(3) == 1\n", "f"), "f", f"f(s): {words}.") == []
+        assert stated_contract(f"fee(hours): {words}.", "fee").parts == {0}, words
+    for words in ("each part of a path", "if any part of a name is empty", "the fraction of a day elapsed after it",
+                  "the local part of an email", "a partial match"):
+        assert not stated_contract(f"f(n): {words}.", "f").parts, words
+    # The parameter that measures in the unit, not a count beside it; a few such calls, before the other edges.
+    task = "Write `fee(hours, people)`: 2 dollars a person per hour or part of an hour."
+    assert stated_contract(task, "fee").parts == {0}
+    many = "".join(f"assert fee({n}, 2) == {4 * n}\n" for n in range(1, 5))
+    assert part_unit_calls(literal_calls(many, "fee"), "fee", task) == [
+        "fee(1.2, 2)", "fee(1.5, 2)", "fee(2.2, 2)", "fee(2.5, 2)"]
+    kinds = {p.call: p.kind for p in probe_calls(many, "fee", ["fee(1, 2.5)", "fee(1.5, 2)"],
+                                                 stated_contract(task, "fee"))}
+    assert kinds["fee(1.5, 2)"] == "mutated" and kinds["fee(1, 2.5)"] == "outside"  # 2.5 people: no part of a unit
 
 
 def test_a_visible_call_of_values_built_from_literals_is_probed_as_their_values():

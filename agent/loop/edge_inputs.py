@@ -450,13 +450,15 @@ def result_among_calls(tests: str, entry_point: str) -> list[str]:
 
 _CENTURIES = (1900, 2000)  # a century year that is no leap year, and one that is
 _PARTS_OF = (0.2, 0.5)  # a part of a unit above a whole one: where rounding up, rounding and charging by it differ
+MAX_PART_CALLS = 4  # calls with a part of a unit (part_unit_calls), of the doubt's edge inputs
 
 
-def _named_places(names: list[str], word: str, task: str) -> list[int]:
-    """The places of the parameters named for one of a thing (year, start_year; not years, a count), or that the
-    task calls one ("from year `start`")."""
-    return [i for i, n in enumerate(names) if re.fullmatch(rf"(?:\w+_)?{word}", n.lower())
-            or re.search(rf"\b{word}\s+`?{re.escape(n)}\b", task, re.IGNORECASE)]
+def _named_for(name: str, word: str, task: str) -> bool:
+    """Whether a parameter is named for one of a thing (year, start_year; not years, a count, nor payments_per_year),
+    or the task calls it one in backticks ("from year `start`")."""
+    lower = name.lower()
+    return (lower == word or (lower.endswith("_" + word) and "per_" not in lower)
+            or re.search(rf"\b{word}\s+`{re.escape(name)}`", task, re.IGNORECASE) is not None)
 
 
 def _whole(value: object, low: int, high: int) -> bool:
@@ -465,41 +467,43 @@ def _whole(value: object, low: int, high: int) -> bool:
 
 def calendar_year_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
     """Where the task's signature names a year (year, start_year, or a parameter it calls one), a visible call with
-    its first such argument made a century year of each kind (1900, no leap year; 2000, one), and a month it names
-    made February where the call's day (if it names one) is in every month: days_in_month(1900, 2) of
-    days_in_month(2023, 4). A date in a text gets its calendar's edges from _calendar_edges; a year and a month
-    passed as numbers have none, and a leap rule that forgets centuries passes every example of a year that is not
-    one."""
+    its years moved alike so that the first is a century year of each kind (1900, no leap year; 2000, one; two years
+    keep their order and distance), and a month it names made February where the call's day (if it names one) is in
+    every month: days_in_month(1900, 2) of days_in_month(2023, 4). A date in a text gets its calendar's edges from
+    _calendar_edges; a year and a month passed as numbers have none, and a leap rule that forgets centuries passes
+    every example of a year that is not one. Arguments are read by the signature's names, positional or keyword."""
     header = task_signature(task, entry_point)
     names = [a.arg for a in header.posonlyargs + header.args] if header else []
-    years, months, days = (_named_places(names, word, task) for word in ("year", "month", "day"))
     found: list[str] = []
     for c in calls:
-        args = c.args
-        year = next((i for i in years if i < len(args) and _whole(args[i], 1, 9999)), None)
-        if year is None:
+        slots = {**{names[i]: a for i, a in enumerate(c.args) if i < len(names)}, **c.keywords}
+        years = [n for n in slots if _named_for(n, "year", task)]
+        if not years or not all(_whole(slots[n], 1, 9999) for n in years):
             continue
-        month = next((i for i in months if i < len(args) and _whole(args[i], 1, 12)), None)
-        day_fits = all(not isinstance(args[i], int) or args[i] <= 28 for i in days if i < len(args))
+        month = next((n for n in slots if _named_for(n, "month", task) and _whole(slots[n], 1, 12)), None)
+        days_fit = all(_whole(slots[n], 1, 28) for n in slots if _named_for(n, "day", task))
         for century in _CENTURIES:
-            moved = args[:year] + [century] + args[year + 1:]
-            if month is not None and day_fits:
+            shift = century - slots[years[0]]
+            moved = {**slots, **{n: slots[n] + shift for n in years}}
+            if month is not None and days_fit:
                 moved[month] = 2
-            if moved != args:
-                found.append(bare_call(entry_point, moved, c.keywords))
+            if moved != slots and all(_whole(moved[n], 1, 9999) for n in years):
+                args = [moved[names[i]] for i in range(len(c.args))]
+                found.append(bare_call(entry_point, args, {k: moved[k] for k in c.keywords}))
     return list(dict.fromkeys(found))
 
 
 def part_unit_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
     """Where the task speaks of part of a unit (agent.loop.task_words.stated_contract's parts: "each additional
-    kilogram or part of a kilogram"), a visible call with each whole, non-negative number it passes made a part
-    above (shipping_cost(3.2), shipping_cost(3.5) of shipping_cost(3)): examples that weigh whole kilograms pass an
-    answer that charges by the kilogram, or rounds, where the task rounds up."""
-    if not stated_contract(task, entry_point).parts:
-        return []
-    return list(dict.fromkeys(bare_call(entry_point, args, keywords) for c in calls
-                              for args, keywords, _, _ in each_changed(
-                                  c, lambda a: [a + p for p in _PARTS_OF] if _whole(a, 0, 10**9) else [])))
+    kilogram or part of a kilogram"), a visible call with the whole, non-negative number it passes where the
+    parameter measures in that unit made a part above (shipping_cost(3.2), shipping_cost(3.5) of shipping_cost(3)),
+    up to MAX_PART_CALLS: examples that weigh whole kilograms pass an answer that charges by the kilogram, or
+    rounds, where the task rounds up."""
+    places = stated_contract(task, entry_point).parts
+    found = [bare_call(entry_point, c.args[:i] + [a + part] + c.args[i + 1:], c.keywords)
+             for c in calls for i, a in enumerate(c.args) if i in places and _whole(a, 0, 10**9)
+             for part in _PARTS_OF]
+    return list(dict.fromkeys(found))[:MAX_PART_CALLS]
 
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:

@@ -15,6 +15,7 @@ import ast
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -102,9 +103,10 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
     open: empty or negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this
     place is not, nor a string, list or dict shorter than the least length it gives (unless an example's is too: then
     the words were misread); a number with a fraction where the examples pass whole ones is inside when the task
-    speaks of part of a unit ("each kilogram or part of a kilogram")."""
+    speaks of part of a unit the parameter at this place measures in ("each kilogram or part of a kilogram")."""
     stated = stated or StatedContract()
-    part = stated.parts and type(value) is float and all(type(v) is int for v in seen)
+    part = place in stated.parts and type(value) is float and math.isfinite(value) and all(
+        type(v) is int for v in seen)
     if not seen or (any(type(v) is not type(value) for v in seen) and not part):
         return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -56,14 +56,40 @@ _CHANGES = re.compile(r"\b(?:modif(?:y|ies|ied|ying)|mutat(?:e|es|ed|ing)|in[- ]
                       r"(?:the|its|their|your|any|a)\s+(?:input|argument|given|original|list|dict|dictionary|array)s?)\b",
                       re.IGNORECASE)
 
-# Units a price or a count is charged by, as tasks write them.
-_UNITS = (r"(?:second|minute|hour|day|night|week|month|year|gram|kilogram|kg|pound|lb|ounce|oz|tonne|ton|metre|meter|"
-          r"kilometre|kilometer|km|mile|foot|feet|yard|inch|litre|liter|gallon|unit|block|page|item|slice|share|cup)s?")
-# Words on a part of a unit counting as a whole one, or alone: "each additional kilogram or part of a kilogram", "or
-# part thereof", "partial hours", "any fraction of an hour", "each started hour". An example that weighs whole
-# kilograms cannot tell rounding up from charging by the kilogram, so a part of one is inside the task's inputs.
-_PARTS = re.compile(rf"\b(?:or|and|any|each|every)\s+part\s+of\s+an?\s|\bpart\s+thereof\b|\bpartial\s+{_UNITS}\b|"
-                    rf"\bfractions?\s+of\s+an?\s+{_UNITS}\b|\bstarted\s+{_UNITS}\b", re.IGNORECASE)
+# Units a price is charged by, each with the parameter names that measure in it: a part of a unit is a fraction of
+# the parameter that measures what the task charges by (weight_kg, hours), not of a count beside it (people).
+_UNIT_NAMES = {
+    ("second", "minute", "hour", "day", "night", "week", "month", "year", "hr", "min", "sec"):
+        ("sec", "min", "hour", "hr", "day", "night", "week", "month", "year", "time", "duration", "stay"),
+    ("gram", "kilogram", "kg", "pound", "lb", "ounce", "oz", "tonne", "ton"):
+        ("gram", "kilo", "kg", "pound", "lb", "ounce", "oz", "ton", "weight", "mass"),
+    ("metre", "meter", "kilometre", "kilometer", "km", "mile", "foot", "feet", "yard", "inch"):
+        ("metre", "meter", "km", "mile", "foot", "feet", "ft", "yard", "inch", "dist", "length"),
+    ("litre", "liter", "gallon", "cup"): ("litre", "liter", "gallon", "gal", "cup", "volume"),
+    ("unit", "block", "page", "slice", "share"): (),
+}
+_UNITS = rf"(?:{'|'.join(u for units in _UNIT_NAMES for u in units)})(?:e?s)?"
+# Words on a part of a unit counting as a whole one, or alone, with the unit they name: "each additional kilogram or
+# part of a kilogram", "per hour or part thereof", "partial hours", "any fraction of an hour", "each started hour".
+# An example that weighs whole kilograms cannot tell rounding up from charging by the kilogram.
+_PARTS = re.compile(rf"\b(?:or|and|any)\s+(?:part|fraction|portion)\s+of\s+an?\s+(?P<a>{_UNITS})\b|"
+                    rf"\b(?P<b>{_UNITS})\s+or\s+(?:any\s+)?(?:part|fraction|portion)\s+thereof\b|"
+                    rf"\bpartial\s+(?P<c>{_UNITS})\b|\b(?:each|every|any)\s+started\s+(?P<d>{_UNITS})\b",
+                    re.IGNORECASE)
+
+
+def _part_places(task: str, names: list[str]) -> frozenset[int]:
+    """The places of the parameters a part of a unit the task speaks of is a fraction of (_PARTS): those named for
+    what measures in that unit (weight_kg for kilograms, hours or minutes for hours), or the only parameter."""
+    places: set[int] = set()
+    for found in _PARTS.finditer(task):
+        unit = next(u for u in found.groups() if u).lower()
+        named = next((fragments for units, fragments in _UNIT_NAMES.items()
+                      if any(unit.startswith(u) for u in units)), ())
+        places |= {i for i, n in enumerate(names) if any(f in n.lower() for f in named)}
+        if not places and len(names) == 1:
+            places.add(0)
+    return frozenset(places)
 
 
 def task_signature(task: str, entry_point: str) -> ast.arguments | None:
@@ -105,7 +131,7 @@ class StatedContract:
     least_lengths: dict[int, int] = field(default_factory=dict)
     optional_from: int | None = None  # the first positional place from which every parameter has a default
     changes: bool = False  # the task speaks of changing or keeping what the function is given ("never modify")
-    parts: bool = False  # the task speaks of part of a unit ("or part of a kilogram"): a float where examples pass ints
+    parts: frozenset[int] = frozenset()  # places a part of a unit may be at ("or part of a kilogram"): floats too
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -120,8 +146,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     - a signature whose last positional parameters have defaults ("clamp(value, low=None, high=None)") lets a call
       leave them out;
     - "modify", "in place", "unchanged", "a new list", "change the input" speak of changing what it is given;
-    - "or part of a kilogram", "part thereof", "partial hours", "a fraction of an hour", "each started hour" speak of
-      part of a unit: a number with a fraction is an input where the examples pass whole ones.
+    - "or part of a kilogram", "per hour or part thereof", "partial hours", "any fraction of an hour", "each started
+      hour" speak of part of a unit: a number with a fraction is an input, where the examples pass whole ones, of the
+      parameter that measures in it (weight_kg, hours), or of the only parameter.
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
@@ -149,7 +176,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
     return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None,
-                          _PARTS.search(task) is not None)
+                          _part_places(task, names))
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
