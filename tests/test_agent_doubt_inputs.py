@@ -426,6 +426,12 @@ def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_numbe
     assert Probe("shipping_cost(3.2)", "mutated") in probes  # inside: the task's words say weights have parts
     assert Probe("shipping_cost(3.2)", "outside") in probe_calls(tests, "shipping_cost", ["shipping_cost(3.2)"],
                                                                   StatedContract())
+    # Once a question's answer adds shipping_cost(3.2) beside the person's 3, a doubted solve takes whole and part
+    # weights alike (the person's table reading reaches shipping_cost(45) again); a solve nobody doubts is as before.
+    both = tests + "assert shipping_cost(3.2) == 12.5\n"
+    doubted = {p.call: p.kind for p in probe_calls(both, "shipping_cost", (), StatedContract())}
+    assert doubted["shipping_cost(4)"] == doubted["shipping_cost(3.7)"] == "mutated"
+    assert {p.call: p.kind for p in probe_calls(both, "shipping_cost")}["shipping_cost(4)"] == "outside"
     for words in ("£2 per hour or part thereof", "partial hours count as whole ones", "any fraction of an hour",
                   "each started hour costs 2"):
         assert stated_contract(f"fee(hours): {words}.", "fee").parts == {0}, words
