@@ -19,6 +19,7 @@ from agent.loop.edge_inputs import (
     option_calls,
     part_unit_calls,
     task_options,
+    threshold_calls,
 )
 from agent.loop.probes import (
     MAX_DOUBT_INPUTS,
@@ -32,7 +33,13 @@ from agent.loop.probes import (
 )
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs, read_proposals
 from agent.loop.questions import Asked, Reply, answered
-from agent.loop.task_words import StatedContract, named_separators, quoted_values, stated_contract
+from agent.loop.task_words import (
+    StatedContract,
+    named_separators,
+    quoted_values,
+    stated_contract,
+    stated_thresholds,
+)
 from agent.solves.answer_behaviour import answer_behaviour
 from agent.solves.reference_person import read_table, reference_reply
 from fakes import SamplingScriptedModel
@@ -449,6 +456,26 @@ def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_numbe
     assert kinds["fee(1.5, 2)"] == "mutated" and kinds["fee(1, 2.5)"] == "outside"  # 2.5 people: no part of a unit
 
 
+def test_a_threshold_the_task_states_is_tried_at_it_and_just_past_it_by_place_keyword_or_option():
+    assert stated_thresholds("Write f(n, k, m, a, b): n < 10, k <= 10, m > 1, a >= 0, 0 < b.", "f") == {
+        "n": [10, 9], "k": [10, 11], "m": [1, 2], "a": [0, -1], "b": [0, 1]}
+    words = "Write `f(n, k)`: raise ValueError if `n` is less than 1; when k is greater than 100, or x exceeds 5."
+    assert stated_thresholds(words, "f") == {"n": [1, 0], "k": [100, 101]}  # x is no parameter
+    assert stated_thresholds("Write f(x): 0 if x is less than 2.5; a list of length less than 3.", "f") == {}
+    task = ("Write `date_range(start, end, step_days=1)`: dates from start to end; raise ValueError if `step_days` "
+            "is less than 1.")
+    tests = "assert date_range('2024-01-30', '2024-02-01') == ['2024-01-30', '2024-01-31', '2024-02-01']\n"
+    # An option the call leaves to its default is passed by keyword; the default's own value is no new input.
+    assert threshold_calls(literal_calls(tests, "date_range"), "date_range", task) == [
+        "date_range('2024-01-30', '2024-02-01', step_days=0)"]
+    assert "date_range('2024-01-30', '2024-02-01', step_days=0)" in edge_calls(tests, "date_range", task)
+    both = "Write `f(n, k)`: if n is greater than 100 or k is less than 2, raise ValueError."
+    assert threshold_calls(literal_calls("assert f(5, 3) == 8\nassert f(7, 4) == 11\n", "f"), "f", both) == [
+        "f(100, 3)", "f(101, 3)", "f(5, 2)", "f(5, 1)"]  # at most four
+    assert threshold_calls(literal_calls("assert f(5, k=3) == 8\n", "f"), "f", both)[2:] == ["f(5, k=2)", "f(5, k=1)"]
+    assert threshold_calls(literal_calls("assert f('5', 3) == 8\n", "f"), "f", both) == ["f('5', 2)", "f('5', 1)"]
+
+
 def test_a_visible_call_of_values_built_from_literals_is_probed_as_their_values():
     tests = "assert paginate(list(range(1, 26)), 2) == list(range(11, 21))\n"
     probes = [p.call for p in probe_calls(tests, "paginate")]
@@ -610,6 +637,19 @@ def test_a_doubted_solve_whose_task_speaks_of_empty_input_asks_about_it_as_insid
     assert Probe("total([])", "mutated") in solve_probes(solver.state_at(thread))
     question = solver.question(thread)
     assert question.call == "total([])" and not question.outside
+
+
+def test_a_doubted_solve_asks_about_a_threshold_the_task_states_and_the_answer_is_a_raises_test(tmp_path):
+    # Both pass tickets(10) == 100; one forgets "at least 5", which no mutation of 10 reaches (0 and 9 agree).
+    checks = ("def tickets(n):\n    if n < 5:\n        raise ValueError(n)\n    return 10 * n\n")
+    forgets = "def tickets(n):\n    return 10 * n if n > 0 else 0\n"
+    solver, _ = _without_proposals(tmp_path, [forgets, checks, forgets, checks, checks])
+    task = "Write `tickets(n)`: 10 dollars a ticket; raise ValueError if `n` is less than 5 (a group is 5 or more)."
+    thread, question = _first_question(solver, task, "assert tickets(10) == 100\n")
+    assert question.call == "tickets(4)" and not question.outside
+    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("! ValueError"))))
+    assert solver.chosen(thread).number == 2
+    assert "tickets(4)" in solver.state_at(thread)["tests"] and "ValueError" in solver.state_at(thread)["tests"]
 
 
 def test_a_doubted_solve_whose_task_charges_part_of_a_unit_asks_about_a_part_inside_the_contract(tmp_path):

@@ -27,7 +27,13 @@ from agent.loop.probes import (
     literal_calls,
     mutations,
 )
-from agent.loop.task_words import named_separators, quoted_values, stated_contract, task_signature
+from agent.loop.task_words import (
+    named_separators,
+    quoted_values,
+    stated_contract,
+    stated_thresholds,
+    task_signature,
+)
 
 MAX_OPTION_CALLS = 8  # calls that pass an option of the task's signature by keyword, of the doubt's edge inputs
 MAX_NAMED_VALUE_CALLS = 6  # calls that pass a text the task quotes (named_value_calls), of the doubt's edge inputs
@@ -451,6 +457,7 @@ def result_among_calls(tests: str, entry_point: str) -> list[str]:
 _CENTURIES = (1900, 2000)  # a century year that is no leap year, and one that is
 _PARTS_OF = (0.2, 0.5)  # a part of a unit above a whole one: where rounding up, rounding and charging by it differ
 MAX_PART_CALLS = 4  # calls with a part of a unit (part_unit_calls), of the doubt's edge inputs
+MAX_THRESHOLD_CALLS = 4  # calls at a threshold the task states (threshold_calls), of the doubt's edge inputs
 
 
 def _named_for(name: str, word: str, task: str) -> bool:
@@ -506,13 +513,40 @@ def part_unit_calls(calls: list[VisibleCall], entry_point: str, task: str) -> li
     return list(dict.fromkeys(found))[:MAX_PART_CALLS]
 
 
+def threshold_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
+    """A visible call with a whole number the task gives a threshold (agent.loop.task_words.stated_thresholds:
+    "raise ValueError if `step_days` is less than 1") moved to the threshold and just past it, by place or keyword,
+    or passed by keyword where the call leaves that option to its default (date_range(a, b, step_days=0)); up to
+    MAX_THRESHOLD_CALLS. A thin test passes a typical value; an answer that forgets the stated rule differs there."""
+    thresholds = stated_thresholds(task, entry_point)
+    header = task_signature(task, entry_point) if thresholds else None
+    if header is None:
+        return []
+    places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)}
+    defaults = {a.arg: d for a, d in _defaults(header)}
+    found: list[str] = []
+    for c, (name, values) in itertools.product(calls, thresholds.items()):
+        place = places.get(name)
+        for value in values:
+            if place is not None and place < len(c.args):
+                if type(c.args[place]) is int and c.args[place] != value:
+                    found.append(bare_call(entry_point, c.args[:place] + [value] + c.args[place + 1:], c.keywords))
+            elif name in c.keywords:
+                if type(c.keywords[name]) is int and c.keywords[name] != value:
+                    found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
+            elif name in defaults and literal(defaults[name]) != (True, value):
+                found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
+    return list(dict.fromkeys(found))[:MAX_THRESHOLD_CALLS]
+
+
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
     quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
     year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
-    the task speaks of parts of a unit (part_unit_calls), then one argument of a visible call (or of one so
+    the task speaks of parts of a unit (part_unit_calls), a whole number at a threshold the task states and just
+    past it (threshold_calls), then one argument of a visible call (or of one so
     shortened) moved to an edge (edges_of), one int or text argument made equal to another, or two dict arguments
     sharing a key; each once, in the visible calls' order, none a visible call's own."""
     if not entry_point:
@@ -531,7 +565,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
-              if call not in given and call not in found]
+              + threshold_calls(calls, entry_point, task) if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

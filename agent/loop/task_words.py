@@ -215,3 +215,42 @@ def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
     found = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(task)]
     return list(dict.fromkeys(v for v in found if v.strip() and re.search(r"\w", v)
                               and not (entry_point and entry_point in v)))
+
+
+# A threshold the task states for a parameter, in words or symbols: "raise ValueError if `step_days` is less than 1",
+# "if n is greater than 100", "when k exceeds 10", "n < 1", "0 <= drop". Each gives the threshold and the number on
+# its other side: thin tests pass a typical value, and an answer that forgets the rule differs only there.
+_NAME = r"`?(?P<name>[A-Za-z_]\w*)`?"
+_THRESHOLDS = (
+    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:less|smaller|lower|fewer)\s+than\s+(?P<n>-?\d+)\b(?![.,]\d)"), -1),
+    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:below|under)\s+(?P<n>-?\d+)\b(?![.,]\d)"), -1),
+    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:greater|more|larger|bigger|higher)\s+than\s+(?P<n>-?\d+)\b(?![.,]\d)"),
+     1),
+    (re.compile(rf"\b{_NAME}\s+(?:(?:is|are)\s+(?:above|over)|exceeds?)\s+(?P<n>-?\d+)\b(?![.,]\d)"), 1),
+    # In symbols the pair straddles the line the comparison draws: n - 1 and n for `n < 10`, 10 and 11 for `n <= 10`.
+    (re.compile(rf"\b{_NAME}\s*<(?!=)\s*(?P<n>-?\d+)\b(?![.,]\d)"), -1),
+    (re.compile(rf"\b{_NAME}\s*(?:<=|≤)\s*(?P<n>-?\d+)\b(?![.,]\d)"), 1),
+    (re.compile(rf"\b{_NAME}\s*>(?!=)\s*(?P<n>-?\d+)\b(?![.,]\d)"), 1),
+    (re.compile(rf"\b{_NAME}\s*(?:>=|≥)\s*(?P<n>-?\d+)\b(?![.,]\d)"), -1),
+    (re.compile(rf"(?<![\w.])(?P<n>-?\d+)\s*<(?!=)\s*{_NAME}"), 1),
+    (re.compile(rf"(?<![\w.])(?P<n>-?\d+)\s*(?:<=|≤)\s*{_NAME}"), -1),
+)
+
+
+def stated_thresholds(task: str, entry_point: str | None) -> dict[str, list[int]]:
+    """For each parameter of the task's signature (task_signature) that the task gives a threshold in words or
+    symbols ("if `step_days` is less than 1", "n > 100", "0 <= drop"), the threshold and the whole number just past
+    it, in the order the task states them: inputs where an answer that forgets a stated rule differs."""
+    header = task_signature(task, entry_point) if entry_point else None
+    names = {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
+    found: list[tuple[int, str, list[int]]] = []
+    for pattern, side in _THRESHOLDS:
+        for m in pattern.finditer(task):
+            if m.group("name") in names:
+                n = int(m.group("n"))
+                found.append((m.start(), m.group("name"), [n, n + side]))
+    thresholds: dict[str, list[int]] = {}
+    for _, name, values in sorted(found):
+        thresholds.setdefault(name, [])
+        thresholds[name] += [v for v in values if v not in thresholds[name]]
+    return thresholds
