@@ -470,9 +470,20 @@ def test_a_threshold_the_task_states_is_tried_at_it_and_just_past_it_by_place_ke
         "date_range('2024-01-30', '2024-02-01', step_days=0)"]
     assert "date_range('2024-01-30', '2024-02-01', step_days=0)" in edge_calls(tests, "date_range", task)
     both = "Write `f(n, k)`: if n is greater than 100 or k is less than 2, raise ValueError."
+    # Each parameter in turn, at most four, none a visible call.
     assert threshold_calls(literal_calls("assert f(5, 3) == 8\nassert f(7, 4) == 11\n", "f"), "f", both) == [
-        "f(100, 3)", "f(101, 3)", "f(5, 2)", "f(5, 1)"]  # at most four
-    assert threshold_calls(literal_calls("assert f(5, k=3) == 8\n", "f"), "f", both)[2:] == ["f(5, k=2)", "f(5, k=1)"]
+        "f(100, 3)", "f(5, 2)", "f(101, 3)", "f(5, 1)"]
+    assert threshold_calls(literal_calls("assert f(100, 3) == 8\n", "f"), "f", both, {"f(100, 3)"})[:2] == [
+        "f(101, 3)", "f(100, 2)"]
+    # Words that state no rule of a parameter, arithmetic, an option whose default is no whole number, a
+    # positional-only one: nothing.
+    assert stated_thresholds("Write f(items, count): the items whose count is greater than 1.", "f") == {}
+    assert stated_thresholds("Write f(n, k): n - k < 3, 2*k <= 10, k-1 <= n, n < 10**6, if n is less than 1 million.",
+                             "f") == {}
+    assert threshold_calls(literal_calls("assert pad('a') == 'a'\n", "pad"), "pad",
+                           "Write `pad(s, fill=' ')`: raise ValueError if `fill` is greater than 1.") == []
+    assert threshold_calls(literal_calls("assert f(3) == 3\n", "f"), "f", "Write `f(x, step=1, /)`: if step < 1.") == []
+    assert threshold_calls(literal_calls("assert f(5, k=3) == 8\n", "f"), "f", both)[1::2] == ["f(5, k=2)", "f(5, k=1)"]
     assert threshold_calls(literal_calls("assert f('5', 3) == 8\n", "f"), "f", both) == ["f('5', 2)", "f('5', 1)"]
 
 

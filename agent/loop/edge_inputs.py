@@ -513,30 +513,34 @@ def part_unit_calls(calls: list[VisibleCall], entry_point: str, task: str) -> li
     return list(dict.fromkeys(found))[:MAX_PART_CALLS]
 
 
-def threshold_calls(calls: list[VisibleCall], entry_point: str, task: str) -> list[str]:
+def threshold_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
     """A visible call with a whole number the task gives a threshold (agent.loop.task_words.stated_thresholds:
     "raise ValueError if `step_days` is less than 1") moved to the threshold and just past it, by place or keyword,
-    or passed by keyword where the call leaves that option to its default (date_range(a, b, step_days=0)); up to
-    MAX_THRESHOLD_CALLS. A thin test passes a typical value; an answer that forgets the stated rule differs there."""
+    or passed by keyword where the call leaves that option to its whole-number default (date_range(a, b,
+    step_days=0)); none that is a visible call (given), each parameter in turn, up to MAX_THRESHOLD_CALLS. A thin
+    test passes a typical value; an answer that forgets the stated rule differs there."""
     thresholds = stated_thresholds(task, entry_point)
     header = task_signature(task, entry_point) if thresholds else None
     if header is None:
         return []
     places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)}
-    defaults = {a.arg: d for a, d in _defaults(header)}
-    found: list[str] = []
-    for c, (name, values) in itertools.product(calls, thresholds.items()):
-        place = places.get(name)
-        for value in values:
+    positional_only = {a.arg for a in header.posonlyargs}
+    defaults = {a.arg: value for a, d in _defaults(header) for ok, value in [literal(d)] if ok and type(value) is int}
+    each: list[list[str]] = []  # per parameter, so that one parameter's values cannot take every place
+    for name, values in thresholds.items():
+        place, found = places.get(name), []
+        for c, value in itertools.product(calls, values):
             if place is not None and place < len(c.args):
                 if type(c.args[place]) is int and c.args[place] != value:
                     found.append(bare_call(entry_point, c.args[:place] + [value] + c.args[place + 1:], c.keywords))
             elif name in c.keywords:
                 if type(c.keywords[name]) is int and c.keywords[name] != value:
                     found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
-            elif name in defaults and literal(defaults[name]) != (True, value):
+            elif name in defaults and name not in positional_only and defaults[name] != value:
                 found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
-    return list(dict.fromkeys(found))[:MAX_THRESHOLD_CALLS]
+        each.append([call for call in dict.fromkeys(found) if call not in given])
+    spread = [call for group in itertools.zip_longest(*each) for call in group if call is not None]
+    return list(dict.fromkeys(spread))[:MAX_THRESHOLD_CALLS]
 
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
@@ -565,7 +569,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
-              + threshold_calls(calls, entry_point, task) if call not in given and call not in found]
+              + threshold_calls(calls, entry_point, task, given) if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

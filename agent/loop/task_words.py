@@ -219,21 +219,25 @@ def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
 
 # A threshold the task states for a parameter, in words or symbols: "raise ValueError if `step_days` is less than 1",
 # "if n is greater than 100", "when k exceeds 10", "n < 1", "0 <= drop". Each gives the threshold and the number on
-# its other side: thin tests pass a typical value, and an answer that forgets the rule differs only there.
-_NAME = r"`?(?P<name>[A-Za-z_]\w*)`?"
+# its other side: thin tests pass a typical value, and an answer that forgets the rule differs only there. In words
+# the parameter follows "if", "when", "unless", "or" or "and", or stands in backticks ("the items whose count is
+# greater than 1" states no rule of `count`); nothing inside arithmetic is read (2*k, n - k, k-1, 10**6, 1/2, 1e5).
+_AFTER = "|".join(rf"(?<=\b{word}\s)" for word in ("if", "when", "unless", "or", "and"))
+_NAME = rf"(?:`(?P<quoted>[A-Za-z_]\w*)`|(?:{_AFTER})(?P<bare>[A-Za-z_]\w*))"
+_SYMBOL_NAME = r"(?<![-+*/%^−]\s)(?<![-+*/%^−\w.])`?(?P<quoted>[A-Za-z_]\w*)`?(?!\s*[-+*/%^])"
+_NUMBER = r"(?P<n>-?\d{1,18})(?![\w.,]\d|\w|\s*(?:\*|\^|/|[-+%])|\s+(?:thousand|million|billion)\b)"
 _THRESHOLDS = (
-    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:less|smaller|lower|fewer)\s+than\s+(?P<n>-?\d+)\b(?![.,]\d)"), -1),
-    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:below|under)\s+(?P<n>-?\d+)\b(?![.,]\d)"), -1),
-    (re.compile(rf"\b{_NAME}\s+(?:is|are)\s+(?:greater|more|larger|bigger|higher)\s+than\s+(?P<n>-?\d+)\b(?![.,]\d)"),
-     1),
-    (re.compile(rf"\b{_NAME}\s+(?:(?:is|are)\s+(?:above|over)|exceeds?)\s+(?P<n>-?\d+)\b(?![.,]\d)"), 1),
+    (re.compile(rf"{_NAME}\s+(?:is|are)\s+(?:less|smaller|lower|fewer)\s+than\s+{_NUMBER}"), -1),
+    (re.compile(rf"{_NAME}\s+(?:is|are)\s+(?:below|under)\s+{_NUMBER}"), -1),
+    (re.compile(rf"{_NAME}\s+(?:is|are)\s+(?:greater|more|larger|bigger|higher)\s+than\s+{_NUMBER}"), 1),
+    (re.compile(rf"{_NAME}\s+(?:(?:is|are)\s+(?:above|over)|exceeds?)\s+{_NUMBER}"), 1),
     # In symbols the pair straddles the line the comparison draws: n - 1 and n for `n < 10`, 10 and 11 for `n <= 10`.
-    (re.compile(rf"\b{_NAME}\s*<(?!=)\s*(?P<n>-?\d+)\b(?![.,]\d)"), -1),
-    (re.compile(rf"\b{_NAME}\s*(?:<=|≤)\s*(?P<n>-?\d+)\b(?![.,]\d)"), 1),
-    (re.compile(rf"\b{_NAME}\s*>(?!=)\s*(?P<n>-?\d+)\b(?![.,]\d)"), 1),
-    (re.compile(rf"\b{_NAME}\s*(?:>=|≥)\s*(?P<n>-?\d+)\b(?![.,]\d)"), -1),
-    (re.compile(rf"(?<![\w.])(?P<n>-?\d+)\s*<(?!=)\s*{_NAME}"), 1),
-    (re.compile(rf"(?<![\w.])(?P<n>-?\d+)\s*(?:<=|≤)\s*{_NAME}"), -1),
+    (re.compile(rf"{_SYMBOL_NAME}\s*<(?!=)\s*{_NUMBER}"), -1),
+    (re.compile(rf"{_SYMBOL_NAME}\s*(?:<=|≤)\s*{_NUMBER}"), 1),
+    (re.compile(rf"{_SYMBOL_NAME}\s*>(?!=)\s*{_NUMBER}"), 1),
+    (re.compile(rf"{_SYMBOL_NAME}\s*(?:>=|≥)\s*{_NUMBER}"), -1),
+    (re.compile(rf"(?<![-+*/%^−\w.])(?<![-+*/%^−]\s){_NUMBER}\s*<(?!=)\s*{_SYMBOL_NAME}"), 1),
+    (re.compile(rf"(?<![-+*/%^−\w.])(?<![-+*/%^−]\s){_NUMBER}\s*(?:<=|≤)\s*{_SYMBOL_NAME}"), -1),
 )
 
 
@@ -246,9 +250,10 @@ def stated_thresholds(task: str, entry_point: str | None) -> dict[str, list[int]
     found: list[tuple[int, str, list[int]]] = []
     for pattern, side in _THRESHOLDS:
         for m in pattern.finditer(task):
-            if m.group("name") in names:
+            name = m.groupdict().get("quoted") or m.groupdict().get("bare")
+            if name in names:
                 n = int(m.group("n"))
-                found.append((m.start(), m.group("name"), [n, n + side]))
+                found.append((m.start(), name, [n, n + side]))
     thresholds: dict[str, list[int]] = {}
     for _, name, values in sorted(found):
         thresholds.setdefault(name, [])
