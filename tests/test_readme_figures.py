@@ -71,6 +71,12 @@ LEFT_OUT = {
     "10 passing answers right": "a held-out set, not in the repository (docs/loop.md)",
     "the sixth set keeps 20.0%, with 6 of its 8 passing answers right": "a held-out set, not in the repository "
     "(docs/loop.md)",
+    "run again with the first two, the sixth set reads 23.3% after the corrections (3.4 points below its pass@10), "
+    "with 7 of its 8 passing answers right": "a held-out set, not in the repository (docs/loop.md)",
+    "reads 13.3% after the questions and after the corrections (its pass@10 10.0%, oracle ceiling 16.7%), 4 of its 8 "
+    "passing answers right: its corrections turned 10 wrong passes into \"not solved\"": "a held-out set, not in the "
+    "repository (docs/loop.md)",
+    "(\"if `step_days` is less than 1\")": "a task's words, quoted",
     "(`--corrections 3`)": "a flag",
     "shared the 2 cores": "the machine the README's first figure names",
     "later runs that also keep answers cut off at the token limit lost 3 of 682 and 0 of 145 "
