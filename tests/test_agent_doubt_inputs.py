@@ -499,13 +499,11 @@ def test_a_pass_on_a_keyword_call_is_doubted_and_asked_about_the_keywords_value(
     # Both pass top([3, 1, 2], n=2); one gives nothing when n exceeds the list, which only a larger n shows.
     everything = "def top(xs, n=3):\n    return sorted(xs, reverse=True)[:n]\n"
     nothing = "def top(xs, n=3):\n    return sorted(xs, reverse=True)[:n] if n <= len(xs) else []\n"
-    solver, _ = _without_proposals(tmp_path, [nothing, everything, nothing, everything, everything])
     task = "Write top(xs, n=3): the n largest numbers of xs, largest first; all of them when xs has fewer."
-    thread, question = _first_question(solver, task, "assert top([3, 1, 2], n=2) == [3, 2]\n")
-    assert question.call == "top([3, 1, 2], n=6)" and not question.outside
-    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("= [3, 2, 1]"))))
-    assert solver.chosen(thread).number == 2
-    assert "assert top([3, 1, 2], n=6) == [3, 2, 1]" in solver.state_at(thread)["tests"]
+    state = _second_kept_after_first_question(tmp_path, nothing, everything, task,
+                                              "assert top([3, 1, 2], n=2) == [3, 2]\n", "top([3, 1, 2], n=6)",
+                                              "= [3, 2, 1]")
+    assert "assert top([3, 1, 2], n=6) == [3, 2, 1]" in state["tests"]
 
 
 def test_a_doubts_inputs_come_after_the_visible_calls_marked_by_the_contract_and_beyond_the_mutations_cap():
@@ -603,6 +601,18 @@ def _without_proposals(tmp_path, codes: list[str]) -> tuple[Solver, SamplingScri
     return Solver(model, tmp_path / "solves.sqlite", search=Search(proposed_inputs=0)), model
 
 
+def _second_kept_after_first_question(tmp_path, wrong: str, right: str, task: str, tests: str, call: str,
+                                      outcome: str) -> dict:
+    """Candidates wrong, right, wrong, right, right (no proposals): the solve's first question must be call, inside
+    the contract; answered with outcome, the answer must be #2. Returns the solve's state after."""
+    solver, _ = _without_proposals(tmp_path, [wrong, right, wrong, right, right])
+    thread, question = _first_question(solver, task, tests)
+    assert question.call == call and not question.outside
+    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index(outcome))))
+    assert solver.chosen(thread).number == 2
+    return solver.state_at(thread)
+
+
 def test_an_option_the_tasks_signature_states_is_asked_about_by_keyword_and_the_answer_is_a_keyword_test(tmp_path):
     # Every candidate passes digit_sum(123) == 6; two ignore repeat, which only a sum of two digits or more shows.
     honours = ("def digit_sum(n, repeat=False):\n    t = sum(int(d) for d in str(abs(n)))\n"
@@ -654,24 +664,19 @@ def test_a_doubted_solve_asks_about_a_threshold_the_task_states_and_the_answer_i
     # Both pass tickets(10) == 100; one forgets "at least 5", which no mutation of 10 reaches (0 and 9 agree).
     checks = ("def tickets(n):\n    if n < 5:\n        raise ValueError(n)\n    return 10 * n\n")
     forgets = "def tickets(n):\n    return 10 * n if n > 0 else 0\n"
-    solver, _ = _without_proposals(tmp_path, [forgets, checks, forgets, checks, checks])
     task = "Write `tickets(n)`: 10 dollars a ticket; raise ValueError if `n` is less than 5 (a group is 5 or more)."
-    thread, question = _first_question(solver, task, "assert tickets(10) == 100\n")
-    assert question.call == "tickets(4)" and not question.outside
-    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("! ValueError"))))
-    assert solver.chosen(thread).number == 2
-    assert "tickets(4)" in solver.state_at(thread)["tests"] and "ValueError" in solver.state_at(thread)["tests"]
+    state = _second_kept_after_first_question(tmp_path, forgets, checks, task, "assert tickets(10) == 100\n",
+                                              "tickets(4)", "! ValueError")
+    assert "tickets(4)" in state["tests"] and "ValueError" in state["tests"]
 
 
 def test_a_doubted_solve_whose_task_charges_part_of_a_unit_asks_about_a_part_inside_the_contract(tmp_path):
     rounds_up = "import math\ndef fee(hours):\n    return 2 * math.ceil(hours)\n"
     per_hour = "def fee(hours):\n    return 2 * hours\n"
-    solver, _ = _without_proposals(tmp_path, [per_hour, rounds_up, per_hour, rounds_up, rounds_up])
-    thread, question = _first_question(solver, "Write `fee(hours)`: 2 dollars an hour or part of an hour.",
-                                       "assert fee(3) == 6\n")
-    assert question.call == "fee(3.2)" and not question.outside
-    list(solver.answer(thread, Reply(choice=[o.outcome for o in question.options].index("= 8"))))
-    assert solver.chosen(thread).number == 2 and "assert fee(3.2) == 8" in solver.state_at(thread)["tests"]
+    state = _second_kept_after_first_question(tmp_path, per_hour, rounds_up,
+                                              "Write `fee(hours)`: 2 dollars an hour or part of an hour.",
+                                              "assert fee(3) == 6\n", "fee(3.2)", "= 8")
+    assert "assert fee(3.2) == 8" in state["tests"]
 
 
 def test_a_doubted_solve_reads_a_dict_it_passed_after_the_call_and_asks_when_answers_change_it(tmp_path):
