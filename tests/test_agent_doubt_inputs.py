@@ -16,6 +16,7 @@ from agent.loop.edge_inputs import (
     calendar_year_calls,
     doubt_with_tests,
     edge_calls,
+    length_calls,
     option_calls,
     part_unit_calls,
     task_options,
@@ -94,7 +95,9 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
         "f('á b')", "f('a b 2')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
         "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g([' x ', 'y', 'x'], 2, 5)",
-        "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)"]
+        "g(['x', 'Y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)",
+        # Last, each whole number made the list's length (and one less, where it is not already)
+        "g(['x', 'y', 'x'], 3, 5)", "g(['x', 'y', 'x'], 2, 3)"]
     # Two text arguments made equal, as two ints are: where a distance, a span or a comparison is zero.
     assert edge_calls("assert minutes('09:00', '17:30') == 510", "minutes")[-1] == "minutes('09:00', '09:00')"
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
@@ -289,10 +292,48 @@ def test_a_list_of_full_names_gets_one_padded_its_words_spaced_and_two_that_tie_
     assert "f(['Bob Smith', 'ann Smith'])" in edge_calls("assert f(['Bob Smith', 'Ann Jones']) == []", "f")
     # No tie where a text is one word, the last words are already one, or both readings order the two alike: the
     # first words are one, the later one is in lower case already, or it begins beyond A to Z.
-    for names, tie in ((["Cher", "Ada Lovelace"], "'ada "), (["Ann Smith", "Bob Smith"], "'ann "),
+    for names, tie in ((["Cher", "Ada Lovelace"], "'ada Cher'"), (["Ann Smith", "Bob Smith"], "'ann Smith'"),
                        (["Ann Smith", "ANN Jones"], "'ann Jones'"), (["ann Smith", "bob Jones"], "'ann Jones'"),
                        (["Zoe Smith", "Émile Jones"], "'zoe Jones'")):
         assert not any(tie in call for call in edge_calls(f"assert f({names!r}) == []", "f")), names
+
+
+def test_texts_ordered_alike_by_case_and_apart_from_it_get_one_that_orders_them_otherwise():
+    # Every record's dept in capitals ('IT' < 'Sales' either way): the first in lower case sorts last by case.
+    staff = "[{'name': 'Bo', 'dept': 'Sales'}, {'name': 'Al', 'dept': 'IT'}]"
+    calls = edge_calls(f"assert order({staff}) == []", "order")
+    assert "order([{'name': 'Bo', 'dept': 'Sales'}, {'name': 'al', 'dept': 'IT'}])" in calls
+    assert "order([{'name': 'Bo', 'dept': 'Sales'}, {'name': 'Al', 'dept': 'it'}])" in calls
+    # Texts in lower case already: the last one capitalised sorts first by case.
+    assert "f(['ann', 'Cy', 'bob'])" in edge_calls("assert f(['ann', 'cy', 'bob']) == []", "f")
+    # None where the example already orders otherwise by case, or holds one text.
+    assert not any("'cy'" in call for call in edge_calls("assert f(['ann', 'Cy', 'Bob']) == []", "f"))
+
+
+def test_a_whole_number_beside_a_text_or_list_is_made_its_length_and_one_less_last():
+    task = "Write a function `final_score(scores, drop=1)` that drops the `drop` lowest scores."
+    calls = edge_calls("assert final_score([70, 85, 90, 60]) == 81.7", "final_score", task)
+    # An option left to its whole-number default is passed by keyword; by place and by keyword otherwise.
+    assert calls[-2:] == ["final_score([70, 85, 90, 60], drop=4)", "final_score([70, 85, 90, 60], drop=3)"]
+    assert edge_calls("assert cut('hello world', width=5) == 'hello'", "cut")[-3:-1] == [
+        "cut('hello world', width=11)", "cut('hello world', width=10)"]
+    # Each number in turn, up to the cap; none negative, none a visible call's own.
+    tests = "assert f([1, 2, 3], 1, 9) == 0\nassert f([1, 2, 3], 3, 9) == 0"
+    given = {"f([1, 2, 3], 1, 9)", "f([1, 2, 3], 3, 9)"}
+    assert length_calls(literal_calls(tests, "f"), "f", "", given) == [
+        "f([1, 2, 3], 2, 9)", "f([1, 2, 3], 1, 3)", "f([1, 2, 3], 1, 2)", "f([1, 2, 3], 3, 3)"]
+    assert length_calls(literal_calls("assert f('a', 0, -2) == 0\nassert f('', 2) == 0", "f"), "f", "") == [
+        "f('a', 1, -2)"]
+
+
+def test_a_stated_text_result_that_is_a_word_of_the_text_passed_is_marked_there():
+    calls = edge_calls("assert longest_word('I love programming in Python') == 'programming'", "longest_word")
+    assert calls[-2:] == ["longest_word('I love programming, in Python')",
+                          "longest_word('I love (programming) in Python')"]
+    # Not inside another word, not the whole text, not a result that is no word.
+    assert not any("(cat)" in c for c in edge_calls("assert f('concatenate cats') == 'cat'", "f"))
+    assert not any("(cat)" in c for c in edge_calls("assert f('cat') == 'cat'", "f"))
+    assert not any("(a b)" in c for c in edge_calls("assert f('x a b') == 'a b'", "f"))
 
 
 def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():

@@ -216,6 +216,9 @@ def _list_edges(value: list | tuple) -> list[object]:
             if " " in items[i]:
                 edges.append(kind(items[:i] + [items[i].replace(" ", "  ", 1)] + items[i + 1:]))
             edges += _last_word_tie(items, kind)
+        edges += _case_order_edges(items, kind)
+    for key in _record_text_keys(items):  # each text field of records: the order read apart from case, per field
+        edges += _case_order_edges(items, kind, key)
     if len(items) >= 2:
         edges.append(kind([items[0], items[0]] + items[2:]))
         try:
@@ -244,6 +247,35 @@ def _last_word_tie(items: list, kind: type) -> list[object]:
     if (tied.lower() < kept.lower()) == (tied < kept):
         return []
     return [kind([kept, tied] + items[2:])]
+
+
+def _record_text_keys(items: list) -> list[object]:
+    """The keys at which every element of a list of two or more records (dicts) holds a text."""
+    if len(items) < 2 or not all(isinstance(x, dict) for x in items):
+        return []
+    return [k for k in items[0] if all(isinstance(x.get(k), str) for x in items)]
+
+
+def _case_order_edges(items: list, kind: type, key: object = None) -> list[object]:
+    """The texts of a list (or each record's text at key) with the one first in the alphabet put in lower case, or,
+    where that orders them alike, the last one capitalised: so that ordering by case ('IT' before 'Sales' before
+    'it') and apart from it ('IT', 'it', 'Sales') differ, where every example happened to write the first in
+    capitals. None where the texts are fewer than two, or already differ so, or neither change makes them differ."""
+    def text(x: object) -> object:
+        return x.get(key) if key is not None else x
+
+    at = [i for i, x in enumerate(items) if isinstance(text(x), str) and text(x)]
+    values = [text(items[i]) for i in at]
+    if len(set(v.casefold() for v in values)) < 2 or sorted(values) != sorted(values, key=str.casefold):
+        return []
+    first = min(at, key=lambda i: text(items[i]).casefold())
+    last = max(at, key=lambda i: text(items[i]).casefold())
+    for i, changed in ((first, text(items[first]).lower()), (last, text(items[last]).capitalize())):
+        moved = [changed if j == i else v for j, v in zip(at, values)]
+        if sorted(moved) != sorted(moved, key=str.casefold):
+            new = {**items[i], key: changed} if key is not None else changed
+            return [kind(items[:i] + [new] + items[i + 1:])]
+    return []
 
 
 def _is_number(value: object) -> bool:
@@ -458,6 +490,7 @@ _CENTURIES = (1900, 2000)  # a century year that is no leap year, and one that i
 _PARTS_OF = (0.2, 0.5)  # a part of a unit above a whole one: where rounding up, rounding and charging by it differ
 MAX_PART_CALLS = 4  # calls with a part of a unit (part_unit_calls), of the doubt's edge inputs
 MAX_THRESHOLD_CALLS = 4  # calls at a threshold the task states (threshold_calls), of the doubt's edge inputs
+MAX_LENGTH_CALLS = 4  # calls with a whole number made a length the call passes (length_calls), of the doubt's edges
 
 
 def _named_for(name: str, word: str, task: str) -> bool:
@@ -523,24 +556,95 @@ def threshold_calls(calls: list[VisibleCall], entry_point: str, task: str, given
     header = task_signature(task, entry_point) if thresholds else None
     if header is None:
         return []
-    places = {a.arg: i for i, a in enumerate(header.posonlyargs + header.args)}
-    positional_only = {a.arg for a in header.posonlyargs}
+    slots = _whole_slots(header)
+    each = [[call for c, value in itertools.product(calls, values)
+             for call in [_whole_set(entry_point, c, slots.get(name, (None, False, None)), name, value)]
+             if call is not None] for name, values in thresholds.items()]
+    return _spread(each, given, MAX_THRESHOLD_CALLS)
+
+
+def _whole_slots(header: ast.arguments | None) -> dict[str, tuple[int | None, bool, int | None]]:
+    """Each parameter of a signature: its place (None for keyword-only), whether it is positional-only, and its
+    whole-number default (None where it has none)."""
+    if header is None:
+        return {}
     defaults = {a.arg: value for a, d in _defaults(header) for ok, value in [literal(d)] if ok and type(value) is int}
-    each: list[list[str]] = []  # per parameter, so that one parameter's values cannot take every place
-    for name, values in thresholds.items():
-        place, found = places.get(name), []
-        for c, value in itertools.product(calls, values):
-            if place is not None and place < len(c.args):
-                if type(c.args[place]) is int and c.args[place] != value:
-                    found.append(bare_call(entry_point, c.args[:place] + [value] + c.args[place + 1:], c.keywords))
-            elif name in c.keywords:
-                if type(c.keywords[name]) is int and c.keywords[name] != value:
-                    found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
-            elif name in defaults and name not in positional_only and defaults[name] != value:
-                found.append(bare_call(entry_point, c.args, {**c.keywords, name: value}))
-        each.append([call for call in dict.fromkeys(found) if call not in given])
-    spread = [call for group in itertools.zip_longest(*each) for call in group if call is not None]
-    return list(dict.fromkeys(spread))[:MAX_THRESHOLD_CALLS]
+    slots = {a.arg: (i, i < len(header.posonlyargs), defaults.get(a.arg))
+             for i, a in enumerate(header.posonlyargs + header.args)}
+    return slots | {a.arg: (None, False, defaults.get(a.arg)) for a in header.kwonlyargs}
+
+
+def _whole_set(entry_point: str, c: VisibleCall, slot: tuple[int | None, bool, int | None], name: str,
+               value: int) -> str | None:
+    """The call with the whole number it passes at a parameter (slot: _whole_slots) made value, by place or keyword,
+    or passed by keyword where the call leaves it to its whole-number default; None where the call passes no whole
+    number there, or value already."""
+    place, positional_only, default = slot
+    if place is not None and place < len(c.args):
+        old = c.args[place]
+        return (bare_call(entry_point, c.args[:place] + [value] + c.args[place + 1:], c.keywords)
+                if type(old) is int and old != value else None)
+    if name in c.keywords:
+        old = c.keywords[name]
+        return (bare_call(entry_point, c.args, {**c.keywords, name: value})
+                if type(old) is int and old != value else None)
+    if default is not None and not positional_only and default != value:
+        return bare_call(entry_point, c.args, {**c.keywords, name: value})
+    return None
+
+
+def _spread(each: list[list[str]], given: set[str], cap: int) -> list[str]:
+    """Calls made per parameter, taken in turn (so that one parameter's cannot take every place), none a visible call
+    (given), each once, up to cap."""
+    fresh = [[call for call in dict.fromkeys(group) if call not in given] for group in each]
+    spread = [call for group in itertools.zip_longest(*fresh) for call in group if call is not None]
+    return list(dict.fromkeys(spread))[:cap]
+
+
+def length_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
+    """A visible call that passes a text or a list and a whole number, with the number made that length and one less,
+    by place or keyword, or by keyword where the call leaves a whole-number option of the task's signature to its
+    default (final_score([70, 85, 90, 60], drop=4) of final_score([70, 85, 90, 60]) and final_score(scores,
+    drop=1); truncate('hello world', 11) of truncate('hello world', 5)); none that is a visible call (given), each
+    number in turn, up to MAX_LENGTH_CALLS. A count, a width or a place a thin test keeps well inside its text or
+    list meets the length there: dropping every score, a text that just fits, a last chunk of one."""
+    slots = _whole_slots(task_signature(task, entry_point))
+    names = [n for n, (place, _, _) in slots.items() if place is not None]  # in their places' order
+    each: dict[str | int, list[str]] = {}
+    for c in calls:
+        sized = [a for a in [*c.args, *c.keywords.values()] if isinstance(a, (str, list, tuple)) and a]
+        # Whole numbers the call passes (by the signature's name where it writes one), then options left to a default.
+        wholes = [(names[i] if i < len(names) else i, i) for i, a in enumerate(c.args) if _whole(a, 0, 10**9)]
+        wholes += [(k, None) for k, a in c.keywords.items() if _whole(a, 0, 10**9)]
+        wholes += [(n, None) for n, (place, _, default) in slots.items() if default is not None and default >= 0
+                   and n not in c.keywords and (place is None or place >= len(c.args))]
+        for (name, place), seq in itertools.product(wholes, sized):
+            slot = (place, False, None) if isinstance(name, int) else slots.get(name, (place, False, None))
+            for value in (len(seq), len(seq) - 1):
+                call = _whole_set(entry_point, c, slot, str(name), value) if value >= 0 else None
+                if call is not None:
+                    each.setdefault(name, []).append(call)
+    return _spread(list(each.values()), given, MAX_LENGTH_CALLS)
+
+
+def result_marked_calls(tests: str, entry_point: str) -> list[str]:
+    """A visible call whose text result the test states (agent.loop.asserted_calls.compared_results) as a word of a
+    text it passes, with that word there followed by a comma, and in brackets (longest_word('I love programming, in
+    Python') of longest_word('I love programming in Python') == 'programming'): where the answer is read out of
+    the text, an answer that splits at spaces alone returns the mark with it."""
+    found: list[str] = []
+    for node, result in compared_results(tests, entry_point):
+        parsed = literal_call(node, entry_point)
+        if parsed is None or not isinstance(result, str) or not re.fullmatch(r"\w+", result):
+            continue
+        args, keywords = parsed
+        word = re.compile(rf"(?<!\w){re.escape(result)}(?!\w)")
+        for place, value in enumerate(args):
+            if isinstance(value, str) and value != result and word.search(value):
+                for marked in (f"{result},", f"({result})"):
+                    text = word.sub(marked, value, count=1)
+                    found.append(bare_call(entry_point, args[:place] + [text] + args[place + 1:], keywords))
+    return list(dict.fromkeys(found))
 
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
@@ -550,9 +654,11 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
     year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
     the task speaks of parts of a unit (part_unit_calls), a whole number at a threshold the task states and just
-    past it (threshold_calls), then one argument of a visible call (or of one so
-    shortened) moved to an edge (edges_of), one int or text argument made equal to another, or two dict arguments
-    sharing a key; each once, in the visible calls' order, none a visible call's own."""
+    past it (threshold_calls), then one argument of a visible call (or of one so shortened) moved to an edge
+    (edges_of), one int or text argument made equal to another, or two dict arguments sharing a key; last a whole
+    number made the length of a text or list the call passes (length_calls), and a stated text result marked where
+    the text passed holds it as a word (result_marked_calls); each once, in the visible calls' order, none a
+    visible call's own."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
@@ -582,7 +688,10 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
             call = bare_call(entry_point, variant, keywords)
             if call not in given and call not in found and len(call) < 2000:
                 found.append(call)
-    return found
+    # After the arguments' own edges, which keep their places in the order (ties in how evenly a question splits the
+    # answers go to the earlier input).
+    return found + [call for call in dict.fromkeys(length_calls(calls, entry_point, task, given)
+                                                   + result_marked_calls(tests, entry_point)) if call not in found]
 
 
 def doubt_with_tests(doubt: Mapping | None, tests: str, entry_point: str | None, task: str) -> dict | None:
