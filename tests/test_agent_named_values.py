@@ -53,8 +53,6 @@ NOT_READ = {
     "changed before the call": "def test_a():\n    items = [3, 1]\n    items.append(2)\n    assert total(items) == 6\n",
     "passed twice (the first call may change it)": (
         "def test_a():\n    items = [3, 1]\n    assert total(items) == 4\n    assert total(items) == 4\n"),
-    "a fixture": "import pytest\n\n@pytest.fixture\ndef items():\n    return [1]\n\ndef test_a(items):\n"
-                 "    assert total(items) == 1\n",
     "assigned twice": "def test_a():\n    x = [1]\n    x = [2]\n    assert total(x) == 2\n",
     "assigned after the call": "def test_a():\n    assert total(x) == 2\n\nx = [2]\n",
     "a loop's variable": "for x in [[1], [2]]:\n    assert total(x) == x[0]\n",
@@ -71,6 +69,38 @@ NOT_READ = {
     "a fixture beside the case": ("import pytest\n\n@pytest.mark.parametrize('a', [1])\ndef test_a(a, tmp_path):\n"
                                   "    assert total(a, tmp_path) == 1\n"),
 }
+
+
+FIXTURE = "import pytest\n\n@pytest.fixture{}\ndef items({}):\n    {}\n\n"
+NOT_READ |= {
+    "a fixture of a wider scope (one value for many tests)": FIXTURE.format("(scope='module')", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture that yields": FIXTURE.format("", "", "yield [1]") + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture that asks for another": FIXTURE.format("", "tmp_path", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture another fixture receives (and may change)": FIXTURE.format("", "", "return [1]")
+    + "@pytest.fixture\ndef more(items):\n    items.append(2)\n    return items\n\n"
+    "def test_a(items, more):\n    assert total(items) == 3\n",
+    "a fixture changed in the test": FIXTURE.format("", "", "return [1]")
+    + "def test_a(items):\n    items.append(2)\n    assert total(items) == 3\n",
+    "a fixture passed twice in one test": FIXTURE.format("", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n    assert total(items) == 1\n",
+    "a fixture's name bound again": FIXTURE.format("", "", "return [1]") + "items = [2]\n"
+    + "def test_a(items):\n    assert total(items) == 1\n",
+}
+
+
+def test_a_function_scoped_fixture_of_a_literal_is_read_in_each_test_that_asks_for_it():
+    tests = (FIXTURE.format("", "", '"""Three scores."""\n    return [3, 1, 2]')
+             + "def test_a(items):\n    assert total(items) == 6\n\n"
+             + "def test_b(items):\n    assert total(items) > 0\n\n"
+             + "def test_c():\n    assert total([5]) == 5\n")
+    assert [c.args for c in literal_calls(tests, "total")] == [[[3, 1, 2]], [[3, 1, 2]], [[5]]]
+    called = tests.replace("@pytest.fixture\n", "@pytest.fixture(scope='function')\n")
+    assert [c.args for c in literal_calls(called, "total")] == [[[3, 1, 2]], [[3, 1, 2]], [[5]]]
+    # A test that does not ask for it passes the fixture's function itself: no example.
+    assert [c.args for c in literal_calls(tests.replace("def test_b(items)", "def test_b()"), "total")] == [
+        [[3, 1, 2]], [[5]]]
 
 
 @pytest.mark.parametrize("tests", NOT_READ.values(), ids=NOT_READ.keys())

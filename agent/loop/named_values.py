@@ -7,8 +7,9 @@ literals alone, such a test showed no example to probe, and a pass on it was nev
 A name is read only where nothing can change it in between: bound once in the whole file, by one plain assignment
 (of a literal, or of a value built from literals: agent.loop.constant_values, for an input; of one call of the
 function, for a result), before it is read, and read nowhere else than where it stands for that value (an argument
-of the function's calls; a check). A name a fixture, a loop, an import or a second assignment binds is not read.
-Nothing is run.
+of the function's calls; a check). A pytest fixture that returns such a value stands for it in a test function
+that asks for it and passes it once (pytest makes it anew for each test). A name a loop, an import or a second
+assignment binds is not read. Nothing is run.
 """
 
 from __future__ import annotations
@@ -57,6 +58,42 @@ def _single_assignment(name: str, bound: dict[str, list[ast.AST]], parents: dict
     if isinstance(statement, ast.AnnAssign) and statement.target is sites[0] and statement.value is not None:
         return statement.value
     return None
+
+
+def _is_fixture(decorator: ast.expr) -> bool:
+    """Whether a decorator makes a function-scoped pytest fixture: @pytest.fixture, @fixture, either called with no
+    argument but scope="function" (another scope shares one value between tests, which one may change)."""
+    call = decorator if isinstance(decorator, ast.Call) else None
+    func = call.func if call else decorator
+    named = (isinstance(func, ast.Attribute) and func.attr == "fixture" and isinstance(func.value, ast.Name)
+             and func.value.id == "pytest") or (isinstance(func, ast.Name) and func.id == "fixture")
+    return named and (call is None or (not call.args and all(
+        k.arg == "scope" and isinstance(k.value, ast.Constant) and k.value.value == "function" for k in call.keywords)))
+
+
+def _fixture_value(name: str, function: ast.AST | None, bound: dict[str, list[ast.AST]],
+                   parents: dict[int, ast.AST]) -> ast.expr | None:
+    """The value a pytest fixture of that name returns, for a test function that asks for it: where the file binds
+    the name by that fixture alone (a module-level function, function-scoped, of no parameters, whose body returns
+    one value) and by parameters of test functions (test_*: no other fixture receives it and changes it first), one
+    of them the given function's."""
+    sites = bound.get(name, [])
+    fixtures = [s for s in sites if isinstance(s, ast.FunctionDef)]
+    owners = [parents.get(id(parents.get(id(s)))) for s in sites if isinstance(s, ast.arg)]
+    if len(fixtures) != 1 or len(fixtures) + len(owners) != len(sites) or function not in owners:
+        return None
+    if not all(isinstance(f, ast.FunctionDef) and f.name.startswith("test") for f in owners):
+        return None
+    fixture = fixtures[0]
+    params = fixture.args
+    if (not isinstance(parents.get(id(fixture)), ast.Module) or len(fixture.decorator_list) != 1
+            or not _is_fixture(fixture.decorator_list[0])
+            or params.posonlyargs or params.args or params.kwonlyargs or params.vararg or params.kwarg):
+        return None
+    body = fixture.body[1:] if ast.get_docstring(fixture) is not None else fixture.body
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return None
+    return body[0].value
 
 
 def _loads(module: ast.Module) -> dict[str, list[ast.Name]]:
@@ -187,7 +224,15 @@ def with_named_inputs(calls: list[ast.Call], names: FileNames,
 
     def value_of(name: ast.Name, call: ast.Call) -> ast.expr | None:
         value = _single_assignment(name.id, bound, parents)
-        if value is None or not _before(value, call) or not constant(value)[0]:
+        if value is None:
+            # A fixture's value is made anew for each test: read once in the test that asks for it, it is the
+            # call's own (the name may be read in other tests).
+            function = _enclosing_function(call, parents)
+            value = _fixture_value(name.id, function, bound, parents)
+            uses = _loads(function).get(name.id, []) if value is not None else []
+            return value if value is not None and constant(value)[0] and _passed_once(uses, parents, is_function) \
+                else None
+        if not _before(value, call) or not constant(value)[0]:
             return None
         # Read anywhere but as a direct argument of the function (a method called on it, a loop over it, a check of
         # it after the call), the value may not be what the call was passed; and a second call of the function may
