@@ -94,10 +94,12 @@ def test_edge_inputs_reach_whitespace_case_ties_touching_pairs_and_equal_argumen
         "f('a\\tb')", "f('a  b')", "f(' a b ')", "f('A B')", "f('a, b')", 'f(\'"a" b\')', "f('a - b')", "f('a b\\n')",
         "f('á b')", "f('a b 2')"]
     assert edge_calls("assert g(['x', 'y', 'x'], 2, 5) == 1", "g") == [
+        # First a whole number below the list's length made that length (one less is the 2 already there)
+        "g(['x', 'y', 'x'], 3, 5)",
         "g(['X', 'y', 'x'], 2, 5)", "g(['', 'x', 'y', 'x'], 2, 5)", "g([' x ', 'y', 'x'], 2, 5)",
-        "g(['x', 'Y', 'x'], 2, 5)", "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)", "g(['x', 'y', 'x'], 2, 2)",
-        # Last, each whole number made the list's length (and one less, where it is not already)
-        "g(['x', 'y', 'x'], 3, 5)", "g(['x', 'y', 'x'], 2, 3)"]
+        "g(['x', 'x', 'x'], 2, 5)", "g(['x', 'y'], 2, 5)",
+        "g(['x', 'Y', 'x'], 2, 5)",  # the texts ordered apart from case as by it, until the last is capitalised
+        "g(['x', 'y', 'x'], 2, 2)"]
     # Two text arguments made equal, as two ints are: where a distance, a span or a comparison is zero.
     assert edge_calls("assert minutes('09:00', '17:30') == 510", "minutes")[-1] == "minutes('09:00', '09:00')"
     assert edge_calls("assert merge([(1, 3), (5, 8)]) == []", "merge") == [
@@ -250,7 +252,7 @@ def test_a_list_of_numbers_gets_negatives_asked_only_where_the_task_speaks_of_th
 def test_text_gets_a_repeated_letter_a_letter_outside_ascii_a_number_and_a_named_separator_inside_one_word():
     # A repeated letter of a code: where counting colours differs.
     assert edge_calls("assert score('RGBY', 'RGBY') == (4, 0)", "score")[4] == "score('RRBY', 'RGBY')"
-    assert edge_calls("assert shift('abc', 1) == 'bcd'", "shift")[4:7] == [
+    assert edge_calls("assert shift('abc', 1) == 'bcd'", "shift")[6:9] == [
         "shift('aac', 1)", "shift('ábc', 1)", "shift('abc 2', 1)"]  # digits and letters beyond A to Z stay
     task = "Write is_isogram(word): hyphens and spaces may appear more than once."
     assert edge_calls("assert is_isogram('lumberjacks') is True", "is_isogram", task)[-2:] == [
@@ -306,32 +308,48 @@ def test_texts_ordered_alike_by_case_and_apart_from_it_get_one_that_orders_them_
     assert "order([{'name': 'Bo', 'dept': 'Sales'}, {'name': 'Al', 'dept': 'it'}])" in calls
     # Texts in lower case already: the last one capitalised sorts first by case.
     assert "f(['ann', 'Cy', 'bob'])" in edge_calls("assert f(['ann', 'cy', 'bob']) == []", "f")
-    # None where the example already orders otherwise by case, or holds one text.
-    assert not any("'cy'" in call for call in edge_calls("assert f(['ann', 'Cy', 'Bob']) == []", "f"))
+    # None where the example already orders otherwise by case.
+    assert "f(['ann', 'bob', 'Cy'])" not in edge_calls("assert f(['Ann', 'bob', 'Cy']) == []", "f")
+    # Of records with many text fields, the first two that show it.
+    many = "[{'a': 'P', 'b': 'Q', 'c': 'R', 'd': 'S'}, {'a': 'T', 'b': 'U', 'c': 'V', 'd': 'W'}]"
+    calls = edge_calls(f"assert f({many}) == []", "f")
+    assert [field for field in "abcd" if any(f"'{field}': 'p'" in c or f"'{field}': 'q'" in c or
+                                             f"'{field}': 'r'" in c or f"'{field}': 's'" in c for c in calls)] == [
+        "a", "b"]
 
 
-def test_a_whole_number_beside_a_text_or_list_is_made_its_length_and_one_less_last():
+def test_a_whole_number_below_the_length_of_a_text_or_list_it_is_passed_with_is_made_that_length_and_one_less():
     task = "Write a function `final_score(scores, drop=1)` that drops the `drop` lowest scores."
     calls = edge_calls("assert final_score([70, 85, 90, 60]) == 81.7", "final_score", task)
-    # An option left to its whole-number default is passed by keyword; by place and by keyword otherwise.
-    assert calls[-2:] == ["final_score([70, 85, 90, 60], drop=4)", "final_score([70, 85, 90, 60], drop=3)"]
-    assert edge_calls("assert cut('hello world', width=5) == 'hello'", "cut")[-3:-1] == [
+    # An option left to its whole-number default is passed by keyword; by place and by keyword otherwise. Before
+    # the arguments' own edges: a doubt probes only the first of its inputs.
+    at = calls.index("final_score([70, 85, 90, 60], drop=4)")
+    assert calls[at + 1] == "final_score([70, 85, 90, 60], drop=3)" and at < calls.index(
+        "final_score([-70, 85, 90, 60])")
+    assert edge_calls("assert cut('hello world', width=5) == 'hello'", "cut")[:2] == [
         "cut('hello world', width=11)", "cut('hello world', width=10)"]
+    # A tuple is sized too; a number the example already keeps at or past the length is no count of it.
+    assert edge_calls("assert f(('a', 'b', 'c'), 1) == 0", "f")[:2] == [
+        "f(('a', 'b', 'c'), 3)", "f(('a', 'b', 'c'), 2)"]
+    assert not any(c.endswith(", 3)") for c in edge_calls("assert f([1, 2, 3], 10) == 0", "f"))
     # Each number in turn, up to the cap; none negative, none a visible call's own.
-    tests = "assert f([1, 2, 3], 1, 9) == 0\nassert f([1, 2, 3], 3, 9) == 0"
-    given = {"f([1, 2, 3], 1, 9)", "f([1, 2, 3], 3, 9)"}
-    assert length_calls(literal_calls(tests, "f"), "f", "", given) == [
-        "f([1, 2, 3], 2, 9)", "f([1, 2, 3], 1, 3)", "f([1, 2, 3], 1, 2)", "f([1, 2, 3], 3, 3)"]
+    tests = "assert f([1, 2, 3], 0, 1) == 0\nassert f([1, 2, 3], 1, 0) == 0"
+    assert length_calls(literal_calls(tests, "f"), "f", "", {"f([1, 2, 3], 3, 1)"}) == [
+        "f([1, 2, 3], 2, 1)", "f([1, 2, 3], 0, 3)", "f([1, 2, 3], 3, 0)", "f([1, 2, 3], 0, 2)"]
     assert length_calls(literal_calls("assert f('a', 0, -2) == 0\nassert f('', 2) == 0", "f"), "f", "") == [
         "f('a', 1, -2)"]
 
 
 def test_a_stated_text_result_that_is_a_word_of_the_text_passed_is_marked_there():
     calls = edge_calls("assert longest_word('I love programming in Python') == 'programming'", "longest_word")
-    assert calls[-2:] == ["longest_word('I love programming, in Python')",
-                          "longest_word('I love (programming) in Python')"]
-    # Not inside another word, not the whole text, not a result that is no word.
+    assert calls[:2] == ["longest_word('I love programming, in Python')",
+                         "longest_word('I love (programming) in Python')"]
+    # By keyword too; the first time the word stands alone, not inside another word.
+    assert edge_calls("assert f(text='bobcat cat cat') == 'cat'", "f")[:2] == [
+        "f(text='bobcat cat, cat')", "f(text='bobcat (cat) cat')"]
+    # Not inside another word, not the whole text, not a result that is no word, not a visible call.
     assert not any("(cat)" in c for c in edge_calls("assert f('concatenate cats') == 'cat'", "f"))
+    assert "f('a b,')" not in edge_calls("assert f('a b') == 'b'\nassert f('a b,') == 'b'", "f")
     assert not any("(cat)" in c for c in edge_calls("assert f('cat') == 'cat'", "f"))
     assert not any("(a b)" in c for c in edge_calls("assert f('x a b') == 'a b'", "f"))
 

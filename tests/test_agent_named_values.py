@@ -87,6 +87,34 @@ NOT_READ |= {
     + "def test_a(items):\n    assert total(items) == 1\n    assert total(items) == 1\n",
     "a fixture's name bound again": FIXTURE.format("", "", "return [1]") + "items = [2]\n"
     + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture cached across tests": FIXTURE.format("\n@functools.cache", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture of no literal": FIXTURE.format("", "", "return load()")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture's scope given by place": FIXTURE.format("('module')", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture of cases": FIXTURE.format("(params=[[1], [2]])", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture used unasked": FIXTURE.format("(autouse=True)", "", "return [1]")
+    + "def test_a(items):\n    assert total(items) == 1\n",
+    "a fixture named test_* that receives it": FIXTURE.format("", "", "return [1]")
+    + "@pytest.fixture\ndef test_data(items):\n    items.append(2)\n\n"
+    "def test_a(items, test_data):\n    assert total(items) == 3\n",
+    "a decorator that fills parameters": FIXTURE.format("", "", "return [1]")
+    + "@mock.patch('os.getcwd')\ndef test_a(items):\n    assert total(items) == 1\n",
+    "a parameter with a default": FIXTURE.format("", "", "return [1]")
+    + "def test_a(items=[5]):\n    assert total(items) == 5\n",
+    "a fixture another of the same name overrides (name=)": FIXTURE.format("", "", "return [1]")
+    + "class TestX:\n    @pytest.fixture(name='items')\n    def _items(self):\n        return [2]\n\n"
+    "    def test_a(self, items):\n        assert total(items) == 2\n",
+    "a class whose base may hold the fixture": FIXTURE.format("", "", "return [1]")
+    + "class TestX(Base):\n    def test_a(self, items):\n        assert total(items) == 2\n",
+    "a fixture fetched by name": FIXTURE.format("", "", "return [1]")
+    + "def test_a(items, request):\n    request.getfixturevalue('items').append(2)\n"
+    "    assert total(items) == 3\n",
+    "a fixture decorator bound otherwise": "import functools, pytest\n\n"
+    "fixture = functools.partial(pytest.fixture, scope='module')\n\n@fixture\ndef items():\n    return [1]\n\n"
+    "def test_a(items):\n    assert total(items) == 1\n",
 }
 
 
@@ -98,6 +126,17 @@ def test_a_function_scoped_fixture_of_a_literal_is_read_in_each_test_that_asks_f
     assert [c.args for c in literal_calls(tests, "total")] == [[[3, 1, 2]], [[3, 1, 2]], [[5]]]
     called = tests.replace("@pytest.fixture\n", "@pytest.fixture(scope='function')\n")
     assert [c.args for c in literal_calls(called, "total")] == [[[3, 1, 2]], [[3, 1, 2]], [[5]]]
+    # From pytest's name for it; in a method of a plain test class.
+    imported = tests.replace("import pytest\n", "import pytest\nfrom pytest import fixture\n").replace(
+        "@pytest.fixture\n", "@fixture\n")
+    assert len(literal_calls(imported, "total")) == 3
+    method = FIXTURE.format("", "", "return [3, 1, 2]") + (
+        "class TestTotal:\n    @pytest.mark.slow\n    def test_a(self, items):\n        assert total(items) == 6\n")
+    assert [c.args for c in literal_calls(method, "total")] == [[[3, 1, 2]]]
+    # A parametrize mark of the fixture's name overrides it, as in pytest: its cases are the examples.
+    overridden = FIXTURE.format("", "", "return [1]") + (
+        "@pytest.mark.parametrize('items', [[5], [6]])\ndef test_a(items):\n    assert total(items) > 0\n")
+    assert [c.args for c in literal_calls(overridden, "total")] == [[[5]], [[6]]]
     # A test that does not ask for it passes the fixture's function itself: no example.
     assert [c.args for c in literal_calls(tests.replace("def test_b(items)", "def test_b()"), "total")] == [
         [[3, 1, 2]], [[5]]]

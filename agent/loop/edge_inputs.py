@@ -11,6 +11,7 @@ probed only when a pass is doubted: a solve nobody doubts chooses among its cand
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import math
 import re
@@ -189,8 +190,9 @@ def _list_edges(value: list | tuple) -> list[object]:
     """Case inside a string element; in a list of texts alone, an empty string before them, the first text padded
     with spaces and with two between its words, two full names tied on the last word (_last_word_tie); numbers made
     negative (the first, then all), the first text of a first record (a dict) padded with spaces and in capitals, a
-    duplicate (the first element over the second), the distinct elements alone, and pairs that touch (the second pair
-    starting where the first ends)."""
+    duplicate (the first element over the second), the distinct elements alone, pairs that touch (the second pair
+    starting where the first ends), and texts, or records' text fields (up to MAX_CASE_ORDER_FIELDS of them), that
+    order alike by case and apart from it made to differ (_case_order_edges)."""
     kind, items = type(value), list(value)
     edges: list[object] = []
     numbers = [i for i, x in enumerate(items) if _is_number(x) and x > 0]
@@ -216,9 +218,6 @@ def _list_edges(value: list | tuple) -> list[object]:
             if " " in items[i]:
                 edges.append(kind(items[:i] + [items[i].replace(" ", "  ", 1)] + items[i + 1:]))
             edges += _last_word_tie(items, kind)
-        edges += _case_order_edges(items, kind)
-    for key in _record_text_keys(items):  # each text field of records: the order read apart from case, per field
-        edges += _case_order_edges(items, kind, key)
     if len(items) >= 2:
         edges.append(kind([items[0], items[0]] + items[2:]))
         try:
@@ -229,7 +228,10 @@ def _list_edges(value: list | tuple) -> list[object]:
             edges.append(kind(distinct))
         if all(isinstance(x, (list, tuple)) and len(x) == 2 for x in items[:2]):
             edges.append(kind([items[0], type(items[1])([items[0][1], items[1][1]])] + items[2:]))
-    return edges
+    # Last, the order read apart from case: of the texts, then of the records' first text fields that show it.
+    edges += _case_order_edges(items, kind) if texts else []
+    fields = [edge for key in _record_text_keys(items) for edge in _case_order_edges(items, kind, key)]
+    return edges + fields[:MAX_CASE_ORDER_FIELDS]
 
 
 def _last_word_tie(items: list, kind: type) -> list[object]:
@@ -256,13 +258,17 @@ def _record_text_keys(items: list) -> list[object]:
     return [k for k in items[0] if all(isinstance(x.get(k), str) for x in items)]
 
 
-def _case_order_edges(items: list, kind: type, key: object = None) -> list[object]:
+_NO_KEY = object()  # the texts are the list's elements, not a field of records
+MAX_CASE_ORDER_FIELDS = 2  # records' text fields whose order by case a list's edges change (_case_order_edges)
+
+
+def _case_order_edges(items: list, kind: type, key: object = _NO_KEY) -> list[object]:
     """The texts of a list (or each record's text at key) with the one first in the alphabet put in lower case, or,
     where that orders them alike, the last one capitalised: so that ordering by case ('IT' before 'Sales' before
     'it') and apart from it ('IT', 'it', 'Sales') differ, where every example happened to write the first in
     capitals. None where the texts are fewer than two, or already differ so, or neither change makes them differ."""
     def text(x: object) -> object:
-        return x.get(key) if key is not None else x
+        return x.get(key) if key is not _NO_KEY else x
 
     at = [i for i, x in enumerate(items) if isinstance(text(x), str) and text(x)]
     values = [text(items[i]) for i in at]
@@ -273,7 +279,7 @@ def _case_order_edges(items: list, kind: type, key: object = None) -> list[objec
     for i, changed in ((first, text(items[first]).lower()), (last, text(items[last]).capitalize())):
         moved = [changed if j == i else v for j, v in zip(at, values)]
         if sorted(moved) != sorted(moved, key=str.casefold):
-            new = {**items[i], key: changed} if key is not None else changed
+            new = {**items[i], key: changed} if key is not _NO_KEY else changed
             return [kind(items[:i] + [new] + items[i + 1:])]
     return []
 
@@ -491,6 +497,7 @@ _PARTS_OF = (0.2, 0.5)  # a part of a unit above a whole one: where rounding up,
 MAX_PART_CALLS = 4  # calls with a part of a unit (part_unit_calls), of the doubt's edge inputs
 MAX_THRESHOLD_CALLS = 4  # calls at a threshold the task states (threshold_calls), of the doubt's edge inputs
 MAX_LENGTH_CALLS = 4  # calls with a whole number made a length the call passes (length_calls), of the doubt's edges
+MAX_MARKED_CALLS = 4  # calls with a stated word result marked in the text (result_marked_calls), of the doubt's edges
 
 
 def _named_for(name: str, word: str, task: str) -> bool:
@@ -602,26 +609,29 @@ def _spread(each: list[list[str]], given: set[str], cap: int) -> list[str]:
 
 
 def length_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
-    """A visible call that passes a text or a list and a whole number, with the number made that length and one less,
-    by place or keyword, or by keyword where the call leaves a whole-number option of the task's signature to its
-    default (final_score([70, 85, 90, 60], drop=4) of final_score([70, 85, 90, 60]) and final_score(scores,
-    drop=1); truncate('hello world', 11) of truncate('hello world', 5)); none that is a visible call (given), each
-    number in turn, up to MAX_LENGTH_CALLS. A count, a width or a place a thin test keeps well inside its text or
-    list meets the length there: dropping every score, a text that just fits, a last chunk of one."""
+    """A visible call that passes a text or a list and a whole number below its length, with the number made that
+    length and one less, by place or keyword, or by keyword where the call leaves a whole-number option of the
+    task's signature to its default (final_score([70, 85, 90, 60], drop=4) of final_score([70, 85, 90, 60]) and
+    final_score(scores, drop=1); truncate('hello world', 11) of truncate('hello world', 5)); none that is a visible
+    call (given), each number in turn, up to MAX_LENGTH_CALLS. A count, a width or a place a thin test keeps well
+    inside its text or list meets the length there: dropping every score, a text that just fits, a last chunk of
+    one."""
     slots = _whole_slots(task_signature(task, entry_point))
     names = [n for n, (place, _, _) in slots.items() if place is not None]  # in their places' order
     each: dict[str | int, list[str]] = {}
     for c in calls:
         sized = [a for a in [*c.args, *c.keywords.values()] if isinstance(a, (str, list, tuple)) and a]
         # Whole numbers the call passes (by the signature's name where it writes one), then options left to a default.
-        wholes = [(names[i] if i < len(names) else i, i) for i, a in enumerate(c.args) if _whole(a, 0, 10**9)]
-        wholes += [(k, None) for k, a in c.keywords.items() if _whole(a, 0, 10**9)]
-        wholes += [(n, None) for n, (place, _, default) in slots.items() if default is not None and default >= 0
-                   and n not in c.keywords and (place is None or place >= len(c.args))]
-        for (name, place), seq in itertools.product(wholes, sized):
+        wholes = [(names[i] if i < len(names) else i, i, a) for i, a in enumerate(c.args) if _whole(a, 0, 10**9)]
+        wholes += [(k, None, a) for k, a in c.keywords.items() if _whole(a, 0, 10**9)]
+        wholes += [(n, None, default) for n, (place, _, default) in slots.items() if default is not None
+                   and default >= 0 and n not in c.keywords and (place is None or place >= len(c.args))]
+        for (name, place, now), seq in itertools.product(wholes, sized):
+            if now >= len(seq):  # a number the example keeps inside the text or list: a count, a width, a place
+                continue
             slot = (place, False, None) if isinstance(name, int) else slots.get(name, (place, False, None))
             for value in (len(seq), len(seq) - 1):
-                call = _whole_set(entry_point, c, slot, str(name), value) if value >= 0 else None
+                call = _whole_set(entry_point, c, slot, str(name), value)  # the text or list is never empty
                 if call is not None:
                     each.setdefault(name, []).append(call)
     return _spread(list(each.values()), given, MAX_LENGTH_CALLS)
@@ -631,20 +641,26 @@ def result_marked_calls(tests: str, entry_point: str) -> list[str]:
     """A visible call whose text result the test states (agent.loop.asserted_calls.compared_results) as a word of a
     text it passes, with that word there followed by a comma, and in brackets (longest_word('I love programming, in
     Python') of longest_word('I love programming in Python') == 'programming'): where the answer is read out of
-    the text, an answer that splits at spaces alone returns the mark with it."""
+    the text, an answer that splits at spaces alone returns the mark with it. By place or keyword, up to
+    MAX_MARKED_CALLS."""
     found: list[str] = []
     for node, result in compared_results(tests, entry_point):
         parsed = literal_call(node, entry_point)
         if parsed is None or not isinstance(result, str) or not re.fullmatch(r"\w+", result):
             continue
-        args, keywords = parsed
-        word = re.compile(rf"(?<!\w){re.escape(result)}(?!\w)")
-        for place, value in enumerate(args):
-            if isinstance(value, str) and value != result and word.search(value):
-                for marked in (f"{result},", f"({result})"):
-                    text = word.sub(marked, value, count=1)
-                    found.append(bare_call(entry_point, args[:place] + [text] + args[place + 1:], keywords))
-    return list(dict.fromkeys(found))
+        call = VisibleCall(entry_point, parsed[0], "", parsed[1])
+        found += [bare_call(entry_point, args, keywords)
+                  for args, keywords, _, _ in each_changed(call, functools.partial(_word_marked, result))]
+    return list(dict.fromkeys(found))[:MAX_MARKED_CALLS]
+
+
+def _word_marked(word: str, value: object) -> list[str]:
+    """A text holding word (not inside another word, nor the whole text) with its first such word followed by a
+    comma, and in brackets; [] for anything else."""
+    found = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+    if not isinstance(value, str) or value == word or not found.search(value):
+        return []
+    return [found.sub(marked, value, count=1) for marked in (f"{word},", f"({word})")]
 
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
@@ -654,11 +670,11 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
     year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
     the task speaks of parts of a unit (part_unit_calls), a whole number at a threshold the task states and just
-    past it (threshold_calls), then one argument of a visible call (or of one so shortened) moved to an edge
-    (edges_of), one int or text argument made equal to another, or two dict arguments sharing a key; last a whole
-    number made the length of a text or list the call passes (length_calls), and a stated text result marked where
-    the text passed holds it as a word (result_marked_calls); each once, in the visible calls' order, none a
-    visible call's own."""
+    past it (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a
+    stated text result marked where a text passed holds it as a word (result_marked_calls), then one argument of a
+    visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to
+    another, or two dict arguments sharing a key; each once, none a visible call's own. These targeted calls come
+    first, each kind capped, as a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
@@ -675,7 +691,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
-              + threshold_calls(calls, entry_point, task, given) if call not in given and call not in found]
+              + threshold_calls(calls, entry_point, task, given) + length_calls(calls, entry_point, task, given)
+              + result_marked_calls(tests, entry_point) if call not in given and call not in found]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]
@@ -688,10 +705,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
             call = bare_call(entry_point, variant, keywords)
             if call not in given and call not in found and len(call) < 2000:
                 found.append(call)
-    # After the arguments' own edges, which keep their places in the order (ties in how evenly a question splits the
-    # answers go to the earlier input).
-    return found + [call for call in dict.fromkeys(length_calls(calls, entry_point, task, given)
-                                                   + result_marked_calls(tests, entry_point)) if call not in found]
+    return found
 
 
 def doubt_with_tests(doubt: Mapping | None, tests: str, entry_point: str | None, task: str) -> dict | None:

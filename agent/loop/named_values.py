@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -60,34 +61,67 @@ def _single_assignment(name: str, bound: dict[str, list[ast.AST]], parents: dict
     return None
 
 
-def _is_fixture(decorator: ast.expr) -> bool:
-    """Whether a decorator makes a function-scoped pytest fixture: @pytest.fixture, @fixture, either called with no
-    argument but scope="function" (another scope shares one value between tests, which one may change)."""
+def _dotted(node: ast.expr) -> list[str]:
+    """The names of a dotted name, outermost first (pytest.mark.parametrize: pytest, mark, parametrize); [] for
+    anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    return [node.id, *parts] if isinstance(node, ast.Name) else []
+
+
+def _is_fixture(decorator: ast.expr, names: FileNames) -> bool:
+    """Whether a decorator makes a function-scoped pytest fixture: @pytest.fixture, or @fixture where the file binds
+    fixture by importing it from pytest alone, either called with no argument but scope="function" (another scope
+    shares one value between tests, which one may change; params= and name= give others)."""
     call = decorator if isinstance(decorator, ast.Call) else None
-    func = call.func if call else decorator
-    named = (isinstance(func, ast.Attribute) and func.attr == "fixture" and isinstance(func.value, ast.Name)
-             and func.value.id == "pytest") or (isinstance(func, ast.Name) and func.id == "fixture")
+    dotted = _dotted(call.func if call else decorator)
+    imported = [parents for site in names.bound.get("fixture", []) if isinstance(site, ast.alias)
+                for parents in [names.parents.get(id(site))]]
+    named = dotted == ["pytest", "fixture"] or (dotted == ["fixture"] and len(names.bound.get("fixture", [])) == 1
+                                                 and imported and isinstance(imported[0], ast.ImportFrom)
+                                                 and imported[0].module == "pytest")
     return named and (call is None or (not call.args and all(
         k.arg == "scope" and isinstance(k.value, ast.Constant) and k.value.value == "function" for k in call.keywords)))
 
 
-def _fixture_value(name: str, function: ast.AST | None, bound: dict[str, list[ast.AST]],
-                   parents: dict[int, ast.AST]) -> ast.expr | None:
-    """The value a pytest fixture of that name returns, for a test function that asks for it: where the file binds
-    the name by that fixture alone (a module-level function, function-scoped, of no parameters, whose body returns
-    one value) and by parameters of test functions (test_*: no other fixture receives it and changes it first), one
-    of them the given function's."""
-    sites = bound.get(name, [])
+def _asks_for(site: ast.arg, function: ast.AST, names: FileNames) -> bool:
+    """Whether pytest fills a test's parameter with the fixture of its name: a test function (test_*, at module
+    level or in a module-level class Test* of no base, which could hold another fixture of that name) marked by
+    pytest.mark alone (mock.patch, hypothesis's given fill parameters too; a fixture may be named test_*), the
+    parameter without a default, not *args or **kwargs."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not function.name.startswith("test"):
+        return False
+    params = function.args
+    filled = params.args[:len(params.args) - len(params.defaults)] + [
+        a for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is None]
+    if not any(site is a for a in filled) or not all("mark" in _dotted(d.func if isinstance(d, ast.Call) else d)
+                                                       for d in function.decorator_list):
+        return False
+    holder = names.parents.get(id(function))
+    return isinstance(holder, ast.Module) or (
+        isinstance(holder, ast.ClassDef) and holder.name.startswith("Test") and not holder.bases
+        and not holder.keywords and isinstance(names.parents.get(id(holder)), ast.Module))
+
+
+def _fixture_value(name: str, function: ast.AST | None, names: FileNames) -> ast.expr | None:
+    """The value a pytest fixture of that name returns, for a test that asks for it: where the file binds the name by
+    that fixture alone (a module-level function, function-scoped, of no parameters, whose body returns one value)
+    and by parameters that tests ask for it by (_asks_for: no other fixture receives it and changes it first), one
+    of them the given function's, and no text of the file names it (name=, getfixturevalue, usefixtures, a
+    parametrize mark that overrides it). A conftest.py the file does not show could override it too: the Playground
+    runs the tests box alone, where there is none."""
+    sites = names.bound.get(name, [])
     fixtures = [s for s in sites if isinstance(s, ast.FunctionDef)]
-    owners = [parents.get(id(parents.get(id(s)))) for s in sites if isinstance(s, ast.arg)]
-    if len(fixtures) != 1 or len(fixtures) + len(owners) != len(sites) or function not in owners:
-        return None
-    if not all(isinstance(f, ast.FunctionDef) and f.name.startswith("test") for f in owners):
+    asking = [(s, names.parents.get(id(names.parents.get(id(s))))) for s in sites if isinstance(s, ast.arg)]
+    if (len(fixtures) != 1 or len(fixtures) + len(asking) != len(sites) or function not in [f for _, f in asking]
+            or not all(_asks_for(s, f, names) for s, f in asking) or name in names.words):
         return None
     fixture = fixtures[0]
     params = fixture.args
-    if (not isinstance(parents.get(id(fixture)), ast.Module) or len(fixture.decorator_list) != 1
-            or not _is_fixture(fixture.decorator_list[0])
+    if (not isinstance(names.parents.get(id(fixture)), ast.Module) or len(fixture.decorator_list) != 1
+            or not _is_fixture(fixture.decorator_list[0], names)
             or params.posonlyargs or params.args or params.kwonlyargs or params.vararg or params.kwarg):
         return None
     body = fixture.body[1:] if ast.get_docstring(fixture) is not None else fixture.body
@@ -111,12 +145,15 @@ class FileNames(NamedTuple):
     bound: dict[str, list[ast.AST]]
     loads: dict[str, list[ast.Name]]
     parents: dict[int, ast.AST]
+    words: frozenset[str]  # the words of the file's texts: a fixture a text names may be given otherwise
 
 
 def file_names(module: ast.Module) -> FileNames:
     """The FileNames of a parsed test file."""
     parents = {id(child): node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
-    return FileNames(_bound_names(module), _loads(module), parents)
+    words = frozenset(w for node in ast.walk(module) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                      for w in re.findall(r"\w+", node.value))
+    return FileNames(_bound_names(module), _loads(module), parents, words)
 
 
 def _passed_once(uses: list[ast.Name], parents: dict[int, ast.AST], is_function: Callable[[ast.Call], bool]) -> bool:
@@ -220,7 +257,7 @@ def with_named_inputs(calls: list[ast.Call], names: FileNames,
     to them, where the name is bound once in the file by a plain assignment before the call and read only as an
     argument of the function's calls (no other code could change it between); one such call for each case of a
     parametrized test that gives the names it passes. [call] when none of its names qualifies."""
-    bound, loads, parents = names
+    bound, loads, parents, _ = names
 
     def value_of(name: ast.Name, call: ast.Call) -> ast.expr | None:
         value = _single_assignment(name.id, bound, parents)
@@ -228,7 +265,7 @@ def with_named_inputs(calls: list[ast.Call], names: FileNames,
             # A fixture's value is made anew for each test: read once in the test that asks for it, it is the
             # call's own (the name may be read in other tests).
             function = _enclosing_function(call, parents)
-            value = _fixture_value(name.id, function, bound, parents)
+            value = _fixture_value(name.id, function, names)
             uses = _loads(function).get(name.id, []) if value is not None else []
             return value if value is not None and constant(value)[0] and _passed_once(uses, parents, is_function) \
                 else None
@@ -254,7 +291,7 @@ def named_results(names: FileNames, checked: set[int],
     """Calls of the function whose result the file binds to a name (``result = f(x)``) and checks by it: (the call,
     the name where a check first reads it). Only where the name is bound there alone and every read of it is inside
     a check and no method is called on it (``result.sort()`` would check another value than the call gave)."""
-    bound, loads, parents = names
+    bound, loads, parents, _ = names
     found: list[tuple[ast.Call, ast.Name]] = []
     for name, uses in loads.items():
         value = _single_assignment(name, bound, parents)
