@@ -71,55 +71,47 @@ NOT_READ = {
 }
 
 
-FIXTURE = "import pytest\n\n@pytest.fixture{}\ndef items({}):\n    {}\n\n"
+def _fixture(decorator: str = "", params: str = "", body: str = "return [1]") -> str:
+    """A test file's start: a fixture named items, decorated @pytest.fixture followed by decorator."""
+    return f"import pytest\n\n@pytest.fixture{decorator}\ndef items({params}):\n    {body}\n\n"
+
+
+ASKS = "def test_a(items):\n    assert total(items) == 1\n"  # a test that asks for items and passes it once
 NOT_READ |= {
-    "a fixture of a wider scope (one value for many tests)": FIXTURE.format("(scope='module')", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture that yields": FIXTURE.format("", "", "yield [1]") + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture that asks for another": FIXTURE.format("", "tmp_path", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture another fixture receives (and may change)": FIXTURE.format("", "", "return [1]")
+    "a fixture of a wider scope (one value for many tests)": _fixture("(scope='module')") + ASKS,
+    "a fixture's scope given by place": _fixture("('module')") + ASKS,
+    "a fixture of cases": _fixture("(params=[[1], [2]])") + ASKS,
+    "a fixture used unasked": _fixture("(autouse=True)") + ASKS,
+    "a fixture cached across tests": _fixture("\n@functools.cache") + ASKS,
+    "a fixture that yields": _fixture(body="yield [1]") + ASKS,
+    "a fixture of no literal": _fixture(body="return load()") + ASKS,
+    "a fixture that asks for another": _fixture(params="tmp_path") + ASKS,
+    "a fixture's name bound again": _fixture() + "items = [2]\n" + ASKS,
+    "a fixture another fixture receives (and may change)": _fixture()
     + "@pytest.fixture\ndef more(items):\n    items.append(2)\n    return items\n\n"
     "def test_a(items, more):\n    assert total(items) == 3\n",
-    "a fixture changed in the test": FIXTURE.format("", "", "return [1]")
-    + "def test_a(items):\n    items.append(2)\n    assert total(items) == 3\n",
-    "a fixture passed twice in one test": FIXTURE.format("", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n    assert total(items) == 1\n",
-    "a fixture's name bound again": FIXTURE.format("", "", "return [1]") + "items = [2]\n"
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture cached across tests": FIXTURE.format("\n@functools.cache", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture of no literal": FIXTURE.format("", "", "return load()")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture's scope given by place": FIXTURE.format("('module')", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture of cases": FIXTURE.format("(params=[[1], [2]])", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture used unasked": FIXTURE.format("(autouse=True)", "", "return [1]")
-    + "def test_a(items):\n    assert total(items) == 1\n",
-    "a fixture named test_* that receives it": FIXTURE.format("", "", "return [1]")
+    "a fixture named test_* that receives it": _fixture()
     + "@pytest.fixture\ndef test_data(items):\n    items.append(2)\n\n"
     "def test_a(items, test_data):\n    assert total(items) == 3\n",
-    "a decorator that fills parameters": FIXTURE.format("", "", "return [1]")
-    + "@mock.patch('os.getcwd')\ndef test_a(items):\n    assert total(items) == 1\n",
-    "a parameter with a default": FIXTURE.format("", "", "return [1]")
-    + "def test_a(items=[5]):\n    assert total(items) == 5\n",
-    "a fixture another of the same name overrides (name=)": FIXTURE.format("", "", "return [1]")
+    "a fixture changed in the test": _fixture()
+    + "def test_a(items):\n    items.append(2)\n    assert total(items) == 3\n",
+    "a fixture passed twice in one test": _fixture() + ASKS + "    assert total(items) == 1\n",
+    "a decorator that fills parameters": _fixture() + "@mock.patch('os.getcwd')\n" + ASKS,
+    "a parameter with a default": _fixture() + "def test_a(items=[5]):\n    assert total(items) == 5\n",
+    "a fixture another of the same name overrides (name=)": _fixture()
     + "class TestX:\n    @pytest.fixture(name='items')\n    def _items(self):\n        return [2]\n\n"
     "    def test_a(self, items):\n        assert total(items) == 2\n",
-    "a class whose base may hold the fixture": FIXTURE.format("", "", "return [1]")
+    "a class whose base may hold the fixture": _fixture()
     + "class TestX(Base):\n    def test_a(self, items):\n        assert total(items) == 2\n",
-    "a fixture fetched by name": FIXTURE.format("", "", "return [1]")
-    + "def test_a(items, request):\n    request.getfixturevalue('items').append(2)\n"
-    "    assert total(items) == 3\n",
+    "a fixture fetched by name": _fixture()
+    + "def test_a(items, request):\n    request.getfixturevalue('items').append(2)\n    assert total(items) == 3\n",
     "a fixture decorator bound otherwise": "import functools, pytest\n\n"
-    "fixture = functools.partial(pytest.fixture, scope='module')\n\n@fixture\ndef items():\n    return [1]\n\n"
-    "def test_a(items):\n    assert total(items) == 1\n",
+    "fixture = functools.partial(pytest.fixture, scope='module')\n\n@fixture\ndef items():\n    return [1]\n\n" + ASKS,
 }
 
 
 def test_a_function_scoped_fixture_of_a_literal_is_read_in_each_test_that_asks_for_it():
-    tests = (FIXTURE.format("", "", '"""Three scores."""\n    return [3, 1, 2]')
+    tests = (_fixture(body='"""Three scores."""\n    return [3, 1, 2]')
              + "def test_a(items):\n    assert total(items) == 6\n\n"
              + "def test_b(items):\n    assert total(items) > 0\n\n"
              + "def test_c():\n    assert total([5]) == 5\n")
@@ -130,11 +122,11 @@ def test_a_function_scoped_fixture_of_a_literal_is_read_in_each_test_that_asks_f
     imported = tests.replace("import pytest\n", "import pytest\nfrom pytest import fixture\n").replace(
         "@pytest.fixture\n", "@fixture\n")
     assert len(literal_calls(imported, "total")) == 3
-    method = FIXTURE.format("", "", "return [3, 1, 2]") + (
+    method = _fixture(body="return [3, 1, 2]") + (
         "class TestTotal:\n    @pytest.mark.slow\n    def test_a(self, items):\n        assert total(items) == 6\n")
     assert [c.args for c in literal_calls(method, "total")] == [[[3, 1, 2]]]
     # A parametrize mark of the fixture's name overrides it, as in pytest: its cases are the examples.
-    overridden = FIXTURE.format("", "", "return [1]") + (
+    overridden = _fixture() + (
         "@pytest.mark.parametrize('items', [[5], [6]])\ndef test_a(items):\n    assert total(items) > 0\n")
     assert [c.args for c in literal_calls(overridden, "total")] == [[[5]], [[6]]]
     # A test that does not ask for it passes the fixture's function itself: no example.
