@@ -179,7 +179,9 @@ def test_a_doubts_edges_grow_by_those_of_a_test_an_answer_added_after_the_ones_i
 
 
 def test_a_float_gets_the_halves_near_it_where_rounding_differs():
-    assert edge_calls("assert r(2.7, 0) == 3.0", "r") == ["r(2.5, 0)", "r(-2.5, 0)", "r(1.5, 0)"]
+    # And a tenth above a non-negative one, which binary floats hold only nearly (0.35 * 3 is 1.0499999999999998).
+    assert edge_calls("assert r(2.7, 0) == 3.0", "r") == ["r(2.5, 0)", "r(-2.5, 0)", "r(1.5, 0)", "r(2.8, 0)"]
+    assert edge_calls("assert fine(3, 0.25) == 0.75", "fine")[-1] == "fine(3, 0.35)"
     assert edge_calls("assert r(-1.2) == -1.0", "r") == ["r(-1.5)", "r(1.5)", "r(-0.5)"]
 
 
@@ -504,6 +506,15 @@ def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_numbe
     for words in ("each part of a path", "if any part of a name is empty", "the fraction of a day elapsed after it",
                   "the local part of an email", "a partial match"):
         assert not stated_contract(f"f(n): {words}.", "f").parts, words
+    # A parameter the task calls a float takes a part above a whole number too: where a half cent is rounded.
+    task = ("Write `tip_amount(bill, percent)`: `bill` is the amount in dollars (int or float) and `percent` a whole "
+            "number. Return a float rounded to cents.")
+    assert stated_contract(task, "tip_amount").parts == {0}
+    assert part_unit_calls(literal_calls("assert tip_amount(100, 15) == 15.0\n", "tip_amount"), "tip_amount",
+                           task) == ["tip_amount(100.2, 15)", "tip_amount(100.5, 15)"]
+    for words in ("`n` is never a float", "`n` is a count. Return a float", "`n`, `x` (a float)"):
+        assert stated_contract(f"Write `f(n, x)`: {words}.", "f").parts <= {1}, words
+    assert stated_contract("Write `f(price, qty)`: `price` is a decimal number; `qty` a count.", "f").parts == {0}
     # The parameter that measures in the unit, not a count beside it; a few such calls, before the other edges.
     task = "Write `fee(hours, people)`: 2 dollars a person per hour or part of an hour."
     assert stated_contract(task, "fee").parts == {0}

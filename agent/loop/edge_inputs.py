@@ -179,11 +179,14 @@ def _calendar_edges(value: str) -> list[str]:
 
 
 def _number_edges(value: float) -> list[float]:
-    """Halves near the example (2.5 and -2.5 near 2.7, 1.5 above): where rounding, and code that rounds, differ."""
+    """Halves near the example (2.5 and -2.5 near 2.7, 1.5 above): where rounding, and code that rounds, differ; and
+    a tenth above a non-negative one (0.35 of 0.25), which binary floats hold only nearly: where sums and products
+    show it (0.35 * 3 is 1.0499999999999998) and an answer that forgets to round as the task says differs."""
     if not math.isfinite(value):  # 1e999 is a literal too
         return []
     half = int(value) + (0.5 if value >= 0 else -0.5)
-    return [half, -half, half - 1 if value >= 0 else half + 1]
+    tenth = [round(value + 0.1, 10)] if 0 <= value < 1e9 else []
+    return [half, -half, half - 1 if value >= 0 else half + 1, *tenth]
 
 
 def _list_edges(value: list | tuple) -> list[object]:
@@ -545,7 +548,8 @@ def part_unit_calls(calls: list[VisibleCall], entry_point: str, task: str) -> li
     kilogram or part of a kilogram"), a visible call with the whole, non-negative number it passes where the
     parameter measures in that unit made a part above (shipping_cost(3.2), shipping_cost(3.5) of shipping_cost(3)),
     up to MAX_PART_CALLS: examples that weigh whole kilograms pass an answer that charges by the kilogram, or
-    rounds, where the task rounds up."""
+    rounds, where the task rounds up. So at a parameter the task calls a float ("`bill` ... (int or float)"):
+    tip_amount(100.5, 15), where a half cent is rounded, or the answer accepts only ints."""
     places = stated_contract(task, entry_point).parts
     found = [bare_call(entry_point, c.args[:i] + [a + part] + c.args[i + 1:], c.keywords)
              for c in calls for i, a in enumerate(c.args) if i in places and _whole(a, 0, 10**9)

@@ -92,6 +92,25 @@ def _part_places(task: str, names: list[str]) -> frozenset[int]:
     return frozenset(places)
 
 
+_FLOAT_WORD = re.compile(r"\bfloat(?:s|ing[- ]point)?\b|\bdecimal numbers?\b", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:not|never|no)\b[^.]*?(?:\bfloat|\bdecimal)", re.IGNORECASE)
+
+
+def _float_places(task: str, names: list[str]) -> frozenset[int]:
+    """The places of the parameters the task calls floats: one in backticks with "float" or "decimal number" after
+    it, before its sentence ends or another name in backticks begins ("`bill` is the amount in dollars (int or
+    float)"; not "`n` is never a float")."""
+    places: set[int] = set()
+    for place, name in enumerate(names):
+        for found in re.finditer(rf"`{re.escape(name)}`", task):
+            rest = task[found.end():]
+            stop = re.search(r"[.;](?:\s|$)|`[^`]+`", rest)
+            words = rest[:stop.start()] if stop else rest
+            if _FLOAT_WORD.search(words) and not _DENIED.search(words):
+                places.add(place)
+    return frozenset(places)
+
+
 def task_signature(task: str, entry_point: str) -> ast.arguments | None:
     """The entry point's parameters as the task writes them ("digit_sum(n, repeat=False)" in words, or a def's
     header): of the call-like mentions that parse as a parameter list, the one with the most parameters (a task may
@@ -131,7 +150,9 @@ class StatedContract:
     least_lengths: dict[int, int] = field(default_factory=dict)
     optional_from: int | None = None  # the first positional place from which every parameter has a default
     changes: bool = False  # the task speaks of changing or keeping what the function is given ("never modify")
-    parts: frozenset[int] = frozenset()  # places a part of a unit may be at ("or part of a kilogram"): floats too
+    # Places a number with a fraction may be at where the examples pass whole ones: a part of a unit ("or part of a
+    # kilogram"), or a float the task calls the parameter ("`bill` ... (int or float)").
+    parts: frozenset[int] = frozenset()
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -148,7 +169,8 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     - "modify", "in place", "unchanged", "a new list", "change the input" speak of changing what it is given;
     - "or part of a kilogram", "per hour or part thereof", "partial hours", "any fraction of an hour", "each started
       hour" speak of part of a unit: a number with a fraction is an input, where the examples pass whole ones, of the
-      parameter that measures in it (weight_kg, hours), or of the only parameter.
+      parameter that measures in it (weight_kg, hours), or of the only parameter; so is one at a parameter the task
+      calls a float ("`bill` is the amount in dollars (int or float)").
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
@@ -176,7 +198,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
     return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None,
-                          _part_places(task, names))
+                          _part_places(task, names) | _float_places(task, names))
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
