@@ -182,6 +182,10 @@ def test_a_float_gets_the_halves_near_it_where_rounding_differs():
     # And a tenth above a non-negative one, which binary floats hold only nearly (0.35 * 3 is 1.0499999999999998).
     assert edge_calls("assert r(2.7, 0) == 3.0", "r") == ["r(2.5, 0)", "r(-2.5, 0)", "r(1.5, 0)", "r(2.8, 0)"]
     assert edge_calls("assert fine(3, 0.25) == 0.75", "fine")[-1] == "fine(3, 0.35)"
+    # Neither a half already there (0.5 of 0.4) nor a whole number (1.0 of 0.9), nor one binary holds exactly.
+    assert edge_calls("assert f(0.4) == 0", "f")[-1] == "f(0.6)" and edge_calls("assert f(0.9) == 0", "f")[-1] == (
+        "f(1.1)")
+    assert edge_calls("assert f(0.15) == 0", "f")[-1] == "f(0.35)"  # 0.25 is exact in binary
     assert edge_calls("assert r(-1.2) == -1.0", "r") == ["r(-1.5)", "r(1.5)", "r(-0.5)"]
 
 
@@ -512,9 +516,19 @@ def test_a_task_that_speaks_of_part_of_a_unit_puts_a_part_above_each_whole_numbe
     assert stated_contract(task, "tip_amount").parts == {0}
     assert part_unit_calls(literal_calls("assert tip_amount(100, 15) == 15.0\n", "tip_amount"), "tip_amount",
                            task) == ["tip_amount(100.2, 15)", "tip_amount(100.5, 15)"]
-    for words in ("`n` is never a float", "`n` is a count. Return a float", "`n`, `x` (a float)"):
-        assert stated_contract(f"Write `f(n, x)`: {words}.", "f").parts <= {1}, words
-    assert stated_contract("Write `f(price, qty)`: `price` is a decimal number; `qty` a count.", "f").parts == {0}
+    tip = "assert tip_amount(100, 15) == 15.0\n"
+    assert Probe("tip_amount(100.5, 15)", "mutated") in probe_calls(tip, "tip_amount", ["tip_amount(100.5, 15)"],
+                                                                     stated_contract(task, "tip_amount"))
+    for words, places in (("`n` is never a float", set()), ("`n` is a count. Return a float", set()),
+                          ("`n` is a count and `x` a float", {1}), ("`n` and `x` are floats", {0, 1}),
+                          ("`n` is an int, and the function returns a float", set()),
+                          ("`n` is an integer (floats are not allowed)", set()), ("`n` can't be a float", set()),
+                          ("a list of `n` floats", set()), ("`x` is a floating-point number", {1}),
+                          ("`n` is a decimal number; `x` a count", {0})):
+        assert stated_contract(f"Write `f(n, x)`: {words}.", "f").parts == places, words
+    assert stated_contract("def f(n: int, x: float) -> float:", "f").parts == {1}  # annotated
+    assert stated_contract("def f(n: Optional[float], x: int | float):", "f").parts == {0, 1}
+    assert not stated_contract("def f(n: List[float], x: dict[str, float]):", "f").parts  # a list of them
     # The parameter that measures in the unit, not a count beside it; a few such calls, before the other edges.
     task = "Write `fee(hours, people)`: 2 dollars a person per hour or part of an hour."
     assert stated_contract(task, "fee").parts == {0}

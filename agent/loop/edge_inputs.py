@@ -16,6 +16,8 @@ import itertools
 import math
 import re
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
 
 from agent.loop.asserted_calls import compared_results, literal
 from agent.loop.probes import (
@@ -180,13 +182,19 @@ def _calendar_edges(value: str) -> list[str]:
 
 def _number_edges(value: float) -> list[float]:
     """Halves near the example (2.5 and -2.5 near 2.7, 1.5 above): where rounding, and code that rounds, differ; and
-    a tenth above a non-negative one (0.35 of 0.25), which binary floats hold only nearly: where sums and products
-    show it (0.35 * 3 is 1.0499999999999998) and an answer that forgets to round as the task says differs."""
+    above a non-negative one below a million, the first of a tenth, two and three tenths more (in decimal: 0.35 of
+    0.25) that binary floats hold only nearly and that is no half nor whole: where sums and products show it (0.35
+    * 3 is 1.0499999999999998) and an answer that forgets to round as the task says differs."""
     if not math.isfinite(value):  # 1e999 is a literal too
         return []
     half = int(value) + (0.5 if value >= 0 else -0.5)
-    tenth = [round(value + 0.1, 10)] if 0 <= value < 1e9 else []
-    return [half, -half, half - 1 if value >= 0 else half + 1, *tenth]
+    edges = [half, -half, half - 1 if value >= 0 else half + 1]
+    if 0 <= value < 1e6:
+        for step in ("0.1", "0.2", "0.3"):
+            near = float(Decimal(repr(value)) + Decimal(step))
+            if near not in edges and not near.is_integer() and Fraction(near) != Fraction(repr(near)):
+                return [*edges, near]
+    return edges
 
 
 def _list_edges(value: list | tuple) -> list[object]:
@@ -673,12 +681,13 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
     quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
     year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
-    the task speaks of parts of a unit (part_unit_calls), a whole number at a threshold the task states and just
-    past it (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a
-    stated text result marked where a text passed holds it as a word (result_marked_calls), then one argument of a
-    visible call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to
-    another, or two dict arguments sharing a key; each once, none a visible call's own. These targeted calls come
-    first, each kind capped, as a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
+    the task speaks of parts of a unit or calls the parameter a float (part_unit_calls), a whole number at a
+    threshold the task states and just past it (threshold_calls), a whole number made the length of a text or list
+    the call passes (length_calls), a stated text result marked where a text passed holds it as a word
+    (result_marked_calls), then one argument of a visible call (or of one so shortened) moved to an edge
+    (edges_of), one int or text argument made equal to another, or two dict arguments sharing a key; each once,
+    none a visible call's own. These targeted calls come first, each kind capped, as a doubt probes only the first
+    of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)

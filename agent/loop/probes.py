@@ -103,7 +103,8 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
     open: empty or negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this
     place is not, nor a string, list or dict shorter than the least length it gives (unless an example's is too: then
     the words were misread); a number with a fraction where the examples pass whole ones is inside when the task
-    speaks of part of a unit the parameter at this place measures in ("each kilogram or part of a kilogram")."""
+    speaks of part of a unit the parameter at this place measures in ("each kilogram or part of a kilogram"), or
+    calls that parameter a float ("`bill` ... (int or float)")."""
     doubted, stated = stated is not None, stated or StatedContract()
     part = place in stated.parts and type(value) is float and math.isfinite(value) and all(
         type(v) is int for v in seen)

@@ -93,21 +93,48 @@ def _part_places(task: str, names: list[str]) -> frozenset[int]:
 
 
 _FLOAT_WORD = re.compile(r"\bfloat(?:s|ing[- ]point)?\b|\bdecimal numbers?\b", re.IGNORECASE)
-_DENIED = re.compile(r"\b(?:not|never|no)\b[^.]*?(?:\bfloat|\bdecimal)", re.IGNORECASE)
+_FLOAT_REACH = 60  # characters after a parameter's name within which a float word describes it
+# Words after which a float word speaks of something else than the parameter: what the function returns, a list of
+# them, a count of them ("`n` is an int, and the function returns a float"; "a list of `n` floats").
+_OTHER_THING = re.compile(r"\b(?:returns?|returning|return(?:ed)?|gives?|giving|result|output|as|list|lists|"
+                          r"number|count|each)\b", re.IGNORECASE)
+_DENIAL = re.compile(r"\b(?:not|never|no|cannot|can't|without)\b|n't\b", re.IGNORECASE)
+# An annotation of one number that may be a float (not List[float]): float, int | float, Optional[float], Union[...].
+_KIND = r"(?:int|float|None)"
+_ONE_NUMBER = re.compile(rf"(?:typing\.)?(?:{_KIND}(?: \| {_KIND})*|Optional\[{_KIND}\]|"
+                         rf"Union\[{_KIND}(?:, {_KIND})*\])")
+_CLAUSE_END = re.compile(r"[.;?!](?:\s|$)|\n")
 
 
-def _float_places(task: str, names: list[str]) -> frozenset[int]:
-    """The places of the parameters the task calls floats: one in backticks with "float" or "decimal number" after
-    it, before its sentence ends or another name in backticks begins ("`bill` is the amount in dollars (int or
-    float)"; not "`n` is never a float")."""
-    places: set[int] = set()
-    for place, name in enumerate(names):
-        for found in re.finditer(rf"`{re.escape(name)}`", task):
-            rest = task[found.end():]
-            stop = re.search(r"[.;](?:\s|$)|`[^`]+`", rest)
-            words = rest[:stop.start()] if stop else rest
-            if _FLOAT_WORD.search(words) and not _DENIED.search(words):
-                places.add(place)
+def _float_places(task: str, names: list[str], header: ast.arguments | None) -> frozenset[int]:
+    """The places of the parameters the task calls floats: annotated float in its signature (`bill: float`,
+    `int | float`), or named in backticks with "float", "floating-point" or "decimal number" soon after it, in its
+    clause, before any other parameter's name but those joined to it ("`x` and `y` are floats"), with no denial
+    near that word ("never a float", "floats are not allowed") and not speaking of something else first ("returns
+    a float", "a list of floats")."""
+    places = {i for i, a in enumerate(header.posonlyargs + header.args) if a.annotation is not None
+              and _ONE_NUMBER.fullmatch(ast.unparse(a.annotation)) and "float" in ast.unparse(a.annotation)
+              } if header else set()
+    for found in re.finditer(r"`(\w+)`", task):
+        # Not "a list of `n` floats": a name after "of" is how many, or of what, they are.
+        before = task[max(0, found.start() - 12):found.start()]
+        if found.group(1) not in names or re.search(r"\bof\s+(?:the\s+)?$", before):
+            continue
+        # The names joined to this one by commas, "and" or "or" share what follows them.
+        end, joined = found.end(), [found.group(1)]
+        while (more := re.match(r"(?:,\s*|\s+(?:and|or)\s+|,\s*(?:and|or)\s+)`(\w+)`", task[end:])) and (
+                more.group(1) in names):
+            joined.append(more.group(1))
+            end += more.end()
+        rest = task[end:end + _FLOAT_REACH]
+        stops = [m.start() for m in (_CLAUSE_END.search(rest), re.search(r"`\w+`", rest)) if m]
+        words = rest[:min(stops)] if stops else rest
+        word = _FLOAT_WORD.search(words)
+        if word is None or _OTHER_THING.search(words[:word.start()]):
+            continue
+        near = words[max(0, word.start() - 30):word.start()] + " " + words[word.end():word.end() + 20]
+        if not _DENIAL.search(near):
+            places |= {names.index(n) for n in joined}
     return frozenset(places)
 
 
@@ -198,7 +225,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
     return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None,
-                          _part_places(task, names) | _float_places(task, names))
+                          _part_places(task, names) | _float_places(task, names, header))
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
