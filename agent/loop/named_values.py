@@ -77,11 +77,10 @@ def _is_fixture(decorator: ast.expr, names: FileNames) -> bool:
     shares one value between tests, which one may change; params= and name= give others)."""
     call = decorator if isinstance(decorator, ast.Call) else None
     dotted = _dotted(call.func if call else decorator)
-    imported = [parents for site in names.bound.get("fixture", []) if isinstance(site, ast.alias)
-                for parents in [names.parents.get(id(site))]]
-    named = dotted == ["pytest", "fixture"] or (dotted == ["fixture"] and len(names.bound.get("fixture", [])) == 1
-                                                 and imported and isinstance(imported[0], ast.ImportFrom)
-                                                 and imported[0].module == "pytest")
+    sites = names.bound.get("fixture", [])
+    statement = names.parents.get(id(sites[0])) if len(sites) == 1 and isinstance(sites[0], ast.alias) else None
+    named = dotted == ["pytest", "fixture"] or (
+        dotted == ["fixture"] and isinstance(statement, ast.ImportFrom) and statement.module == "pytest")
     return named and (call is None or (not call.args and all(
         k.arg == "scope" and isinstance(k.value, ast.Constant) and k.value.value == "function" for k in call.keywords)))
 
@@ -266,9 +265,9 @@ def with_named_inputs(calls: list[ast.Call], names: FileNames,
             # call's own (the name may be read in other tests).
             function = _enclosing_function(call, parents)
             value = _fixture_value(name.id, function, names)
-            uses = _loads(function).get(name.id, []) if value is not None else []
-            return value if value is not None and constant(value)[0] and _passed_once(uses, parents, is_function) \
-                else None
+            if value is None or not constant(value)[0]:
+                return None
+            return value if _passed_once(_loads(function).get(name.id, []), parents, is_function) else None
         if not _before(value, call) or not constant(value)[0]:
             return None
         # Read anywhere but as a direct argument of the function (a method called on it, a loop over it, a check of

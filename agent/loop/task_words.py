@@ -112,9 +112,9 @@ def _float_places(task: str, names: list[str], header: ast.arguments | None) -> 
     clause, before any other parameter's name but those joined to it ("`x` and `y` are floats"), with no denial
     near that word ("never a float", "floats are not allowed") and not speaking of something else first ("returns
     a float", "a list of floats")."""
-    places = {i for i, a in enumerate(header.posonlyargs + header.args) if a.annotation is not None
-              and _ONE_NUMBER.fullmatch(ast.unparse(a.annotation)) and "float" in ast.unparse(a.annotation)
-              } if header else set()
+    annotations = [ast.unparse(a.annotation) if a.annotation else "" for a in header.posonlyargs + header.args
+                   ] if header else []
+    places = {i for i, text in enumerate(annotations) if _ONE_NUMBER.fullmatch(text) and "float" in text}
     for found in re.finditer(r"`(\w+)`", task):
         # Not "a list of `n` floats": a name after "of" is how many, or of what, they are.
         before = task[max(0, found.start() - 12):found.start()]
