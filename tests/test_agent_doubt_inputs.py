@@ -11,8 +11,10 @@ import pytest
 from agent import BadInput, Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import (
+    MAX_AFFIX_CALLS,
     MAX_NAMED_VALUE_CALLS,
     MAX_OPTION_CALLS,
+    affix_calls,
     calendar_year_calls,
     doubt_with_tests,
     edge_calls,
@@ -38,6 +40,7 @@ from agent.loop.task_words import (
     StatedContract,
     named_separators,
     quoted_values,
+    stated_affixes,
     stated_contract,
     stated_thresholds,
 )
@@ -358,6 +361,45 @@ def test_a_stated_text_result_that_is_a_word_of_the_text_passed_is_marked_there(
     assert "f('a b,')" not in edge_calls("assert f('a b') == 'b'\nassert f('a b,') == 'b'", "f")
     assert not any("(cat)" in c for c in edge_calls("assert f('cat') == 'cat'", "f"))
     assert not any("(a b)" in c for c in edge_calls("assert f('x a b') == 'a b'", "f"))
+
+
+def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_ending_is_not_passed_alone():
+    task = ('Write a function `pluralize(noun, count)`. If the noun ends in "s", "x", "ch" or "sh", add "es"; if it '
+            'ends in "y" and the letter before the "y" is a consonant, replace the "y" with "ies".')
+    assert stated_affixes(task) == {True: ["s", "x", "ch", "sh", "y"], False: []}
+    tests = 'assert pluralize("cat", 3) == "3 cats"\nassert pluralize("dog", 1) == "1 dog"'
+    calls = edge_calls(tests, "pluralize", task)
+    # Each ending added, in turn (the letter before "y" a consonant), before the arguments' own edges; the endings
+    # are no words to pass alone.
+    assert calls.index("pluralize('caty', 3)") < calls.index("pluralize('CAT', 3)")
+    assert {"pluralize('cats', 3)", "pluralize('catch', 3)", "pluralize('catsh', 3)"} <= set(calls)
+    assert not {"pluralize('y', 3)", "pluralize('ch', 3)", "pluralize('s', 3)"} & set(calls)
+    assert affix_calls(literal_calls(tests, "pluralize"), "pluralize", task)[:MAX_AFFIX_CALLS] == [
+        "pluralize('cats', 3)", "pluralize('catx', 3)", "pluralize('catch', 3)", "pluralize('catsh', 3)",
+        "pluralize('caty', 3)", "pluralize('cas', 3)"]
+    # Put over the last characters too (a vowel before "y"), at the start for a beginning; none a visible call's.
+    one = 'Files ending with ".txt" are text; names that start with the letter "#" are comments.'
+    assert affix_calls(literal_calls("assert kind('notes') == 'other'", "kind"), "kind", one) == [
+        "kind('notes.txt')", "kind('#notes')", "kind('n.txt')", "kind('#otes')"]
+    assert affix_calls(literal_calls("assert f('day') == 1", "f"), "f", 'Words that end in "y".') == ["f('dayy')"]
+    assert stated_affixes("It ends with a period; it's ending with 'x'. Begins with \"#\", and \"##\"") == {
+        True: ["x"], False: ["#", "##"]}
+
+
+def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_and_marks_alone_inside():
+    task = ("Write `are_anagrams(a, b)`. Only letters and digits matter. If either string contains no letters or "
+            "digits at all, return False.")
+    assert stated_contract(task, "are_anagrams") == StatedContract(empty=True, unlettered=True)
+    tests = 'assert are_anagrams("listen", "silent") is True'
+    # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract.
+    assert edge_calls(tests, "are_anagrams", task)[:2] == ["are_anagrams('', '')", "are_anagrams('!?', '!?')"]
+    kinds = {p.call: p.kind for p in probe_calls(tests, "are_anagrams", ["are_anagrams('', '')"],
+                                                 stated_contract(task, "are_anagrams"))}
+    assert kinds["are_anagrams('', '')"] == "mutated"
+    for words in ("a word with no repeated letters", "Return the letters.", "No letters here"):
+        assert not stated_contract(words, "f").unlettered, words
+    assert stated_contract("A text with no words gives 0.", "f").unlettered
+    assert not any(c.startswith("are_anagrams('!?'") for c in edge_calls(tests, "are_anagrams", "Anagrams."))
 
 
 def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():

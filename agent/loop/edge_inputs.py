@@ -33,6 +33,7 @@ from agent.loop.probes import (
 from agent.loop.task_words import (
     named_separators,
     quoted_values,
+    stated_affixes,
     stated_contract,
     stated_thresholds,
     task_signature,
@@ -448,8 +449,10 @@ def named_value_calls(calls: list[VisibleCall], entry_point: str, task: str) -> 
     off, the unit "km" or "mi"): at each text argument of a visible call, and by keyword as a parameter of the
     task's signature whose default is None that the call leaves out (the first quoted text also written otherwise:
     in other capitals, padded), up to MAX_NAMED_VALUE_CALLS. A one-example test passes one such value, or none; the
-    task's words name the others, and answers that ignore one, or read it only as written, differ there."""
-    values = quoted_values(task, entry_point)
+    task's words name the others, and answers that ignore one, or read it only as written, differ there. A text the
+    task says a value ends or begins with is not passed alone (affix_calls passes it at an end)."""
+    affixes = {text for texts in stated_affixes(task).values() for text in texts}
+    values = [v for v in quoted_values(task, entry_point) if v not in affixes]
     if not values:
         return []
     header = task_signature(task, entry_point)
@@ -509,6 +512,9 @@ MAX_PART_CALLS = 4  # calls with a part of a unit (part_unit_calls), of the doub
 MAX_THRESHOLD_CALLS = 4  # calls at a threshold the task states (threshold_calls), of the doubt's edge inputs
 MAX_LENGTH_CALLS = 4  # calls with a whole number made a length the call passes (length_calls), of the doubt's edges
 MAX_MARKED_CALLS = 4  # calls with a stated word result marked in the text (result_marked_calls), of the doubt's edges
+MAX_AFFIX_CALLS = 6  # calls with a text made to end or begin as the task quotes (affix_calls), of the doubt's edges
+MAX_UNLETTERED_CALLS = 2  # calls with every text made empty, then marks alone (unlettered_calls), of the doubt's edges
+_MARKS_ALONE = "!?"  # a text of marks alone: no letter, digit or word in it
 
 
 def _named_for(name: str, word: str, task: str) -> bool:
@@ -675,19 +681,59 @@ def _word_marked(word: str, value: object) -> list[str]:
     return [found.sub(marked, value, count=1) for marked in (f"{word},", f"({word})")]
 
 
+def affix_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
+    """A visible call with a text it passes made to end with each ending the task quotes
+    (agent.loop.task_words.stated_affixes), that ending added and then put over as many of the text's last
+    characters (pluralize('caty', 3) and pluralize('cay', 3) of pluralize('cat', 3), where the task says 'ends in
+    "y" and the letter before the "y" is a consonant'), and to begin with each beginning it quotes, alike at the
+    start; each ending in turn, none a visible call (given), up to MAX_AFFIX_CALLS. Thin tests pass a word that ends
+    in none of them; an answer that forgets one, or reads the letter before it wrong, differs there."""
+    each = [[bare_call(entry_point, args, keywords) for c in calls
+             for args, keywords, _, _ in each_changed(c, functools.partial(_with_affix, affix, at_end))]
+            for at_end, affixes in stated_affixes(task).items() for affix in affixes]
+    return _spread(each, given, MAX_AFFIX_CALLS)
+
+
+def _with_affix(affix: str, at_end: bool, value: object) -> list[str]:
+    """A non-empty text with affix added at its end (at_end) or start, then put over as many of its characters
+    there; [] for anything else."""
+    if not isinstance(value, str) or not value:
+        return []
+    made = [value + affix, value[:-len(affix)] + affix] if at_end else [affix + value, affix + value[len(affix):]]
+    return [text for text in dict.fromkeys(made[:1 + (len(value) > len(affix))]) if text != value]
+
+
+def unlettered_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
+    """Where the task decides a text without letters, digits or words (agent.loop.task_words.stated_contract's
+    unlettered: "if either string contains no letters or digits at all, return False"), a visible call with every
+    text it passes made empty, then made marks alone (are_anagrams('', '') and are_anagrams('!?', '!?') of
+    are_anagrams('listen', 'silent')); none a visible call (given), up to MAX_UNLETTERED_CALLS. The probes empty one
+    text at a time; an answer that compares what is left of two texts finds two such texts alike."""
+    if not stated_contract(task, entry_point).unlettered:
+        return []
+    found = []
+    for blank, c in itertools.product(("", _MARKS_ALONE), calls):
+        args = [blank if isinstance(a, str) and a else a for a in c.args]
+        keywords = {k: blank if isinstance(v, str) and v else v for k, v in c.keywords.items()}
+        if args != c.args or keywords != c.keywords:
+            found.append(bare_call(entry_point, args, keywords))
+    return [call for call in dict.fromkeys(found) if call not in given][:MAX_UNLETTERED_CALLS]
+
+
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
-    quotes (named_value_calls), a stated text result put among the texts a call passes (result_among_calls), a
-    year the signature names made a century year (calendar_year_calls), a whole number made a part above it where
-    the task speaks of parts of a unit or calls the parameter a float (part_unit_calls), a whole number at a
-    threshold the task states and just past it (threshold_calls), a whole number made the length of a text or list
-    the call passes (length_calls), a stated text result marked where a text passed holds it as a word
-    (result_marked_calls), then one argument of a visible call (or of one so shortened) moved to an edge
-    (edges_of), one int or text argument made equal to another, or two dict arguments sharing a key; each once,
-    none a visible call's own. These targeted calls come first, each kind capped, as a doubt probes only the first
-    of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
+    quotes (named_value_calls), a text made to end or begin as the task quotes (affix_calls), every text made empty
+    or marks alone where the task decides a text without letters (unlettered_calls), a stated text result put among
+    the texts a call passes (result_among_calls), a year the signature names made a century year
+    (calendar_year_calls), a whole number made a part above it where the task speaks of parts of a unit or calls the
+    parameter a float (part_unit_calls), a whole number at a threshold the task states and just past it
+    (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a stated
+    text result marked where a text passed holds it as a word (result_marked_calls), then one argument of a visible
+    call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to another, or
+    two dict arguments sharing a key; each once, none a visible call's own. These targeted calls come first, each
+    kind capped, as a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
@@ -702,6 +748,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
               if call not in given and call not in found]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
+    found += [call for call in affix_calls(calls, entry_point, task, given) + unlettered_calls(
+        calls, entry_point, task, given) if call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
               + threshold_calls(calls, entry_point, task, given) + length_calls(calls, entry_point, task, given)

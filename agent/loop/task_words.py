@@ -104,6 +104,10 @@ _KIND = r"(?:int|float|None)"
 _ONE_NUMBER = re.compile(rf"(?:typing\.)?(?:{_KIND}(?: \| {_KIND})*|Optional\[{_KIND}\]|"
                          rf"Union\[{_KIND}(?:, {_KIND})*\])")
 _CLAUSE_END = re.compile(r"[.;?!](?:\s|$)|\n")
+# A text that holds no letters, digits or words is a case the task decides ("if either string contains no letters or
+# digits at all, return False"): an empty text, and one of marks alone, are inputs it speaks of.
+_NO_LETTERS = re.compile(r"\b(?:(?:contains?|containing|has|have|having|with)\s+no|without\s+any)\s+"
+                         r"(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)\b", re.IGNORECASE)
 
 
 def _float_places(task: str, names: list[str], header: ast.arguments | None) -> frozenset[int]:
@@ -180,6 +184,7 @@ class StatedContract:
     # Places a number with a fraction may be at where the examples pass whole ones: a part of a unit ("or part of a
     # kilogram"), or a float the task calls the parameter ("`bill` ... (int or float)").
     parts: frozenset[int] = frozenset()
+    unlettered: bool = False  # the task decides a text without letters, digits or words ("contains no letters")
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -197,11 +202,14 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     - "or part of a kilogram", "per hour or part thereof", "partial hours", "any fraction of an hour", "each started
       hour" speak of part of a unit: a number with a fraction is an input, where the examples pass whole ones, of the
       parameter that measures in it (weight_kg, hours), or of the only parameter; so is one at a parameter the task
-      calls a float ("`bill` is the amount in dollars (int or float)").
+      calls a float ("`bill` is the amount in dollars (int or float)");
+    - "contains no letters or digits", "has no words", "without any letters" decide a text without them: the empty
+      text is inside, as "empty" would put it.
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
-    empty = re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
+    unlettered = _NO_LETTERS.search(task) is not None
+    empty = unlettered or re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
     negative = re.search(r"(?<!non-)(?<!non )(?<!non)\bnegative\b", words) is not None
     header = task_signature(task, entry_point) if entry_point else None
     names = [a.arg for a in header.posonlyargs + header.args] if header else []
@@ -225,7 +233,7 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
                 least.setdefault(place, _number(found.group("n")) + (found.groupdict().get("more") == ">"))
     optional = len(names) - len(header.defaults) if header and header.defaults else None
     return StatedContract(empty, negative, bounds, least, optional, _CHANGES.search(task) is not None,
-                          _part_places(task, names) | _float_places(task, names, header))
+                          _part_places(task, names) | _float_places(task, names, header), unlettered)
 
 
 def _place_named(task: str, found: re.Match, names: list[str], only: bool = False) -> int | None:
@@ -264,6 +272,36 @@ def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
     found = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(task)]
     return list(dict.fromkeys(v for v in found if v.strip() and re.search(r"\w", v)
                               and not (entry_point and entry_point in v)))
+
+
+# Words saying a text ends, or begins, with what they quote: 'if the noun ends in "s", "x", "ch" or "sh"', 'ending
+# with ".txt"', 'the suffix "ing"', 'starts with the letter "#"'. The quoted texts after them, joined by commas, "or" or
+# "and", are each one such ending or beginning.
+_AFFIXES = {
+    True: re.compile(r"\b(?:(?:ends?|ending)\s+(?:in|with)|suffix(?:es)?)\s+(?:(?:an?|the)\s+)?"
+                     r"(?:(?:letters?|characters?|text|string)\s+)?", re.IGNORECASE),
+    False: re.compile(r"\b(?:(?:starts?|starting|begins?|beginning)\s+with|prefix(?:es)?)\s+(?:(?:an?|the)\s+)?"
+                      r"(?:(?:letters?|characters?|text|string)\s+)?", re.IGNORECASE),
+}
+_JOIN = re.compile(r",\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+")
+
+
+def stated_affixes(task: str) -> dict[bool, list[str]]:
+    """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
+    (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'): a thin test passes a word that ends in none of them."""
+    found: dict[bool, list[str]] = {True: [], False: []}
+    for at_end, pattern in _AFFIXES.items():
+        for words in pattern.finditer(task):
+            at = words.end()
+            while quoted := _QUOTED.match(task, at):
+                text = next(g for g in quoted.groups() if g is not None)
+                if text.strip() and text not in found[at_end]:
+                    found[at_end].append(text)
+                joined = _JOIN.match(task, quoted.end())
+                if joined is None:
+                    break
+                at = joined.end()
+    return found
 
 
 # A threshold the task states for a parameter, in words or symbols: "raise ValueError if `step_days` is less than 1",
