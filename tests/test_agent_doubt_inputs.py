@@ -11,7 +11,6 @@ import pytest
 from agent import BadInput, Search, Solver
 from agent.loop.candidates import doubt_of
 from agent.loop.edge_inputs import (
-    MAX_AFFIX_CALLS,
     MAX_NAMED_VALUE_CALLS,
     MAX_OPTION_CALLS,
     affix_calls,
@@ -364,41 +363,65 @@ def test_a_stated_text_result_that_is_a_word_of_the_text_passed_is_marked_there(
 
 
 def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_ending_is_not_passed_alone():
-    task = ('Write a function `pluralize(noun, count)`. If the noun ends in "s", "x", "ch" or "sh", add "es"; if it '
-            'ends in "y" and the letter before the "y" is a consonant, replace the "y" with "ies".')
-    assert stated_affixes(task) == {True: ["s", "x", "ch", "sh", "y"], False: []}
+    task = ('Write a function `pluralize(noun, count)`, such as "1 cat" or "3 cats". If the noun ends in "s", "x", '
+            '"ch" or "sh", add "es"; if it ends in "y" and the letter before the "y" is a consonant, replace the "y" '
+            'with "ies"; in every other case just add "s".')
+    assert stated_affixes(task, "pluralize") == {True: ["s", "x", "ch", "sh", "y"], False: []}
     tests = 'assert pluralize("cat", 3) == "3 cats"\nassert pluralize("dog", 1) == "1 dog"'
     calls = edge_calls(tests, "pluralize", task)
-    # Each ending added, in turn (the letter before "y" a consonant), before the arguments' own edges; the endings
-    # are no words to pass alone.
-    assert calls.index("pluralize('caty', 3)") < calls.index("pluralize('CAT', 3)")
-    assert {"pluralize('cats', 3)", "pluralize('catch', 3)", "pluralize('catsh', 3)"} <= set(calls)
-    assert not {"pluralize('y', 3)", "pluralize('ch', 3)", "pluralize('s', 3)"} & set(calls)
-    assert affix_calls(literal_calls(tests, "pluralize"), "pluralize", task)[:MAX_AFFIX_CALLS] == [
+    # Each ending added, in turn, before the arguments' own edges; the "y" also over the last letter, as the task
+    # states a rule of the letter before it. Endings, and texts to add, are no words to pass alone.
+    assert affix_calls(literal_calls(tests, "pluralize"), "pluralize", task) == [
         "pluralize('cats', 3)", "pluralize('catx', 3)", "pluralize('catch', 3)", "pluralize('catsh', 3)",
-        "pluralize('caty', 3)", "pluralize('cas', 3)"]
-    # Put over the last characters too (a vowel before "y"), at the start for a beginning; none a visible call's.
+        "pluralize('caty', 3)", "pluralize('cay', 3)"]
+    assert calls.index("pluralize('cay', 3)") < calls.index("pluralize('CAT', 3)")
+    assert not {"pluralize('ch', 3)", "pluralize('s', 3)", "pluralize('es', 3)", "pluralize('ies', 3)"} & set(calls)
+    assert "pluralize('1 cat', 3)" in calls
+    # At the start for a beginning; no text of one character (a letter looked for), no parameter's name.
     one = 'Files ending with ".txt" are text; names that start with the letter "#" are comments.'
-    assert affix_calls(literal_calls("assert kind('notes') == 'other'", "kind"), "kind", one) == [
-        "kind('notes.txt')", "kind('#notes')", "kind('n.txt')", "kind('#otes')"]
+    assert affix_calls(literal_calls("assert kind('notes', 'n') == 'other'", "kind"), "kind", one) == [
+        "kind('notes.txt', 'n')", "kind('#notes', 'n')"]
     assert affix_calls(literal_calls("assert f('day') == 1", "f"), "f", 'Words that end in "y".') == ["f('dayy')"]
-    assert stated_affixes("It ends with a period; it's ending with 'x'. Begins with \"#\", and \"##\"") == {
-        True: ["x"], False: ["#", "##"]}
+    assert stated_affixes('Write `starts_with(word, c)`: True if word begins with "c".', "starts_with") == {
+        True: [], False: []}
+    # A quoted text a verb follows is what happens, not an ending; nor a line break written out, nor a result.
+    for words, endings in (('ends in "y", "ies" replaces it', ["y"]), ('ends with "s", "es" is appended', ["s"]),
+                           ('if the game ends in a "draw"', []), ('ends with "\\n"', []),
+                           ('It ends with a period; it\'s ending with \'x\' or "z".', ["x", "z"])):
+        assert stated_affixes(words)[True] == endings, words
+    assert stated_affixes('Lines starting with "#", and "mode" is "strict"')[False] == ["#"]
+    # A text quoted as a value elsewhere too is still passed alone: the unit "km" of a text that ends with "km".
+    unit = '`convert(value, unit)`: unit is "km" or "mi"; the text ends with "km".'
+    assert "convert(3, 'km')" in edge_calls("assert convert(3, 'mi') == 4.83", "convert", unit)
 
 
 def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_and_marks_alone_inside():
     task = ("Write `are_anagrams(a, b)`. Only letters and digits matter. If either string contains no letters or "
             "digits at all, return False.")
-    assert stated_contract(task, "are_anagrams") == StatedContract(empty=True, unlettered=True)
+    assert stated_contract(task, "are_anagrams") == StatedContract(unlettered=True)
     tests = 'assert are_anagrams("listen", "silent") is True'
-    # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract.
+    # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract:
+    # an empty text, not an empty list.
     assert edge_calls(tests, "are_anagrams", task)[:2] == ["are_anagrams('', '')", "are_anagrams('!?', '!?')"]
     kinds = {p.call: p.kind for p in probe_calls(tests, "are_anagrams", ["are_anagrams('', '')"],
                                                  stated_contract(task, "are_anagrams"))}
     assert kinds["are_anagrams('', '')"] == "mutated"
-    for words in ("a word with no repeated letters", "Return the letters.", "No letters here"):
+    lists = "assert first_clean(['a1', 'b']) == 'b'"
+    assert {p.call: p.kind for p in probe_calls(lists, "first_clean", [], stated_contract(
+        "If the list has no words, return None.", "first_clean"))}["first_clean([])"] == "outside"
+    # Each call made empty and marks alone before the next call.
+    two = 'assert are_anagrams("listen", "silent", True) is True\nassert are_anagrams("ab", "ba", False) is True'
+    assert edge_calls(two, "are_anagrams", task)[:2] == [
+        "are_anagrams('', '', True)", "are_anagrams('!?', '!?', True)"]
+    for words in ("An isogram is a word with no letter repeated.", "Given a non-empty text with no digits, return it.",
+                  "Return the words that contain no digits.", "A sentence with no words longer than 3 letters is short",
+                  "If it has no letters in uppercase, return it.", "The number has no digits repeated.",
+                  "If either string contains no letters, return False; s is non-empty.", "Return the letters."):
         assert not stated_contract(words, "f").unlettered, words
-    assert stated_contract("A text with no words gives 0.", "f").unlettered
+    for words in ("A text with no words gives 0.", "If the string contains no letters, reverse the string.",
+                  "When the title has no words, it returns an empty string.",
+                  "If the sentence contains no letters at all (including an empty string), return ''."):
+        assert stated_contract(words, "f").unlettered, words
     assert not any(c.startswith("are_anagrams('!?'") for c in edge_calls(tests, "are_anagrams", "Anagrams."))
 
 

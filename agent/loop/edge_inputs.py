@@ -31,7 +31,9 @@ from agent.loop.probes import (
     mutations,
 )
 from agent.loop.task_words import (
+    letter_beside,
     named_separators,
+    not_values,
     quoted_values,
     stated_affixes,
     stated_contract,
@@ -450,9 +452,10 @@ def named_value_calls(calls: list[VisibleCall], entry_point: str, task: str) -> 
     task's signature whose default is None that the call leaves out (the first quoted text also written otherwise:
     in other capitals, padded), up to MAX_NAMED_VALUE_CALLS. A one-example test passes one such value, or none; the
     task's words name the others, and answers that ignore one, or read it only as written, differ there. A text the
-    task says a value ends or begins with is not passed alone (affix_calls passes it at an end)."""
-    affixes = {text for texts in stated_affixes(task).values() for text in texts}
-    values = [v for v in quoted_values(task, entry_point) if v not in affixes]
+    task quotes only as an ending or beginning (affix_calls passes it at an end), or as what to add, is not passed
+    (agent.loop.task_words.not_values)."""
+    written = not_values(task)
+    values = [v for v in quoted_values(task, entry_point) if v not in written]
     if not values:
         return []
     header = task_signature(task, entry_point)
@@ -683,36 +686,41 @@ def _word_marked(word: str, value: object) -> list[str]:
 
 def affix_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
     """A visible call with a text it passes made to end with each ending the task quotes
-    (agent.loop.task_words.stated_affixes), that ending added and then put over as many of the text's last
-    characters (pluralize('caty', 3) and pluralize('cay', 3) of pluralize('cat', 3), where the task says 'ends in
-    "y" and the letter before the "y" is a consonant'), and to begin with each beginning it quotes, alike at the
-    start; each ending in turn, none a visible call (given), up to MAX_AFFIX_CALLS. Thin tests pass a word that ends
-    in none of them; an answer that forgets one, or reads the letter before it wrong, differs there."""
-    each = [[bare_call(entry_point, args, keywords) for c in calls
-             for args, keywords, _, _ in each_changed(c, functools.partial(_with_affix, affix, at_end))]
-            for at_end, affixes in stated_affixes(task).items() for affix in affixes]
-    return _spread(each, given, MAX_AFFIX_CALLS)
+    (agent.loop.task_words.stated_affixes), and to begin with each beginning; where the task states a rule of the
+    letter before that ending (agent.loop.task_words.letter_beside: 'the letter before the "y" is a consonant'), the
+    ending also put over as many of the text's last characters, so that the letter before it is the text's own
+    (pluralize('caty', 3) and pluralize('cay', 3) of pluralize('cat', 3)); each ending in turn, none a visible call
+    (given), up to MAX_AFFIX_CALLS. Thin tests pass a word that ends in none of them; an answer that forgets one, or
+    reads the letter before it wrong, differs there. A text of one character is left alone: a letter the function
+    looks for, not a word."""
+    made = [functools.partial(_with_affix, affix, at_end, letter_beside(task, affix, at_end))
+            for at_end, affixes in stated_affixes(task, entry_point).items() for affix in affixes]
+    # The first call's with each ending in turn, then the next call's: the endings, not the calls, are what differ.
+    found = [call for c in calls for call in _spread(
+        [[bare_call(entry_point, args, keywords) for args, keywords, _, _ in each_changed(c, m)] for m in made],
+        given, len(made) * 4)]
+    return list(dict.fromkeys(found))[:MAX_AFFIX_CALLS]
 
 
-def _with_affix(affix: str, at_end: bool, value: object) -> list[str]:
-    """A non-empty text with affix added at its end (at_end) or start, then put over as many of its characters
-    there; [] for anything else."""
-    if not isinstance(value, str) or not value:
+def _with_affix(affix: str, at_end: bool, beside: bool, value: object) -> list[str]:
+    """A text of two or more characters with affix added at its end (at_end) or start, and, with beside, put over as
+    many of its characters there; [] for anything else."""
+    if not isinstance(value, str) or len(value) < 2:
         return []
     made = [value + affix, value[:-len(affix)] + affix] if at_end else [affix + value, affix + value[len(affix):]]
-    return [text for text in dict.fromkeys(made[:1 + (len(value) > len(affix))]) if text != value]
+    return [text for text in dict.fromkeys(made[:1 + (beside and len(value) > len(affix))]) if text != value]
 
 
 def unlettered_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
     """Where the task decides a text without letters, digits or words (agent.loop.task_words.stated_contract's
     unlettered: "if either string contains no letters or digits at all, return False"), a visible call with every
-    text it passes made empty, then made marks alone (are_anagrams('', '') and are_anagrams('!?', '!?') of
+    text it passes made empty, and made marks alone (are_anagrams('', '') and are_anagrams('!?', '!?') of
     are_anagrams('listen', 'silent')); none a visible call (given), up to MAX_UNLETTERED_CALLS. The probes empty one
     text at a time; an answer that compares what is left of two texts finds two such texts alike."""
     if not stated_contract(task, entry_point).unlettered:
         return []
     found = []
-    for blank, c in itertools.product(("", _MARKS_ALONE), calls):
+    for c, blank in itertools.product(calls, ("", _MARKS_ALONE)):
         args = [blank if isinstance(a, str) and a else a for a in c.args]
         keywords = {k: blank if isinstance(v, str) and v else v for k, v in c.keywords.items()}
         if args != c.args or keywords != c.keywords:
@@ -724,8 +732,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
     task's signature states (option_calls), then a visible call with the arguments that have a default left out,
     and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
-    quotes (named_value_calls), a text made to end or begin as the task quotes (affix_calls), every text made empty
-    or marks alone where the task decides a text without letters (unlettered_calls), a stated text result put among
+    quotes (named_value_calls), every text made empty or marks alone where the task decides a text without letters
+    (unlettered_calls), a text made to end or begin as the task quotes (affix_calls), a stated text result put among
     the texts a call passes (result_among_calls), a year the signature names made a century year
     (calendar_year_calls), a whole number made a part above it where the task speaks of parts of a unit or calls the
     parameter a float (part_unit_calls), a whole number at a threshold the task states and just past it
@@ -748,12 +756,13 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
               if call not in given and call not in found]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
-    found += [call for call in affix_calls(calls, entry_point, task, given) + unlettered_calls(
+    found += [call for call in unlettered_calls(calls, entry_point, task, given) + affix_calls(
         calls, entry_point, task, given) if call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
               + threshold_calls(calls, entry_point, task, given) + length_calls(calls, entry_point, task, given)
               + result_marked_calls(tests, entry_point) if call not in given and call not in found]
+    found = [call for call in found if len(call) < 2000]  # longer, the probes leave it out: no place in the cap
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

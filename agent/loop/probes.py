@@ -95,16 +95,16 @@ def _same_kind(value: object, seen: list[object]) -> bool:
 
 def within_contract(value: object, seen: list[object], stated: StatedContract | None = None,
                     place: int = -1) -> bool:
-    """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its
-    sign (no negative number where the examples have none, nor in a list), a non-empty string, list or dict where
-    every example is non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task
-    rules out (a negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the
-    task states in words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave
-    open: empty or negative inputs it speaks of are inside, a number beyond the bounds it gives the parameter at this
-    place is not, nor a string, list or dict shorter than the least length it gives (unless an example's is too: then
-    the words were misread); a number with a fraction where the examples pass whole ones is inside when the task
-    speaks of part of a unit the parameter at this place measures in ("each kilogram or part of a kilogram"), or
-    calls that parameter a float ("`bill` ... (int or float)")."""
+    """Whether a mutated argument keeps to what every visible call's argument at that place shows: its type, its sign
+    (no negative number where the examples have none, nor in a list), a non-empty string, list or dict where every
+    example is non-empty, a tuple's length, a dict's key and value types. Inputs outside it may be ones the task rules
+    out (a negative N where the docstring says 0 <= N), where right candidates may differ or raise. What the task states
+    in words (agent.loop.task_words.stated_contract; a doubted solve's) settles what the examples leave open: empty or
+    negative inputs it speaks of are inside (an empty text where it decides a text without letters), a number beyond the
+    bounds it gives the parameter at this place is not, nor a string, list or dict shorter than the least length it
+    gives (unless an example's is too: then the words were misread); a number with a fraction where the examples pass
+    whole ones is inside when the task speaks of part of a unit the parameter at this place measures in ("each kilogram
+    or part of a kilogram"), or calls that parameter a float ("`bill` ... (int or float)")."""
     doubted, stated = stated is not None, stated or StatedContract()
     part = place in stated.parts and type(value) is float and math.isfinite(value) and all(
         type(v) is int for v in seen)
@@ -123,7 +123,7 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
             len(value) < least):
         return False
     if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
-        return stated.empty
+        return stated.empty or (stated.unlettered and isinstance(value, str))
     if isinstance(value, (list, tuple)) and not stated.negative and _negatives(value) and not any(
             _negatives(v) for v in seen):
         return False  # a negative element where no example list holds one, and the task speaks of none

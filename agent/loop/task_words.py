@@ -104,10 +104,18 @@ _KIND = r"(?:int|float|None)"
 _ONE_NUMBER = re.compile(rf"(?:typing\.)?(?:{_KIND}(?: \| {_KIND})*|Optional\[{_KIND}\]|"
                          rf"Union\[{_KIND}(?:, {_KIND})*\])")
 _CLAUSE_END = re.compile(r"[.;?!](?:\s|$)|\n")
-# A text that holds no letters, digits or words is a case the task decides ("if either string contains no letters or
-# digits at all, return False"): an empty text, and one of marks alone, are inputs it speaks of.
-_NO_LETTERS = re.compile(r"\b(?:(?:contains?|containing|has|have|having|with)\s+no|without\s+any)\s+"
-                         r"(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)\b", re.IGNORECASE)
+# A text that holds no letters, digits or words is a case the task decides: a condition on it with its outcome ("if
+# either string contains no letters or digits at all, return False"), or a text so described and what it gives ("a
+# text with no words gives 0"). Not a word with no letter repeated, nor the words that contain no digits (a filter).
+_NO_WHAT = (r"no\s+(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)(?:\s+(?:or|and)\s+\w+)?"
+            r"(?:\s+at\s+all)?")
+_NO_LETTERS = (
+    re.compile(rf"\b(?:if|when|unless)\b[^.;:!?\n]{{0,80}}?\b(?:contains?|has|have|with)\s+{_NO_WHAT}"
+               r"\s*(?=[,.;()]|\s+(?:then|return|raise|it)\b|$)", re.IGNORECASE),
+    re.compile(rf"\b(?:text|string|word|sentence|input|line|name)s?\s+(?:with|that\s+(?:has|contains))\s+{_NO_WHAT}"
+               r"\s+(?:gives?|returns?|yields?|is|are|counts?|becomes?)\b", re.IGNORECASE),
+)
+_NON_EMPTY = re.compile(r"\bnon-?\s?empty\b|\bnever\s+empty\b", re.IGNORECASE)
 
 
 def _float_places(task: str, names: list[str], header: ast.arguments | None) -> frozenset[int]:
@@ -184,7 +192,9 @@ class StatedContract:
     # Places a number with a fraction may be at where the examples pass whole ones: a part of a unit ("or part of a
     # kilogram"), or a float the task calls the parameter ("`bill` ... (int or float)").
     parts: frozenset[int] = frozenset()
-    unlettered: bool = False  # the task decides a text without letters, digits or words ("contains no letters")
+    # The task decides a text without letters, digits or words ("if it contains no letters, return False"): the empty
+    # text is inside, unless the task calls its input non-empty.
+    unlettered: bool = False
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -203,13 +213,14 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
       hour" speak of part of a unit: a number with a fraction is an input, where the examples pass whole ones, of the
       parameter that measures in it (weight_kg, hours), or of the only parameter; so is one at a parameter the task
       calls a float ("`bill` is the amount in dollars (int or float)");
-    - "contains no letters or digits", "has no words", "without any letters" decide a text without them: the empty
-      text is inside, as "empty" would put it.
+    - "if either string contains no letters or digits at all, return False", "a text with no words gives 0" decide a
+      text without them (unlettered): the empty text is inside (not an empty list), unless the task says
+      "non-empty".
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
-    unlettered = _NO_LETTERS.search(task) is not None
-    empty = unlettered or re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
+    unlettered = any(p.search(task) for p in _NO_LETTERS) and _NON_EMPTY.search(task) is None
+    empty = re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
     negative = re.search(r"(?<!non-)(?<!non )(?<!non)\bnegative\b", words) is not None
     header = task_signature(task, entry_point) if entry_point else None
     names = [a.arg for a in header.posonlyargs + header.args] if header else []
@@ -276,32 +287,73 @@ def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
 
 # Words saying a text ends, or begins, with what they quote: 'if the noun ends in "s", "x", "ch" or "sh"', 'ending
 # with ".txt"', 'the suffix "ing"', 'starts with the letter "#"'. The quoted texts after them, joined by commas, "or" or
-# "and", are each one such ending or beginning.
+# "and", are each one such ending or beginning; a later quoted text that a verb follows is what happens ('ends in
+# "y", "ies" replaces it'), and the list stops there.
+_AFFIX_NOUN = r"(?:(?:(?:an?|the)\s+)?(?:letters?|characters?|suffix|prefix|text|string)\s+)?(?:either\s+)?"
 _AFFIXES = {
-    True: re.compile(r"\b(?:(?:ends?|ending)\s+(?:in|with)|suffix(?:es)?)\s+(?:(?:an?|the)\s+)?"
-                     r"(?:(?:letters?|characters?|text|string)\s+)?", re.IGNORECASE),
-    False: re.compile(r"\b(?:(?:starts?|starting|begins?|beginning)\s+with|prefix(?:es)?)\s+(?:(?:an?|the)\s+)?"
-                      r"(?:(?:letters?|characters?|text|string)\s+)?", re.IGNORECASE),
+    True: re.compile(rf"\b(?:(?:ends?|ending)\s+(?:in|with)|suffix(?:es)?)\s+{_AFFIX_NOUN}", re.IGNORECASE),
+    False: re.compile(rf"\b(?:(?:starts?|starting|begins?|beginning)\s+with|prefix(?:es)?)\s+{_AFFIX_NOUN}",
+                      re.IGNORECASE),
 }
-_JOIN = re.compile(r",\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+")
+_JOIN = re.compile(r"(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)(?:an?\s+)?")
+_HAPPENS = re.compile(r"\s+(?:is|are|was|were|will|replaces?|becomes?|gets?|goes|means?|turns?)\b", re.IGNORECASE)
+# The letter before a quoted ending, or after a quoted beginning, is part of a rule: 'the letter before the "y" is a
+# consonant', 'a "y" after a vowel', '"#" followed by a space'.
+_BEFORE_IT = r"\bbefore\s+(?:the\s+|an?\s+)?[\"“']{0}[\"”']|[\"“']{0}[\"”']\s+(?:after|preceded\s+by|following)\b"
+_AFTER_IT = r"\bafter\s+(?:the\s+|an?\s+)?[\"“']{0}[\"”']|[\"“']{0}[\"”']\s+(?:before|followed\s+by)\b"
 
 
-def stated_affixes(task: str) -> dict[bool, list[str]]:
-    """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
-    (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'): a thin test passes a word that ends in none of them."""
-    found: dict[bool, list[str]] = {True: [], False: []}
+def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
+    """Each quoted text the task says a value ends with (True) or begins with (False), with where its quote starts."""
+    found: list[tuple[bool, str, int]] = []
     for at_end, pattern in _AFFIXES.items():
         for words in pattern.finditer(task):
             at = words.end()
             while quoted := _QUOTED.match(task, at):
                 text = next(g for g in quoted.groups() if g is not None)
-                if text.strip() and text not in found[at_end]:
-                    found[at_end].append(text)
+                if at != words.end() and _HAPPENS.match(task, quoted.end()):  # the first is the ending: 'ending
+                    break  # with ".txt" are text'
+                if "\\" not in text:  # '"\n"' is written, not a line break: no text to end with
+                    found.append((at_end, text, quoted.start()))
                 joined = _JOIN.match(task, quoted.end())
                 if joined is None:
                     break
                 at = joined.end()
     return found
+
+
+def stated_affixes(task: str, entry_point: str | None = None) -> dict[bool, list[str]]:
+    """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
+    (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'): a thin test passes a word that ends in none of them. Not the name
+    of a parameter of its signature ('begins with "c"' of starts_with(word, c))."""
+    header = task_signature(task, entry_point) if entry_point else None
+    names = {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
+    found: dict[bool, dict[str, None]] = {True: {}, False: {}}
+    for at_end, text, _ in _affix_quotes(task):
+        if text not in names:
+            found[at_end][text] = None
+    return {at_end: list(texts) for at_end, texts in found.items()}
+
+
+def letter_beside(task: str, affix: str, at_end: bool) -> bool:
+    """Whether the task states a rule of the letter before a quoted ending (at_end), or after a quoted beginning:
+    'the letter before the "y" is a consonant'."""
+    return re.search((_BEFORE_IT if at_end else _AFTER_IT).format(re.escape(affix)), task, re.IGNORECASE) is not None
+
+
+# Words before a quoted text the function writes, not one it is given: 'add "es"', 'replace the "y" with "ies"'.
+_WRITTEN = re.compile(r"(?:\b(?:add|adds|adding|append|appends|appending)\s+(?:an?\s+|the\s+)?|"
+                      r"\breplac\w*\b[^.;:\n]{0,40}\bwith\s+)$", re.IGNORECASE)
+
+
+def not_values(task: str) -> set[str]:
+    """The quoted texts the task quotes only as an ending or a beginning (_affix_quotes) or as what the function adds
+    ('add "es"'), never as a value alone: no input to pass."""
+    quotes = [(m.start(), next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(task)]
+    affixed = {(start, text) for _, text, start in _affix_quotes(task)}
+    other = {(start, text) for start, text in quotes if (start, text) not in affixed
+             and not _WRITTEN.search(task[max(0, start - 60):start])}
+    return {text for _, text in quotes} - {text for _, text in other}
 
 
 # A threshold the task states for a parameter, in words or symbols: "raise ValueError if `step_days` is less than 1",
