@@ -398,7 +398,7 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
 def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_and_marks_alone_inside():
     task = ("Write `are_anagrams(a, b)`. Only letters and digits matter. If either string contains no letters or "
             "digits at all, return False.")
-    assert stated_contract(task, "are_anagrams") == StatedContract(unlettered=True)
+    assert stated_contract(task, "are_anagrams") == StatedContract(unlettered=frozenset({"letter", "digit"}))
     tests = 'assert are_anagrams("listen", "silent") is True'
     # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract:
     # an empty text, not an empty list.
@@ -423,6 +423,10 @@ def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_a
                   "If the sentence contains no letters at all (including an empty string), return ''."):
         assert stated_contract(words, "f").unlettered, words
     assert not any(c.startswith("are_anagrams('!?'") for c in edge_calls(tests, "are_anagrams", "Anagrams."))
+    # Where only letters are what it lacks, digits and marks alone too: a run of digits is no word there.
+    words = "If the sentence contains no letters at all, return ''."
+    assert edge_calls("assert longest_word('I love Python') == 'Python'", "longest_word", words)[:3] == [
+        "longest_word('')", "longest_word('!?')", "longest_word('4 2!')"]
 
 
 def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():

@@ -516,8 +516,9 @@ MAX_THRESHOLD_CALLS = 4  # calls at a threshold the task states (threshold_calls
 MAX_LENGTH_CALLS = 4  # calls with a whole number made a length the call passes (length_calls), of the doubt's edges
 MAX_MARKED_CALLS = 4  # calls with a stated word result marked in the text (result_marked_calls), of the doubt's edges
 MAX_AFFIX_CALLS = 6  # calls with a text made to end or begin as the task quotes (affix_calls), of the doubt's edges
-MAX_UNLETTERED_CALLS = 2  # calls with every text made empty, then marks alone (unlettered_calls), of the doubt's edges
+MAX_UNLETTERED_CALLS = 3  # calls with every text made empty, marks or digits alone (unlettered_calls), of the edges
 _MARKS_ALONE = "!?"  # a text of marks alone: no letter, digit or word in it
+_DIGITS_ALONE = "4 2!"  # a text of digits and marks: no letter in it
 
 
 def _named_for(name: str, word: str, task: str) -> bool:
@@ -714,13 +715,15 @@ def _with_affix(affix: str, at_end: bool, beside: bool, value: object) -> list[s
 def unlettered_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
     """Where the task decides a text without letters, digits or words (agent.loop.task_words.stated_contract's
     unlettered: "if either string contains no letters or digits at all, return False"), a visible call with every
-    text it passes made empty, and made marks alone (are_anagrams('', '') and are_anagrams('!?', '!?') of
-    are_anagrams('listen', 'silent')); none a visible call (given), up to MAX_UNLETTERED_CALLS. The probes empty one
-    text at a time; an answer that compares what is left of two texts finds two such texts alike."""
-    if not stated_contract(task, entry_point).unlettered:
-        return []
+    text it passes made empty, made marks alone, and, where only letters are what it lacks, digits and marks alone
+    (are_anagrams('', '') and are_anagrams('!?', '!?') of are_anagrams('listen', 'silent'); longest_word('4 2!')
+    where "it contains no letters"); none a visible call (given), up to MAX_UNLETTERED_CALLS. The probes empty one
+    text at a time; an answer that compares what is left of two texts finds two such texts alike, and one that
+    reads a run of digits as a word returns it."""
+    lacks = stated_contract(task, entry_point).unlettered
+    blanks = ("", _MARKS_ALONE) + ((_DIGITS_ALONE,) if lacks == {"letter"} else ())
     found = []
-    for c, blank in itertools.product(calls, ("", _MARKS_ALONE)):
+    for c, blank in itertools.product(calls, blanks if lacks else ()):
         args = [blank if isinstance(a, str) and a else a for a in c.args]
         keywords = {k: blank if isinstance(v, str) and v else v for k, v in c.keywords.items()}
         if args != c.args or keywords != c.keywords:

@@ -107,7 +107,7 @@ _CLAUSE_END = re.compile(r"[.;?!](?:\s|$)|\n")
 # A text that holds no letters, digits or words is a case the task decides: a condition on it with its outcome ("if
 # either string contains no letters or digits at all, return False"), or a text so described and what it gives ("a
 # text with no words gives 0"). Not a word with no letter repeated, nor the words that contain no digits (a filter).
-_NO_WHAT = (r"no\s+(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)(?:\s+(?:or|and)\s+\w+)?"
+_NO_WHAT = (r"no\s+(?P<what>(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)(?:\s+(?:or|and)\s+\w+)?)"
             r"(?:\s+at\s+all)?")
 _NO_LETTERS = (
     re.compile(rf"\b(?:if|when|unless)\b[^.;:!?\n]{{0,80}}?\b(?:contains?|has|have|with)\s+{_NO_WHAT}"
@@ -192,9 +192,9 @@ class StatedContract:
     # Places a number with a fraction may be at where the examples pass whole ones: a part of a unit ("or part of a
     # kilogram"), or a float the task calls the parameter ("`bill` ... (int or float)").
     parts: frozenset[int] = frozenset()
-    # The task decides a text without letters, digits or words ("if it contains no letters, return False"): the empty
-    # text is inside, unless the task calls its input non-empty.
-    unlettered: bool = False
+    # What the task decides a text may be without ("if it contains no letters, return False": {"letter"}; of
+    # letter, digit, word, alphanumeric): the empty text is inside, unless the task calls its input non-empty.
+    unlettered: frozenset[str] = frozenset()
 
 
 def stated_contract(task: str, entry_point: str | None) -> StatedContract:
@@ -219,7 +219,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     The task's signature gives the parameters' names (task_signature): a bound that names none of them binds nothing;
     a least length binds the only parameter when it names none."""
     words = task.lower()
-    unlettered = any(p.search(task) for p in _NO_LETTERS) and _NON_EMPTY.search(task) is None
+    unlettered = frozenset() if _NON_EMPTY.search(task) else frozenset(
+        kind for p in _NO_LETTERS for found in p.finditer(task)
+        for kind in re.findall(r"letter|digit|word|alphanumeric", found.group("what").lower()))
     empty = re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
     negative = re.search(r"(?<!non-)(?<!non )(?<!non)\bnegative\b", words) is not None
     header = task_signature(task, entry_point) if entry_point else None
