@@ -372,7 +372,11 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
     # Each ending added, in turn, before the arguments' own edges; the "y" also over the last letter, as the task
     # states a rule of the letter before it. Endings, and texts to add, are no words to pass alone.
     assert affix_calls(literal_calls(tests, "pluralize"), "pluralize", task) == [
-        "pluralize('cats', 3)", "pluralize('catx', 3)", "pluralize('catch', 3)", "pluralize('catsh', 3)",
+        "pluralize('caty', 3)", "pluralize('cay', 3)", "pluralize('cats', 3)", "pluralize('catx', 3)",
+        "pluralize('catch', 3)", "pluralize('catsh', 3)"]
+    # The ending with a rule of the letter before it first, both its texts, however many endings the task lists.
+    more = task.replace('"x", ', '"x", "z", "o", ')
+    assert affix_calls(literal_calls(tests, "pluralize"), "pluralize", more)[:2] == [
         "pluralize('caty', 3)", "pluralize('cay', 3)"]
     assert calls.index("pluralize('cay', 3)") < calls.index("pluralize('CAT', 3)")
     assert not {"pluralize('ch', 3)", "pluralize('s', 3)", "pluralize('es', 3)", "pluralize('ies', 3)"} & set(calls)
@@ -386,19 +390,27 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
         True: [], False: []}
     # A quoted text a verb follows is what happens, not an ending; nor a line break written out, nor a result.
     for words, endings in (('ends in "y", "ies" replaces it', ["y"]), ('ends with "s", "es" is appended', ["s"]),
-                           ('if the game ends in a "draw"', []), ('ends with "\\n"', []),
+                           ('if the game ends in a "draw"', []), ('ends with "\\n"', []), ('ends in a "y"', ["y"]),
+                           ('Return "yes" if it ends with "!" and "no" otherwise.', ["!"]),
+                           ('ends in "y", "ies" should be used', ["y"]),
                            ('It ends with a period; it\'s ending with \'x\' or "z".', ["x", "z"])):
         assert stated_affixes(words)[True] == endings, words
     assert stated_affixes('Lines starting with "#", and "mode" is "strict"')[False] == ["#"]
     # A text quoted as a value elsewhere too is still passed alone: the unit "km" of a text that ends with "km".
     unit = '`convert(value, unit)`: unit is "km" or "mi"; the text ends with "km".'
     assert "convert(3, 'km')" in edge_calls("assert convert(3, 'mi') == 4.83", "convert", unit)
+    # A parameter that is an ending itself takes the quoted ending as its value; no text is made to end in it.
+    cut = edge_calls('assert remove_suffix("played", "ed") == "play"', "remove_suffix",
+                     'Write `remove_suffix(word, suffix)`: the suffix "ing" turns "walking" into "walk".')
+    assert "remove_suffix('played', 'ing')" in cut and "remove_suffix('playeding', 'ed')" not in cut
 
 
 def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_and_marks_alone_inside():
     task = ("Write `are_anagrams(a, b)`. Only letters and digits matter. If either string contains no letters or "
             "digits at all, return False.")
     assert stated_contract(task, "are_anagrams") == StatedContract(unlettered=frozenset({"letter", "digit"}))
+    assert stated_contract("If it has no letters, digits or underscores, return 0.", "f").unlettered == {
+        "letter", "digit", "other"}
     tests = 'assert are_anagrams("listen", "silent") is True'
     # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract:
     # an empty text, not an empty list.
@@ -407,8 +419,16 @@ def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_a
                                                  stated_contract(task, "are_anagrams"))}
     assert kinds["are_anagrams('', '')"] == "mutated"
     lists = "assert first_clean(['a1', 'b']) == 'b'"
-    assert {p.call: p.kind for p in probe_calls(lists, "first_clean", [], stated_contract(
-        "If the list has no words, return None.", "first_clean"))}["first_clean([])"] == "outside"
+    listed = stated_contract("If the list has no words, return None.", "first_clean")
+    assert listed.unlettered and {p.call: p.kind for p in probe_calls(lists, "first_clean", [], listed)}[
+        "first_clean([])"] == "outside"
+    # A separator the call passes is no text to empty: it holds no letter or digit.
+    seps = "assert count_words('a,b', ',') == 2"
+    said = stated_contract("Write `count_words(text, sep)`. If the text contains no words, return 0.", "count_words")
+    assert edge_calls(seps, "count_words", "If the text contains no words, return 0.")[:2] == [
+        "count_words('', ',')", "count_words('!?', ',')"]
+    assert {p.call: p.kind for p in probe_calls(seps, "count_words", ["count_words('a,b', '')"], said)}[
+        "count_words('a,b', '')"] == "outside"
     # Each call made empty and marks alone before the next call.
     two = 'assert are_anagrams("listen", "silent", True) is True\nassert are_anagrams("ab", "ba", False) is True'
     assert edge_calls(two, "are_anagrams", task)[:2] == [
@@ -416,11 +436,13 @@ def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_a
     for words in ("An isogram is a word with no letter repeated.", "Given a non-empty text with no digits, return it.",
                   "Return the words that contain no digits.", "A sentence with no words longer than 3 letters is short",
                   "If it has no letters in uppercase, return it.", "The number has no digits repeated.",
-                  "If either string contains no letters, return False; s is non-empty.", "Return the letters."):
+                  "If either string contains no letters, return False; s is non-empty.", "Return the letters.",
+                  "Split it into words. If a word contains no letters, skip it.", "If each line has no words, drop it"):
         assert not stated_contract(words, "f").unlettered, words
     for words in ("A text with no words gives 0.", "If the string contains no letters, reverse the string.",
                   "When the title has no words, it returns an empty string.",
-                  "If the sentence contains no letters at all (including an empty string), return ''."):
+                  "If the sentence contains no letters at all (including an empty string), return ''.",
+                  "If a string contains no letters: return False", "A string containing no letters returns False."):
         assert stated_contract(words, "f").unlettered, words
     assert not any(c.startswith("are_anagrams('!?'") for c in edge_calls(tests, "are_anagrams", "Anagrams."))
     # Where only letters are what it lacks, digits and marks alone too: a run of digits is no word there.

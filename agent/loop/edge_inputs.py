@@ -26,6 +26,7 @@ from agent.loop.probes import (
     bare_call,
     each_changed,
     keeps_contract,
+    lettered,
     literal_call,
     literal_calls,
     mutations,
@@ -454,7 +455,7 @@ def named_value_calls(calls: list[VisibleCall], entry_point: str, task: str) -> 
     task's words name the others, and answers that ignore one, or read it only as written, differ there. A text the
     task quotes only as an ending or beginning (affix_calls passes it at an end), or as what to add, is not passed
     (agent.loop.task_words.not_values)."""
-    written = not_values(task)
+    written = not_values(task, entry_point)
     values = [v for v in quoted_values(task, entry_point) if v not in written]
     if not values:
         return []
@@ -690,17 +691,18 @@ def affix_calls(calls: list[VisibleCall], entry_point: str, task: str, given: se
     (agent.loop.task_words.stated_affixes), and to begin with each beginning; where the task states a rule of the
     letter before that ending (agent.loop.task_words.letter_beside: 'the letter before the "y" is a consonant'), the
     ending also put over as many of the text's last characters, so that the letter before it is the text's own
-    (pluralize('caty', 3) and pluralize('cay', 3) of pluralize('cat', 3)); each ending in turn, none a visible call
-    (given), up to MAX_AFFIX_CALLS. Thin tests pass a word that ends in none of them; an answer that forgets one, or
-    reads the letter before it wrong, differs there. A text of one character is left alone: a letter the function
-    looks for, not a word."""
-    made = [functools.partial(_with_affix, affix, at_end, letter_beside(task, affix, at_end))
-            for at_end, affixes in stated_affixes(task, entry_point).items() for affix in affixes]
-    # The first call's with each ending in turn, then the next call's: the endings, not the calls, are what differ.
-    found = [call for c in calls for call in _spread(
-        [[bare_call(entry_point, args, keywords) for args, keywords, _, _ in each_changed(c, m)] for m in made],
-        given, len(made) * 4)]
-    return list(dict.fromkeys(found))[:MAX_AFFIX_CALLS]
+    (pluralize('caty', 3) and pluralize('cay', 3) of pluralize('cat', 3)), and those endings first; each ending in
+    turn, the first call's before the next call's, none a visible call (given), up to MAX_AFFIX_CALLS. Thin tests
+    pass a word that ends in none of them; an answer that forgets one, or reads the letter before it wrong, differs
+    there. A text of one character is left alone: a letter the function looks for, not a word."""
+    affixes = [(affix, at_end, letter_beside(task, affix, at_end))
+               for at_end, stated in stated_affixes(task, entry_point).items() for affix in stated]
+    # Those with a rule of the letter beside them first, their two texts together; then the first call's with each
+    # ending in turn, then the next call's: the endings, not the calls, are what differ.
+    made = [functools.partial(_with_affix, *affix) for affix in sorted(affixes, key=lambda a: not a[2])]
+    found = [bare_call(entry_point, args, keywords) for c in calls for m in made
+             for args, keywords, _, _ in each_changed(c, m)]
+    return [call for call in dict.fromkeys(found) if call not in given][:MAX_AFFIX_CALLS]
 
 
 def _with_affix(affix: str, at_end: bool, beside: bool, value: object) -> list[str]:
@@ -714,18 +716,19 @@ def _with_affix(affix: str, at_end: bool, beside: bool, value: object) -> list[s
 
 def unlettered_calls(calls: list[VisibleCall], entry_point: str, task: str, given: set[str] = frozenset()) -> list[str]:
     """Where the task decides a text without letters, digits or words (agent.loop.task_words.stated_contract's
-    unlettered: "if either string contains no letters or digits at all, return False"), a visible call with every
-    text it passes made empty, made marks alone, and, where only letters are what it lacks, digits and marks alone
-    (are_anagrams('', '') and are_anagrams('!?', '!?') of are_anagrams('listen', 'silent'); longest_word('4 2!')
-    where "it contains no letters"); none a visible call (given), up to MAX_UNLETTERED_CALLS. The probes empty one
-    text at a time; an answer that compares what is left of two texts finds two such texts alike, and one that
-    reads a run of digits as a word returns it."""
+    unlettered: "if either string contains no letters or digits at all, return False"), a visible call with every text
+    it passes that holds a letter or digit made empty, made marks alone, and, where only letters are what it lacks,
+    digits and marks alone (are_anagrams('', '') and are_anagrams('!?', '!?') of are_anagrams('listen', 'silent');
+    longest_word('4 2!') where "it contains no letters"); none a visible call (given), up to MAX_UNLETTERED_CALLS. The
+    probes empty one text at a time; an answer that compares what is left of two texts finds two such texts alike, and
+    one that reads a run of digits as a word returns it."""
     lacks = stated_contract(task, entry_point).unlettered
     blanks = ("", _MARKS_ALONE) + ((_DIGITS_ALONE,) if lacks == {"letter"} else ())
     found = []
     for c, blank in itertools.product(calls, blanks if lacks else ()):
-        args = [blank if isinstance(a, str) and a else a for a in c.args]
-        keywords = {k: blank if isinstance(v, str) and v else v for k, v in c.keywords.items()}
+        # Only a text with a letter or digit in it: a separator or a mark the call passes is no text to empty.
+        args = [blank if lettered(a) else a for a in c.args]
+        keywords = {k: blank if lettered(v) else v for k, v in c.keywords.items()}
         if args != c.args or keywords != c.keywords:
             found.append(bare_call(entry_point, args, keywords))
     return [call for call in dict.fromkeys(found) if call not in given][:MAX_UNLETTERED_CALLS]
@@ -765,7 +768,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
               + threshold_calls(calls, entry_point, task, given) + length_calls(calls, entry_point, task, given)
               + result_marked_calls(tests, entry_point) if call not in given and call not in found]
-    found = [call for call in found if len(call) < 2000]  # longer, the probes leave it out: no place in the cap
+    # Longer, the probes (which read it through the visible check, sorted(...)) leave it out: no place in the cap.
+    found = [call for call in found if len(call) < 1900]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]

@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -123,7 +124,7 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
             len(value) < least):
         return False
     if isinstance(value, (str, list, tuple, dict)) and not value and all(len(v) for v in seen):
-        return stated.empty or (stated.unlettered and isinstance(value, str))
+        return stated.empty or bool(stated.unlettered and isinstance(value, str) and any(lettered(v) for v in seen))
     if isinstance(value, (list, tuple)) and not stated.negative and _negatives(value) and not any(
             _negatives(v) for v in seen):
         return False  # a negative element where no example list holds one, and the task speaks of none
@@ -135,6 +136,11 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
         keys, values = [k for v in seen for k in v], [x for v in seen for x in v.values()]
         return all(_same_kind(k, keys) for k in value) and all(_same_kind(x, values) for x in value.values())
     return not isinstance(value, tuple) or len(value) in {len(v) for v in seen}
+
+
+def lettered(value: object) -> bool:
+    """Whether value is a text with a letter or a digit in it (not a separator, a mark, or empty)."""
+    return isinstance(value, str) and re.search(r"[^\W_]", value) is not None
 
 
 def _negatives(items: Sequence) -> bool:

@@ -106,15 +106,26 @@ _ONE_NUMBER = re.compile(rf"(?:typing\.)?(?:{_KIND}(?: \| {_KIND})*|Optional\[{_
 _CLAUSE_END = re.compile(r"[.;?!](?:\s|$)|\n")
 # A text that holds no letters, digits or words is a case the task decides: a condition on it with its outcome ("if
 # either string contains no letters or digits at all, return False"), or a text so described and what it gives ("a
-# text with no words gives 0"). Not a word with no letter repeated, nor the words that contain no digits (a filter).
-_NO_WHAT = (r"no\s+(?P<what>(?:alphanumeric\s+)?(?:letters?|digits?|words?|alphanumerics?)(?:\s+(?:or|and)\s+\w+)?)"
-            r"(?:\s+at\s+all)?")
+# text with no words gives 0"). Not a word with no letter repeated, nor the words that contain no digits (a filter),
+# nor a condition on a part of the text ("if a word contains no letters, skip it").
+_LACKED = (r"(?:alphabetic\s+characters?|alphanumeric\s+characters?|letters?|digits?|numbers?|numerals?|words?|"
+           r"alphanumerics?|punctuation|spaces?|underscores?|symbols?|marks?)")
+_NO_WHAT = rf"(?P<what>{_LACKED}(?:(?:,\s*|,?\s+(?:or|and)\s+){_LACKED}){{0,3}})(?:\s+at\s+all)?"
+# A condition on a part of the text ("if a word has no letters, skip it") decides no text.
+_PART_OF = (r"(?:a|an|each|every|any|one|some)\s+"
+            r"(?:words?|lines?|tokens?|items?|elements?|entry|entries|parts?|fields?)\b")
 _NO_LETTERS = (
-    re.compile(rf"\b(?:if|when|unless)\b[^.;:!?\n]{{0,80}}?\b(?:contains?|has|have|with)\s+{_NO_WHAT}"
-               r"\s*(?=[,.;()]|\s+(?:then|return|raise|it)\b|$)", re.IGNORECASE),
-    re.compile(rf"\b(?:text|string|word|sentence|input|line|name)s?\s+(?:with|that\s+(?:has|contains))\s+{_NO_WHAT}"
-               r"\s+(?:gives?|returns?|yields?|is|are|counts?|becomes?)\b", re.IGNORECASE),
+    re.compile(rf"\b(?:if|when|unless)\s+(?!{_PART_OF})[^.;:!?\n]{{0,80}}?"
+               rf"\b(?:(?:contains?|has|have|with)\s+no|there\s+(?:is|are)\s+no)\s+{_NO_WHAT}"
+               r"\s*(?=[,.;:()]|\s+(?:then|return|raise|it)\b|$)", re.IGNORECASE),
+    re.compile(rf"\b(?:text|string|word|sentence|input|line|name)s?\s+(?:(?:with|that\s+(?:has|contains)|containing)"
+               rf"\s+no|without(?:\s+any)?)\s+{_NO_WHAT}\s+(?:gives?|returns?|yields?|is|are|counts?|becomes?)\b",
+               re.IGNORECASE),
 )
+# What a text may be without, by the words naming it: letters, digits or words; anything else named beside them
+# (punctuation, spaces) is "other".
+_LACKED_KINDS = (("alphanumeric", "alphanumeric"), ("letter", "letter"), ("alphabetic", "letter"), ("digit", "digit"),
+                 ("number", "digit"), ("numeral", "digit"), ("word", "word"))
 _NON_EMPTY = re.compile(r"\bnon-?\s?empty\b|\bnever\s+empty\b", re.IGNORECASE)
 
 
@@ -193,7 +204,8 @@ class StatedContract:
     # kilogram"), or a float the task calls the parameter ("`bill` ... (int or float)").
     parts: frozenset[int] = frozenset()
     # What the task decides a text may be without ("if it contains no letters, return False": {"letter"}; of
-    # letter, digit, word, alphanumeric): the empty text is inside, unless the task calls its input non-empty.
+    # letter, digit, word, alphanumeric, other): the empty text is inside where the examples hold a letter or digit,
+    # unless the task calls its input non-empty.
     unlettered: frozenset[str] = frozenset()
 
 
@@ -220,8 +232,9 @@ def stated_contract(task: str, entry_point: str | None) -> StatedContract:
     a least length binds the only parameter when it names none."""
     words = task.lower()
     unlettered = frozenset() if _NON_EMPTY.search(task) else frozenset(
-        kind for p in _NO_LETTERS for found in p.finditer(task)
-        for kind in re.findall(r"letter|digit|word|alphanumeric", found.group("what").lower()))
+        next((kind for word, kind in _LACKED_KINDS if word in named), "other")
+        for p in _NO_LETTERS for found in p.finditer(task)
+        for named in re.findall(_LACKED, found.group("what").lower()))
     empty = re.search(r"(?<!non-)(?<!non)(?<!never )\bempty\b", words) is not None
     negative = re.search(r"(?<!non-)(?<!non )(?<!non)\bnegative\b", words) is not None
     header = task_signature(task, entry_point) if entry_point else None
@@ -298,7 +311,9 @@ _AFFIXES = {
                       re.IGNORECASE),
 }
 _JOIN = re.compile(r"(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)(?:an?\s+)?")
-_HAPPENS = re.compile(r"\s+(?:is|are|was|were|will|replaces?|becomes?|gets?|goes|means?|turns?)\b", re.IGNORECASE)
+_HAPPENS = re.compile(r"\s+(?:is|are|was|were|will|shall|should|must|can|could|would|may|replaces?|becomes?|gets?|"
+                      r"goes|means?|turns?|otherwise|instead)\b", re.IGNORECASE)
+_SHORT_ARTICLE = re.compile(r"(?:an?|the)\s+")  # 'ends in a "y"', 'with an ".s"': of a short or marked ending only
 # The letter before a quoted ending, or after a quoted beginning, is part of a rule: 'the letter before the "y" is a
 # consonant', 'a "y" after a vowel', '"#" followed by a space'.
 _BEFORE_IT = r"\bbefore\s+(?:the\s+|an?\s+)?[\"“']{0}[\"”']|[\"“']{0}[\"”']\s+(?:after|preceded\s+by|following)\b"
@@ -310,11 +325,17 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
     found: list[tuple[bool, str, int]] = []
     for at_end, pattern in _AFFIXES.items():
         for words in pattern.finditer(task):
-            at = words.end()
+            at, first = words.end(), True
+            article = _SHORT_ARTICLE.match(task, at)
+            if article and (quoted := _QUOTED.match(task, article.end())):
+                text = next(g for g in quoted.groups() if g is not None)
+                if len(text) <= 2 or not text[0].isalpha():  # not 'if the game ends in a "draw"'
+                    at = article.end()
             while quoted := _QUOTED.match(task, at):
                 text = next(g for g in quoted.groups() if g is not None)
-                if at != words.end() and _HAPPENS.match(task, quoted.end()):  # the first is the ending: 'ending
-                    break  # with ".txt" are text'
+                if not first and _HAPPENS.match(task, quoted.end()):  # the first is the ending: 'ending with ".txt"
+                    break  # are text'
+                first = False
                 if "\\" not in text:  # '"\n"' is written, not a line break: no text to end with
                     found.append((at_end, text, quoted.start()))
                 joined = _JOIN.match(task, quoted.end())
@@ -324,13 +345,25 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
     return found
 
 
+# A parameter that is itself an ending or beginning (remove_suffix(word, suffix), has_ext(name, ext)): the texts the
+# task quotes as one are its values, not endings of another text.
+_AFFIX_PARAMETER = re.compile(r"suffix|prefix|ending|(?:^|_)ext(?:ension)?(?:$|_)", re.IGNORECASE)
+
+
+def _parameter_names(task: str, entry_point: str | None) -> set[str]:
+    header = task_signature(task, entry_point) if entry_point else None
+    return {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
+
+
 def stated_affixes(task: str, entry_point: str | None = None) -> dict[bool, list[str]]:
     """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
     (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'): a thin test passes a word that ends in none of them. Not the name
-    of a parameter of its signature ('begins with "c"' of starts_with(word, c))."""
-    header = task_signature(task, entry_point) if entry_point else None
-    names = {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
+    of a parameter of its signature ('begins with "c"' of starts_with(word, c)); none where a parameter is an ending
+    itself (_AFFIX_PARAMETER: remove_suffix(word, suffix))."""
+    names = _parameter_names(task, entry_point)
     found: dict[bool, dict[str, None]] = {True: {}, False: {}}
+    if any(_AFFIX_PARAMETER.search(name) for name in names):
+        return {True: [], False: []}
     for at_end, text, _ in _affix_quotes(task):
         if text not in names:
             found[at_end][text] = None
@@ -348,11 +381,12 @@ _WRITTEN = re.compile(r"(?:\b(?:add|adds|adding|append|appends|appending)\s+(?:a
                       r"\breplac\w*\b[^.;:\n]{0,40}\bwith\s+)$", re.IGNORECASE)
 
 
-def not_values(task: str) -> set[str]:
-    """The quoted texts the task quotes only as an ending or a beginning (_affix_quotes) or as what the function adds
-    ('add "es"'), never as a value alone: no input to pass."""
+def not_values(task: str, entry_point: str | None = None) -> set[str]:
+    """The quoted texts the task quotes only as an ending or a beginning (stated_affixes) or as what the function
+    adds ('add "es"'), never as a value alone: no input to pass."""
     quotes = [(m.start(), next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(task)]
-    affixed = {(start, text) for _, text, start in _affix_quotes(task)}
+    stated = stated_affixes(task, entry_point)
+    affixed = {(start, text) for at_end, text, start in _affix_quotes(task) if text in stated[at_end]}
     other = {(start, text) for start, text in quotes if (start, text) not in affixed
              and not _WRITTEN.search(task[max(0, start - 60):start])}
     return {text for _, text in quotes} - {text for _, text in other}
