@@ -38,6 +38,7 @@ from agent.loop.questions import Asked, Reply, answered
 from agent.loop.task_words import (
     StatedContract,
     named_separators,
+    not_values,
     quoted_values,
     stated_affixes,
     stated_contract,
@@ -396,6 +397,11 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
                            ('It ends with a period; it\'s ending with \'x\' or "z".', ["x", "z"])):
         assert stated_affixes(words)[True] == endings, words
     assert stated_affixes('Lines starting with "#", and "mode" is "strict"')[False] == ["#"]
+    # The last of a list the sentence's verb follows is an ending still; what it gets, or swaps in, is no value.
+    label = ('Write `count_label(thing, n)`. Nouns that end in "s", "x", "ch" or "sh" get "es" added, nouns that end '
+             'in "y" with a consonant before the "y" swap the "y" for "ies".')
+    assert stated_affixes(label, "count_label")[True] == ["s", "x", "ch", "sh", "y"]
+    assert {"es", "ies"} <= not_values(label, "count_label")
     # A text quoted as a value elsewhere too is still passed alone: the unit "km" of a text that ends with "km".
     unit = '`convert(value, unit)`: unit is "km" or "mi"; the text ends with "km".'
     assert "convert(3, 'km')" in edge_calls("assert convert(3, 'mi') == 4.83", "convert", unit)

@@ -312,7 +312,8 @@ _AFFIXES = {
 }
 _JOIN = re.compile(r"(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)(?:an?\s+)?")
 _HAPPENS = re.compile(r"\s+(?:is|are|was|were|will|shall|should|must|can|could|would|may|replaces?|becomes?|gets?|"
-                      r"goes|means?|turns?|otherwise|instead)\b", re.IGNORECASE)
+                      r"goes|means?|turns?)\b", re.IGNORECASE)
+_OUTCOME = re.compile(r"\s+(?:otherwise|instead)\b", re.IGNORECASE)  # 'ends with "!" and "no" otherwise'
 _SHORT_ARTICLE = re.compile(r"(?:an?|the)\s+")  # 'ends in a "y"', 'with an ".s"': of a short or marked ending only
 # The letter before a quoted ending, or after a quoted beginning, is part of a rule: 'the letter before the "y" is a
 # consonant', 'a "y" after a vowel', '"#" followed by a space'.
@@ -325,7 +326,7 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
     found: list[tuple[bool, str, int]] = []
     for at_end, pattern in _AFFIXES.items():
         for words in pattern.finditer(task):
-            at, first = words.end(), True
+            at, joined = words.end(), None
             article = _SHORT_ARTICLE.match(task, at)
             if article and (quoted := _QUOTED.match(task, article.end())):
                 text = next(g for g in quoted.groups() if g is not None)
@@ -333,9 +334,11 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
                     at = article.end()
             while quoted := _QUOTED.match(task, at):
                 text = next(g for g in quoted.groups() if g is not None)
-                if not first and _HAPPENS.match(task, quoted.end()):  # the first is the ending: 'ending with ".txt"
-                    break  # are text'
-                first = False
+                # After a comma, a quote a verb follows is what happens ('ends in "y", "ies" replaces it'); the last
+                # of a list after "or" ('"ch" or "sh" get "es"') and the first ('ending with ".txt" are text') are not.
+                if joined is not None and (_OUTCOME.match(task, quoted.end()) or (
+                        _HAPPENS.match(task, quoted.end()) and "," in joined.group())):
+                    break
                 if "\\" not in text:  # '"\n"' is written, not a line break: no text to end with
                     found.append((at_end, text, quoted.start()))
                 joined = _JOIN.match(task, quoted.end())
@@ -376,19 +379,23 @@ def letter_beside(task: str, affix: str, at_end: bool) -> bool:
     return re.search((_BEFORE_IT if at_end else _AFTER_IT).format(re.escape(affix)), task, re.IGNORECASE) is not None
 
 
-# Words before a quoted text the function writes, not one it is given: 'add "es"', 'replace the "y" with "ies"'.
+# Words before a quoted text the function writes, not one it is given: 'add "es"', 'replace the "y" with "ies"',
+# 'swap the "y" for "ies"';
+# and after it: '"es" added', '"!" is appended'.
 _WRITTEN = re.compile(r"(?:\b(?:add|adds|adding|append|appends|appending)\s+(?:an?\s+|the\s+)?|"
-                      r"\breplac\w*\b[^.;:\n]{0,40}\bwith\s+)$", re.IGNORECASE)
+                      r"\b(?:replac|swap|chang|turn)\w*\b[^.;:\n]{0,40}\b(?:with|for|to|into)\s+)$", re.IGNORECASE)
+_WRITTEN_AFTER = re.compile(r"\s+(?:(?:is|are)\s+)?(?:added|appended)\b", re.IGNORECASE)
 
 
 def not_values(task: str, entry_point: str | None = None) -> set[str]:
     """The quoted texts the task quotes only as an ending or a beginning (stated_affixes) or as what the function
     adds ('add "es"'), never as a value alone: no input to pass."""
-    quotes = [(m.start(), next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(task)]
+    quotes = [(m, next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(task)]
     stated = stated_affixes(task, entry_point)
     affixed = {(start, text) for at_end, text, start in _affix_quotes(task) if text in stated[at_end]}
-    other = {(start, text) for start, text in quotes if (start, text) not in affixed
-             and not _WRITTEN.search(task[max(0, start - 60):start])}
+    other = {(m.start(), text) for m, text in quotes if (m.start(), text) not in affixed
+             and not _WRITTEN.search(task[max(0, m.start() - 60):m.start()])
+             and not _WRITTEN_AFTER.match(task, m.end())}
     return {text for _, text in quotes} - {text for _, text in other}
 
 
