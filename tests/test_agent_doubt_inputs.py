@@ -24,6 +24,7 @@ from agent.loop.edge_inputs import (
     threshold_calls,
 )
 from agent.loop.probes import (
+    MAX_CALL_CHARS,
     MAX_DOUBT_INPUTS,
     MAX_DOUBT_PROBES,
     MAX_PROBES,
@@ -389,8 +390,14 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
     assert affix_calls(literal_calls("assert f('day') == 1", "f"), "f", 'Words that end in "y".') == ["f('dayy')"]
     assert stated_affixes('Write `starts_with(word, c)`: True if word begins with "c".', "starts_with") == {
         True: [], False: []}
+    # An option whose name holds "ending" inside another word is no ending parameter; a visible call is never made.
+    sort = 'Write `sort_words(words, descending=False)`. Words that end in "s" come first.'
+    assert stated_affixes(sort, "sort_words")[True] == ["s"]
+    assert edge_calls("assert f('cat') == 1\nassert f('cats') == 2", "f", 'Words that end in "s".')[0] != "f('cats')"
+    assert "f('cats')" not in edge_calls("assert f('cat') == 1\nassert f('cats') == 2", "f", 'Words that end in "s".')
     # A quoted text a verb follows is what happens, not an ending; nor a line break written out, nor a result.
     for words, endings in (('ends in "y", "ies" replaces it', ["y"]), ('ends with "s", "es" is appended', ["s"]),
+                           ('ends with "s" and "es" is added', ["s"]),
                            ('if the game ends in a "draw"', []), ('ends with "\\n"', []), ('ends in a "y"', ["y"]),
                            ('Return "yes" if it ends with "!" and "no" otherwise.', ["!"]),
                            ('ends in "y", "ies" should be used', ["y"]),
@@ -411,7 +418,7 @@ def test_a_text_is_made_to_end_and_begin_as_the_task_quotes_and_the_quoted_endin
     assert "remove_suffix('played', 'ing')" in cut and "remove_suffix('playeding', 'ed')" not in cut
 
 
-def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_and_marks_alone_inside():
+def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_marks_or_digits_alone_inside():
     task = ("Write `are_anagrams(a, b)`. Only letters and digits matter. If either string contains no letters or "
             "digits at all, return False.")
     assert stated_contract(task, "are_anagrams") == StatedContract(unlettered=frozenset({"letter", "digit"}))
@@ -421,6 +428,7 @@ def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_a
     # Every text at once (the probes empty one at a time), first among the doubt's inputs, and inside the contract:
     # an empty text, not an empty list.
     assert edge_calls(tests, "are_anagrams", task)[:2] == ["are_anagrams('', '')", "are_anagrams('!?', '!?')"]
+    assert "are_anagrams('4 2!', '4 2!')" not in edge_calls(tests, "are_anagrams", task)  # digits count here
     kinds = {p.call: p.kind for p in probe_calls(tests, "are_anagrams", ["are_anagrams('', '')"],
                                                  stated_contract(task, "are_anagrams"))}
     assert kinds["are_anagrams('', '')"] == "mutated"
@@ -455,6 +463,13 @@ def test_a_task_that_decides_a_text_without_letters_gets_every_text_made_empty_a
     words = "If the sentence contains no letters at all, return ''."
     assert edge_calls("assert longest_word('I love Python') == 'Python'", "longest_word", words)[:3] == [
         "longest_word('')", "longest_word('!?')", "longest_word('4 2!')"]
+
+
+def test_an_edge_call_too_long_to_probe_through_the_visible_check_takes_no_place_among_the_doubts_inputs():
+    long = "a " * 994  # 1988 characters: its call fits 2000 bare, and not through sorted(...)
+    calls = edge_calls(f"assert sorted(f({long!r})) == []", "f", "If the text contains no letters, return [].")
+    assert calls and all(len(f"sorted({c})") < MAX_CALL_CHARS for c in calls)
+    assert "f('')" in calls
 
 
 def test_a_result_the_test_states_is_put_into_the_collection_of_texts_the_call_passes():

@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from agent.loop.asserted_calls import compared_results, literal
+from agent.loop.asserted_calls import CALL_MARK, compared_results, literal
 from agent.loop.probes import (
+    MAX_CALL_CHARS,
     VisibleCall,
     argument_places,
     bare_call,
@@ -442,7 +443,7 @@ def option_calls(tests: str, entry_point: str | None, task: str) -> list[str]:
         if places.get(name, len(args)) < len(args) or name in keywords:
             continue
         call = bare_call(entry_point, args, {**keywords, name: value})
-        if call not in found and len(call) < 2000:
+        if call not in found and len(call) < MAX_CALL_CHARS:
             found.append(call)
     return found[:MAX_OPTION_CALLS]
 
@@ -697,8 +698,9 @@ def affix_calls(calls: list[VisibleCall], entry_point: str, task: str, given: se
     there. A text of one character is left alone: a letter the function looks for, not a word."""
     affixes = [(affix, at_end, letter_beside(task, affix, at_end))
                for at_end, stated in stated_affixes(task, entry_point).items() for affix in stated]
-    # Those with a rule of the letter beside them first, their two texts together; then the first call's with each
-    # ending in turn, then the next call's: the endings, not the calls, are what differ.
+    # Those with a rule of the letter beside them first: a task states that rule after its plain endings ('ends in
+    # "s", "x", "ch" or "sh" ...; ends in "y" and the letter before'), past the cap otherwise. The first call's, then
+    # the next call's: the endings, not the calls, are what differ.
     made = [functools.partial(_with_affix, *affix) for affix in sorted(affixes, key=lambda a: not a[2])]
     found = [bare_call(entry_point, args, keywords) for c in calls for m in made
              for args, keywords, _, _ in each_changed(c, m)]
@@ -736,18 +738,18 @@ def unlettered_calls(calls: list[VisibleCall], entry_point: str, task: str, give
 
 def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]:
     """Calls of the entry point (as agent.loop.probes.bare_call writes them): first those that try the options the
-    task's signature states (option_calls), then a visible call with the arguments that have a default left out,
-    and with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task
-    quotes (named_value_calls), every text made empty or marks alone where the task decides a text without letters
-    (unlettered_calls), a text made to end or begin as the task quotes (affix_calls), a stated text result put among
-    the texts a call passes (result_among_calls), a year the signature names made a century year
+    task's signature states (option_calls), then a visible call with the arguments that have a default left out, and
+    with one of the later such arguments passed alone by keyword (keyword_alone_calls), the texts the task quotes
+    (named_value_calls), every text made empty, marks alone, or digits and marks alone where the task decides a text
+    without letters (unlettered_calls), a text made to end or begin as the task quotes (affix_calls), a stated text
+    result put among the texts a call passes (result_among_calls), a year the signature names made a century year
     (calendar_year_calls), a whole number made a part above it where the task speaks of parts of a unit or calls the
     parameter a float (part_unit_calls), a whole number at a threshold the task states and just past it
-    (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a stated
-    text result marked where a text passed holds it as a word (result_marked_calls), then one argument of a visible
-    call (or of one so shortened) moved to an edge (edges_of), one int or text argument made equal to another, or
-    two dict arguments sharing a key; each once, none a visible call's own. These targeted calls come first, each
-    kind capped, as a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
+    (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a stated text
+    result marked where a text passed holds it as a word (result_marked_calls), then one argument of a visible call (or
+    of one so shortened) moved to an edge (edges_of), one int or text argument made equal to another, or two dict
+    arguments sharing a key; each once, none a visible call's own. These targeted calls come first, each kind capped, as
+    a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:
         return []
     calls = literal_calls(tests, entry_point)
@@ -763,13 +765,15 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     found += [call for call in keyword_alone_calls(calls, entry_point, task, start) if call not in found]
     found += [call for call in named_value_calls(calls, entry_point, task) if call not in given and call not in found]
     found += [call for call in unlettered_calls(calls, entry_point, task, given) + affix_calls(
-        calls, entry_point, task, given) if call not in found]
+        calls, entry_point, task, given) if call not in given and call not in found]
     found += [call for call in result_among_calls(tests, entry_point) if call not in given and call not in found]
     found += [call for call in calendar_year_calls(calls, entry_point, task) + part_unit_calls(calls, entry_point, task)
               + threshold_calls(calls, entry_point, task, given) + length_calls(calls, entry_point, task, given)
               + result_marked_calls(tests, entry_point) if call not in given and call not in found]
-    # Longer, the probes (which read it through the visible check, sorted(...)) leave it out: no place in the cap.
-    found = [call for call in found if len(call) < 1900]
+    # The probes read a call through the visible check (sorted(...)) and leave out one that is then too long: such a
+    # call would take a place in the doubt's cap and be probed never.
+    longest = MAX_CALL_CHARS - max((len(c.observer) - len(CALL_MARK) for c in calls), default=0)
+    found = [call for call in found if len(call) < longest]
     for c in calls + shortened:
         args = c.args
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]
@@ -780,7 +784,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
         variants += [(shared, c.keywords) for shared in _shared_keys(args)]
         for variant, keywords in variants:
             call = bare_call(entry_point, variant, keywords)
-            if call not in given and call not in found and len(call) < 2000:
+            if call not in given and call not in found and len(call) < longest:
                 found.append(call)
     return found
 

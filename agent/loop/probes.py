@@ -29,6 +29,7 @@ from sandbox import Limits, run_tests
 from sandbox.locked_parse import parse
 
 MAX_PROBES = 16
+MAX_CALL_CHARS = 2000  # the longest probe (a call as the visible check reads it) the sandbox is given
 MAX_DOUBT_INPUTS = 24  # the inputs a doubt adds (proposed, then agent.loop.edge_inputs), probed beyond MAX_PROBES
 # A doubted solve's probes (those given the task's stated contract) keep more of the mutations, beyond its inputs:
 # with two visible calls of two arguments, MAX_PROBES cut every mutation of the second argument after the first two
@@ -257,14 +258,14 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
     inputs = set()  # the mutated calls' inputs: one input read through two observers is probed once, as first read
     for call in calls:
         source = _source(call.name, call.args, call.observer, call.keywords)
-        if source not in done and len(source) < 2000:
+        if source not in done and len(source) < MAX_CALL_CHARS:
             done.add(source)
             originals.append(Probe(source, "original"))
         variants = []
         for args, keywords, place, m in each_changed(call, mutations):
             probed = _source(call.name, args, call.observer, keywords)
             bare = _source(call.name, args, keywords=keywords)
-            if probed not in done and bare not in inputs and len(probed) < 2000:
+            if probed not in done and bare not in inputs and len(probed) < MAX_CALL_CHARS:
                 done.add(probed)
                 inputs.add(bare)
                 variants.append(Probe(probed, "mutated" if keeps_contract(m, call, place, seen, stated) else "outside"))
@@ -289,7 +290,7 @@ def probe_calls(tests: str, entry_point: str | None, added: Sequence[str] = (),
             continue
         call = _source(entry_point, args, observers[(entry_point, arity)], keywords)
         bare = bare_call(entry_point, args, keywords)
-        if call in tried or bare in tried or len(call) >= 2000:
+        if call in tried or bare in tried or len(call) >= MAX_CALL_CHARS:
             continue
         tried |= {call, bare}
         inside = all(within_contract(a, seen[(entry_point, arity, i)], stated, i) for i, a in enumerate(args))
@@ -309,7 +310,7 @@ def argument_probes(calls: list[VisibleCall]) -> list[Probe]:
     for name, args, _, keywords in calls:
         for place, value in enumerate(args):
             probe = Probe(_source(name, args, keywords=keywords), "mutated", place)
-            if isinstance(value, (list, dict)) and probe not in found and len(probe.call) < 2000:
+            if isinstance(value, (list, dict)) and probe not in found and len(probe.call) < MAX_CALL_CHARS:
                 found.append(probe)
     return found[:MAX_ARGUMENT_PROBES]
 

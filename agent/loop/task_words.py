@@ -291,11 +291,16 @@ _QUOTED = re.compile(rf"\"([^\"\n]{{1,{_MAX_QUOTED}}})\"|“([^”\n]{{1,{_MAX_Q
                      rf"(?<!\w)'([^'\n]{{1,{_MAX_QUOTED}}})'(?!\w)")
 
 
+def _quoted_text(found: re.Match) -> str:
+    """The text inside the quotes _QUOTED found, whichever kind of quotes they are."""
+    return next(g for g in found.groups() if g is not None)
+
+
 def quoted_values(task: str, entry_point: str | None = None) -> list[str]:
     """The texts the task quotes as values ("SAVE10" takes 10% off, the unit "km" or "mi"), in its order, once
     each: what a text argument may be beside the example's. Not a mention of the function, nor a lone mark (those
     are separators: named_separators)."""
-    found = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(task)]
+    found = [_quoted_text(m) for m in _QUOTED.finditer(task)]
     return list(dict.fromkeys(v for v in found if v.strip() and re.search(r"\w", v)
                               and not (entry_point and entry_point in v)))
 
@@ -329,15 +334,16 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
             at, joined = words.end(), None
             article = _SHORT_ARTICLE.match(task, at)
             if article and (quoted := _QUOTED.match(task, article.end())):
-                text = next(g for g in quoted.groups() if g is not None)
+                text = _quoted_text(quoted)
                 if len(text) <= 2 or not text[0].isalpha():  # not 'if the game ends in a "draw"'
                     at = article.end()
             while quoted := _QUOTED.match(task, at):
-                text = next(g for g in quoted.groups() if g is not None)
-                # After a comma, a quote a verb follows is what happens ('ends in "y", "ies" replaces it'); the last
-                # of a list after "or" ('"ch" or "sh" get "es"') and the first ('ending with ".txt" are text') are not.
+                text = _quoted_text(quoted)
+                # A later quote a verb follows is what happens ('ends in "y", "ies" replaces it', 'ends with "s" and
+                # "es" is added'); the last of a list after "or" ('"ch" or "sh" get "es"') and the first ('ending with
+                # ".txt" are text') are not.
                 if joined is not None and (_OUTCOME.match(task, quoted.end()) or (
-                        _HAPPENS.match(task, quoted.end()) and "," in joined.group())):
+                        _HAPPENS.match(task, quoted.end()) and joined.group().strip() != "or")):
                     break
                 if "\\" not in text:  # '"\n"' is written, not a line break: no text to end with
                     found.append((at_end, text, quoted.start()))
@@ -350,7 +356,7 @@ def _affix_quotes(task: str) -> list[tuple[bool, str, int]]:
 
 # A parameter that is itself an ending or beginning (remove_suffix(word, suffix), has_ext(name, ext)): the texts the
 # task quotes as one are its values, not endings of another text.
-_AFFIX_PARAMETER = re.compile(r"suffix|prefix|ending|(?:^|_)ext(?:ension)?(?:$|_)", re.IGNORECASE)
+_AFFIX_PARAMETER = re.compile(r"(?:^|_)(?:suffix(?:es)?|prefix(?:es)?|endings?|ext(?:ension)?s?)(?:$|_)", re.IGNORECASE)
 
 
 def _parameter_names(task: str, entry_point: str | None) -> set[str]:
@@ -390,7 +396,7 @@ _WRITTEN_AFTER = re.compile(r"\s+(?:(?:is|are)\s+)?(?:added|appended)\b", re.IGN
 def not_values(task: str, entry_point: str | None = None) -> set[str]:
     """The quoted texts the task quotes only as an ending or a beginning (stated_affixes) or as what the function
     adds ('add "es"'), never as a value alone: no input to pass."""
-    quotes = [(m, next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(task)]
+    quotes = [(m, _quoted_text(m)) for m in _QUOTED.finditer(task)]
     stated = stated_affixes(task, entry_point)
     affixed = {(start, text) for at_end, text, start in _affix_quotes(task) if text in stated[at_end]}
     other = {(m.start(), text) for m, text in quotes if (m.start(), text) not in affixed
@@ -427,8 +433,7 @@ def stated_thresholds(task: str, entry_point: str | None) -> dict[str, list[int]
     """For each parameter of the task's signature (task_signature) that the task gives a threshold in words or
     symbols ("if `step_days` is less than 1", "n > 100", "0 <= drop"), the threshold and the whole number just past
     it, in the order the task states them: inputs where an answer that forgets a stated rule differs."""
-    header = task_signature(task, entry_point) if entry_point else None
-    names = {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
+    names = _parameter_names(task, entry_point)
     found: list[tuple[int, str, list[int]]] = []
     for pattern, side in _THRESHOLDS:
         for m in pattern.finditer(task):
