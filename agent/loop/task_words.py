@@ -364,18 +364,23 @@ def _parameter_names(task: str, entry_point: str | None) -> set[str]:
     return {a.arg for a in header.posonlyargs + header.args + header.kwonlyargs} if header else set()
 
 
-def stated_affixes(task: str, entry_point: str | None = None) -> dict[bool, list[str]]:
-    """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
-    (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'): a thin test passes a word that ends in none of them. Not the name
-    of a parameter of its signature ('begins with "c"' of starts_with(word, c)); none where a parameter is an ending
+def _stated_affix_quotes(task: str, entry_point: str | None) -> list[tuple[bool, str, int]]:
+    """The quotes _affix_quotes finds that are endings or beginnings of the function's texts: not the name of a
+    parameter of its signature ('begins with "c"' of starts_with(word, c)); none where a parameter is an ending
     itself (_AFFIX_PARAMETER: remove_suffix(word, suffix))."""
     names = _parameter_names(task, entry_point)
-    found: dict[bool, dict[str, None]] = {True: {}, False: {}}
     if any(_AFFIX_PARAMETER.search(name) for name in names):
-        return {True: [], False: []}
-    for at_end, text, _ in _affix_quotes(task):
-        if text not in names:
-            found[at_end][text] = None
+        return []
+    return [quote for quote in _affix_quotes(task) if quote[1] not in names]
+
+
+def stated_affixes(task: str, entry_point: str | None = None) -> dict[bool, list[str]]:
+    """The texts the task says a value ends with (at True) and begins with (at False), in its order, once each
+    (_AFFIXES: 'ends in "s", "x", "ch" or "sh"'; _stated_affix_quotes): a thin test passes a word that ends in none
+    of them."""
+    found: dict[bool, dict[str, None]] = {True: {}, False: {}}
+    for at_end, text, _ in _stated_affix_quotes(task, entry_point):
+        found[at_end][text] = None
     return {at_end: list(texts) for at_end, texts in found.items()}
 
 
@@ -394,11 +399,10 @@ _WRITTEN_AFTER = re.compile(r"\s+(?:(?:is|are)\s+)?(?:added|appended)\b", re.IGN
 
 
 def not_values(task: str, entry_point: str | None = None) -> set[str]:
-    """The quoted texts the task quotes only as an ending or a beginning (stated_affixes) or as what the function
+    """The quoted texts the task quotes only as an ending or a beginning (_stated_affix_quotes) or as what the function
     adds ('add "es"'), never as a value alone: no input to pass."""
     quotes = [(m, _quoted_text(m)) for m in _QUOTED.finditer(task)]
-    stated = stated_affixes(task, entry_point)
-    affixed = {(start, text) for at_end, text, start in _affix_quotes(task) if text in stated[at_end]}
+    affixed = {(start, text) for _, text, start in _stated_affix_quotes(task, entry_point)}
     other = {(m.start(), text) for m, text in quotes if (m.start(), text) not in affixed
              and not _WRITTEN.search(task[max(0, m.start() - 60):m.start()])
              and not _WRITTEN_AFTER.match(task, m.end())}
