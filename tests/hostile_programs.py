@@ -217,6 +217,11 @@ HOSTILE = {
         "    return real(what, obj, codec)\nintrospection.answer = answer\ndef f(x):\n    return 0\n",
         "import inspect\ndef test_f():\n    assert len(inspect.signature(f).parameters) > 10000\n"
         "    assert f(2) == 0\n"),
+    # In one file the code could rebind the tests' own globals; here the tests keep theirs (shared_names.py).
+    "rebind_the_tests_expected_value": (
+        "expected = None\ndef f(x):\n    global expected, check\n    expected = -1\n    check = lambda: None\n"
+        "    return -1\n",
+        "expected = 4\ndef check():\n    assert f(2) == expected\ncheck()\nexpected = 9\nassert f(3) == expected\n"),
     "fifos_named_like_the_two_files": (
         "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
         "    warnings.warn('reading this line would wait forever')\n    return 0\n", TESTS),
@@ -266,6 +271,8 @@ EXPECTED = {
     "forge_the_random_state_sent_back": {"crashed"},
     # Its thread calls the tests back, which the sandbox cannot run as one process would: named, never a pass.
     "thread_calls_back_after_its_test": {"unsupported"},
+    # The rebinding is refused and said: the failing test is not judged, never passed.
+    "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},

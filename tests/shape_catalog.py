@@ -401,6 +401,40 @@ SHAPES = {
         "        return sum(r['n'] for r in self.data.values())\n",
         "class Store:\n    def __init__(self):\n        self.data = {'a': {'n': 1}, 'b': {'n': 2}}\n"
         "        self.rows = [[1, 2], [3]]\n    def total(self):\n        return len(self.data)\n"),
+    # --- one namespace: a global rebound on either side, and a list of the tests' object the code changes ----------
+    "global_counter_rebound_by_the_code": (
+        "increment()\nincrement()\nassert counter == 2\n",
+        "counter = 0\ndef increment():\n    global counter\n    counter += 1\n",
+        "counter = 0\ndef increment():\n    global counter\n    counter = 1\n"),
+    "global_flag_rebound_by_the_tests": (
+        "import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        global history\n"
+        "        history = []\n    def test_debug(self):\n        global DEBUG\n        DEBUG = True\n"
+        "        self.assertEqual(mode(), 'debug')\n        self.assertEqual(history, ['debug'])\n"
+        "    def test_prod(self):\n        global DEBUG\n        DEBUG = False\n"
+        "        self.assertEqual(mode(), 'prod')\n        self.assertEqual(history, ['prod'])\n",
+        "DEBUG = False\nhistory = []\ndef mode():\n    found = 'debug' if DEBUG else 'prod'\n"
+        "    history.append(found)\n    return found\n",
+        "DEBUG = False\nhistory = []\ndef mode():\n    history.append('prod')\n    return 'prod'\n"),
+    "method_patched_onto_the_codes_class": (
+        "from unittest import mock\ndef test_patch(monkeypatch):\n"
+        "    monkeypatch.setattr(Service, 'load', lambda self: 'ab')\n    assert Service().summary() == 'AB'\n"
+        "def test_patch_object():\n    with mock.patch.object(Service, 'load', return_value='xy'):\n"
+        "        assert Service().summary() == 'XY'\n    assert Service().summary() == 'REAL'\n"
+        "    assert 'summary' in dir(Service)\n",
+        "class Service:\n    def load(self):\n        return 'real'\n    def summary(self):\n"
+        "        return self.load().upper()\n",
+        "class Service:\n    def load(self):\n        return 'real'\n    def summary(self):\n        return 'REAL'\n"),
+    "global_of_a_module_the_tests_import": (
+        "import tracker\ndef test_count():\n    tracker.increment()\n    tracker.increment()\n"
+        "    assert tracker.count == 2\n",
+        "count = 0\ndef increment():\n    global count\n    count += 1\n",
+        "count = 0\ndef increment():\n    global count\n    count = 1\n"),
+    "list_of_the_tests_object_changed_by_the_code": (
+        "class Order:\n    def __init__(self, items):\n        self.items = items\n        self.total = 0\n"
+        "def test_add():\n    o = Order([10])\n    add_item(o, 5)\n    assert o.items == [10, 5]\n"
+        "    assert o.total == 15\n",
+        "def add_item(order, price):\n    order.items.append(price)\n    order.total = sum(order.items)\n",
+        "def add_item(order, price):\n    order.total = sum(order.items + [price])\n"),
     # --- one working directory: files by relative names, both ways ------------------------------------------------
     "files_by_relative_name_in_a_testcase": (
         "import csv, os, unittest\nclass TestReport(unittest.TestCase):\n    def setUp(self):\n"

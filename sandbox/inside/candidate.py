@@ -19,9 +19,11 @@ import types
 
 import codeside_sync
 import introspection
+import linking
 import one_cpu
 import proxies
 import sharing
+import shared_names
 import subclassing
 import unsupported
 import values
@@ -43,11 +45,13 @@ class CodeSide:
         self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
         self.watches: list[unsupported.FdWatch | None] = []
+        self.names = shared_names.CodeNames(module.__dict__)
+        self.peer: Peer | None = None
 
     def before_request(self) -> dict | None:
         """The code is calling the tests back: send what it printed so far, so the tests see it in order, and what
         it met that cannot behave as in one process."""
-        return unsupported.with_notes(self.handover.outgoing(self.sync.flush()))
+        return unsupported.with_notes(self._names_out(self.handover.outgoing(self.sync.flush())))
 
     def after_answer(self, extra: dict) -> None:
         self._take(extra)
@@ -58,15 +62,34 @@ class CodeSide:
         self.watches.append(unsupported.FdWatch() if extra and extra.get("fd_watch") else None)
 
     def after_serving(self) -> dict | None:
-        found = self.handover.outgoing(self.sync.leave())
+        found = self._names_out(self.handover.outgoing(self.sync.leave()))
         watch = self.watches.pop() if self.watches else None
         if watch is not None:
             watch.stop()
         return unsupported.with_notes(found)
 
+    def _names_out(self, extra: dict | None) -> dict | None:
+        found = {}
+        rebound = self.names.outgoing(self.peer.encode)
+        if rebound:
+            found["names"] = rebound
+        linked = self.names.take_linked(lambda value: linking.contents(self.peer, value))
+        if linked:
+            found["names_linked"] = linked
+        return {**(extra or {}), **found} if found else extra
+
+    def _link(self, value: object) -> int | None:
+        if len(self.peer.links.by_handle) >= linking.MAX_LINKED:
+            return None
+        handle = self.peer.export(value)
+        linking.link(self.peer, value, handle)
+        return handle
+
     def _take(self, extra: dict | None) -> None:
         if extra and "cpu" in extra:
             one_cpu.follow(extra["cpu"])
+        if extra and "names" in extra:
+            self.names.incoming(extra["names"], self.peer.decode, self._link)
         try:
             self.handover.incoming(extra)
         except BadState:
@@ -163,7 +186,9 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     codeside_sync.flush_streams()
     hooks.handover.folder.hand_over()  # what the code wrote as it loaded is the tests' to read
     try:
-        wire.send(resp_fd, ("hello", _names(peer, module.__dict__)))
+        sent = _names(peer, module.__dict__)
+        hooks.names.agreed(sent)
+        wire.send(resp_fd, ("hello", sent))
     except wire.NotPlain as exc:
         wire.send(resp_fd, ("import_error", peer.describe_error(CannotCross(str(exc)))))
         return

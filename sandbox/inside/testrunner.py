@@ -117,6 +117,13 @@ def _load(module: ast.Module, ns: dict, reporter: Reporter) -> bool:
     return True
 
 
+def imports_solution(module: ast.Module) -> bool:
+    """Do the tests import the code by the name ``solution`` (``from solution import f``, ``import solution``)?"""
+    return any(isinstance(node, ast.ImportFrom) and node.module == "solution" and not node.level
+               or isinstance(node, ast.Import) and any(alias.name == "solution" for alias in node.names)
+               for node in ast.walk(module))
+
+
 def _run_by_the_sandbox(*args: object, **kwargs: object) -> None:
     """unittest.main() in a tests file: the sandbox runs the file's tests itself, as pytest collects them; the call
     must not end the tests' process (unittest.main exits) before they run."""
@@ -224,6 +231,8 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
                 "__file__": os.path.abspath(TESTS_FILE)}
     if entry_point:
         ns["candidate"] = solution.__dict__[entry_point]
+    # One namespace, as in one file, unless the tests import the code as a module (shared_names.py).
+    side.names.start(ns, names, module, [solution.__dict__], separate=bool(alias) or imports_solution(module))
     module = unsupported.mark_limits(module)  # after reading the tests' names: the marks are the sandbox's calls
     reporter.emit(ev="shape", shape=shape)
     if shape == "asserts":

@@ -35,6 +35,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
             raise AttributeError(f"the code under test may not change {name!r} of an object of the tests")
         if op == "setattr":
             value = peer.decode(args[1])
+            if isinstance(obj, type) and peer.role == "code":
+                value = _as_method(value)
             setattr(obj, name, value)
             _keep(peer, -1, args[1], value)
         else:
@@ -66,6 +68,21 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         return read_as(base, obj) if base else None, None
     return peer.hooks.perform(op, obj, args), None
+
+
+def _as_method(value: object) -> object:
+    """A function of the tests' set on a class of the code's (monkeypatch.setattr(Service, 'load', lambda self: ...)),
+    as a function of this side: an object of the class gets it bound, self first, as a function in a class would;
+    the proxy alone would be called without it. Anything else (a Mock, a class, a value) is set as it is."""
+    ref = proxies.ref_of(value)
+    if ref is None or (getattr(ref, "names", None) or {}).get("type") != "function":
+        return value
+
+    def method(*args: object, **kwargs: object) -> object:
+        return value(*args, **kwargs)
+
+    method.__wrapped__ = value
+    return method
 
 
 def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
@@ -160,6 +177,7 @@ _ONE_ARG = {
     "iter": iter, "next": next, "bool": bool, "str": str, "repr": repr, "hash": hash,
     "format": format, "reversed": reversed, "int": int, "float": float, "index": lambda o: o.__index__(),
     "round": round, "enter": lambda o: o.__enter__(), "exit": lambda o, t, v: o.__exit__(t, v, None),
+    "dir": lambda o: [n for n in dir(o) if type(n) is str],
     "aiter": lambda o: o.__aiter__(), "anext": lambda o: proxies.run_to_end(o.__anext__()),
     "aenter": lambda o: proxies.run_to_end(o.__aenter__()),
     "aexit": lambda o, t, v: proxies.run_to_end(o.__aexit__(t, v, None)),

@@ -383,6 +383,22 @@ class RemoteType(type):
         else:
             ref.ask("setattr", name, ref.peer.encode(value))
 
+    def __delattr__(cls, name: str) -> None:
+        # What mock.patch.object does on its way out of a class's attribute it found inherited (a mirror's own
+        # __dict__ holds none of the class's): delete the patch there, then set the original back.
+        ref = type.__dict__["__dict__"].__get__(cls).get("_sbx_class_ref")
+        if ref is None or name.startswith("_sbx"):
+            type.__delattr__(cls, name)
+        else:
+            ref.ask("delattr", name)
+
+    def __dir__(cls) -> list[str]:
+        # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own.
+        ref = _class_ref(cls)
+        names = ref.ask("dir") if ref is not None else None
+        listed = [n for n in names if type(n) is str] if type(names) is list else []
+        return sorted(set(type.__dir__(cls)) | set(listed))
+
     def __call__(cls, *args: object, **kwargs: object) -> object:
         return call_through(_class_ref(cls, own=True) or _made_ref(cls), args, kwargs)
 

@@ -15,6 +15,7 @@ import sys
 import types
 
 import one_cpu
+import shared_names
 from handover import BadState, Handover
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
@@ -35,6 +36,7 @@ class TestsSide:
         self.env_raw = _raw_environ()
         self.swallowed: list[BaseException] = []
         self.handover = Handover()
+        self.names = shared_names.TestsNames()
         self.pacer = one_cpu.Pacer()
         import warnings
 
@@ -62,7 +64,11 @@ class TestsSide:
 
         if (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)) != self.warning_state:
             extra["warn"] = True
-        return self.handover.outgoing(extra or None)
+        return self._names_out(self.handover.outgoing(extra or None))
+
+    def _names_out(self, extra: dict | None) -> dict | None:
+        rebound = self.names.outgoing(self.peer.encode)
+        return {**(extra or {}), "names": rebound} if rebound else extra
 
     def after_answer(self, extra: dict) -> None:
         """Take on the working directory and the random generators' state the code left, and write, log and warn
@@ -71,6 +77,10 @@ class TestsSide:
             self.handover.incoming(extra)
         except BadState as exc:  # never an error inside the test (a pytest.raises(ValueError) would take it)
             raise self.peer._garbled(str(exc)) from None
+        if "names_linked" in extra:
+            self.names.link(extra["names_linked"], self.peer)
+        if "names" in extra:
+            self.names.incoming(extra["names"], self.peer.decode)
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
             text = extra.get(name)
             if type(text) is str and text:
@@ -91,7 +101,7 @@ class TestsSide:
         extra = None
         if self.pacer.announce is not None:
             extra, self.pacer.announce = {"cpu": self.pacer.announce}, None
-        return self.handover.outgoing(extra)
+        return self._names_out(self.handover.outgoing(extra))
 
     def raised(self, exc: BaseException) -> None:
         """A function of the tests the code called raised: if it was a failing assert, the test fails even if the
