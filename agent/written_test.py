@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from agent.inputs import BadInput
 from agent.loop.asserted_calls import OBSERVERS
+from agent.loop.constant_values import CALENDAR
 from sandbox.inside.shapes import count_tests, detect_shape, is_test_case, test_styles
 from sandbox.locked_parse import parse
 
@@ -204,6 +205,43 @@ def _import_line(module: ast.Module) -> int:
     return first.end_lineno if docstring else 0
 
 
+def _calendar_as_written(statements: list[ast.stmt], module: ast.Module) -> list[str]:
+    """Dates as the person's tests write them: a probe writes one as its repr, ``datetime.date(2024, 3, 4)``; where
+    the tests take ``date`` from datetime (``from datetime import date``) it becomes ``date(2024, 3, 4)``, and where
+    they bind neither name, ``from datetime import date`` is the import line to add. Changes statements in place;
+    returns the import lines to add."""
+    bound: dict[str, str | None] = {}  # a top-level name of the tests: the datetime type it is, or None
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "datetime" and not node.level:
+            bound.update({alias.asname or alias.name: alias.name for alias in node.names})
+        elif isinstance(node, ast.Import):
+            bound.update({(a.asname or a.name).split(".")[0]: ("module" if a.name == "datetime" and not a.asname
+                                                                 else None) for a in node.names})
+        else:
+            for target in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
+                if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store):
+                    bound[target.id] = None
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound[node.name] = None
+    added: list[str] = []
+    for node in (n for statement in statements for n in ast.walk(statement)):
+        func = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "datetime"
+                and func.attr in CALENDAR) or bound.get("datetime") == "module":
+            continue
+        by = next((name for name, kind in bound.items() if kind == func.attr), None)
+        if by is None and func.attr not in bound:
+            by = func.attr
+            added.append(f"from datetime import {by}")
+            bound[by] = func.attr
+        if by is not None:
+            node.func = ast.Name(by, ast.Load())
+        elif "datetime" not in bound:
+            added.append("import datetime")
+            bound["datetime"] = "module"
+    return added
+
+
 def _place(module: ast.Module, style: str, lines: list[str]) -> tuple[int, int]:
     """(the line after which the test goes, its indentation): the end of the TestCase class or of check's body, else
     the end of the file."""
@@ -231,6 +269,7 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
     called = _call(call)
     value = _value(returns) if returns is not None else None
     exception = _exception(raises) if raises is not None else None
+    calendar_imports = _calendar_as_written([ast.Expr(n) for n in (called, value) if n is not None], module)
     taken = {n.name for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     name = _test_name(_called(called), exception is not None, taken)
     if argument is not None and not 0 <= argument < len(called.args):
@@ -245,13 +284,14 @@ def write_test(tests: str, call: str, *, returns: str | None = None, raises: str
         statements = _argument_test(style, called, argument, value, module, f"{name}_argument_{argument + 1}")
     else:
         statements = [_statement(style, called, value, exception, name, pytest_name or "pytest")]
+    imports = calendar_imports + (["import pytest"] if needs_pytest else [])
     after, indent = _place(module, style, lines)
     test = _indented(ast.unparse(ast.fix_missing_locations(ast.Module(statements, []))), indent)
     gap = [""] if style == "unittest" else ["", ""] if style == "pytest" else []
     lines[after:after] = gap + test
-    if needs_pytest:
+    if imports:
         at = _import_line(module)
-        lines[at:at] = ["import pytest"] + (["", ""] if at == 0 else [])
+        lines[at:at] = imports + (["", ""] if at == 0 else [])
     written = "\n".join(lines) + "\n"
     _check_written(module, written, style)
     return WrittenTest(style, "\n".join(test), written)

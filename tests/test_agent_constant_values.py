@@ -4,6 +4,7 @@ read as values, and everything else refused without running it."""
 from __future__ import annotations
 
 import ast
+import datetime
 
 import pytest
 
@@ -56,4 +57,33 @@ def test_literals_and_values_built_from_them_are_read(source, value):
     "'a' - 'b'",
 ])
 def test_anything_else_is_refused_without_running_it(source):
+    assert _read(source) == (False, None)
+
+
+@pytest.mark.parametrize(("source", "value"), [
+    ("date(2024, 3, 4)", datetime.date(2024, 3, 4)),
+    ("datetime.date(2024, 3, 4)", datetime.date(2024, 3, 4)),
+    ("datetime(2024, 1, 1, 9, 30)", datetime.datetime(2024, 1, 1, 9, 30)),
+    ("datetime.datetime(2024, 1, 1, hour=9)", datetime.datetime(2024, 1, 1, 9)),
+    ("time(23, 59)", datetime.time(23, 59)),
+    ("timedelta(days=2, hours=-1)", datetime.timedelta(days=1, hours=23)),
+    ("[date(2024, 1, 1), date(2024, 1, 2)]", [datetime.date(2024, 1, 1), datetime.date(2024, 1, 2)]),
+])
+def test_the_calendars_values_built_from_whole_numbers_are_read(source, value):
+    assert _read(source) == (True, value)
+    assert _read(repr(value)) == (True, value)  # how a probe writes it back
+
+
+@pytest.mark.parametrize("source", [
+    "date(2024, 2, 30)",  # no such day
+    "date(year, 1, 1)",
+    "date(2024, 1, True)",
+    "date(10 ** 5, 1, 1)",
+    "datetime.now()",
+    "datetime.datetime.now()",
+    "pendulum.date(2024, 1, 1)",
+    "datetime(2024, 1, 1, tzinfo=None)",
+    "date(*parts)",
+])
+def test_other_calendar_calls_are_not_read(source):
     assert _read(source) == (False, None)

@@ -4,6 +4,7 @@ Logic only: the model is a script, the sandbox is real."""
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import pytest
@@ -29,7 +30,9 @@ from agent.loop.probes import (
     MAX_DOUBT_PROBES,
     MAX_PROBES,
     Probe,
+    behaviour,
     literal_calls,
+    mutations,
     probe_calls,
     probes_key,
     solve_probes,
@@ -939,3 +942,38 @@ def test_a_person_corrects_the_row_of_an_argument_every_answer_changes_and_the_l
     assert corrected.by == "person" and corrected.question.argument == 0 and corrected.dropped == (1, 2, 3, 4, 5)
     assert corrected.added.answered == "changes its argument {'a': 5, 'b': 2} to {'a': 2, 'b': 2}"
     assert "fulfil(argument, {'a': 3})" in solver.state_at(thread)["tests"]
+
+
+# --- dates the tests build with the standard library ------------------------------------------------------------
+
+DATE_TESTS = ("import unittest\nfrom datetime import date\n\nclass TestDays(unittest.TestCase):\n"
+              "    def test_week(self):\n"
+              "        self.assertEqual(business_days(date(2024, 3, 4), date(2024, 3, 11)), 5)\n")
+COUNTS_EVERY_START = ("import datetime\ndef business_days(start, end):\n    count = 0\n"
+                      "    for _ in range(5):\n        if start + datetime.timedelta(days=1) <= end:\n"
+                      "            count += 1\n    return count\n")
+RIGHT_DAYS = ("import datetime\ndef business_days(start, end):\n"
+              "    return sum((start + datetime.timedelta(days=i)).weekday() < 5 for i in range((end - start).days))\n")
+
+
+def test_dates_a_test_builds_are_probed_a_day_either_side_and_at_the_calendars_edges():
+    (call,) = literal_calls(DATE_TESTS, "business_days")
+    assert call.args == [datetime.date(2024, 3, 4), datetime.date(2024, 3, 11)]
+    assert mutations(datetime.date(2023, 3, 4)) == [datetime.date(2023, 3, 5), datetime.date(2023, 3, 3),
+                                                    datetime.date(2023, 12, 31), datetime.date(2024, 2, 29)]
+    assert datetime.datetime(2024, 1, 1, 9, 30) - datetime.timedelta(days=1) in mutations(
+        datetime.datetime(2024, 1, 1, 9, 30))
+    assert mutations(datetime.date(9999, 12, 31)) == []  # past the calendar's last day: none
+    # Two dates made one: a span of no days.
+    assert "business_days(datetime.date(2024, 3, 4), datetime.date(2024, 3, 4))" in edge_calls(
+        DATE_TESTS, "business_days")
+
+
+def test_an_answer_that_counts_wrongly_differs_from_a_right_one_on_a_date_probe():
+    probes = probe_calls(DATE_TESTS, "business_days", [], None)
+    wrong = behaviour(COUNTS_EVERY_START, probes, "business_days")
+    right = behaviour(RIGHT_DAYS, probes, "business_days")
+    assert wrong[0] == right[0] == "= 5"  # both pass the person's test
+    start_later = next(i for i, p in enumerate(probes) if p.call.startswith(
+        "business_days(datetime.date(2024, 3, 5)"))
+    assert (wrong[start_later], right[start_later]) == ("~= 5", "~= 4")

@@ -175,3 +175,21 @@ def test_an_argument_test_takes_a_name_no_test_uses_and_a_place_the_call_has():
         write_test(tests, "take({'a': 5}, {'a': 3})", returns="{'a': 2}", argument=2)
     with pytest.raises(BadInput, match="type the value it should hold"):
         write_test(tests, "take({'a': 5}, {'a': 3})", raises="KeyError", argument=0)
+
+
+def test_a_date_is_written_as_the_tests_write_dates():
+    tests = ("import unittest\nfrom datetime import date\n\nclass T(unittest.TestCase):\n"
+             "    def test_week(self):\n        self.assertEqual(days(date(2024, 3, 4), date(2024, 3, 11)), 5)\n")
+    written = write_test(tests, "days(datetime.date(2024, 3, 5), datetime.date(2024, 3, 11))", returns="4")
+    assert written.test.strip().endswith("self.assertEqual(days(date(2024, 3, 5), date(2024, 3, 11)), 4)")
+    assert "datetime.date" not in written.tests
+    # Tests that import the module keep its name; tests that import neither get the import the value needs.
+    module = write_test("import datetime\nassert f(datetime.date(2024, 1, 1)) == 1\n", "f(datetime.date(2024, 1, 2))",
+                        returns="datetime.date(2024, 1, 3)")
+    assert module.test == "assert f(datetime.date(2024, 1, 2)) == datetime.date(2024, 1, 3)"
+    plain = write_test("assert f('x') == 1\n", "f(datetime.date(2024, 1, 2))", returns="datetime.datetime(2024, 1, 3)")
+    assert plain.tests.startswith("from datetime import date\nfrom datetime import datetime\n")
+    assert run_tests("def f(x):\n    return 1 if x == 'x' else x\n", plain.tests).status == "failed"
+    renamed = write_test("from datetime import date as d\nassert f(d(2024, 1, 1)) == 1\n",
+                         "f(datetime.date(2024, 1, 2))", returns="2")
+    assert renamed.test == "assert f(d(2024, 1, 2)) == 2"

@@ -1,12 +1,16 @@
 """Argument values a test builds from literals with a few pure builtins: ``list(range(1, 26))``, ``"ab" * 3``,
-``[0] * 5``, ``sorted({3, 1})``, ``[1, 2] + [3]``. People write these for inputs longer than they care to type; read
-as values, a call that passes one is probed (and a pass on it doubted) as a call of literals is, where before it
-was not read at all. Nothing else is evaluated: no name but these builtins, no attribute, no keyword, no call of
-anything else, sizes capped; reading a test never runs its code."""
+``[0] * 5``, ``sorted({3, 1})``, ``[1, 2] + [3]``; and the calendar's values, ``date(2024, 3, 4)``,
+``datetime.datetime(2024, 3, 4, 9, 30)``, ``time(23, 59)``, ``timedelta(days=2)``, built from whole numbers. People
+write these for inputs longer than they care to type, and dates as the standard library makes them; read as values, a
+call that passes one is probed (and a pass on it doubted) as a call of literals is, where before it was not read at
+all. Nothing else is evaluated: no name but these builtins and the four calendar types (bare or as attributes of
+``datetime``), keywords only for the calendar's, no call of anything else, sizes capped; reading a test never runs
+its code."""
 
 from __future__ import annotations
 
 import ast
+import datetime
 from collections.abc import Callable
 
 MAX_ITEMS = 10_000  # the longest sequence a built value may be: longer ones are no probe input (their call is cut)
@@ -14,6 +18,10 @@ MAX_DEPTH = 8
 _NUMBERS = (int, float)
 _BUILDERS: dict[str, Callable] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset,
                                   "sorted": sorted, "range": range, "str": str}
+# The calendar's types, read by their bare names (``from datetime import date``) or as ``datetime.date``: naive
+# values only, their repr (``datetime.date(2024, 3, 4)``) is how a probe writes them back (agent.loop.probes).
+CALENDAR: dict[str, type] = {"date": datetime.date, "datetime": datetime.datetime, "time": datetime.time,
+                             "timedelta": datetime.timedelta}
 _SEQUENCE_OPS = (ast.Add, ast.Mult)
 _NUMBER_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
 
@@ -30,6 +38,8 @@ def _plain(value: object) -> bool:
         return all(_plain(v) for v in value)
     if isinstance(value, dict):
         return all(_plain(k) and _plain(v) for k, v in value.items())
+    if type(value) in CALENDAR.values():
+        return getattr(value, "tzinfo", None) is None
     return False
 
 
@@ -40,7 +50,44 @@ def _sized(value: object) -> int:
         return 0
 
 
+def _calendar_type(func: ast.expr) -> type | None:
+    """The calendar type a call's function names: ``date`` or ``datetime.date``; None for anything else."""
+    if isinstance(func, ast.Name):
+        return CALENDAR.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "datetime":
+        return CALENDAR.get(func.attr)
+    return None
+
+
+def _whole(node: ast.AST) -> int:
+    """A whole number written as a literal (``-1`` too)."""
+    try:
+        value = ast.literal_eval(node) if isinstance(node, (ast.Constant, ast.UnaryOp)) else None
+    except (ValueError, TypeError, SyntaxError) as e:
+        raise _NotConstant from e
+    if type(value) is not int:
+        raise _NotConstant
+    return value
+
+
+def _calendar(kind: type, node: ast.Call) -> object:
+    """A date, datetime, time or timedelta built from whole numbers, by place or keyword."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise _NotConstant
+    args = [_whole(a) for a in node.args]
+    keywords = {k.arg: _whole(k.value) for k in node.keywords}
+    if len(args) + len(keywords) > 8:
+        raise _NotConstant
+    try:
+        return kind(*args, **keywords)
+    except (TypeError, ValueError, OverflowError) as e:  # no such day, an unknown keyword
+        raise _NotConstant from e
+
+
 def _built(node: ast.Call, depth: int) -> object:
+    kind = _calendar_type(node.func)
+    if kind is not None:
+        return _calendar(kind, node)
     name = node.func.id if isinstance(node.func, ast.Name) else None
     if name not in _BUILDERS or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         raise _NotConstant

@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from agent.loop.asserted_calls import CALL_MARK, compared_results, literal
+from agent.loop.constant_values import CALENDAR
 from agent.loop.probes import (
     MAX_CALL_CHARS,
     VisibleCall,
@@ -747,7 +748,7 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     parameter a float (part_unit_calls), a whole number at a threshold the task states and just past it
     (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a stated text
     result marked where a text passed holds it as a word (result_marked_calls), then one argument of a visible call (or
-    of one so shortened) moved to an edge (edges_of), one int or text argument made equal to another, or two dict
+    of one so shortened) moved to an edge (edges_of), one int, text or date argument made equal to another, or two dict
     arguments sharing a key; each once, none a visible call's own. These targeted calls come first, each kind capped, as
     a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:
@@ -779,7 +780,10 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
         variants = [(moved, keywords) for moved, keywords, _, _ in each_changed(c, lambda a: edges_of(a, separators))]
         ints = [i for i, a in enumerate(args) if isinstance(a, int) and not isinstance(a, bool)]
         texts = [i for i, a in enumerate(args) if isinstance(a, str)]
-        variants += [(args[:j] + [args[i]] + args[j + 1:], c.keywords) for same in (ints, texts)
+        # Two dates (a birth and a day, a start and an end) made one: the span of no days, where counts differ.
+        dates = [[i for i, a in enumerate(args) if type(a) is kind] for kind in dict.fromkeys(map(type, args))
+                 if kind in CALENDAR.values()]
+        variants += [(args[:j] + [args[i]] + args[j + 1:], c.keywords) for same in (ints, texts, *dates)
                      for i, j in itertools.combinations(same, 2) if args[i] != args[j]]
         variants += [(shared, c.keywords) for shared in _shared_keys(args)]
         for variant, keywords in variants:

@@ -12,6 +12,7 @@ that is right.
 from __future__ import annotations
 
 import ast
+import datetime
 import hashlib
 import itertools
 import json
@@ -63,7 +64,32 @@ def mutations(value: object) -> list[object]:
     if isinstance(value, (list, tuple)):
         kind = type(value)
         return [kind(reversed(value)), kind(value[:-1]), kind(list(value) + list(value[:1])), kind()]
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        return calendar_mutations(value)
     return []
+
+
+def calendar_mutations(value: datetime.date | datetime.time | datetime.timedelta) -> list[object]:
+    """A day either side of a date (a boundary a count includes or not), the last day of its year and February 29 of
+    its year or the next leap year; a datetime's day either side, its midnight and its last minute; a time's first
+    and last minute and noon; a timedelta's zero and its negation: where code that forgets the calendar's rules
+    differs."""
+    day = datetime.timedelta(days=1)
+    found: list[object] = []
+    try:
+        if isinstance(value, datetime.datetime):
+            midnight = value.replace(hour=0, minute=0, second=0, microsecond=0)
+            found = [value + day, value - day, midnight, midnight.replace(hour=23, minute=59)]
+        elif isinstance(value, datetime.date):
+            leap = next(y for y in range(value.year, value.year + 8) if y % 4 == 0 and (y % 100 or y % 400 == 0))
+            found = [value + day, value - day, value.replace(month=12, day=31), datetime.date(leap, 2, 29)]
+        elif isinstance(value, datetime.time):
+            found = [datetime.time(0, 0), datetime.time(12, 0), datetime.time(23, 59)]
+        else:
+            found = [datetime.timedelta(0), -value]
+    except (OverflowError, ValueError, StopIteration):  # past year 9999
+        return []
+    return [v for v in dict.fromkeys(found) if v != value]
 
 
 @dataclass(frozen=True)
@@ -357,6 +383,8 @@ def behaviour(code: str, probes: list[Probe], entry_point: str | None) -> list[s
     if not probes:
         return []
     helper = _AFTER_DEFINITION if any(p.argument is not None for p in probes) else ""
+    if any("datetime." in p.call for p in probes):
+        helper = "import datetime\n" + helper  # a probe writes a date as its repr: datetime.date(2024, 3, 4)
     tests = helper + "\n".join(f"assert ({_observed(probe)}) == {_PROBE!r}" for probe in probes) + "\n"
     report = run_tests(code, tests, entry_point=entry_point, limits=PROBE_LIMITS)
     outcomes = []
