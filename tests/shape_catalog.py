@@ -424,6 +424,19 @@ SHAPES = {
         "class Service:\n    def load(self):\n        return 'real'\n    def summary(self):\n"
         "        return self.load().upper()\n",
         "class Service:\n    def load(self):\n        return 'real'\n    def summary(self):\n        return 'REAL'\n"),
+    "nested_lists_the_code_keeps_through_a_shallow_copy": (
+        "def test_independent():\n    rows = [[1, 2], [3, 4]]\n    g = Grid(rows)\n    rows[0][0] = 99\n"
+        "    assert g.cell(0, 0) == 1\n",
+        "import copy\nclass Grid:\n    def __init__(self, rows):\n        self.rows = copy.deepcopy(rows)\n"
+        "    def cell(self, r, c):\n        return self.rows[r][c]\n",
+        "class Grid:\n    def __init__(self, rows):\n        self.rows = [r for r in rows]\n"
+        "    def cell(self, r, c):\n        return self.rows[r][c]\n"),
+    "rows_changed_in_place_seen_through_an_alias": (
+        "m = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]\nfirst_row = m[0]\nrotate(m)\n"
+        "assert m == [[7, 4, 1], [8, 5, 2], [9, 6, 3]]\nassert first_row == [7, 4, 1] and m[0] is first_row\n",
+        "def rotate(m):\n    n = len(m)\n    for i in range(n):\n        for j in range(i + 1, n):\n"
+        "            m[i][j], m[j][i] = m[j][i], m[i][j]\n    for row in m:\n        row.reverse()\n",
+        "def rotate(m):\n    m[:] = [list(r) for r in zip(*m[::-1])]\n"),
     "global_of_a_module_the_tests_import": (
         "import tracker\ndef test_count():\n    tracker.increment()\n    tracker.increment()\n"
         "    assert tracker.count == 2\n",

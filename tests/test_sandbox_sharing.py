@@ -52,3 +52,26 @@ def test_contents_are_written_in_place_with_the_standard_types_methods():
     queue = collections.deque([1])
     assert linking.replace_contents(queue, collections.deque([4, 5])) and queue == collections.deque([4, 5])
     assert not linking.replace_contents([1], {"a": 1})  # kinds differ: nothing written
+
+
+def test_a_change_keeps_the_identity_of_what_the_other_side_changed_in_place():
+    rows = [[1, 2], [3, 4]]
+    first, second = rows
+    before = linking.nested_of(rows)
+    assert [path for path, _ in before] == [(0,), (1,)]
+    rows[0][0] = 9  # in place
+    rows[1] = [7, 7]  # replaced
+    assert linking.same_paths(rows, before) == [[0]]
+    # The other side's copy gets the change: the row changed in place is written into its own first row, the
+    # replaced one is a new list there too.
+    theirs = [[1, 2], [3, 4]]
+    alias, old_second = theirs
+    assert linking.write_back(theirs, [[9, 2], [7, 7]], [[0]])
+    assert theirs == [[9, 2], [7, 7]] and theirs[0] is alias and theirs[1] is not old_second
+    records = {"a": {"tags": ["x"]}}
+    tags = records["a"]["tags"]
+    assert linking.write_back(records, {"a": {"tags": ["x", "seen"]}}, [["a"], ["a", "tags"]])
+    assert tags == ["x", "seen"] and records["a"]["tags"] is tags
+    # What no path names is written as before; a path of the wrong shape is ignored.
+    assert linking.write_back([1], [2, 3], [["no", object]]) and linking.at_path({"a": [5]}, ["a", 0]) == 5
+    assert len(linking.nested_of([[i] for i in range(1000)])) == linking.MAX_NESTED

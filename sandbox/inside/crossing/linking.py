@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 
 MAX_LINKED = 256  # linked containers a run keeps in step; past it, a kept container behaves as a copy, as before
+MAX_NESTED = 64  # the lists and dicts inside one value whose identity a change keeps (nested_of); past it, copies
 
 
 class Links:
@@ -44,7 +45,7 @@ def link(peer: object, obj: object, handle: int) -> None:
     links = peer.links
     if handle in links.by_handle or len(links.by_handle) >= MAX_LINKED:
         return
-    links.by_handle[handle] = [obj, None]
+    links.by_handle[handle] = [obj, None, nested_of(obj)]
     if peer.role == "tests":
         links.by_id[id(obj)] = handle
     links.by_handle[handle][1] = contents(peer, obj)
@@ -75,7 +76,8 @@ def _outgoing(peer: object, links: Links) -> dict | None:
         now = contents(peer, entry[0])
         if now != entry[1]:
             entry[1] = now
-            changed.append((handle, now))
+            changed.append((handle, now, same_paths(entry[0], entry[2])))
+            entry[2] = nested_of(entry[0])
     found = {}
     if changed:
         found["synced"] = changed
@@ -93,13 +95,14 @@ def incoming(peer: object, extra: dict) -> None:
             links.by_id.pop(id(entry[0]), None)
     synced = extra.get("synced")
     for item in synced if type(synced) is list else ():
-        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not int:
+        if type(item) is not tuple or len(item) not in (2, 3) or type(item[0]) is not int:
             continue
         entry = links.by_handle.get(item[0])
         if entry is None:
             continue
-        replace_contents(entry[0], peer.decode(item[1]))
+        write_back(entry[0], peer.decode(item[1]), item[2] if len(item) == 3 else ())
         entry[1] = contents(peer, entry[0])
+        entry[2] = nested_of(entry[0])
 
 
 def replace_contents(target: object, new: object) -> bool:
@@ -124,6 +127,77 @@ def replace_contents(target: object, new: object) -> bool:
         target[...] = new
     else:
         return False
+    return True
+
+
+def nested_of(value: object) -> list[tuple[tuple, object]]:
+    """The lists and dicts inside value (value itself not), each with its path from value (list places, dict keys that
+    are text or whole numbers), breadth first, up to MAX_NESTED."""
+    found: list[tuple[tuple, object]] = []
+    queue, seen = [((), value)], {id(value)}
+    while queue and len(found) < MAX_NESTED:
+        path, container = queue.pop(0)
+        kind = type(container)
+        for step, item in (container.items() if kind is dict else enumerate(container) if kind is list else ()):
+            if type(item) in (list, dict) and type(step) in (int, str) and id(item) not in seen:
+                seen.add(id(item))
+                found.append((path + (step,), item))
+                queue.append((path + (step,), item))
+                if len(found) >= MAX_NESTED:
+                    break
+    return found
+
+
+def at_path(value: object, path: tuple | list) -> object:
+    """What value holds at path (nested_of's), or None where it holds nothing there."""
+    for step in path:
+        kind = type(value)
+        if kind is list and type(step) is int and -len(value) <= step < len(value):
+            value = value[step]
+        elif kind is dict and type(step) in (int, str) and step in value:
+            value = value[step]
+        else:
+            return None
+    return value
+
+
+def same_paths(value: object, nested: list[tuple[tuple, object]]) -> list[list]:
+    """The paths at which value still holds the very list or dict it held before (nested: nested_of then): the ones
+    changed in place, whose identity the other side keeps when it writes the change back."""
+    return [list(path) for path, obj in nested if at_path(value, path) is obj]
+
+
+def write_back(target: object, new: object, same: object) -> bool:
+    """new's contents written into target in place (replace_contents), and, at the paths in same, into the very lists
+    and dicts target held there, as in one process where the other side changed those in place (``matrix[i][j] =
+    x``: a test's ``row = matrix[0]`` sees it); elsewhere the new ones. False when target and new differ in kind."""
+    paths = {tuple(p) for p in same if type(p) is list and all(type(s) in (int, str) for s in p)} if type(
+        same) in (list, tuple) else set()
+    if not paths:
+        return replace_contents(target, new)
+    originals = {path: at_path(target, path) for path in paths}  # before anything is written
+    prefixes = {path[:k] for path in paths for k in range(len(path))}
+
+    def rebuilt(item: object, path: tuple) -> object:
+        original = originals.get(path)
+        if original is not None and type(original) is type(item) and type(item) in (list, dict):
+            fill(original, item, path)
+            return original
+        if path in prefixes and type(item) in (list, dict):
+            fill(item, item, path)
+        return item
+
+    def fill(container: object, items: object, path: tuple) -> None:
+        if type(items) is list:
+            list.__setitem__(container, slice(None), [rebuilt(x, path + (i,)) for i, x in enumerate(items)])
+        else:
+            fresh = {k: rebuilt(v, path + (k,)) for k, v in items.items()}
+            dict.clear(container)
+            dict.update(container, fresh)
+
+    if type(target) is not type(new) or type(new) not in (list, dict):
+        return replace_contents(target, new)
+    fill(target, new, ())
     return True
 
 

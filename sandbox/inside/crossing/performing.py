@@ -91,17 +91,20 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     decoded = [peer.decode(_fresh(a)) for a in positional]
     keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
     counts = _counts(peer, decoded, keywords)
+    nested = _nested_counts(peer, args, decoded, keywords)
     try:
         result = fn(*decoded, **keywords)
     except BaseException as exc:
-        if counts:
+        if counts or nested:
             # Kept before it raised (seen.append(box); raise ...) is kept, as in one process. The finished frames
             # the traceback holds would count as keeping every argument: their locals go (the error crosses as
             # text and line numbers, which stay).
             traceback.clear_frames(exc.__traceback__)
             _link_kept_arguments(peer, counts, args, decoded, keywords, _NO_RESULT)
+            _link_kept_nested(peer, nested)
         raise
     _link_kept_arguments(peer, counts, args, decoded, keywords, result)
+    _link_kept_nested(peer, nested)
     # In-place changes to list, dict, set, ... arguments travel back, so the caller sees them as Python would.
     changed = []
     for key, enc, value in [*zip(range(len(decoded)), positional, decoded),
@@ -111,8 +114,44 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
         if isinstance(value, values.CONTAINER_BASES) or values.is_array(value):
             now = peer.encode(value)
             if now != enc:
-                changed.append((key, now))
+                # With the paths of the lists and dicts inside it that the call changed in place (matrix[i][j] = x):
+                # the caller writes those into its own, which a test may hold by another name (row = matrix[0]).
+                inside = nested.get(key)
+                changed.append((key, now, linking.same_paths(value, inside[0])) if inside else (key, now))
     return result, changed or None
+
+
+def _nested_counts(peer: object, args: tuple, decoded: list, keywords: dict) -> dict:
+    """The code's side: for each list or dict argument the tests sent as data, the lists and dicts inside it with their
+    paths (linking.nested_of), and their reference counts before the call."""
+    if peer.role != "code":
+        return {}
+    positional, named = args
+    found = {}
+    for key, enc in [*enumerate(positional), *named.items()]:
+        value = decoded[key] if type(key) is int else keywords[key]
+        if type(value) in (list, dict) and not (type(enc) is tuple and enc[:1] == ("home",)):
+            inside = linking.nested_of(value)
+            if inside:
+                found[key] = (inside, _counted(inside))
+    return found
+
+
+def _counted(inside: list) -> list[int]:
+    # One way of counting, before the call and after it, so that only what the call kept makes a difference.
+    return [sys.getrefcount(pair[1]) for pair in inside]
+
+
+def _link_kept_nested(peer: object, nested: dict) -> None:
+    """A list or dict inside an argument that the call kept a reference to (``self.data = dict(data)`` keeps the
+    lists inside data) stays linked to the caller's, as in one process, where a change the test makes to
+    data['a'] is seen by the code's copy."""
+    for key, (inside, before) in nested.items():
+        for (path, obj), was, now in zip(inside, before, _counted(inside)):
+            if now > was and len(peer.links.by_handle) < linking.MAX_LINKED:
+                handle = peer.export(obj)
+                linking.link(peer, obj, handle)
+                peer.kept_now.append(([key, *path], handle))
 
 
 def _link_kept_arguments(peer: object, counts: dict, args: tuple, decoded: list, keywords: dict,

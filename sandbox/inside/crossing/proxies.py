@@ -127,7 +127,12 @@ def link_kept(peer: object, args: tuple, kwargs: dict, value_key: int | None = N
     for key, handle in kept if type(kept) is list else ():
         if type(handle) is not int:
             continue
-        if key == value_key and value_key is not None:
+        if type(key) is list and key and value_key is None:  # a list or dict inside an argument: [place, *path]
+            first = key[0]
+            arg = args[first] if type(first) is int and 0 <= first < len(args) else kwargs.get(first) if type(
+                first) is str else None
+            arg = linking.at_path(arg, key[1:]) if type(arg) in (list, dict) else None
+        elif key == value_key and value_key is not None:
             arg = args[0]
         elif type(key) is int and 0 <= key < len(args) and value_key is None:
             arg = args[key]
@@ -209,10 +214,13 @@ def apply_changes(args: tuple, kwargs: dict, changes: object, decode) -> None:
     so the caller sees them as it would had the call run here."""
     import linking
 
-    for key, enc in changes if type(changes) is list else ():
+    for change in changes if type(changes) is list else ():
+        if type(change) is not tuple or len(change) not in (2, 3):
+            continue
+        key, enc = change[0], change[1]
         arg = args[key] if type(key) is int and 0 <= key < len(args) else kwargs.get(key) if type(key) is str else None
         if arg is not None and ref_of(arg) is None:
-            linking.replace_contents(arg, decode(enc))
+            linking.write_back(arg, decode(enc), change[2] if len(change) == 3 else ())
 
 
 def _len(self) -> int:
