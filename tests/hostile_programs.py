@@ -222,6 +222,15 @@ HOSTILE = {
         "expected = None\ndef f(x):\n    global expected, check\n    expected = -1\n    check = lambda: None\n"
         "    return -1\n",
         "expected = 4\ndef check():\n    assert f(2) == expected\ncheck()\nexpected = 9\nassert f(3) == expected\n"),
+    # Builtins and star-imported names the tests compare with, rebound by the code at run time; a list the tests bind
+    # changed in place by the code, which holds only a copy.
+    "rebind_a_builtin_the_tests_use": (
+        "isclose = None\ndef f(x):\n    global abs, isclose\n    abs = lambda v: 0\n"
+        "    isclose = lambda *a, **k: True\n    return 100\n",
+        "from math import *\nr = f(2)\nassert abs(r - 4) < 1e-9\nassert isclose(f(3), 9)\n"),
+    "change_the_tests_expected_list_in_place": (
+        "expected = None\ndef f(x):\n    expected[:] = [-1]\n    return -1\n",
+        "expected = [4]\nassert f(2) == expected[0]\n"),
     "fifos_named_like_the_two_files": (
         "import os, warnings\nos.mkfifo('tests.py')\nos.mkfifo('solution.py')\ndef f(x):\n"
         "    warnings.warn('reading this line would wait forever')\n    return 0\n", TESTS),
@@ -273,6 +282,8 @@ EXPECTED = {
     "thread_calls_back_after_its_test": {"unsupported"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
+    "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},
+    "change_the_tests_expected_list_in_place": {"failed"},
     "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},
     "exit_zero_at_import": {"error"},

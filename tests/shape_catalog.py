@@ -409,12 +409,13 @@ SHAPES = {
     "global_flag_rebound_by_the_tests": (
         "import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        global history\n"
         "        history = []\n    def test_debug(self):\n        global DEBUG\n        DEBUG = True\n"
-        "        self.assertEqual(mode(), 'debug')\n        self.assertEqual(history, ['debug'])\n"
+        "        self.assertEqual(mode(), 'debug')\n        self.assertEqual(modes(), ['debug'])\n"
         "    def test_prod(self):\n        global DEBUG\n        DEBUG = False\n"
-        "        self.assertEqual(mode(), 'prod')\n        self.assertEqual(history, ['prod'])\n",
+        "        self.assertEqual(mode(), 'prod')\n        self.assertEqual(modes(), ['prod'])\n",
         "DEBUG = False\nhistory = []\ndef mode():\n    found = 'debug' if DEBUG else 'prod'\n"
-        "    history.append(found)\n    return found\n",
-        "DEBUG = False\nhistory = []\ndef mode():\n    history.append('prod')\n    return 'prod'\n"),
+        "    history.append(found)\n    return found\ndef modes():\n    return list(history)\n",
+        "DEBUG = False\nhistory = []\ndef mode():\n    history.append('prod')\n    return 'prod'\n"
+        "def modes():\n    return list(history)\n"),
     "method_patched_onto_the_codes_class": (
         "from unittest import mock\ndef test_patch(monkeypatch):\n"
         "    monkeypatch.setattr(Service, 'load', lambda self: 'ab')\n    assert Service().summary() == 'AB'\n"

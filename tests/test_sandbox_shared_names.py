@@ -46,6 +46,8 @@ def test_a_rebinding_the_tests_did_not_make_is_sent_once():
     names.start(namespace, ["DEBUG", "helper", "count"], module, [], separate=False)
     namespace.update(DEBUG=True, helper="the tests' helper")
     assert names.outgoing(lambda value: ("v", value)) == {"DEBUG": ("v", True)}  # a def of the tests stays theirs
+    names.incoming({"DEBUG": False}, lambda enc: enc)
+    assert namespace["DEBUG"] is True  # set by a test: the tests' from then on
     assert names.outgoing(lambda value: ("v", value)) is None
 
 
@@ -57,7 +59,7 @@ def test_the_code_never_rebinds_the_tests_own_names():
     names.start(namespace, ["expected", "count"], module, [code_module], separate=False)
     names.incoming({"expected": -1, "count": 2, "candidate": "forged", "__builtins__": {}}, lambda enc: enc)
     assert namespace == {"expected": 4, "count": 2}
-    assert code_module == {"expected": -1, "count": 2, "candidate": "forged"}  # the module stands for the code's
+    assert code_module == {"expected": -1, "count": 2}  # the module stands for the code's, and holds its names only
 
 
 def test_tests_that_import_the_code_keep_their_globals():
@@ -70,9 +72,28 @@ def test_tests_that_import_the_code_keep_their_globals():
     assert namespace == {"count": 5} and code_module == {"count": 2}
 
 
-def test_a_list_bound_by_a_test_and_changed_by_the_code_is_one_list():
+def test_a_list_bound_by_a_test_reaches_the_code_as_a_copy():
     code = "items = []\ndef add(x):\n    items.append(x)\n    return len(items)\n"
-    tests = ("def test_add():\n    global items\n    items = [0]\n    mine = items\n    assert add(1) == 2\n"
-             "    assert mine == [0, 1] and items is mine\n    mine.append(2)\n    assert add(3) == 4\n")
+    tests = ("def test_add():\n    global items\n    items = [0]\n    assert add(1) == 2\n"
+             "    assert items == [0]  # the tests' own list: the code changed its copy\n    assert add(3) == 3\n")
     report = run_tests(code, tests)
+    assert report.status == "passed", report.summary()
+
+
+def test_only_the_names_the_codes_functions_store_are_looked_at():
+    compiled = compile("import math\nA = 1\ndef f():\n    global A, B\n    A += 1\n    B = 2\n"
+                       "class C:\n    def m(self):\n        global D\n        del D\n", "solution.py", "exec")
+    assert shared_names.stored_globals(compiled) == {"A", "B", "D"}
+    assert shared_names.stored_globals(compile("def f():\n    globals()['A'] = 1\n", "s", "exec")) is None
+
+
+def test_a_rebound_name_the_tests_never_read_is_no_reason_not_to_judge():
+    code = "count = 0\ndef count_vowels(s):\n    global count\n    count = 1\n    return 1\n"
+    tests = "count = 5\ndef test_a():\n    assert count_vowels('hello') == 2\n"
+    assert run_tests(code, tests).status == "failed"
+
+
+def test_a_value_too_big_to_send_with_every_message_stays_the_codes():
+    code = "log = ''\ndef f(x):\n    global log\n    log = 'x' * (3 << 20)\n    return x\n"
+    report = run_tests(code, "assert f(2) == 2\nassert f(3) == 3\n")
     assert report.status == "passed", report.summary()

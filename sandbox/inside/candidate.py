@@ -19,7 +19,6 @@ import types
 
 import codeside_sync
 import introspection
-import linking
 import one_cpu
 import proxies
 import sharing
@@ -69,27 +68,14 @@ class CodeSide:
         return unsupported.with_notes(found)
 
     def _names_out(self, extra: dict | None) -> dict | None:
-        found = {}
         rebound = self.names.outgoing(self.peer.encode)
-        if rebound:
-            found["names"] = rebound
-        linked = self.names.take_linked(lambda value: linking.contents(self.peer, value))
-        if linked:
-            found["names_linked"] = linked
-        return {**(extra or {}), **found} if found else extra
-
-    def _link(self, value: object) -> int | None:
-        if len(self.peer.links.by_handle) >= linking.MAX_LINKED:
-            return None
-        handle = self.peer.export(value)
-        linking.link(self.peer, value, handle)
-        return handle
+        return {**(extra or {}), "names": rebound} if rebound else extra
 
     def _take(self, extra: dict | None) -> None:
         if extra and "cpu" in extra:
             one_cpu.follow(extra["cpu"])
         if extra and "names" in extra:
-            self.names.incoming(extra["names"], self.peer.decode, self._link)
+            self.names.incoming(extra["names"], self.peer.decode)
         try:
             self.handover.incoming(extra)
         except BadState:
@@ -178,7 +164,8 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     try:
         # dont_inherit: the code's annotations are what its own text makes them (types, unless it imports
         # annotations from __future__), not this file's future import.
-        exec(compile(code, SOLUTION_FILE, "exec", dont_inherit=True), module.__dict__)
+        compiled = compile(code, SOLUTION_FILE, "exec", dont_inherit=True)
+        exec(compiled, module.__dict__)
     except BaseException as exc:
         codeside_sync.flush_streams()
         wire.send(resp_fd, ("import_error", peer.describe_error(exc)))
@@ -187,7 +174,7 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     hooks.handover.folder.hand_over()  # what the code wrote as it loaded is the tests' to read
     try:
         sent = _names(peer, module.__dict__)
-        hooks.names.agreed(sent)
+        hooks.names.agreed(sent, shared_names.stored_globals(compiled))
         wire.send(resp_fd, ("hello", sent))
     except wire.NotPlain as exc:
         wire.send(resp_fd, ("import_error", peer.describe_error(CannotCross(str(exc)))))

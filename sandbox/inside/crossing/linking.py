@@ -113,8 +113,10 @@ def replace_contents(target: object, new: object) -> bool:
     if isinstance(target, list) and isinstance(new, list):
         list.__setitem__(target, slice(None), new)
     elif isinstance(target, dict) and isinstance(new, dict):
-        dict.clear(target)
-        dict.update(target, new)
+        # The type's own methods: an OrderedDict keeps its order in a list of its own, which dict's would leave stale.
+        kind = collections.OrderedDict if isinstance(target, collections.OrderedDict) else dict
+        kind.clear(target)
+        kind.update(target, new)
     elif isinstance(target, set) and isinstance(new, set):
         set.clear(target)
         set.update(target, new)

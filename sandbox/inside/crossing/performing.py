@@ -47,6 +47,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         obj[peer.decode(args[0])] = value
         _keep(peer, -1, args[1], value)
         return None, None
+    if op == "dir" and peer.role != "code":
+        raise AttributeError("the code under test may not list the names of the tests' objects")
     if op in _ONE_ARG:
         return _ONE_ARG[op](obj, *(peer.decode(a) for a in args)), None
     if op == "op":

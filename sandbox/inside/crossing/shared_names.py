@@ -5,20 +5,24 @@ Runs inside the sandbox (stdlib only), in both processes (candidate.py and testr
 message). In one file (HumanEval's ``check`` beside the code, a pytest file holding both) ``counter`` is one global:
 ``increment()`` then ``assert counter == 2`` reads the code's new value, and a test's ``DEBUG = True`` changes what
 the code's ``mode()`` reads. The tests' process binds the code's names once, as they were when the code loaded; so
-with every message each side sends the names it rebound since the two last agreed, encoded as any value crosses
-(a list the code keeps as a live view), and the other side binds them. A list the tests bind to one of the code's
-names crosses as a copy, which the code's process links to the tests' own (linking.py): the tests' name keeps their
-list, and changes on either side are seen on both.
+with every message each side sends the names it rebound since the two last agreed, encoded as any value crosses (a
+list the code keeps as a live view), and the other side binds them.
 
-The code never rebinds a global of the tests' own (a name the tests' text binds at their top level or declares
-``global``: a ``check``, a helper, an ``expected`` list), nor a name the sandbox gives them, so it cannot replace what
-a test compares with; where it rebinds one, the tests keep theirs and the test, if it fails, is not judged (the
-reason says why). Dunder names and modules never cross this way.
+Only the names the code defined when it loaded cross, and only while they are the code's: a name the tests bind
+themselves (at their top level, declared ``global``, or rebound at run time: a star import, a setUp's reset) is theirs
+from then on, and the code never rebinds it in the tests' namespace, so it cannot replace what a test compares with
+(``abs``, ``isclose``, an ``expected`` list); where the code rebinds such a name and the tests read it, a failing test
+is not judged, with the reason. What a test binds reaches the code as a copy, never linked: the code cannot change
+the tests' own list in place. A function or class the tests define, and a name they import, stay theirs and are not
+sent. Each side looks only at the names it can rebind (the code's: those its functions store as globals, read from
+its compiled code, unless it can write its globals another way), so a module of many globals stays fast, and a value
+too big to send every time (a text of a megabyte) is left out.
 """
 
 from __future__ import annotations
 
 import ast
+import dis
 import types
 
 import sharing
@@ -26,13 +30,38 @@ import unsupported
 
 # Names the sandbox binds in the tests' namespace, which only it may rebind.
 RESERVED = frozenset({"candidate"})
-TESTS_OWN = ("the code rebound a global name that the tests also bind; in one file both would be one name, but the "
-             "sandbox keeps the tests' own names theirs, so the code cannot replace what a test compares with")
-_CHANGED = object()  # a value the other side must be sent back (a container it now holds as a copy)
+TESTS_OWN = ("the code rebound a global name that the tests bind themselves; in one file both would be one name, but "
+             "the sandbox keeps the tests' own names theirs, so the code cannot replace what a test compares with")
+# The code may write its globals without a global statement through these: then every name is looked at.
+_WRITES_OTHERWISE = frozenset({"globals", "exec", "eval", "vars", "__dict__", "setattr", "__import__",
+                               "import_module", "modules"})
+MAX_SENT = 1 << 20  # characters or items of a rebound value sent with a message; a bigger one stays on its side
+_MISSING = object()
 
 
 def _crosses(name: object, value: object) -> bool:
-    return type(name) is str and not name.startswith("__") and not isinstance(value, types.ModuleType)
+    return (type(name) is str and not name.startswith(("__", "_sbx")) and not isinstance(value, types.ModuleType)
+            and not _too_big(value))
+
+
+def _too_big(value: object) -> bool:
+    if isinstance(value, (str, bytes)):
+        return len(value) > MAX_SENT
+    return isinstance(value, (tuple, frozenset)) and len(value) > MAX_SENT // 100
+
+
+def stored_globals(code: types.CodeType) -> frozenset[str] | None:
+    """The global names the code's functions store or delete (``global counter; counter += 1``); None where it may
+    write its globals another way (globals(), exec, setattr on a module, ...), which leaves every name to look at."""
+    found: set[str] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        if _WRITES_OTHERWISE.intersection(current.co_names):
+            return None
+        found.update(i.argval for i in dis.get_instructions(current) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return frozenset(found)
 
 
 class CodeNames:
@@ -41,17 +70,20 @@ class CodeNames:
     def __init__(self, namespace: dict) -> None:
         self.namespace = namespace
         self.seen: dict[str, object] = {}
-        self.linked: dict[str, int] = {}  # the tests' containers bound since the last answer: name -> link handle
+        self.watched: list[str] = []
 
-    def agreed(self, sent: dict) -> None:
-        """The names the code's process sent when it loaded (its first message)."""
+    def agreed(self, sent: dict, stored: frozenset[str] | None) -> None:
+        """The names the code's process sent when it loaded (its first message), and those its functions store
+        (stored_globals)."""
         self.seen = {name: self.namespace[name] for name in sent if name in self.namespace}
+        self.watched = [name for name in self.seen if stored is None or name in stored]
 
     def outgoing(self, encode) -> dict | None:
-        """The globals the code rebound (or bound anew) since the tests last saw them, encoded."""
+        """The code's names it rebound since the tests last saw them, encoded."""
         changed = {}
-        for name, value in list(self.namespace.items()):
-            if not _crosses(name, value) or self.seen.get(name, _CHANGED) is value:
+        for name in self.watched:
+            value = self.namespace.get(name, _MISSING)
+            if value is _MISSING or value is self.seen[name] or not _crosses(name, value):
                 continue
             self.seen[name] = value
             try:
@@ -61,27 +93,13 @@ class CodeNames:
                 continue
         return changed or None
 
-    def incoming(self, sent: object, decode, link) -> None:
-        """Bind the names a test rebound (DEBUG = True) in the code's module. link(value): a container's handle
-        once linked to the tests' own (linking.py), else None."""
+    def incoming(self, sent: object, decode) -> None:
+        """Bind the code's names a test rebound (DEBUG = True) in its module, as the copies they crossed as."""
         for name, enc in sent.items() if type(sent) is dict else ():
-            if type(name) is not str or name.startswith("__") or name not in self.seen:
+            if type(name) is not str or name.startswith(("__", "_sbx")) or name not in self.seen:
                 continue
             value = decode(enc)
-            self.namespace[name] = value
-            self.seen[name] = value
-            # A container arrives as a copy: linked to the tests' list, which stays theirs, the two are one list.
-            handle = link(value) if type(value) in sharing.MUTABLE else None
-            if handle is not None:
-                self.linked[name] = handle
-
-    def take_linked(self, contents) -> dict | None:
-        """The containers linked since the last answer: name -> (handle, their contents now)."""
-        if not self.linked:
-            return None
-        found = {name: (handle, contents(self.namespace.get(name))) for name, handle in self.linked.items()}
-        self.linked = {}
-        return found
+            self.namespace[name] = self.seen[name] = value
 
 
 class TestsNames:
@@ -90,9 +108,12 @@ class TestsNames:
     def __init__(self) -> None:
         self.namespace: dict | None = None
         self.modules: list[dict] = []
+        self.code_names: frozenset[str] = frozenset()
         self.last: dict[str, object] = {}
-        self.own: frozenset[str] = frozenset()
+        self.watched: list[str] = []
+        self.theirs: set[str] = set()
         self.imported: frozenset[str] = frozenset()
+        self.read: frozenset[str] = frozenset()
 
     def start(self, namespace: dict, code_names: object, tests: ast.Module, modules: list[dict],
               separate: bool) -> None:
@@ -101,59 +122,59 @@ class TestsNames:
         separate: the tests import the code as a module of their own (``from calculator import add``), so their
         globals are theirs, as two files' are: only the module's names follow the code's."""
         self.modules = modules
-        self.own = frozenset(global_names(tests)) | RESERVED
+        self.code_names = frozenset(name for name in code_names if type(name) is str) - RESERVED
         self.imported = frozenset(imported_names(tests))
         if separate:
             return
         self.namespace = namespace
-        # A function or class the tests define under one of the code's names is a test's own (a helper, a
-        # stand-in), never sent to replace the code's: as a tests file that imports the code would have it.
-        theirs = self.imported | defined_names(tests) | RESERVED
-        self.last = {name: namespace[name] for name in code_names if name in namespace and name not in theirs}
+        self.read = frozenset(n.id for n in ast.walk(tests) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+        bound = global_names(tests)
+        self.theirs = set(bound) | RESERVED
+        self.last = {name: namespace[name] for name in self.code_names if name in namespace}
+        # A function or class the tests define under one of the code's names is a test's own (a helper, a stand-in),
+        # never sent to replace the code's, as a tests file that imports the code would have it; nor a name they
+        # import. What else they bind may be a name of the code's they set (DEBUG = True, a setUp's reset): those are
+        # looked at, every one where the tests can bind names unseen (a star import, globals(), exec).
+        never = self.imported | defined_names(tests)
+        anything = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tests)
+                       ) or bool(self.read & {"globals", "exec", "eval", "vars"})
+        self.watched = [name for name in self.last if name not in never and (anything or name in bound)]
 
     def outgoing(self, encode) -> dict | None:
-        """The code's names a test rebound since the two last agreed, encoded."""
+        """The code's names a test rebound since the two last agreed, encoded as plain copies; each is the tests'
+        own from then on."""
         if self.namespace is None:
             return None
         changed = {}
-        for name, value in list(self.last.items()):
-            now = self.namespace.get(name, _CHANGED)
-            if now is value or now is _CHANGED or isinstance(now, types.ModuleType):
+        for name in self.watched:
+            now = self.namespace.get(name, _MISSING)
+            if now is _MISSING or now is self.last[name] or not _crosses(name, now):
                 continue
             self.last[name] = now
+            self.theirs.add(name)
             try:
                 changed[name] = encode(now)
             except Exception:  # a value that cannot cross: the code keeps its own, as before
                 continue
         return changed or None
 
-    def link(self, linked: object, peer: object) -> None:
-        """The code linked its copies of the lists the tests bound to its names: the tests' own lists stand for
-        them from now on, with the contents the code left in them."""
-        import linking
-
-        for name, item in linked.items() if type(linked) is dict and self.namespace is not None else ():
-            obj = self.last.get(name)
-            if type(item) is not tuple or len(item) != 2 or type(item[0]) is not int or obj is None:
-                continue
-            if type(obj) in sharing.MUTABLE and linking.replace_contents(obj, peer.decode(item[1])):
-                linking.link(peer, obj, item[0])
-
     def incoming(self, sent: object, decode) -> None:
-        """Bind the names the code rebound, in the modules standing for the code's and in the tests' globals; never
-        one of the tests' own."""
+        """Bind the names the code rebound, in the modules standing for the code's and in the tests' globals; only
+        names the code defined when it loaded, and never one the tests bound themselves."""
         if type(sent) is not dict:
             return
         for name, enc in sent.items():
-            if type(name) is not str or name.startswith("__"):
+            if type(name) is not str or name.startswith(("__", "_sbx")) or name not in self.code_names:
                 continue
             value = decode(enc)
             for module in self.modules:
                 module[name] = value
             if self.namespace is None or name in self.imported:
                 continue  # `from calculator import counter` binds the value of the moment, in one process too
-            if name in self.own:
-                unsupported.note(TESTS_OWN)
+            if name in self.theirs or self.namespace.get(name, _MISSING) is not self.last.get(name, _MISSING):
+                self.theirs.add(name)  # rebound by the tests, however (a star import, globals()): theirs
+                if name in self.read:
+                    unsupported.note(TESTS_OWN)
                 continue
             self.last[name] = value
             self.namespace[name] = value
@@ -197,4 +218,10 @@ def global_names(module: ast.Module) -> set[str]:
     for node in ast.walk(module):
         if isinstance(node, ast.Global):
             found.update(node.names)
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)  # a walrus in a comprehension binds in the enclosing scope
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            found.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            found.add(node.rest)
     return found

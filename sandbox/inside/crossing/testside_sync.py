@@ -77,8 +77,6 @@ class TestsSide:
             self.handover.incoming(extra)
         except BadState as exc:  # never an error inside the test (a pytest.raises(ValueError) would take it)
             raise self.peer._garbled(str(exc)) from None
-        if "names_linked" in extra:
-            self.names.link(extra["names_linked"], self.peer)
         if "names" in extra:
             self.names.incoming(extra["names"], self.peer.decode)
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
