@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from agent.inputs import BadInput
 from agent.loop.asserted_calls import OBSERVERS
-from agent.loop.constant_values import CALENDAR
+from agent.loop.constant_values import CALENDAR, calendar_names
 from sandbox.inside.shapes import count_tests, detect_shape, is_test_case, test_styles
 from sandbox.locked_parse import parse
 
@@ -206,39 +206,42 @@ def _import_line(module: ast.Module) -> int:
 
 
 def _calendar_as_written(statements: list[ast.stmt], module: ast.Module) -> list[str]:
-    """Dates as the person's tests write them: a probe writes one as its repr, ``datetime.date(2024, 3, 4)``; where
-    the tests take ``date`` from datetime (``from datetime import date``) it becomes ``date(2024, 3, 4)``, and where
-    they bind neither name, ``from datetime import date`` is the import line to add. Changes statements in place;
-    returns the import lines to add."""
-    bound: dict[str, str | None] = {}  # a top-level name of the tests: the datetime type it is, or None
-    for node in module.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "datetime" and not node.level:
-            bound.update({alias.asname or alias.name: alias.name for alias in node.names})
-        elif isinstance(node, ast.Import):
-            bound.update({(a.asname or a.name).split(".")[0]: ("module" if a.name == "datetime" and not a.asname
-                                                                 else None) for a in node.names})
-        else:
-            for target in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
-                if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store):
-                    bound[target.id] = None
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound[node.name] = None
+    """Dates as the person's tests write them: a probe writes one as its repr, ``datetime.date(2024, 3, 4)``. Where the
+    tests import the module (``import datetime as dt``: ``dt.date(...)``) or read ``datetime`` without binding it (the
+    code's import, which the tests share), it stays the module's; where they take ``date`` from datetime (``from
+    datetime import date``) it becomes ``date(2024, 3, 4)``; where ``date`` is free, ``from datetime import date`` is
+    added, else ``import datetime`` (or, where ``datetime`` is taken too, under a name of its own). Changes statements
+    in place; returns the import lines to add."""
+    imported, bound_otherwise, shared = calendar_names(module)
+    other = bound_otherwise | shared
+    module_name = next((name for name, kind in imported.items() if kind == "module"), None)
+    if module_name is None and "datetime" in shared and any(
+            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "datetime"
+            and n.attr in CALENDAR for n in ast.walk(module)):
+        module_name = "datetime"  # the code's `import datetime`, which the tests share and read as the module
     added: list[str] = []
     for node in (n for statement in statements for n in ast.walk(statement)):
         func = node.func if isinstance(node, ast.Call) else None
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "datetime"
-                and func.attr in CALENDAR) or bound.get("datetime") == "module":
+                and func.attr in CALENDAR):
             continue
-        by = next((name for name, kind in bound.items() if kind == func.attr), None)
-        if by is None and func.attr not in bound:
+        if module_name is not None:
+            func.value = ast.Name(module_name, ast.Load())
+            continue
+        by = next((name for name, kind in imported.items() if kind == func.attr), None)
+        taken = set(imported) | other
+        if by is None and func.attr not in taken:
             by = func.attr
             added.append(f"from datetime import {by}")
-            bound[by] = func.attr
+            imported[by] = func.attr
         if by is not None:
             node.func = ast.Name(by, ast.Load())
-        elif "datetime" not in bound:
-            added.append("import datetime")
-            bound["datetime"] = "module"
+            continue
+        module_name = "datetime" if "datetime" not in taken else next(
+            f"datetime_{i}" for i in range(1, 100) if f"datetime_{i}" not in taken)
+        added.append("import datetime" if module_name == "datetime" else f"import datetime as {module_name}")
+        imported[module_name] = "module"
+        func.value = ast.Name(module_name, ast.Load())
     return added
 
 

@@ -87,3 +87,19 @@ def test_the_calendars_values_built_from_whole_numbers_are_read(source, value):
 ])
 def test_other_calendar_calls_are_not_read(source):
     assert _read(source) == (False, None)
+
+
+def test_tests_name_the_calendar_as_they_import_it():
+    from agent.loop.constant_values import calendar_spellings
+
+    def spelled(tests: str, source: str) -> tuple[bool, object]:
+        return constant(ast.parse(source, mode="eval").body, calendar_spellings(ast.parse(tests)))
+
+    day = datetime.date(2024, 1, 1)
+    assert spelled("from datetime import date as d\n", "d(2024, 1, 1)") == (True, day)
+    assert spelled("import datetime as dt\n", "dt.date(2024, 1, 1)") == (True, day)
+    assert spelled("", "date(2024, 1, 1)") == (True, day)  # the code's name, which the tests share
+    assert spelled("from time import time\n", "time(1)") == (False, None)
+    assert spelled("def date(y, m, d):\n    return y\n", "date(2024, 1, 1)") == (False, None)
+    assert spelled("from datetime import datetime\n", "datetime.date(2024, 1, 1)") == (False, None)  # a method
+    assert _read("time()") == (False, None)  # no argument: time.time's, more often

@@ -193,3 +193,24 @@ def test_a_date_is_written_as_the_tests_write_dates():
     renamed = write_test("from datetime import date as d\nassert f(d(2024, 1, 1)) == 1\n",
                          "f(datetime.date(2024, 1, 2))", returns="2")
     assert renamed.test == "assert f(d(2024, 1, 2)) == 2"
+
+
+@pytest.mark.parametrize(("tests", "call", "returns", "expected"), [
+    # The code's `import datetime`, which the tests read and share: no import added over it.
+    ("assert f(datetime.date(2024, 1, 1)) == 1\n", "f(datetime.date(2024, 1, 2))", "2",
+     "assert f(datetime.date(2024, 1, 2)) == 2"),
+    # `datetime` is the class and `time` the module: the module under a name of its own.
+    ("import time\nfrom datetime import datetime\nassert f(datetime(2024, 1, 1)) == 1\n",
+     "f(datetime.datetime(2024, 1, 2, 0, 0))", "datetime.time(0, 0)",
+     "assert f(datetime(2024, 1, 2, 0, 0)) == datetime_1.time(0, 0)"),
+    # A name the tests take from another module is theirs.
+    ("from time import time\nassert f(1) == 1\n", "f(2)", "datetime.time(0, 0)", "assert f(2) == datetime.time(0, 0)"),
+    ("import datetime as dt\nassert f(dt.date(2024, 1, 1)) == 1\n", "f(datetime.date(2024, 1, 2))", "2",
+     "assert f(dt.date(2024, 1, 2)) == 2"),
+    ("from datetime import *\nassert f(date(2024, 1, 1)) == 1\n", "f(datetime.date(2024, 1, 2))", "2",
+     "assert f(date(2024, 1, 2)) == 2"),
+])
+def test_a_date_is_written_so_that_it_runs_beside_the_persons_names(tests, call, returns, expected):
+    written = write_test(tests, call, returns=returns)
+    assert written.test == expected
+    assert tests.rstrip("\n").splitlines()[-1] in written.tests.splitlines()  # the person's lines stay

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ast
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+
+from sandbox.inside.names import reads_and_binds
 
 MAX_ITEMS = 10_000  # the longest sequence a built value may be: longer ones are no probe input (their call is cut)
 MAX_DEPTH = 8
@@ -22,6 +24,8 @@ _BUILDERS: dict[str, Callable] = {"list": list, "tuple": tuple, "set": set, "fro
 # values only, their repr (``datetime.date(2024, 3, 4)``) is how a probe writes them back (agent.loop.probes).
 CALENDAR: dict[str, type] = {"date": datetime.date, "datetime": datetime.datetime, "time": datetime.time,
                              "timedelta": datetime.timedelta}
+# How a probe writes them (their repr), and how tests that say nothing otherwise may: bare or as datetime's.
+SPELLINGS: dict[str, type] = {**CALENDAR, **{f"datetime.{name}": kind for name, kind in CALENDAR.items()}}
 _SEQUENCE_OPS = (ast.Add, ast.Mult)
 _NUMBER_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
 
@@ -50,13 +54,69 @@ def _sized(value: object) -> int:
         return 0
 
 
-def _calendar_type(func: ast.expr) -> type | None:
-    """The calendar type a call's function names: ``date`` or ``datetime.date``; None for anything else."""
+def _calendar_type(func: ast.expr, spellings: Mapping[str, type]) -> type | None:
+    """The calendar type a call's function names (``date``, ``datetime.date``, as spellings has them); None for
+    anything else."""
     if isinstance(func, ast.Name):
-        return CALENDAR.get(func.id)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "datetime":
-        return CALENDAR.get(func.attr)
+        return spellings.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return spellings.get(f"{func.value.id}.{func.attr}")
     return None
+
+
+def calendar_names(module: ast.Module) -> tuple[dict[str, str], set[str], set[str]]:
+    """How tests name the calendar's types: ({name: the datetime type, or "module", it stands for}, from ``import
+    datetime [as dt]`` and ``from datetime import date [as d]`` (or ``*``) at their top level; the names they bind
+    any other way anywhere; the names they read and never bind, the code's, which the tests share)."""
+    read, bound = reads_and_binds(module)
+    imported: dict[str, str] = {}
+    calendar_imports: set[int] = set()
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "datetime" and not node.level:
+            calendar_imports.add(id(node))
+            for alias in node.names:
+                if alias.name == "*":
+                    imported.update({name: name for name in CALENDAR})
+                elif alias.name in CALENDAR:
+                    imported[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.Import) and all(a.name == "datetime" for a in node.names):
+            calendar_imports.add(id(node))
+            imported.update({a.asname or a.name: "module" for a in node.names})
+    otherwise: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            otherwise.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            otherwise.add(node.name)
+        elif isinstance(node, ast.arg):
+            otherwise.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            otherwise.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            otherwise.update(node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in calendar_imports:
+            otherwise.update((alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*")
+    shared = read - bound - {name for name, kind in imported.items() if kind != "module"}  # `import *`'s are bound
+    # A name imported from datetime and bound otherwise too (a local `date = ...`) stands for nothing sure.
+    return {name: kind for name, kind in imported.items() if name not in otherwise}, otherwise, shared
+
+
+def calendar_spellings(module: ast.Module) -> dict[str, type]:
+    """The spellings of the calendar's types these tests use: what they import from datetime (``d`` of ``from
+    datetime import date as d``, ``dt.date`` of ``import datetime as dt``), and the bare and ``datetime.`` ones they
+    bind no other way (a name they only read is the code's, which the tests share); never ``time`` of ``from time
+    import time``, a ``date`` helper of theirs, nor ``datetime.date`` where ``datetime`` is the class."""
+    imported, otherwise, _ = calendar_names(module)
+    found: dict[str, type] = {}
+    for name, kind in imported.items():
+        if kind == "module":
+            found.update({f"{name}.{x}": t for x, t in CALENDAR.items()})
+        else:
+            found[name] = CALENDAR[kind]
+    found.update({x: t for x, t in CALENDAR.items() if x not in imported and x not in otherwise})
+    if "datetime" not in otherwise and imported.get("datetime", "module") == "module":
+        found.update({f"datetime.{x}": t for x, t in CALENDAR.items()})
+    return found
 
 
 def _whole(node: ast.AST) -> int:
@@ -71,8 +131,10 @@ def _whole(node: ast.AST) -> int:
 
 
 def _calendar(kind: type, node: ast.Call) -> object:
-    """A date, datetime, time or timedelta built from whole numbers, by place or keyword."""
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+    """A date, datetime, time or timedelta built from whole numbers, by place or keyword (at least one: ``time()`` is
+    more often time.time's)."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords) or not (
+            node.args or node.keywords):
         raise _NotConstant
     args = [_whole(a) for a in node.args]
     keywords = {k.arg: _whole(k.value) for k in node.keywords}
@@ -84,14 +146,14 @@ def _calendar(kind: type, node: ast.Call) -> object:
         raise _NotConstant from e
 
 
-def _built(node: ast.Call, depth: int) -> object:
-    kind = _calendar_type(node.func)
+def _built(node: ast.Call, depth: int, spellings: Mapping[str, type]) -> object:
+    kind = _calendar_type(node.func, spellings)
     if kind is not None:
         return _calendar(kind, node)
     name = node.func.id if isinstance(node.func, ast.Name) else None
     if name not in _BUILDERS or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         raise _NotConstant
-    args = [_value(a, depth + 1) for a in node.args]
+    args = [_value(a, depth + 1, spellings) for a in node.args]
     if name == "range":
         if not 1 <= len(args) <= 3 or not all(type(a) is int for a in args) or len(range(*args)) > MAX_ITEMS:
             raise _NotConstant
@@ -106,8 +168,8 @@ def _built(node: ast.Call, depth: int) -> object:
         raise _NotConstant from e
 
 
-def _operated(node: ast.BinOp, depth: int) -> object:
-    left, right = _value(node.left, depth + 1), _value(node.right, depth + 1)
+def _operated(node: ast.BinOp, depth: int, spellings: Mapping[str, type]) -> object:
+    left, right = _value(node.left, depth + 1, spellings), _value(node.right, depth + 1, spellings)
     if isinstance(left, range) or isinstance(right, range):
         raise _NotConstant
     numbers = all(isinstance(v, _NUMBERS) and not isinstance(v, bool) for v in (left, right))
@@ -130,7 +192,7 @@ def _operated(node: ast.BinOp, depth: int) -> object:
     return left + right
 
 
-def _value(node: ast.AST, depth: int) -> object:
+def _value(node: ast.AST, depth: int, spellings: Mapping[str, type]) -> object:
     if depth > MAX_DEPTH:
         raise _NotConstant
     try:
@@ -138,11 +200,11 @@ def _value(node: ast.AST, depth: int) -> object:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         pass
     if isinstance(node, ast.Call):
-        return _built(node, depth)
+        return _built(node, depth, spellings)
     if isinstance(node, ast.BinOp):
-        return _operated(node, depth)
+        return _operated(node, depth, spellings)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(isinstance(e, ast.Starred) for e in node.elts):
-        items = [_value(e, depth + 1) for e in node.elts]
+        items = [_value(e, depth + 1, spellings) for e in node.elts]
         try:
             return list(items) if isinstance(node, ast.List) else tuple(items) if isinstance(node, ast.Tuple) else (
                 set(items))
@@ -150,17 +212,19 @@ def _value(node: ast.AST, depth: int) -> object:
             raise _NotConstant from e
     if isinstance(node, ast.Dict) and None not in node.keys:
         try:
-            return {_value(k, depth + 1): _value(v, depth + 1) for k, v in zip(node.keys, node.values)}
+            return {_value(k, depth + 1, spellings): _value(v, depth + 1, spellings)
+                    for k, v in zip(node.keys, node.values)}
         except TypeError as e:
             raise _NotConstant from e
     raise _NotConstant
 
 
-def constant(node: ast.AST) -> tuple[bool, object]:
+def constant(node: ast.AST, spellings: Mapping[str, type] = SPELLINGS) -> tuple[bool, object]:
     """(whether node is a literal or a value built from literals as this module reads them, that value). A range
-    alone is no value here (its repr is a call again): ``list(range(3))`` is."""
+    alone is no value here (its repr is a call again): ``list(range(3))`` is. spellings: how the calendar's types are
+    named where node was written (calendar_spellings of the tests; by default bare or as datetime's)."""
     try:
-        value = _value(node, 0)
+        value = _value(node, 0, spellings)
     except (_NotConstant, MemoryError, RecursionError):
         return False, None
     return (True, value) if _plain(value) else (False, None)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from agent.loop.asserted_calls import CALL_MARK, observed_calls
-from agent.loop.constant_values import constant
+from agent.loop.constant_values import SPELLINGS, calendar_spellings, constant
 from agent.loop.state import read_state
 from agent.loop.task_words import StatedContract, stated_contract
 from sandbox import Limits, run_tests
@@ -75,20 +75,24 @@ def calendar_mutations(value: datetime.date | datetime.time | datetime.timedelta
     and last minute and noon; a timedelta's zero and its negation: where code that forgets the calendar's rules
     differs."""
     day = datetime.timedelta(days=1)
+    if isinstance(value, datetime.datetime):
+        midnight = value.replace(hour=0, minute=0, second=0, microsecond=0)
+        made = [lambda: value + day, lambda: value - day, lambda: midnight,
+                lambda: midnight.replace(hour=23, minute=59)]
+    elif isinstance(value, datetime.date):
+        made = [lambda: value + day, lambda: value - day, lambda: value.replace(month=12, day=31),
+                lambda: datetime.date(next(y for y in range(value.year, value.year + 8)
+                                           if y % 4 == 0 and (y % 100 or y % 400 == 0)), 2, 29)]
+    elif isinstance(value, datetime.time):
+        made = [lambda: datetime.time(0, 0), lambda: datetime.time(12, 0), lambda: datetime.time(23, 59)]
+    else:
+        made = [lambda: datetime.timedelta(0), lambda: -value]
     found: list[object] = []
-    try:
-        if isinstance(value, datetime.datetime):
-            midnight = value.replace(hour=0, minute=0, second=0, microsecond=0)
-            found = [value + day, value - day, midnight, midnight.replace(hour=23, minute=59)]
-        elif isinstance(value, datetime.date):
-            leap = next(y for y in range(value.year, value.year + 8) if y % 4 == 0 and (y % 100 or y % 400 == 0))
-            found = [value + day, value - day, value.replace(month=12, day=31), datetime.date(leap, 2, 29)]
-        elif isinstance(value, datetime.time):
-            found = [datetime.time(0, 0), datetime.time(12, 0), datetime.time(23, 59)]
-        else:
-            found = [datetime.timedelta(0), -value]
-    except (OverflowError, ValueError, StopIteration):  # past year 9999
-        return []
+    for make in made:
+        try:
+            found.append(make())
+        except (OverflowError, ValueError, StopIteration):  # past the calendar's first or last day
+            continue
     return [v for v in dict.fromkeys(found) if v != value]
 
 
@@ -141,6 +145,8 @@ def within_contract(value: object, seen: list[object], stated: StatedContract | 
     numbers = doubted and type(value) in {type(v) for v in seen} and all(type(v) in (int, float) for v in seen)
     if not seen or (any(type(v) is not type(value) for v in seen) and not part and not numbers):
         return False
+    if isinstance(value, datetime.timedelta):  # a span's sign, as a number's
+        return value >= datetime.timedelta(0) or stated.negative or any(v < datetime.timedelta(0) for v in seen)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         bound = stated.bounds.get(place)
         if bound and all(bound[0] <= v <= bound[1] for v in seen):
@@ -196,8 +202,12 @@ def literal_calls(tests: str, entry_point: str | None) -> list[VisibleCall]:
     """Each call of the function in the visible tests' checks whose arguments are literals, or values built from
     them (agent.loop.constant_values: ``list(range(1, 26))``)."""
     calls: list[VisibleCall] = []
+    try:
+        spellings = calendar_spellings(parse(tests))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        spellings = SPELLINGS
     for call, observer in observed_calls(tests, {entry_point, "candidate"} if entry_point else None):
-        found = literal_call(call, call.func.id)
+        found = literal_call(call, call.func.id, spellings)
         if found is not None:
             calls.append(VisibleCall(entry_point or call.func.id, found[0], observer, found[1]))
     return calls
@@ -250,15 +260,17 @@ def call_arguments(call: str, entry_point: str | None) -> tuple[list, dict] | No
     return literal_call(node, entry_point)
 
 
-def literal_call(node: ast.AST, entry_point: str | None) -> tuple[list, dict] | None:
+def literal_call(node: ast.AST, entry_point: str | None,
+                 spellings: Mapping[str, type] = SPELLINGS) -> tuple[list, dict] | None:
     """The literal positional and keyword arguments of a call node of the entry point (values built from literals
-    too: agent.loop.constant_values); None for any other node, or one that unpacks (*args, **kwargs)."""
+    too: agent.loop.constant_values, the calendar's types named as spellings has them); None for any other node, or
+    one that unpacks (*args, **kwargs)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry_point):
         return None
     if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
         return None
-    values = [constant(a) for a in node.args]
-    keywords = {k.arg: constant(k.value) for k in node.keywords}
+    values = [constant(a, spellings) for a in node.args]
+    keywords = {k.arg: constant(k.value, spellings) for k in node.keywords}
     if not all(ok for ok, _ in [*values, *keywords.values()]):
         return None
     return [v for _, v in values], {k: v for k, (_, v) in keywords.items()}

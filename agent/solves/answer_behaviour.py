@@ -11,10 +11,10 @@ the sandbox runs only for an answer stored without them, under the probes' own l
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 
 from agent.loop.candidates import Candidate, answer_among, candidates, choice
+from agent.loop.constant_values import constant
 from agent.loop.probes import (
     MARKS,
     PROBE_LIMITS,
@@ -46,10 +46,11 @@ def _run_status(text: str) -> str | None:
 def equal_values(a: str, b: str) -> bool:
     """Whether two values' sources (reprs, or what a person typed) are equal values ({'a': 1, 'b': 2} and
     {'b': 2, 'a': 1}, 800 and 800.0), else the same text."""
-    try:  # parsed through the sandbox's lock, as every host parse is
-        return bool(ast.literal_eval(parse(a.strip(), mode="eval")) == ast.literal_eval(parse(b.strip(), mode="eval")))
+    try:  # parsed through the sandbox's lock, as every host parse is; read as test values are (a date typed either way)
+        (read_a, value_a), (read_b, value_b) = (constant(parse(x.strip(), mode="eval").body) for x in (a, b))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return a.strip() == b.strip()
+    return bool(value_a == value_b) if read_a and read_b else a.strip() == b.strip()
 
 
 def argument_words(after: str, before: str, named: bool = False) -> str:
