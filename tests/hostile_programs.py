@@ -225,9 +225,12 @@ HOSTILE = {
     # Builtins and star-imported names the tests compare with, rebound by the code at run time; a list the tests bind
     # changed in place by the code, which holds only a copy.
     "rebind_a_builtin_the_tests_use": (
-        "isclose = None\ndef f(x):\n    global abs, isclose\n    abs = lambda v: 0\n"
+        "from math import isclose\nabs = abs\ndef f(x):\n    global abs, isclose\n    abs = lambda v: 0\n"
         "    isclose = lambda *a, **k: True\n    return 100\n",
-        "from math import *\nr = f(2)\nassert abs(r - 4) < 1e-9\nassert isclose(f(3), 9)\n"),
+        "r = f(2)\nassert abs(r - 4) < 1e-9\nassert isclose(f(3), 9)\n"),
+    "rebind_a_name_the_tests_star_import": (
+        "isclose = None\ndef f(x):\n    global isclose\n    isclose = lambda *a, **k: True\n    return 100\n",
+        "from math import *\nr = f(2)\nassert isclose(r, 4)\n"),
     "change_the_tests_expected_list_in_place": (
         "expected = None\ndef f(x):\n    expected[:] = [-1]\n    return -1\n",
         "expected = [4]\nassert f(2) == expected[0]\n"),
@@ -283,6 +286,7 @@ EXPECTED = {
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},
+    "rebind_a_name_the_tests_star_import": {"failed", "unsupported"},
     "change_the_tests_expected_list_in_place": {"failed"},
     "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},

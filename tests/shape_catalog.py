@@ -438,6 +438,14 @@ SHAPES = {
         "def rotate(m):\n    n = len(m)\n    for i in range(n):\n        for j in range(i + 1, n):\n"
         "            m[i][j], m[j][i] = m[j][i], m[i][j]\n    for row in m:\n        row.reverse()\n",
         "def rotate(m):\n    m[:] = [list(r) for r in zip(*m[::-1])]\n"),
+    "global_the_code_binds_at_run_time": (
+        "load()\nassert DATA == [1, 2, 3]\n",
+        "def load():\n    global DATA\n    DATA = [1, 2, 3]\n",
+        "def load():\n    global DATA\n    DATA = [1, 2]\n"),
+    "ordered_dict_moved_to_end": (
+        "from collections import OrderedDict\nod = touch(OrderedDict(a=1, b=2), 'a')\nassert list(od) == ['b', 'a']\n",
+        "def touch(od, key):\n    od.move_to_end(key)\n    return od\n",
+        "def touch(od, key):\n    return od\n"),
     "global_of_a_module_the_tests_import": (
         "import tracker\ndef test_count():\n    tracker.increment()\n    tracker.increment()\n"
         "    assert tracker.count == 2\n",

@@ -111,7 +111,9 @@ class Encoder:
         return self._object(value)
 
     def _pairs(self, mapping: dict, depth: int) -> list:
-        return [(self._node(k, depth), self._node(v, depth)) for k, v in dict.items(mapping)]
+        # An OrderedDict's own items: its order is its list's (move_to_end), which dict's items do not follow.
+        items = collections.OrderedDict.items if type(mapping) is collections.OrderedDict else dict.items
+        return [(self._node(k, depth), self._node(v, depth)) for k, v in items(mapping)]
 
     def _own_class(self, cls: type) -> bool:
         """Was cls defined by this side's own code (its module is this side's: solution.py, or tests.py)?"""

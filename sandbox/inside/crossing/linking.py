@@ -18,6 +18,8 @@ import sys
 
 MAX_LINKED = 256  # linked containers a run keeps in step; past it, a kept container behaves as a copy, as before
 MAX_NESTED = 64  # the lists and dicts inside one value whose identity a change keeps (nested_of); past it, copies
+_MAX_LOOKED_AT = 1000  # the items nested_of reads of one value: a flat list of 200,000 numbers is no walk each call
+MAX_PATH = 64  # the steps of a path another side may name (same_paths): longer ones are ignored
 
 
 class Links:
@@ -136,11 +138,14 @@ def nested_of(value: object) -> list[tuple[tuple, object]]:
     """The lists and dicts inside value (value itself not), each with its path from value (list places, dict keys that
     are text or whole numbers), breadth first, up to MAX_NESTED."""
     found: list[tuple[tuple, object]] = []
-    queue, seen = [((), value)], {id(value)}
-    while queue and len(found) < MAX_NESTED:
+    queue, seen, looked = [((), value)], {id(value)}, 0
+    while queue and len(found) < MAX_NESTED and looked < _MAX_LOOKED_AT:
         path, container = queue.pop(0)
         kind = type(container)
         for step, item in (container.items() if kind is dict else enumerate(container) if kind is list else ()):
+            looked += 1
+            if looked > _MAX_LOOKED_AT:
+                break
             if type(item) in (list, dict) and type(step) in (int, str) and id(item) not in seen:
                 seen.add(id(item))
                 found.append((path + (step,), item))
@@ -173,8 +178,8 @@ def write_back(target: object, new: object, same: object) -> bool:
     """new's contents written into target in place (replace_contents), and, at the paths in same, into the very lists
     and dicts target held there, as in one process where the other side changed those in place (``matrix[i][j] =
     x``: a test's ``row = matrix[0]`` sees it); elsewhere the new ones. False when target and new differ in kind."""
-    paths = {tuple(p) for p in same if type(p) is list and all(type(s) in (int, str) for s in p)} if type(
-        same) in (list, tuple) else set()
+    paths = {tuple(p) for p in list(same)[:MAX_NESTED] if type(p) is list and len(p) <= MAX_PATH and all(
+        type(s) in (int, str) for s in p)} if type(same) in (list, tuple) else set()
     if not paths:
         return replace_contents(target, new)
     originals = {path: at_path(target, path) for path in paths}  # before anything is written

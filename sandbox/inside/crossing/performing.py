@@ -139,6 +139,9 @@ def _nested_counts(peer: object, args: tuple, decoded: list, keywords: dict) -> 
     return found
 
 
+_NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
+
+
 def _counted(inside: list) -> list[int]:
     # One way of counting, before the call and after it, so that only what the call kept makes a difference.
     return [sys.getrefcount(pair[1]) for pair in inside]
@@ -149,8 +152,12 @@ def _link_kept_nested(peer: object, nested: dict) -> None:
     lists inside data) stays linked to the caller's, as in one process, where a change the test makes to
     data['a'] is seen by the code's copy."""
     for key, (inside, before) in nested.items():
+        items = 0
         for (path, obj), was, now in zip(inside, before, _counted(inside)):
-            if now > was and len(peer.links.by_handle) < linking.MAX_LINKED:
+            items += len(obj)
+            # Linked containers are read with every message: a few small ones are what tests hand over, and the
+            # links a kept argument needs (below MAX_LINKED) come first.
+            if now > was and items <= _NESTED_ITEMS and len(peer.links.by_handle) < linking.MAX_LINKED // 2:
                 handle = peer.export(obj)
                 linking.link(peer, obj, handle)
                 peer.kept_now.append(([key, *path], handle))

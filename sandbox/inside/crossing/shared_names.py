@@ -22,6 +22,7 @@ too big to send every time (a text of a megabyte) is left out.
 from __future__ import annotations
 
 import ast
+import builtins
 import dis
 import types
 
@@ -30,8 +31,9 @@ import unsupported
 
 # Names the sandbox binds in the tests' namespace, which only it may rebind.
 RESERVED = frozenset({"candidate"})
-TESTS_OWN = ("the code rebound a global name that the tests bind themselves; in one file both would be one name, but "
-             "the sandbox keeps the tests' own names theirs, so the code cannot replace what a test compares with")
+TESTS_OWN = ("the code rebound a global name that the tests bind themselves, or use as a builtin or as what the code "
+             "imported; in one file both would be one name, but the sandbox keeps such names the tests', so the code "
+             "cannot replace what a test compares with")
 # The code may write its globals without a global statement through these: then every name is looked at.
 _WRITES_OTHERWISE = frozenset({"globals", "exec", "eval", "vars", "__dict__", "setattr", "__import__",
                                "import_module", "modules"})
@@ -71,19 +73,24 @@ class CodeNames:
         self.namespace = namespace
         self.seen: dict[str, object] = {}
         self.watched: list[str] = []
+        self.stored: frozenset[str] | None = frozenset()
 
     def agreed(self, sent: dict, stored: frozenset[str] | None) -> None:
         """The names the code's process sent when it loaded (its first message), and those its functions store
-        (stored_globals)."""
+        (stored_globals): a name they bind at run time (``global DATA; DATA = [...]`` in ``load()``) is looked at
+        too."""
         self.seen = {name: self.namespace[name] for name in sent if name in self.namespace}
-        self.watched = [name for name in self.seen if stored is None or name in stored]
+        self.stored = stored
+        self.watched = [name for name in self.seen if stored is None or name in stored] + sorted(
+            name for name in stored or () if name not in self.seen)
 
     def outgoing(self, encode) -> dict | None:
-        """The code's names it rebound since the tests last saw them, encoded."""
+        """The code's names it rebound, or bound anew, since the tests last saw them, encoded."""
         changed = {}
-        for name in self.watched:
+        names = self.watched if self.stored is not None else list(self.namespace)
+        for name in names:
             value = self.namespace.get(name, _MISSING)
-            if value is _MISSING or value is self.seen[name] or not _crosses(name, value):
+            if value is _MISSING or value is self.seen.get(name, _MISSING) or not _crosses(name, value):
                 continue
             self.seen[name] = value
             try:
@@ -129,7 +136,11 @@ class TestsNames:
         self.namespace = namespace
         self.read = frozenset(n.id for n in ast.walk(tests) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
         bound = global_names(tests)
-        self.theirs = set(bound) | RESERVED
+        # What the tests call and compare with besides their own names: the builtins, and what the code took from
+        # elsewhere (``abs = abs``, ``from math import isclose``): the code's own are its data, its functions and
+        # classes; anything else it binds to such a name at run time could pass a check it was made to fail.
+        borrowed = {name for name in self.code_names if name in namespace and not _codes_own(namespace[name])}
+        self.theirs = set(bound) | RESERVED | borrowed | set(vars(builtins))
         self.last = {name: namespace[name] for name in self.code_names if name in namespace}
         # A function or class the tests define under one of the code's names is a test's own (a helper, a stand-in),
         # never sent to replace the code's, as a tests file that imports the code would have it; nor a name they
@@ -164,8 +175,10 @@ class TestsNames:
         if type(sent) is not dict:
             return
         for name, enc in sent.items():
-            if type(name) is not str or name.startswith(("__", "_sbx")) or name not in self.code_names:
+            if type(name) is not str or name.startswith(("__", "_sbx")) or name in vars(builtins) or name in RESERVED:
                 continue
+            if name not in self.code_names and self.namespace is not None and name in self.namespace:
+                continue  # not the code's at load, and the tests hold it: theirs (a star import, globals())
             value = decode(enc)
             for module in self.modules:
                 module[name] = value
@@ -178,6 +191,20 @@ class TestsNames:
                 continue
             self.last[name] = value
             self.namespace[name] = value
+
+
+def _codes_own(value: object) -> bool:
+    """Whether a value the code sent at load is its own: data, or a function, class or object of its process (a
+    proxy, a mirror class), rather than a builtin or a standard function it imported."""
+    import proxies
+
+    if not callable(value):
+        return True
+    ref = proxies.ref_of(value)
+    if ref is not None:  # a function the code defined says its module is the code's (math.isclose says math)
+        module = (getattr(ref, "names", None) or {}).get("module", "solution")
+        return module == "solution"
+    return isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None
 
 
 def imported_names(module: ast.Module) -> set[str]:
