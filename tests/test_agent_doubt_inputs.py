@@ -964,9 +964,13 @@ def test_dates_a_test_builds_are_probed_a_day_either_side_and_at_the_calendars_e
     assert datetime.datetime(2024, 1, 1, 9, 30) - datetime.timedelta(days=1) in mutations(
         datetime.datetime(2024, 1, 1, 9, 30))
     assert mutations(datetime.date(9999, 12, 31)) == [datetime.date(9999, 12, 30)]  # none past the calendar's end
-    # Two dates made one: a span of no days.
-    assert "business_days(datetime.date(2024, 3, 4), datetime.date(2024, 3, 4))" in edge_calls(
-        DATE_TESTS, "business_days")
+    # Two dates made one: a span of no days; the later made the earlier's anniversary in its year, and the day before.
+    assert edge_calls(DATE_TESTS, "business_days")[:2] == [
+        "business_days(datetime.date(2024, 3, 4), datetime.date(2024, 3, 4))",
+        "business_days(datetime.date(2024, 3, 4), datetime.date(2024, 3, 3))"]
+    birthday = edge_calls("from datetime import date\nassert age_on(date(1990, 5, 15), date(2020, 8, 1)) == 30\n",
+                          "age_on")
+    assert "age_on(datetime.date(1990, 5, 15), datetime.date(2020, 5, 14))" in birthday
 
 
 def test_an_answer_that_counts_wrongly_differs_from_a_right_one_on_a_date_probe():

@@ -11,6 +11,7 @@ probed only when a pass is doubted: a solve nobody doubts chooses among its cand
 from __future__ import annotations
 
 import ast
+import datetime
 import functools
 import itertools
 import math
@@ -184,6 +185,16 @@ def _calendar_edges(value: str) -> list[str]:
         edges += [value[:clock.start()] + t + value[clock.end():] for t in times
                   if t != clock.group()]
     return edges
+
+
+def _anniversaries(first: object, second: object) -> list[object]:
+    """The first date's month and day in the second's year, and the day before (a birthday, a renewal): where a
+    count of whole years and one of days over 365 differ; none where that day is no date (February 29)."""
+    try:
+        day = first.replace(year=second.year)
+        return [v for v in (day, day - datetime.timedelta(days=1)) if v != second]
+    except (ValueError, OverflowError, AttributeError, TypeError):
+        return []
 
 
 def _number_edges(value: float) -> list[float]:
@@ -785,6 +796,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
                  if kind in CALENDAR.values()]
         variants += [(args[:j] + [args[i]] + args[j + 1:], c.keywords) for same in (ints, texts, *dates)
                      for i, j in itertools.combinations(same, 2) if args[i] != args[j]]
+        variants += [(args[:j] + [day] + args[j + 1:], c.keywords) for same in dates
+                     for i, j in itertools.combinations(same, 2) for day in _anniversaries(args[i], args[j])]
         variants += [(shared, c.keywords) for shared in _shared_keys(args)]
         for variant, keywords in variants:
             call = bare_call(entry_point, variant, keywords)
