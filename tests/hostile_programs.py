@@ -228,6 +228,10 @@ HOSTILE = {
         "from math import isclose\nabs = abs\ndef f(x):\n    global abs, isclose\n    abs = lambda v: 0\n"
         "    isclose = lambda *a, **k: True\n    return 100\n",
         "r = f(2)\nassert abs(r - 4) < 1e-9\nassert isclose(f(3), 9)\n"),
+    "swap_a_module_the_tests_use": (
+        "import math\nclass _M:\n    def isclose(self, *a, **k):\n        return True\ndef f(x):\n    global math\n"
+        "    math = _M()\n    return 100\n",
+        "r = f(2)\nassert math.isclose(r, 4)\n"),
     "rebind_a_name_the_tests_star_import": (
         "isclose = None\ndef f(x):\n    global isclose\n    isclose = lambda *a, **k: True\n    return 100\n",
         "from math import *\nr = f(2)\nassert isclose(r, 4)\n"),
@@ -287,6 +291,7 @@ EXPECTED = {
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},
     "rebind_a_name_the_tests_star_import": {"failed", "unsupported"},
+    "swap_a_module_the_tests_use": {"failed", "unsupported"},
     "change_the_tests_expected_list_in_place": {"failed"},
     "huge_forged_signature": {"crashed"},
     "coroutine_that_never_ends": {"timeout"},

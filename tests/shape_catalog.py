@@ -446,6 +446,23 @@ SHAPES = {
         "from collections import OrderedDict\nod = touch(OrderedDict(a=1, b=2), 'a')\nassert list(od) == ['b', 'a']\n",
         "def touch(od, key):\n    od.move_to_end(key)\n    return od\n",
         "def touch(od, key):\n    return od\n"),
+    "global_the_code_creates_and_counts": (
+        "def test_counts():\n    connect()\n    assert conn_count == 1\n    connect()\n    assert conn_count == 2\n",
+        "def connect():\n    global conn_count\n    try:\n        conn_count += 1\n    except NameError:\n"
+        "        conn_count = 1\n",
+        "def connect():\n    global conn_count\n    conn_count = 1\n"),
+    "logger_swapped_for_a_tests_function": (
+        "def test_a():\n    got = []\n    def my(x):\n        got.append(x)\n    set_logger(my)\n    emit(3)\n"
+        "    assert got == [3]\n    assert log_fn is my\n",
+        "log_fn = print\ndef set_logger(f):\n    global log_fn\n    log_fn = f\ndef emit(x):\n    log_fn(x)\n",
+        "log_fn = print\ndef set_logger(f):\n    pass\ndef emit(x):\n    log_fn(x)\n"),
+    "lru_order_read_through_a_global": (
+        "def test_order():\n    put('a', 1)\n    put('b', 2)\n    get('a')\n    assert list(cache) == ['b', 'a']\n"
+        "    assert list(cache.items()) == [('b', 2), ('a', 1)]\n",
+        "from collections import OrderedDict\ncache = OrderedDict()\ndef put(k, v):\n    cache[k] = v\n"
+        "def get(k):\n    cache.move_to_end(k)\n    return cache[k]\n",
+        "from collections import OrderedDict\ncache = OrderedDict()\ndef put(k, v):\n    cache[k] = v\n"
+        "def get(k):\n    return cache[k]\n"),
     "global_of_a_module_the_tests_import": (
         "import tracker\ndef test_count():\n    tracker.increment()\n    tracker.increment()\n"
         "    assert tracker.count == 2\n",

@@ -192,9 +192,14 @@ def _anniversaries(first: object, second: object) -> list[object]:
     count of whole years and one of days over 365 differ; none where that day is no date (February 29)."""
     try:
         day = first.replace(year=second.year)
-        return [v for v in (day, day - datetime.timedelta(days=1)) if v != second]
     except (ValueError, OverflowError, AttributeError, TypeError):
         return []
+    found = [day]
+    try:
+        found.append(day - datetime.timedelta(days=1))
+    except OverflowError:  # January 1 of year 1
+        pass
+    return [v for v in found if v != second]
 
 
 def _number_edges(value: float) -> list[float]:

@@ -73,7 +73,9 @@ def read_as(base: type, value: object) -> object:
     if base is set:
         return set(set.__iter__(value))
     if issubclass(base, dict):
-        pairs = list(dict.items(value))
+        # An OrderedDict's order is its own list's (move_to_end), which dict's items do not follow.
+        items = collections.OrderedDict.items if issubclass(base, collections.OrderedDict) else dict.items
+        pairs = list(items(value))
         if base is collections.defaultdict:
             return collections.defaultdict(None, pairs)
         return base(pairs) if base is not dict else dict(pairs)

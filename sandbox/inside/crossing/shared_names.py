@@ -119,6 +119,7 @@ class TestsNames:
         self.last: dict[str, object] = {}
         self.watched: list[str] = []
         self.theirs: set[str] = set()
+        self.borrowed: set[str] = set()
         self.imported: frozenset[str] = frozenset()
         self.read: frozenset[str] = frozenset()
 
@@ -139,8 +140,8 @@ class TestsNames:
         # What the tests call and compare with besides their own names: the builtins, and what the code took from
         # elsewhere (``abs = abs``, ``from math import isclose``): the code's own are its data, its functions and
         # classes; anything else it binds to such a name at run time could pass a check it was made to fail.
-        borrowed = {name for name in self.code_names if name in namespace and not _codes_own(namespace[name])}
-        self.theirs = set(bound) | RESERVED | borrowed | set(vars(builtins))
+        self.borrowed = {name for name in self.code_names if name in namespace and not _codes_own(namespace[name])}
+        self.theirs = set(bound) | RESERVED | set(vars(builtins))
         self.last = {name: namespace[name] for name in self.code_names if name in namespace}
         # A function or class the tests define under one of the code's names is a test's own (a helper, a stand-in),
         # never sent to replace the code's, as a tests file that imports the code would have it; nor a name they
@@ -177,14 +178,19 @@ class TestsNames:
         for name, enc in sent.items():
             if type(name) is not str or name.startswith(("__", "_sbx")) or name in vars(builtins) or name in RESERVED:
                 continue
-            if name not in self.code_names and self.namespace is not None and name in self.namespace:
+            if (name not in self.code_names and self.namespace is not None and name in self.namespace
+                    and name not in self.last):
                 continue  # not the code's at load, and the tests hold it: theirs (a star import, globals())
             value = decode(enc)
             for module in self.modules:
                 module[name] = value
             if self.namespace is None or name in self.imported:
                 continue  # `from calculator import counter` binds the value of the moment, in one process too
-            if name in self.theirs or self.namespace.get(name, _MISSING) is not self.last.get(name, _MISSING):
+            # A name whose value the code took from elsewhere (log = print, from math import isclose) may become a
+            # function of the tests' or data (set_logger(mine)), never a function or module of the code's.
+            borrowed = name in self.borrowed and (isinstance(value, types.ModuleType) or not _tests_own(value))
+            if borrowed or name in self.theirs or self.namespace.get(name, _MISSING) is not self.last.get(
+                    name, _MISSING):
                 self.theirs.add(name)  # rebound by the tests, however (a star import, globals()): theirs
                 if name in self.read:
                     unsupported.note(TESTS_OWN)
@@ -198,6 +204,8 @@ def _codes_own(value: object) -> bool:
     proxy, a mirror class), rather than a builtin or a standard function it imported."""
     import proxies
 
+    if isinstance(value, types.ModuleType):
+        return False
     if not callable(value):
         return True
     ref = proxies.ref_of(value)
@@ -205,6 +213,15 @@ def _codes_own(value: object) -> bool:
         module = (getattr(ref, "names", None) or {}).get("module", "solution")
         return module == "solution"
     return isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None
+
+
+def _tests_own(value: object) -> bool:
+    """Whether a value the code sent is data or the tests' own (a function of theirs it was handed), no object,
+    function or class of the code's process."""
+    import proxies
+
+    return proxies.ref_of(value) is None and not (
+        isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None)
 
 
 def imported_names(module: ast.Module) -> set[str]:
