@@ -97,3 +97,12 @@ def test_a_value_too_big_to_send_with_every_message_stays_the_codes():
     code = "log = ''\ndef f(x):\n    global log\n    log = 'x' * (3 << 20)\n    return x\n"
     report = run_tests(code, "assert f(2) == 2\nassert f(3) == 3\n")
     assert report.status == "passed", report.summary()
+
+
+def test_a_test_list_the_code_changes_through_its_copy_is_said_not_judged():
+    tests = ("import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        global EVENTS\n"
+             "        EVENTS = []\n    def test_two(self):\n        self.assertEqual(record('login'), 1)\n"
+             "        self.assertEqual(EVENTS, ['login'])\n")
+    right = run_tests("EVENTS = []\ndef record(event):\n    EVENTS.append(event)\n    return len(EVENTS)\n", tests)
+    assert right.status == "unsupported" and "a copy" in right.unsupported
+    assert run_tests("EVENTS = []\ndef record(event):\n    return 1\n", tests).status == "failed"

@@ -68,8 +68,14 @@ class CodeSide:
         return unsupported.with_notes(found)
 
     def _names_out(self, extra: dict | None) -> dict | None:
+        found = {}
         rebound = self.names.outgoing(self.peer.encode)
-        return {**(extra or {}), "names": rebound} if rebound else extra
+        if rebound:
+            found["names"] = rebound
+        changed = self.names.changed_copies() if self.names.copies else None
+        if changed:
+            found["copies_changed"] = changed
+        return {**(extra or {}), **found} if found else extra
 
     def _take(self, extra: dict | None) -> None:
         if extra and "cpu" in extra:

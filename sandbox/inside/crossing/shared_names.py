@@ -31,6 +31,9 @@ import unsupported
 
 # Names the sandbox binds in the tests' namespace, which only it may rebind.
 RESERVED = frozenset({"candidate"})
+CHANGED_COPY = ("the code changed a list or dict that a test bound to one of the code's names (global items; "
+                "items = [] in setUp); in one file it would be the test's own, but the sandbox hands the code a copy, "
+                "so that the code cannot change what a test compares with, and the test's own does not show the change")
 TESTS_OWN = ("the code rebound a global name that the tests bind themselves, or use as a builtin or as what the code "
              "imported; in one file both would be one name, but the sandbox keeps such names the tests', so the code "
              "cannot replace what a test compares with")
@@ -74,6 +77,7 @@ class CodeNames:
         self.seen: dict[str, object] = {}
         self.watched: list[str] = []
         self.stored: frozenset[str] | None = frozenset()
+        self.copies: dict[str, tuple[object, object]] = {}  # a test's container bound to a name: (copy, as it came)
 
     def agreed(self, sent: dict, stored: frozenset[str] | None) -> None:
         """The names the code's process sent when it loaded (its first message), and those its functions store
@@ -107,6 +111,18 @@ class CodeNames:
                 continue
             value = decode(enc)
             self.namespace[name] = self.seen[name] = value
+            if type(value) in (list, dict, set):
+                self.copies[name] = (value, type(value)(value))
+
+    def changed_copies(self) -> list[str]:
+        """The names of the tests' lists whose copies the code changed: the tests' own do not show it."""
+        found = []
+        for name, (copy, came) in list(self.copies.items()):
+            if self.namespace.get(name, _MISSING) is not copy:
+                del self.copies[name]
+            elif copy != came:
+                found.append(name)
+        return found
 
 
 class TestsNames:
@@ -169,6 +185,13 @@ class TestsNames:
             except Exception:  # a value that cannot cross: the code keeps its own, as before
                 continue
         return changed or None
+
+    def copies_changed(self, names: object) -> None:
+        """The code changed its copies of these lists of the tests': where a test reads one, its own does not show
+        the change, so a failing test is not judged (CHANGED_COPY)."""
+        if self.namespace is not None and type(names) is list and any(
+                type(name) is str and name in self.read for name in names):
+            unsupported.note(CHANGED_COPY)
 
     def incoming(self, sent: object, decode) -> None:
         """Bind the names the code rebound, in the modules standing for the code's and in the tests' globals; only

@@ -79,6 +79,8 @@ class TestsSide:
             raise self.peer._garbled(str(exc)) from None
         if "names" in extra:
             self.names.incoming(extra["names"], self.peer.decode)
+        if "copies_changed" in extra:
+            self.names.copies_changed(extra["copies_changed"])
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
             text = extra.get(name)
             if type(text) is str and text:
