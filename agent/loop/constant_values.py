@@ -82,20 +82,8 @@ def calendar_names(module: ast.Module) -> tuple[dict[str, str], set[str], set[st
         elif isinstance(node, ast.Import) and all(a.name == "datetime" for a in node.names):
             calendar_imports.add(id(node))
             imported.update({a.asname or a.name: "module" for a in node.names})
-    otherwise: set[str] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            otherwise.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            otherwise.add(node.name)
-        elif isinstance(node, ast.arg):
-            otherwise.add(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            otherwise.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            otherwise.update(node.names)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in calendar_imports:
-            otherwise.update((alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*")
+    # What the tests bind besides those imports (the code's own module, imported by name, binds nothing of theirs).
+    _, otherwise = reads_and_binds(ast.Module([n for n in module.body if id(n) not in calendar_imports], []))
     shared = read - bound - {name for name, kind in imported.items() if kind != "module"}  # `import *`'s are bound
     # A name imported from datetime and bound otherwise too (a local `date = ...`) stands for nothing sure.
     return {name: kind for name, kind in imported.items() if name not in otherwise}, otherwise, shared

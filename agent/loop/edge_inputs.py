@@ -764,7 +764,8 @@ def edge_calls(tests: str, entry_point: str | None, task: str = "") -> list[str]
     parameter a float (part_unit_calls), a whole number at a threshold the task states and just past it
     (threshold_calls), a whole number made the length of a text or list the call passes (length_calls), a stated text
     result marked where a text passed holds it as a word (result_marked_calls), then one argument of a visible call (or
-    of one so shortened) moved to an edge (edges_of), one int, text or date argument made equal to another, or two dict
+    of one so shortened) moved to an edge (edges_of), one int, text or date argument made equal to another (and of two
+    dates the later made the earlier's anniversary in its year, and the day before), or two dict
     arguments sharing a key; each once, none a visible call's own. These targeted calls come first, each kind capped, as
     a doubt probes only the first of its inputs (agent.loop.probes.MAX_DOUBT_INPUTS)."""
     if not entry_point:

@@ -9,7 +9,10 @@ sends the new contents of the linked containers that changed since the last one.
 request waits for its answer), so each side sees the other's changes before it runs again, as in one process.
 
 Neither side runs anything the other sent: the contents arrive as plain data and are written into the container
-with the standard type's own methods. The code's side forgets a link once only the link holds its copy.
+with the standard type's own methods. The code's side forgets a link once only the link holds its copy. A list or
+dict inside an argument that the code keeps through a copy of the outer one (``dict(data)``) is linked too
+(performing.py), and a change written back keeps the identity of the lists and dicts the other side changed in place
+(write_back: a test's ``row = m[0]`` sees ``rotate(m)``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ MAX_PATH = 64  # the steps of a path another side may name (same_paths): longer 
 
 
 class Links:
-    """One side's linked containers: by the code's handle, each [the container, its contents when last synced]."""
+    """One side's linked containers: by the code's handle, each [the container, its contents when last synced, the
+    lists and dicts inside it then (nested_of)]."""
 
     def __init__(self) -> None:
         self.by_handle: dict[int, list] = {}
@@ -180,7 +184,7 @@ def write_back(target: object, new: object, same: object) -> bool:
     x``: a test's ``row = matrix[0]`` sees it); elsewhere the new ones. False when target and new differ in kind."""
     paths = {tuple(p) for p in list(same)[:MAX_NESTED] if type(p) is list and len(p) <= MAX_PATH and all(
         type(s) in (int, str) for s in p)} if type(same) in (list, tuple) else set()
-    if not paths:
+    if not paths or type(target) is not type(new) or type(new) not in (list, dict):
         return replace_contents(target, new)
     originals = {path: at_path(target, path) for path in paths}  # before anything is written
     prefixes = {path[:k] for path in paths for k in range(len(path))}
@@ -202,8 +206,6 @@ def write_back(target: object, new: object, same: object) -> bool:
             dict.clear(container)
             dict.update(container, fresh)
 
-    if type(target) is not type(new) or type(new) not in (list, dict):
-        return replace_contents(target, new)
     fill(target, new, ())
     return True
 

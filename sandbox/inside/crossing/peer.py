@@ -151,11 +151,12 @@ class Peer(Codec, RemoteErrors):
             # The code's containers that it keeps elsewhere too cross as live views (the tests' side sends copies
             # and takes the changes back: _call). Counted before anything else refers to the result.
             live = sharing.shared_in(result) if self.role == "code" else None
-            if op == "getattr" and self.role == "tests" and not str(args[0]).startswith("_"):
+            if op == "getattr" and self.role == "tests" and not args[0].startswith("_"):
                 # A list or dict the code reads from an object of the tests' (order.items) is the object's own, as
                 # in one process: the code's append reaches the test (a live view there, as the tests hold the
-                # code's); a copy would lose it, and pass an answer that changes what it was given. A function's
-                # own records (__annotations__, __dict__, read by functools.wraps) stay plain data.
+                # code's); a copy would lose it, and pass an answer that changes what it was given. Only public
+                # attributes (the code may read no private one): a function's own records (__annotations__,
+                # __dict__, read by functools.wraps) stay plain data.
                 live = sharing.shared_in(result, held=True)
             answer = ("r", self.encode(result, live), None)
         except StopIteration as exc:

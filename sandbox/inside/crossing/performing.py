@@ -16,6 +16,9 @@ import sharing
 import values
 from kinds import as_list, read_as
 
+_NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
+
+
 def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
     """(result, the call's arguments that changed in place), for one request of the other side."""
     if op == "await_all":
@@ -139,9 +142,6 @@ def _nested_counts(peer: object, args: tuple, decoded: list, keywords: dict) -> 
     return found
 
 
-_NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
-
-
 def _counted(inside: list) -> list[int]:
     # One way of counting, before the call and after it, so that only what the call kept makes a difference.
     return [sys.getrefcount(pair[1]) for pair in inside]
@@ -154,10 +154,12 @@ def _link_kept_nested(peer: object, nested: dict) -> None:
     for key, (inside, before) in nested.items():
         items = 0
         for (path, obj), was, now in zip(inside, before, _counted(inside)):
+            if now <= was:
+                continue
             items += len(obj)
             # Linked containers are read with every message: a few small ones are what tests hand over, and the
             # links a kept argument needs (below MAX_LINKED) come first.
-            if now > was and items <= _NESTED_ITEMS and len(peer.links.by_handle) < linking.MAX_LINKED // 2:
+            if items <= _NESTED_ITEMS and len(peer.links.by_handle) < linking.MAX_LINKED // 2:
                 handle = peer.export(obj)
                 linking.link(peer, obj, handle)
                 peer.kept_now.append(([key, *path], handle))

@@ -401,9 +401,10 @@ class RemoteType(type):
             ref.ask("delattr", name)
 
     def __dir__(cls) -> list[str]:
-        # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own.
+        # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
+        # tests' classes list only the mirror's to the code (their names are the tests').
         ref = _class_ref(cls)
-        names = ref.ask("dir") if ref is not None else None
+        names = ref.ask("dir") if ref is not None and ref.peer.role == "tests" else None
         listed = [n for n in names if type(n) is str] if type(names) is list else []
         return sorted(set(type.__dir__(cls)) | set(listed))
 

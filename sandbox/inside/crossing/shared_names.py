@@ -8,15 +8,18 @@ the code's ``mode()`` reads. The tests' process binds the code's names once, as 
 with every message each side sends the names it rebound since the two last agreed, encoded as any value crosses (a
 list the code keeps as a live view), and the other side binds them.
 
-Only the names the code defined when it loaded cross, and only while they are the code's: a name the tests bind
-themselves (at their top level, declared ``global``, or rebound at run time: a star import, a setUp's reset) is theirs
-from then on, and the code never rebinds it in the tests' namespace, so it cannot replace what a test compares with
-(``abs``, ``isclose``, an ``expected`` list); where the code rebinds such a name and the tests read it, a failing test
-is not judged, with the reason. What a test binds reaches the code as a copy, never linked: the code cannot change
-the tests' own list in place. A function or class the tests define, and a name they import, stay theirs and are not
-sent. Each side looks only at the names it can rebind (the code's: those its functions store as globals, read from
-its compiled code, unless it can write its globals another way), so a module of many globals stays fast, and a value
-too big to send every time (a text of a megabyte) is left out.
+The names the code defined when it loaded, or first binds at run time, cross, and only while they are the code's: a
+name the tests bind themselves (at their top level, declared ``global``, or rebound at run time: a star import, a
+setUp's reset) and a builtin are theirs, and the code never rebinds them in the tests' namespace, so it cannot replace
+what a test compares with (``abs``, ``isclose``, an ``expected`` list); a name whose value the code took from
+elsewhere (``log = print``, ``import math``) may become a function of the tests' or data, never an object of the
+code's. Where the code rebinds such a name and the tests read it, a failing test is not judged, with the reason. What
+a test binds reaches the code as a copy, never linked, so the code cannot change the tests' own list in place; where
+it changes its copy of one the tests read, a failing test is not judged either. A function or class the tests define,
+and a name they import, stay theirs and are not sent. Each side looks only at the names it can rebind (the code's:
+those its functions store as globals, read from its compiled code, unless it can write its globals another way), so
+a module of many globals stays fast, and a value too big to send every time (a text over a megabyte, a tuple over
+10,000 items) is left out.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import types
 
 import sharing
 import unsupported
+from codec import PeerGone
 
 # Names the sandbox binds in the tests' namespace, which only it may rebind.
 RESERVED = frozenset({"candidate"})
@@ -39,8 +43,8 @@ TESTS_OWN = ("the code rebound a global name that the tests bind themselves, or 
              "cannot replace what a test compares with")
 # The code may write its globals without a global statement through these: then every name is looked at.
 _WRITES_OTHERWISE = frozenset({"globals", "exec", "eval", "vars", "__dict__", "setattr", "__import__",
-                               "import_module", "modules"})
-MAX_SENT = 1 << 20  # characters or items of a rebound value sent with a message; a bigger one stays on its side
+                               "import_module", "modules", "solution"})
+MAX_SENT = 1 << 20  # a rebound text's characters sent with a message (a tuple's items: a hundredth); bigger stay
 _MISSING = object()
 
 
@@ -100,6 +104,8 @@ class CodeNames:
             try:
                 # The code's state, held by its module: its containers cross as live views.
                 changed[name] = encode(value, sharing.shared_in(value, held=True))
+            except PeerGone:
+                raise
             except Exception:  # a value that cannot cross stays the code's, as at load (candidate._names)
                 continue
         return changed or None
@@ -115,7 +121,8 @@ class CodeNames:
                 self.copies[name] = (value, type(value)(value))
 
     def changed_copies(self) -> list[str]:
-        """The names of the tests' lists whose copies the code changed: the tests' own do not show it."""
+        """The names of the tests' lists whose copies the code changed (compared shallowly, in this process): the
+        tests' own do not show it."""
         found = []
         for name, (copy, came) in list(self.copies.items()):
             if self.namespace.get(name, _MISSING) is not copy:
@@ -182,6 +189,8 @@ class TestsNames:
             self.theirs.add(name)
             try:
                 changed[name] = encode(now)
+            except PeerGone:
+                raise
             except Exception:  # a value that cannot cross: the code keeps its own, as before
                 continue
         return changed or None
@@ -194,8 +203,9 @@ class TestsNames:
             unsupported.note(CHANGED_COPY)
 
     def incoming(self, sent: object, decode) -> None:
-        """Bind the names the code rebound, in the modules standing for the code's and in the tests' globals; only
-        names the code defined when it loaded, and never one the tests bound themselves."""
+        """Bind the names the code rebound, in the modules standing for the code's and in the tests' globals: names
+        the code defined when it loaded or first binds at run time, never a builtin or one the tests bound
+        themselves, and a name the code took from elsewhere only to a function of the tests' or data."""
         if type(sent) is not dict:
             return
         for name, enc in sent.items():
@@ -222,6 +232,10 @@ class TestsNames:
             self.namespace[name] = value
 
 
+def _mirror_class(value: object) -> bool:
+    return isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None
+
+
 def _codes_own(value: object) -> bool:
     """Whether a value the code sent at load is its own: data, or a function, class or object of its process (a
     proxy, a mirror class), rather than a builtin or a standard function it imported."""
@@ -235,7 +249,7 @@ def _codes_own(value: object) -> bool:
     if ref is not None:  # a function the code defined says its module is the code's (math.isclose says math)
         module = (getattr(ref, "names", None) or {}).get("module", "solution")
         return module == "solution"
-    return isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None
+    return _mirror_class(value)
 
 
 def _tests_own(value: object) -> bool:
@@ -243,8 +257,7 @@ def _tests_own(value: object) -> bool:
     function or class of the code's process."""
     import proxies
 
-    return proxies.ref_of(value) is None and not (
-        isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None)
+    return proxies.ref_of(value) is None and not _mirror_class(value)
 
 
 def imported_names(module: ast.Module) -> set[str]:
@@ -261,7 +274,9 @@ def defined_names(module: ast.Module) -> set[str]:
 
 def global_names(module: ast.Module) -> set[str]:
     """The names the tests bind as globals: at their top level (defs, classes, assignments, imports, loop targets)
-    and wherever a function declares them ``global``; a function's locals are its own."""
+    and wherever a function declares them ``global``; a function's locals are its own, but for walrus and ``match``
+    names, taken anywhere (a walrus in a comprehension binds outside it: more names kept the tests' is the safe
+    side)."""
     found: set[str] = set()
 
     def top_level(node: ast.AST) -> None:
