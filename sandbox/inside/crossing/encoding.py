@@ -20,6 +20,7 @@ from kinds import (
     TYPE_NAMES,
     MAX_DEPTH,
     CannotCross,
+    dict_items,
     builtin_exception_name,
     caps_of,
     read_as,
@@ -111,9 +112,7 @@ class Encoder:
         return self._object(value)
 
     def _pairs(self, mapping: dict, depth: int) -> list:
-        # An OrderedDict's own items: its order is its list's (move_to_end), which dict's items do not follow.
-        items = collections.OrderedDict.items if type(mapping) is collections.OrderedDict else dict.items
-        return [(self._node(k, depth), self._node(v, depth)) for k, v in items(mapping)]
+        return [(self._node(k, depth), self._node(v, depth)) for k, v in dict_items(mapping)]
 
     def _own_class(self, cls: type) -> bool:
         """Was cls defined by this side's own code (its module is this side's: solution.py, or tests.py)?"""

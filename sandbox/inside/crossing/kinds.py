@@ -62,6 +62,12 @@ class CannotCross(TypeError):
     """A value this side cannot send (too large, or nested too deeply)."""
 
 
+def dict_items(mapping: dict) -> object:
+    """A mapping's items read with the standard type's own method: an OrderedDict's order is its own list's
+    (move_to_end), which dict's items do not follow."""
+    return (collections.OrderedDict.items if isinstance(mapping, collections.OrderedDict) else dict.items)(mapping)
+
+
 def read_as(base: type, value: object) -> object:
     """value's data through the standard type's own methods, never its class's (an int subclass's real int)."""
     if base is tuple:
@@ -73,9 +79,7 @@ def read_as(base: type, value: object) -> object:
     if base is set:
         return set(set.__iter__(value))
     if issubclass(base, dict):
-        # An OrderedDict's order is its own list's (move_to_end), which dict's items do not follow.
-        items = collections.OrderedDict.items if issubclass(base, collections.OrderedDict) else dict.items
-        pairs = list(items(value))
+        pairs = list(dict_items(value))
         if base is collections.defaultdict:
             return collections.defaultdict(None, pairs)
         return base(pairs) if base is not dict else dict(pairs)

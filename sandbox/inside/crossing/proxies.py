@@ -394,7 +394,7 @@ class RemoteType(type):
     def __delattr__(cls, name: str) -> None:
         # What mock.patch.object does on its way out of a class's attribute it found inherited (a mirror's own
         # __dict__ holds none of the class's): delete the patch there, then set the original back.
-        ref = type.__dict__["__dict__"].__get__(cls).get("_sbx_class_ref")
+        ref = ref_of(cls)
         if ref is None or name.startswith("_sbx"):
             type.__delattr__(cls, name)
         else:

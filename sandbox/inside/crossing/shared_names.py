@@ -232,10 +232,6 @@ class TestsNames:
             self.namespace[name] = value
 
 
-def _mirror_class(value: object) -> bool:
-    return isinstance(value, type) and type.__dict__["__dict__"].__get__(value).get("_sbx_class_ref") is not None
-
-
 def _codes_own(value: object) -> bool:
     """Whether a value the code sent at load is its own: data, or a function, class or object of its process (a
     proxy, a mirror class), rather than a builtin or a standard function it imported."""
@@ -245,11 +241,9 @@ def _codes_own(value: object) -> bool:
         return False
     if not callable(value):
         return True
-    ref = proxies.ref_of(value)
-    if ref is not None:  # a function the code defined says its module is the code's (math.isclose says math)
-        module = (getattr(ref, "names", None) or {}).get("module", "solution")
-        return module == "solution"
-    return _mirror_class(value)
+    ref = proxies.ref_of(value)  # a proxy, or a mirror class: the code's
+    # A function the code defined says its module is the code's (math.isclose says math).
+    return ref is not None and ref.names.get("module", "solution") == "solution"
 
 
 def _tests_own(value: object) -> bool:
@@ -257,7 +251,7 @@ def _tests_own(value: object) -> bool:
     function or class of the code's process."""
     import proxies
 
-    return proxies.ref_of(value) is None and not _mirror_class(value)
+    return proxies.ref_of(value) is None  # neither a proxy nor a mirror class
 
 
 def imported_names(module: ast.Module) -> set[str]:
