@@ -392,6 +392,49 @@ set_cell(grid, 0, 0, 1)
 assert grid == [[1, 0], [1, 0]]
 ''')
 
+C("plain_aliased_rows_unaliased_by_code", '''
+def set_cell(grid, r, c, v):
+    grid[r] = list(grid[r])
+    grid[r][c] = v
+''', '''
+grid = [[0] * 2] * 2
+row = grid[1]
+set_cell(grid, 0, 0, 1)
+assert grid == [[1, 0], [0, 0]]
+assert grid[1] is row
+set_cell(grid, 1, 1, 5)
+assert row == [0, 0] and grid[1] == [0, 5]
+''')
+
+C("pt_aliased_dict_values_and_objects", '''
+def bump(counts, key):
+    counts[key]['n'] += 1
+
+def paint(grid, colour):
+    for cell in grid[0]:
+        cell.colour = colour
+    return grid
+''', '''
+class Cell:
+    def __init__(self):
+        self.colour = None
+
+def test_one_dict_under_two_keys():
+    shared = {'n': 0}
+    counts = {'a': shared, 'b': shared}
+    bump(counts, 'a')
+    bump(counts, 'b')
+    assert counts['b'] == {'n': 2} and shared['n'] == 2
+
+def test_rows_of_objects_held_twice():
+    row = [Cell(), Cell()]
+    grid = [row, row]
+    assert paint(grid, 'red') is grid
+    assert [c.colour for c in grid[1]] == ['red', 'red']
+    grid[0].append(Cell())
+    assert len(grid[1]) == 3
+''')
+
 C("pt_dict_arg_mutated_discount", '''
 def apply_discount(cart, pct):
     cart['total'] = round(cart['total'] * (1 - pct), 2)
@@ -1503,6 +1546,40 @@ def test_patch_time(monkeypatch):
     assert stamp() == 1234
 ''')
 
+C("pt_monkeypatch_code_function_bad_inlined", '''
+def get_price(item):
+    return 1
+def total(items):
+    return sum(1 for i in items)
+''', '''
+import sys
+def test_patch_module_attr(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], 'get_price', lambda i: 10)
+    assert total(['a', 'b']) == 20
+def test_restored_after():
+    assert total(['a']) == 1 and get_price('a') == 1
+''')
+
+C("ut_mock_patch_object_own_module", '''
+def fetch(url):
+    raise RuntimeError('no network')
+def titles(urls):
+    return [fetch(u).title() for u in urls]
+''', '''
+import sys
+import unittest
+from unittest import mock
+class T(unittest.TestCase):
+    def test_titles(self):
+        with mock.patch.object(sys.modules[__name__], 'fetch', side_effect=lambda u: u + ' page') as m:
+            self.assertEqual(titles(['a', 'b']), ['A Page', 'B Page'])
+        self.assertEqual(m.call_count, 2)
+        with self.assertRaises(RuntimeError):
+            titles(['c'])
+if __name__ == '__main__':
+    unittest.main()
+''')
+
 C("pt_monkeypatch_instance_method", '''
 class Service:
     def load(self):
@@ -1819,6 +1896,33 @@ class T(unittest.TestCase):
         self.assertEqual(each([1, 2, 5], check), 2)
 ''')
 
+C("pt_soft_assertions_context_manager", '''
+class Soft:
+    def __init__(self):
+        self.failures = []
+    def __enter__(self):
+        return self
+    def __exit__(self, kind, exc, tb):
+        if kind is not None and issubclass(kind, AssertionError):
+            self.failures.append(str(exc))
+            return True
+        return False
+''', '''
+def test_soft_collects_the_failure():
+    soft = Soft()
+    with soft:
+        assert 1 + 1 == 3, 'arithmetic'
+    assert soft.failures == ['arithmetic']
+def test_other_errors_pass_through():
+    soft = Soft()
+    try:
+        with soft:
+            raise KeyError('k')
+    except KeyError:
+        pass
+    assert soft.failures == []
+''')
+
 C("pt_mock_dependency_injected", '''
 class Service:
     def __init__(self, repo):
@@ -1881,6 +1985,46 @@ def test_threads_append():
     for t in ts: t.start()
     for t in ts: t.join()
     assert sorted(out) == list(range(8))
+''')
+
+C("pt_threads_tally_dict_and_slow_calls", '''
+import time
+def tally(counts, word):
+    time.sleep(0.01)
+    counts[word] = counts.get(word, 0) + 1
+def tally_bad(counts, word):
+    counts = dict(counts)
+    counts[word] = counts.get(word, 0) + 1
+''', '''
+import threading
+def test_tally_from_threads():
+    counts = {}
+    words = ['a', 'b', 'a', 'c', 'a', 'b']
+    ts = [threading.Thread(target=tally, args=(counts, w)) for w in words]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert counts == {'a': 3, 'b': 2, 'c': 1}
+def test_copying_changes_nothing():
+    counts = {}
+    ts = [threading.Thread(target=tally_bad, args=(counts, w)) for w in 'xyz']
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert counts == {}
+''')
+
+C("pt_threads_barrier_inside_the_call", '''
+def wait_then_add(out, x, barrier):
+    barrier.wait()
+    out.append(x)
+''', '''
+import threading
+def test_both_wait_for_each_other():
+    out = []
+    barrier = threading.Barrier(2, timeout=10)
+    ts = [threading.Thread(target=wait_then_add, args=(out, i, barrier)) for i in range(2)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert sorted(out) == [0, 1]
 ''')
 
 C("pt_dict_arg_inplace_bad_should_copy", '''

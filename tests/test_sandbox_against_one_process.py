@@ -19,14 +19,6 @@ from sandbox import run_tests
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case; the threads' lose a varying share of changes.
 KNOWN = {
-    "plain_aliased_rows_grid": "one list held twice crosses as two",
-    "pt_monkeypatch_code_function": "the tests' module is no module of the code's",
-    "pt_mock_patch_name": "the tests' module is no module of the code's",
-    "ut_callback_bare_assert_swallowed": "a failing assert of the tests' function the code catches still fails",
-}
-RACY = {
-    "ut_executor_results_and_shared_list": "a test's list changed by the code from several threads",
-    "pt_threads_shared_test_list_into_code": "a test's list changed by the code from several threads",
 }
 
 _UNITTEST = r"""
@@ -96,8 +88,6 @@ def sandboxed(code: str, tests: str, style: str) -> tuple[dict[str, str], bool]:
 def test_the_sandbox_judges_as_one_process(name, code, tests, tmp_path, request):
     if name in KNOWN:
         request.applymarker(pytest.mark.xfail(reason=KNOWN[name], strict=True))
-    elif name in RACY:
-        request.applymarker(pytest.mark.xfail(reason=RACY[name], strict=False))
     truth = one_process(code, tests, tmp_path)
     got, unsupported = sandboxed(code, tests, _style(tests))
     differ = {k: (truth.get(k), got.get(k)) for k in set(truth) | set(got)

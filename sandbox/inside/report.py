@@ -76,9 +76,10 @@ class Reporter:
         """Run one test and report it; return what it raised, if anything. A coroutine it returns is run to the end
         (as pytest-asyncio does); a generator, a returned value, or (with must_assert) no assert evaluated is a
         failure: none of them checked anything (unchecked says why no assert could run there). A failing assert of
-        the tests that the code caught inside a callback still fails the test. SystemExit (sys.exit, exit()) fails
-        it, as pytest fails it, instead of ending the tests. setup: a top-level line of plain-assert tests that holds
-        no assert, reported only when it fails or runs an assert (a call of a helper that asserts).
+        the tests that the code caught inside a callback makes a test that passed not judged (hidden_check).
+        SystemExit (sys.exit, exit()) fails it, as pytest fails it, instead of ending the tests. setup: a top-level
+        line of plain-assert tests that holds no assert, reported only when it fails or runs an assert (a call of a
+        helper that asserts).
         xfail: the reason a test is expected to fail (its failure is reported as skipped; strict=True in it makes
         an unexpected pass a failure). teardown: called after the test (fixtures), whose errors fail it."""
         self.emit(ev="start", name=name, **({"setup": True} if setup else {}))
@@ -95,7 +96,7 @@ class Reporter:
                 if must_assert and Counter.ran == asserts_before:
                     raise TestNotRun(NOTHING_CHECKED + (f": {unchecked}" if unchecked else ""))
                 if len(swallowed) > swallowed_before:
-                    raise swallowed[swallowed_before]
+                    raise unsupported.Unsupported(hidden_check(swallowed[swallowed_before]))
             finally:
                 errors = teardown() if teardown else []
             if errors:
@@ -130,6 +131,17 @@ class Reporter:
         reason = raised.reason if isinstance(raised, unsupported.Unsupported) else noted[0] if noted else None
         if reason:
             result["unsupported"] = reason
+
+
+def hidden_check(exc: BaseException) -> str:
+    """Why a test is not judged whose own check failed inside a function of its that the code called and caught.
+    One process would pass it, as the code chose; a sandbox that passed it would let hostile code hide any failing
+    check a test hands it, so it says neither pass nor fail."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == "tests.py"]
+    where = f" (line {lines[-1]} of the tests)" if lines else ""
+    return (f"a check of the tests failed inside a function of theirs that the code called{where}, and the code "
+            "caught the failure and went on; one process would pass the test, the sandbox does not pass a check "
+            "the code hid")
 
 
 def _check_ran(value: object) -> None:

@@ -14,6 +14,7 @@ import importlib.util
 import linecache
 import os
 import sys
+import types
 import unittest
 
 import fixtures
@@ -223,12 +224,18 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     sys.modules["pytest"] = pytest_shim.pytest_module()
     unittest.main = _run_by_the_sandbox
     builtins.exit = builtins.quit = _exit
-    ns: dict = {**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
-                "__builtins__": builtins,
-                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_caught__": caught,
-                "__sbx_limit__": unsupported.met,
-                "__name__": "tests",
-                "__file__": os.path.abspath(TESTS_FILE)}
+    # The tests' globals are a module's, under their __name__, as a pytest file's are: patching the one-file way
+    # (monkeypatch.setattr(sys.modules[__name__], 'fetch', ...), mock.patch(__name__ + '.fetch')) finds them, and
+    # shared_names sends the change to the code.
+    tests_module = types.ModuleType("tests")
+    sys.modules["tests"] = tests_module
+    ns: dict = tests_module.__dict__
+    ns.update({**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
+               "__builtins__": builtins,
+               "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_caught__": caught,
+               "__sbx_limit__": unsupported.met,
+               "__name__": "tests",
+               "__file__": os.path.abspath(TESTS_FILE)})
     if entry_point:
         ns["candidate"] = solution.__dict__[entry_point]
     # One namespace, as in one file, unless the tests import the code as a module (shared_names.py).

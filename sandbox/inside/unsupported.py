@@ -41,6 +41,8 @@ else:
 # What each run-time limit says, shown to the person, the model and the bench.
 THREAD_CALLBACK = ("a thread the code started called a function of the tests; the sandbox runs the tests in a "
                    "process of their own, where only the thread serving the tests' call may call them back")
+SUPPRESSED_CHECK = ("a check of the tests failed inside a with block of the code's context manager, whose __exit__ "
+                    "suppressed it; one process would go on past it, the sandbox does not pass a check the code hid")
 FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subprocess, sys.__stdout__ or a C extension) "
             "while the test captured with capfd; the sandbox captures only what the code writes through sys.stdout and "
             "sys.stderr")

@@ -36,6 +36,8 @@ class Codec(Encoder, Decoder):
         self.next_handle = 1
         self.dead: str | None = None
         self.live: set[int] = set()  # ids of this side's containers the value being encoded sends as live views
+        self.held: dict[int, tuple] = {}  # the value being encoded: id -> (a container in it, its node)
+        self.built: dict[int, object] = {}  # the value being decoded: id(node) -> the container built for it
         self.links = linking.Links()  # containers the tests handed over and the code kept, in step on both sides
 
     # --- values out ----------------------------------------------------------------------------------------------

@@ -25,7 +25,11 @@ class Decoder:
         try:
             if type(enc) is tuple and len(enc) == 2 and enc[0] == "v":
                 return enc[1]
-            return self._value(enc, 0)
+            saved, self.built = self.built, {}
+            try:
+                return self._value(enc, 0)
+            finally:
+                self.built = saved
         except (values.BadRecord, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise self._garbled(f"a value it could not read ({type(exc).__name__}: {exc})") from None
 
@@ -36,11 +40,17 @@ class Decoder:
         down = depth + 1
         if tag == "v":
             return node[1]
-        if tag in ("list", "tuple", "set", "frozenset"):
-            items = [self._value(v, down) for v in as_list(node[1])]
-            return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
-        if tag == "dict":
-            return dict(self._decode_pairs(node[1], down))
+        if tag in ("list", "tuple", "set", "frozenset", "dict"):
+            # One node held twice (the other side's container held twice) is one container here too.
+            known = self.built.get(id(node))
+            if known is None:
+                if tag == "dict":
+                    known = dict(self._decode_pairs(node[1], down))
+                else:
+                    items = [self._value(v, down) for v in as_list(node[1])]
+                    known = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
+                self.built[id(node)] = known
+            return known
         builder = values.BUILDERS.get(tag)
         if builder is not None:
             return builder(node)

@@ -40,13 +40,14 @@ class Encoder:
                 return ("v", _plain(value, 0, self.links.by_id))
             except _NotPlain:
                 pass
-        saved, self.live = self.live, live or set()
+        saved = self.live, self.held
+        self.live, self.held = live or set(), {}
         try:
             return self._node(value, 0)
         except RecursionError:
             raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
         finally:
-            self.live = saved
+            self.live, self.held = saved
 
     def _node(self, value: object, depth: int) -> tuple:
         if depth > MAX_DEPTH:
@@ -61,10 +62,15 @@ class Encoder:
             return self._live(value)
         if self.links.by_id and id(value) in self.links.by_id:
             return ("home", self.links.by_id[id(value)])  # a container of the tests' the code keeps: its copy
-        if kind is list or kind is tuple or kind is set or kind is frozenset:
-            return (kind.__name__, [self._node(v, down) for v in value])
-        if kind is dict:
-            return ("dict", self._pairs(value, down))
+        if kind is list or kind is tuple or kind is set or kind is frozenset or kind is dict:
+            # One node for a container held twice: marshal sends it once and the other side builds it once.
+            # (value, node): the value is held too, so that a temporary (read_as's) cannot lend its id to another.
+            known = self.held.get(id(value))
+            if known is not None:
+                return known[1]
+            items = self._pairs(value, down) if kind is dict else [self._node(v, down) for v in value]
+            self.held[id(value)] = (value, (kind.__name__, items))
+            return self.held[id(value)][1]
         record = values.leaf_record(value)
         if record is not None:
             return record
@@ -194,25 +200,35 @@ class _NotPlain(Exception):
     pass
 
 
-def _plain(value: object, depth: int, linked: dict) -> object:
+def _plain(value: object, depth: int, linked: dict, held: dict | None = None) -> object:
     """A copy of value when it is plain data of exact builtin types all through (numpy scalars read as numbers) and
-    holds no linked container."""
+    holds no linked container. A list, dict or set held twice in value is one copy held twice (held: id -> copy), as
+    in one process, where ``[[0] * 2] * 2`` has one row."""
     kind = type(value)
     if kind in values.PLAIN_SCALARS:
         return value
     if depth > MAX_DEPTH or (linked and id(value) in linked):
         raise _NotPlain
+    if held is None:
+        held = {}
+    elif id(value) in held:
+        return held[id(value)]
+    down = depth + 1
     if kind is list:
-        return [_plain(v, depth + 1, linked) for v in value]
-    if kind is tuple:
-        return tuple(_plain(v, depth + 1, linked) for v in value)
-    if kind is dict:
-        return {_plain(k, depth + 1, linked): _plain(v, depth + 1, linked) for k, v in value.items()}
-    if kind is set or kind is frozenset:
-        return kind(_plain(v, depth + 1, linked) for v in value)
-    if kind in values.numpy_scalar_types():
-        return _plain(kind.item(value), depth + 1, linked)
-    raise _NotPlain
+        copy = [_plain(v, down, linked, held) for v in value]
+    elif kind is tuple:
+        return tuple(_plain(v, down, linked, held) for v in value)
+    elif kind is dict:
+        copy = {_plain(k, down, linked, held): _plain(v, down, linked, held) for k, v in value.items()}
+    elif kind is set or kind is frozenset:
+        copy = kind(_plain(v, down, linked, held) for v in value)
+    elif kind in values.numpy_scalar_types():
+        return _plain(kind.item(value), down, linked, held)
+    else:
+        raise _NotPlain
+    # Kept once built: a list that holds itself still ends at MAX_DEPTH, as before, and crosses another way.
+    held[id(value)] = copy
+    return copy
 
 
 def _builtin_name(value: object) -> str | None:

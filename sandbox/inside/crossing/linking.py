@@ -140,7 +140,8 @@ def replace_contents(target: object, new: object) -> bool:
 
 def nested_of(value: object) -> list[tuple[tuple, object]]:
     """The lists and dicts inside value (value itself not), each with its path from value (list places, dict keys that
-    are text or whole numbers), breadth first, up to MAX_NESTED."""
+    are text or whole numbers), breadth first, up to MAX_NESTED. One held at two places (``[[0] * 2] * 2``) is listed
+    at both, and looked into once."""
     found: list[tuple[tuple, object]] = []
     queue, seen, looked = [((), value)], {id(value)}, 0
     while queue and len(found) < MAX_NESTED and looked < _MAX_LOOKED_AT:
@@ -150,10 +151,11 @@ def nested_of(value: object) -> list[tuple[tuple, object]]:
             looked += 1
             if looked > _MAX_LOOKED_AT:
                 break
-            if type(item) in (list, dict) and type(step) in (int, str) and id(item) not in seen:
-                seen.add(id(item))
+            if type(item) in (list, dict) and type(step) in (int, str):
                 found.append((path + (step,), item))
-                queue.append((path + (step,), item))
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    queue.append((path + (step,), item))
                 if len(found) >= MAX_NESTED:
                     break
     return found
@@ -188,13 +190,20 @@ def write_back(target: object, new: object, same: object) -> bool:
         return replace_contents(target, new)
     originals = {path: at_path(target, path) for path in paths}  # before anything is written
     prefixes = {path[:k] for path in paths for k in range(len(path))}
+    done: dict[int, object] = {}  # id of a list or dict of new's -> what it became: one held twice stays one
 
     def rebuilt(item: object, path: tuple) -> object:
+        if type(item) not in (list, dict):
+            return item
+        if id(item) in done:
+            return done[id(item)]
         original = originals.get(path)
-        if original is not None and type(original) is type(item) and type(item) in (list, dict):
+        if original is not None and type(original) is type(item):
+            done[id(item)] = original
             fill(original, item, path)
             return original
-        if path in prefixes and type(item) in (list, dict):
+        done[id(item)] = item
+        if path in prefixes:
             fill(item, item, path)
         return item
 

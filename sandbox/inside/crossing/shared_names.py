@@ -172,7 +172,7 @@ class TestsNames:
         # looked at, every one where the tests can bind names unseen (a star import, globals(), exec).
         never = self.imported | defined_names(tests)
         anything = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tests)
-                       ) or bool(self.read & {"globals", "exec", "eval", "vars"})
+                       ) or bool(self.read & {"globals", "exec", "eval", "vars"}) or names_own_module(tests)
         self.watched = [name for name in self.last if name not in never and (anything or name in bound)]
 
     def outgoing(self, encode) -> dict | None:
@@ -252,6 +252,16 @@ def _tests_own(value: object) -> bool:
     import proxies
 
     return proxies.ref_of(value) is None  # neither a proxy nor a mirror class
+
+
+def names_own_module(module: ast.Module) -> bool:
+    """Whether the tests reach their own module, to patch the one-file way (``sys.modules[__name__]``, ``__name__ +
+    '.fetch'``); a main guard's ``__name__ == '__main__'`` does not."""
+    compared = {id(side) for node in ast.walk(module) if isinstance(node, ast.Compare)
+                for side in (node.left, *node.comparators)}
+    return any(isinstance(node, ast.Attribute) and node.attr == "modules"
+               or isinstance(node, ast.Name) and node.id == "__name__" and id(node) not in compared
+               for node in ast.walk(module))
 
 
 def imported_names(module: ast.Module) -> set[str]:

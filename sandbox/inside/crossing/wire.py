@@ -64,14 +64,20 @@ def recv(fd: int) -> object:
 
 def check_plain(obj: object) -> None:
     """Raise ChannelClosed if obj holds anything but exact builtin data (marshal can carry code)."""
-    stack = [obj]
+    # marshal keeps one object held twice as one (a grid's row), so each container is read once: 200 bytes of
+    # rows, each held twice by the one above, would otherwise be 2**40 items to read.
+    stack, seen = [obj], set()
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind not in PLAIN_TYPES:
             raise ChannelClosed(f"forbidden type in message: {kind.__name__}")
-        if kind is dict:
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif kind in _CONTAINERS:
-            stack.extend(item)
+        if kind in _CONTAINERS:
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if kind is dict:
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)

@@ -16,7 +16,7 @@ import unittest
 import fixtures
 import pytest_shim
 import unsupported
-from report import Reporter
+from report import Reporter, hidden_check
 from shapes import uncollected_class_words
 
 
@@ -234,7 +234,8 @@ class _UnittestResult(unittest.TestResult):
         super().stopTest(test)
         swallowed = self.reporter.side.swallowed if self.reporter.side is not None else []
         if self.outcome.get("passed") and swallowed:
-            self.outcome.update(passed=False, **self.reporter.failure(swallowed[-1]))
+            self.raised = unsupported.Unsupported(hidden_check(swallowed[0]))
+            self.outcome.update(passed=False, **self.reporter.failure(self.raised))
         swallowed.clear()
         self.reporter.limited(self.outcome, self.raised)
         self.outcome["duration_ms"] = round((time.perf_counter() - self.started) * 1000, 3)

@@ -1,0 +1,44 @@
+"""Calls that hand the same container to the other side from several threads take turns.
+
+Runs inside the sandbox (stdlib only), in both processes (proxies.call_through). A list a test hands to the code
+crosses as a copy, and the call's in-place changes are written back when it answers (performing.py). In one process
+eight threads calling ``collect(out, i)`` append to one list; here each call would change its own copy and the
+last write-back would win. So a call holds its containers' turns from the moment they are encoded until its changes
+are written back, and a second thread's call with one of them waits: one after the other, each sees the changes of
+the one before, and the list ends as in one process.
+
+A call that waits longer than TURN_WAIT (the first call is waiting for the second: a barrier, a queue the other
+thread fills) goes ahead with a copy, as before, and notes why (unsupported.py): a test that then fails is not
+judged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import unsupported
+
+TURN_WAIT = 2.0  # seconds a call waits for another thread's call holding the same container
+_STRIPES = 64  # turns are kept by id(container) % _STRIPES: a fixed set, so nothing needs cleaning up
+_TURNS = [threading.RLock() for _ in range(_STRIPES)]  # re-entrant: a callback may call again with the same list
+SHARED_COPY = ("a container of the tests' was handed to the code from several threads at once, and a call waited "
+               f"more than {TURN_WAIT:g} s for another's to end; in one process they would change one object, here "
+               "each call changed its own copy, so some changes may be lost")
+
+
+@contextlib.contextmanager
+def taken(containers: list[object]):
+    """Hold the turns of these containers (the mutable ones a call sends by value) for the length of the block."""
+    stripes = sorted({id(c) % _STRIPES for c in containers})  # one order for all: two calls cannot wait on each other
+    held = []
+    try:
+        for stripe in stripes:
+            if _TURNS[stripe].acquire(timeout=TURN_WAIT):
+                held.append(stripe)
+            else:
+                unsupported.note(SHARED_COPY)
+        yield
+    finally:
+        for stripe in reversed(held):
+            _TURNS[stripe].release()
