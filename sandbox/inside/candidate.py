@@ -43,6 +43,7 @@ class CodeSide:
         self.sync = codeside_sync.Sync()
         self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
+        self.stdin = sys.stdin  # the code's own, for when a test gives its stdin back
         self.watches: list[unsupported.FdWatch | None] = []
         self.names = shared_names.CodeNames(module.__dict__)
         self.peer: Peer | None = None
@@ -82,6 +83,11 @@ class CodeSide:
             one_cpu.follow(extra["cpu"])
         if extra and "names" in extra:
             self.names.incoming(extra["names"], self.peer.decode)
+        if extra and "stdin" in extra:  # a test set sys.stdin itself: the code reads the tests' (None: its own)
+            sys.stdin = self.stdin if extra["stdin"] is None else self.peer.decode(extra["stdin"])
+        argv = extra.get("argv") if extra else None
+        if type(argv) is list and all(type(a) is str for a in argv):
+            sys.argv = list(argv)
         try:
             self.handover.incoming(extra)
         except BadState:

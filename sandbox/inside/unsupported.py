@@ -43,6 +43,12 @@ THREAD_CALLBACK = ("a thread the code started called a function of the tests; th
                    "process of their own, where only the thread serving the tests' call may call them back")
 SUPPRESSED_CHECK = ("a check of the tests failed inside a with block of the code's context manager, whose __exit__ "
                     "suppressed it; one process would go on past it, the sandbox does not pass a check the code hid")
+ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value of its own (`{op}`); one process "
+                       "would take the code's method's answer, the sandbox lets no answer of the code's decide a "
+                       "test's comparison")
+TIMEOUT_STOOD_STILL = ("a timeout of the tests (asyncio.wait_for, asyncio.timeout) fell due while a coroutine of the "
+                       "code's ran; the sandbox runs the code's coroutine to its end in one step, where one process "
+                       "would have cancelled it at the deadline")
 FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subprocess, sys.__stdout__ or a C extension) "
             "while the test captured with capfd; the sandbox captures only what the code writes through sys.stdout and "
             "sys.stderr")

@@ -13,6 +13,9 @@ import io
 import os
 import sys
 
+import decimal_context
+import process_state
+
 
 MAX_CAPTURE = 1 << 20  # characters of output one capture keeps; past it the rest is cut and says so
 
@@ -49,12 +52,19 @@ class _Records:
         class Handler(logging.Handler):
             def emit(handler, record: logging.LogRecord) -> None:  # noqa: N805
                 try:
-                    message = record.getMessage()
+                    message, formats = record.getMessage(), True
                 except Exception as exc:
-                    message = f"<unformattable log message: {exc!r}>"
-                self.records.append({"name": str(record.name), "levelno": int(record.levelno),
-                                     "levelname": str(record.levelname), "msg": message[:10000],
-                                     "lineno": int(record.lineno or 0), "funcName": str(record.funcName)})
+                    message, formats = f"<unformattable log message: {exc!r}>", False
+                kept = {"name": str(record.name), "levelno": int(record.levelno),
+                        "levelname": str(record.levelname), "msg": message[:10000],
+                        "lineno": int(record.lineno or 0), "funcName": str(record.funcName)}
+                args = record.args
+                # Plain args cross with the format (caplog.records[0].args == (-1,)), exact types only: a subclass's
+                # str could run the code's method on the tests' side.
+                if (formats and type(record.msg) is str and type(args) is tuple and len(args) <= 20
+                        and all(type(a) in (str, int, float, bool, type(None)) for a in args)):
+                    kept.update(msg=record.msg[:10000], args=args)
+                self.records.append(kept)
 
         self.records: list[dict] = []
         self.handler = Handler(0)
@@ -143,13 +153,48 @@ class Sync:
             if type(env) is dict and all(type(k) is str and type(v) is str for k, v in env.items()):
                 os.environ.clear()
                 os.environ.update(env)
+            if "decimal" in extra:
+                decimal_context.apply(extra["decimal"])
         wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
         self.frames.append(_Frame(extra) if wanted else None)
+        self.decimals.append(decimal_context.settings())
+        self.states.append(process_state.snapshot())
+
+    @property
+    def states(self) -> list[tuple]:
+        """The streams, recursion limit and warnings filters as each request being served began (process_state)."""
+        found = getattr(self.local, "states", None)
+        if found is None:
+            found = self.local.states = []
+        return found
+
+    @property
+    def decimals(self) -> list[tuple | None]:
+        """The decimal context's settings as each request being served began (decimal_context.py)."""
+        found = getattr(self.local, "decimals", None)
+        if found is None:
+            found = self.local.decimals = []
+        return found
 
     def leave(self) -> dict | None:
         frame = self.frames.pop() if self.frames else None
         flush_streams()
-        return (frame.close(self.encode) or None) if frame else None
+        began = self.states.pop() if self.states else None
+        kept = process_state.changes(began, self.encode) if began is not None else {}
+        streams = sys.stdout, sys.stderr
+        found = (frame.close(self.encode) or None) if frame else None
+        if kept:
+            # The code's own streams, over the ones the capture put back.
+            if "stdout" in kept:
+                sys.stdout = streams[0]
+            if "stderr" in kept:
+                sys.stderr = streams[1]
+            found = {**(found or {}), "process": kept}
+        began = self.decimals.pop() if self.decimals else None
+        now = decimal_context.settings()
+        if now is not None and now != began:  # the code changed the context (getcontext().prec = 4) and kept it
+            found = {**(found or {}), "decimal": now}
+        return found
 
     def flush(self) -> dict | None:
         """What the innermost capture holds so far (sent ahead of a call back to the tests)."""

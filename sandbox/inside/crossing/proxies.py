@@ -34,13 +34,14 @@ _FORWARD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "true
             "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow, "matmul": operator.matmul,
             "and": operator.and_, "or": operator.or_, "xor": operator.xor, "lshift": operator.lshift,
             "rshift": operator.rshift, "divmod": divmod}
-BINARY_OPS = (*(f"__{name}__" for name in _FORWARD), *(f"__r{name}__" for name in _FORWARD))
+BINARY_OPS = (*(f"__{name}__" for name in _FORWARD), *(f"__r{name}__" for name in _FORWARD),
+              *(f"__i{name}__" for name in _FORWARD if name != "divmod"))  # `c += 5` asks for the code's __iadd__
 _UNARY = {"__neg__": operator.neg, "__pos__": operator.pos, "__abs__": operator.abs, "__invert__": operator.invert}
 _COMPARE = {"__eq__": operator.eq, "__ne__": operator.ne, "__lt__": operator.lt, "__le__": operator.le,
             "__gt__": operator.gt, "__ge__": operator.ge}
 # On the serving side: what each operator request does with the object (a reflected one with the operands swapped).
-_IN_PLACE = {"__iadd__": operator.iadd, "__isub__": operator.isub, "__imul__": operator.imul,
-             "__ior__": operator.ior, "__iand__": operator.iand, "__ixor__": operator.ixor}
+_SYMBOLS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
+_IN_PLACE = {f"__i{name}__": getattr(operator, f"i{name}") for name in _FORWARD if name != "divmod"}
 OPERATORS = {**{f"__{name}__": fn for name, fn in _FORWARD.items()},
              **{f"__r{name}__": (lambda f: lambda obj, other: f(other, obj))(fn) for name, fn in _FORWARD.items()},
              **_UNARY, **_COMPARE, **_IN_PLACE}
@@ -185,6 +186,14 @@ def _compare(name: str, container: bool):
         if container:
             # The contents as the standard container reads them, compared here by the standard type's rules.
             return _COMPARE[name](_ask(self, "data"), other)
+        if name not in ("__eq__", "__ne__"):
+            # Ordered against this side's data (Temp(20) < 25): the other side's method answers in one process, and
+            # what it raises (TypeError where it has none) is raised here; the tests' answer the code may take, but
+            # an answer of the code's never decides a test.
+            answer = _ask(self, "op", name, _encode(self, other))
+            if _ref(self).peer.role != "tests":
+                return answer
+            raise unsupported.Unsupported(unsupported.ORDERED_BY_THE_CODE.format(op=_SYMBOLS[name]))
         return NotImplemented
     compare.__name__ = name
     return compare
@@ -260,8 +269,36 @@ def _await(self):
 
 
 def _await_steps(self):
-    return _ask(self, "await")
+    loop = _running_loop() if _ref(self).peer.role == "tests" else None
+    started = loop.time() if loop is not None else None
+    result = _ask(self, "await")
+    if loop is not None and _timeout_passed(loop, started):
+        # The other side's coroutine runs to its end in one step, so the tests' event loop stood still meanwhile: a
+        # timeout of theirs that fell due (wait_for, asyncio.timeout) would have cancelled it in one process.
+        raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
+    return result
     yield  # a generator: the await resolves when the event loop first steps it
+
+
+def _running_loop() -> object:
+    import sys
+
+    asyncio = sys.modules.get("asyncio")
+    return asyncio.events._get_running_loop() if asyncio is not None else None
+
+
+_TIMEOUTS = ("Timeout._on_timeout", "_release_waiter")  # asyncio.timeout's and wait_for's timers (3.11)
+
+
+def _timeout_passed(loop: object, started: float) -> bool:
+    """Did a timer of a timeout on loop fall due after started (while the loop could not run it)?"""
+    now = loop.time()
+    for handle in list(getattr(loop, "_scheduled", ())):
+        when = handle.when()
+        callback = getattr(handle, "_callback", None)
+        if not handle.cancelled() and started < when <= now and getattr(callback, "__qualname__", "") in _TIMEOUTS:
+            return True
+    return False
 
 
 def _send(self, value: object) -> object:
@@ -276,6 +313,19 @@ def _throw(self, kind: object, value: object = None, traceback: object = None) -
 
 def _close(self) -> None:
     return None
+
+
+def _aexit(self, kind: object, value: object, traceback: object) -> object:
+    # As _exit: the type and the error cross (never the traceback), and a check of the tests that the other side's
+    # __aexit__ suppresses is not judged.
+    async def run() -> bool:
+        suppressed = _ask(self, "aexit", _encode(self, kind), _encode(self, value)) is True
+        hooks = _ref(self).peer.hooks
+        if suppressed and value is not None and hooks is not None and hooks.is_test_failure(value):
+            unsupported.note(unsupported.SUPPRESSED_CHECK)
+            return False
+        return suppressed
+    return run()
 
 
 def _async_step(op: str):
@@ -329,7 +379,7 @@ _METHODS = {
     "__round__": lambda self, *digits: _ask(self, "round", *(_encode(self, d) for d in digits)),
     "__await__": _await, "send": _send, "throw": _throw, "close": _close,
     "__aiter__": lambda self: _ask(self, "aiter"), "__anext__": _async_step("anext"),
-    "__aenter__": _async_step("aenter"), "__aexit__": _async_step("aexit"),
+    "__aenter__": _async_step("aenter"), "__aexit__": _aexit,
     **{name: (lambda n: lambda self: _ask(self, "op", n))(name) for name in _UNARY},
     **{name: (lambda n: lambda self, other: _ask(self, "op", n, _encode(self, other)))(name) for name in BINARY_OPS},
 }
@@ -640,8 +690,13 @@ def _send_batch(loop: object) -> None:
     if not batch:
         return
     peer = batch[0][0].ref.peer
+    started = loop.time()
     try:
         outcomes = peer.request("await_all", ("h", 0), [(p.op, p.ref.handle) for p, _ in batch])
+        if peer.role == "tests" and _timeout_passed(loop, started):
+            # The loop stood still while the other side's coroutines ran (above): a timeout that fell due meanwhile
+            # would have cancelled them in one process.
+            raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
     except BaseException as exc:  # the other side died, or the batch could not be sent: every await fails so
         outcomes = [(False, exc)] * len(batch)
     for (_, future), outcome in zip(batch, outcomes if type(outcomes) is list else []):
@@ -692,7 +747,7 @@ def instance(cls: type, ref: Ref, data: object) -> object:
 
 
 def _new_value(cls: type, base: type, data: object) -> object:
-    import datetime
+    from values import datetime  # the classes as loaded, whatever a test patched since
 
     if type(data) is not base and not (base is tuple and type(data) is tuple):
         raise TypeError(f"a {base.__name__} value arrived as {type(data).__name__}")
@@ -728,11 +783,13 @@ _HARNESS_MODULES = frozenset({"unittest", "doctest", "bdb", "pdb", "test"})
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,
-                     qualified: str | None = None) -> BaseException:
+                     qualified: str | None = None, group: list | None = None) -> BaseException:
     """An exception of the other side's, as one of this side's classes of the same family (the standard library's
     class it was, or its nearest builtin one), named as the other side named it, which ``except`` and
-    ``pytest.raises`` match by that family."""
+    ``pytest.raises`` match by that family. group: an exception group's exceptions, rebuilt."""
     base = _standard_exception(qualified) or _builtin_exception(base_name)
+    if issubclass(base, BaseExceptionGroup):
+        return _remote_group(base, message, group or [], ref)
     name = type_name or base.__name__
     key = (name, base)
     cls = _named_errors.get(key)
@@ -749,6 +806,17 @@ def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None
 
 
 _named_errors: dict[tuple, type] = {}
+
+
+def _remote_group(base: type, message: str, group: list, ref: Ref | None) -> BaseException:
+    # A group is built from its message and exceptions (ExceptionGroup's __new__ checks both); one that holds a
+    # BaseException only is a BaseExceptionGroup, as Python makes it.
+    if base is ExceptionGroup and not all(isinstance(e, Exception) for e in group):
+        base = BaseExceptionGroup
+    made = base(message, group or [RemoteError(message)])
+    if ref is not None:
+        made.__dict__["_sbx_ref"] = ref
+    return made
 
 
 def run_to_end(awaitable: object) -> object:

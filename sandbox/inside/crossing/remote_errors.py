@@ -17,16 +17,33 @@ from kinds import builtin_exception_name, short_text, standard_name, text_of
 class RemoteErrors:
     """Describing this side's exceptions for the other side, and rebuilding the other side's here."""
 
-    def describe_error(self, exc: BaseException) -> dict:
+    def describe_error(self, exc: BaseException, depth: int = 0) -> dict:
         """What the other side needs to raise it again: its type (a mirror when it is this side's own class), the
-        nearest builtin exception, the message, and a traceback trimmed to this side's own file."""
+        nearest builtin exception, the message, a traceback trimmed to this side's own file, and what it was raised
+        from (``__cause__``, ``__context__``, ``from None``), its notes and a group's exceptions, as in one process
+        (``assert err.__cause__`` of a ``raise ParseError(...) from exc``)."""
         if isinstance(exc, MemoryError):
             # The frames' locals hold what filled the memory (a list grown forever): let it go before describing.
             traceback.clear_frames(exc.__traceback__)
         try:
-            return self._described(exc)
+            info = self._described(exc)
+            if depth < _MAX_CHAIN and "home" not in info:
+                self._chain(exc, info, depth + 1)
+            return info
         except MemoryError:
             return {"type": type(exc).__name__, "base": "MemoryError", "message": "", "traceback": "", "lineno": None}
+
+    def _chain(self, exc: BaseException, info: dict, depth: int) -> None:
+        for key, linked in (("cause", exc.__cause__), ("context", exc.__context__)):
+            if isinstance(linked, BaseException) and linked is not exc:
+                info[key] = self.describe_error(linked, depth)
+        if exc.__suppress_context__ is True:
+            info["suppress_context"] = True
+        notes = getattr(exc, "__notes__", None)
+        if type(notes) is list:
+            info["notes"] = [text_of(str, n)[:10000] for n in notes[:100]]
+        if isinstance(exc, BaseExceptionGroup):
+            info["group"] = [self.describe_error(e, depth) for e in exc.exceptions[:100]]
 
     def _described(self, exc: BaseException) -> dict:
         cls = type(exc)
@@ -54,9 +71,29 @@ class RemoteErrors:
                 pass
         return info
 
-    def rebuild_error(self, info: dict) -> BaseException:
+    def rebuild_error(self, info: dict, depth: int = 0) -> BaseException:
         """The other side's exception as one of this side's: its mirror class when it has one, else a class of the
-        same builtin family (so ``except ValueError`` and ``pytest.raises`` work), marked as the other side's."""
+        same builtin family (so ``except ValueError`` and ``pytest.raises`` work), marked as the other side's; with
+        what it was raised from, its notes and a group's exceptions (describe_error)."""
+        exc = self._rebuilt(info, depth)
+        if depth >= _MAX_CHAIN or type(info.get("home")) is int:
+            return exc
+        for key, attr in (("cause", "__cause__"), ("context", "__context__")):
+            if type(info.get(key)) is dict:
+                setattr(exc, attr, self.rebuild_error(info[key], depth + 1))
+        if info.get("suppress_context") is True:
+            exc.__suppress_context__ = True
+        notes = info.get("notes")
+        if type(notes) is list:
+            exc.__notes__ = [n for n in notes if type(n) is str]
+        return exc
+
+    def _rebuilt(self, info: dict, depth: int) -> BaseException:
+        group = info.get("group")
+        if type(group) is list and depth < _MAX_CHAIN:
+            group = [self.rebuild_error(g, depth + 1) for g in group if type(g) is dict]
+        else:
+            group = None
         try:
             if type(info.get("home")) is int:
                 home = self.exports.get(info["home"])
@@ -76,11 +113,15 @@ class RemoteErrors:
         ref = proxies.Ref(self, handle, short_text(info.get("message"))) if type(handle) is int else None
         qualified = info.get("qualified")
         exc = proxies.remote_exception(self, str(info.get("base", "Exception")), str(info.get("message", "")),
-                                       ref, str(info.get("type")), qualified if type(qualified) is str else None)
+                                       ref, str(info.get("type")), qualified if type(qualified) is str else None,
+                                       group)
         exc.remote_traceback = str(info.get("traceback", ""))
         if isinstance(exc, ModuleNotFoundError):
             exc.name = info["module"] if type(info.get("module")) is str else None
         return exc
+
+
+_MAX_CHAIN = 4  # exceptions a chain carries across (an error raised from an error raised from ...): the rest stay
 
 
 def _own_frames(tb: object, filename: str, keep: int = 20) -> traceback.StackSummary:

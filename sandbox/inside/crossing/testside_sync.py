@@ -14,7 +14,9 @@ import os
 import sys
 import types
 
+import decimal_context
 import one_cpu
+import process_state
 import shared_names
 from handover import BadState, Handover
 
@@ -32,8 +34,11 @@ class TestsSide:
         self.peer = None
         self.is_test_failure = is_test_failure
         self.stdout, self.stderr = sys.stdout, sys.stderr
+        self.stdin = self.stdin_sent = sys.stdin
+        self.argv_sent = list(sys.argv)
         self.env = dict(os.environ)
         self.env_raw = _raw_environ()
+        self.decimals: tuple | None = None  # the decimal context's settings as the two last agreed
         self.swallowed: list[BaseException] = []
         self.handover = Handover()
         self.names = shared_names.TestsNames()
@@ -60,6 +65,16 @@ class TestsSide:
         levels = _log_levels()
         if levels is not None:
             extra["log"] = levels
+        # A test that sets sys.stdin or sys.argv itself (sys.stdin = io.StringIO("3\n"), not monkeypatch's way)
+        # sets the code's: one process has one sys. The tests' own stdin sends None: the code's own again.
+        if sys.stdin is not self.stdin_sent:
+            self.stdin_sent = sys.stdin
+            extra["stdin"] = None if sys.stdin is self.stdin else self.peer.encode(sys.stdin)
+        if sys.argv != self.argv_sent and type(sys.argv) is list and all(type(a) is str for a in sys.argv):
+            extra["argv"] = self.argv_sent = list(sys.argv)
+        decimals = decimal_context.settings()
+        if decimals is not None and decimals != self.decimals:
+            extra["decimal"] = self.decimals = decimals
         import warnings
 
         if (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)) != self.warning_state:
@@ -88,6 +103,10 @@ class TestsSide:
         records = extra.get("logs")
         if type(records) is list:
             _log(records)
+        if "process" in extra:
+            process_state.apply(extra["process"], self.peer.decode)
+        if "decimal" in extra and decimal_context.apply(extra["decimal"]):
+            self.decimals = extra["decimal"]  # the code's change to the context, as one process would keep it
         caught = extra.get("warnings")
         if type(caught) is list:
             self._warn(caught)
@@ -206,15 +225,23 @@ def _raw_environ() -> dict | None:
 
 
 def _log_levels() -> dict | None:
-    """When the tests' logging has a handler (caplog, basicConfig): the levels the tests set, by logger."""
+    """When the tests' logging has a handler (caplog, basicConfig, assertLogs, a handler of their own on the code's
+    logger): the levels the tests set, by logger."""
     logging = sys.modules.get("logging")
-    if logging is None or not logging.root.handlers:
+    if logging is None:
+        return None
+    loggers = [(name, logger) for name, logger in list(logging.root.manager.loggerDict.items())
+               if isinstance(logger, logging.Logger)]
+    if not logging.root.handlers and not any(logger.handlers for _, logger in loggers):
         return None
     levels = {"": logging.root.level}
-    for name, logger in list(logging.root.manager.loggerDict.items()):
-        if isinstance(logger, logging.Logger) and logger.level != logging.NOTSET:
+    for name, logger in loggers:
+        if logger.level != logging.NOTSET:
             levels[name] = logger.level
     return levels
+
+
+_LOG_ARGS = (str, int, float, bool, type(None))  # a record's args that cross as they are: getMessage() formats alike
 
 
 def _log(records: list) -> None:
@@ -225,6 +252,8 @@ def _log(records: list) -> None:
             continue
         fields = {k: record[k] for k in ("name", "levelname", "msg", "funcName") if type(record.get(k)) is str}
         fields.update({k: record[k] for k in ("levelno", "lineno") if type(record.get(k)) is int})
-        made = logging.makeLogRecord({**fields, "args": None, "pathname": "solution.py", "filename": "solution.py",
-                                      "module": "solution"})
+        args = record.get("args")
+        plain = type(args) is tuple and all(type(a) in _LOG_ARGS for a in args)
+        made = logging.makeLogRecord({**fields, "args": args if plain else None, "pathname": "solution.py",
+                                      "filename": "solution.py", "module": "solution"})
         logging.getLogger(fields.get("name") or None).handle(made)

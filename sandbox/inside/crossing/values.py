@@ -16,12 +16,18 @@ receiving side rebuilds with its own numpy.
 from __future__ import annotations
 
 import collections
-import datetime
+import datetime as _datetime_module
 import decimal
 import fractions
 import pathlib
 import re
 import sys
+import types
+
+# The classes as they were when the sandbox loaded: a test that patches the module (monkeypatch.setattr(datetime,
+# 'datetime', FakeDT), to fix "now") changes what the code's `datetime.datetime` is, never what a value here is.
+datetime = types.SimpleNamespace(**{name: getattr(_datetime_module, name)
+                                    for name in ("date", "datetime", "time", "timedelta", "timezone", "tzinfo")})
 
 PLAIN_SCALARS = (type(None), bool, int, float, complex, str, bytes)
 _TIMES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone)
