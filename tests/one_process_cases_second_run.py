@@ -2589,3 +2589,217 @@ C("pt_np_attr_inplace_mutates_shared_bad", '''
 def damp(particle, k):
     particle.velocity *= k
 ''', NP_SHARED_T)
+
+
+# ============================================================ found by a review of the mends (one process first)
+
+C("pt_code_capturing_context_manager", '''
+import io, sys
+class Capturing:
+    def __enter__(self):
+        self._old = sys.stdout
+        sys.stdout = self._buf = io.StringIO()
+        return self
+    def __exit__(self, *a):
+        sys.stdout = self._old
+        return False
+    def value(self):
+        return self._buf.getvalue()
+def add(a, b):
+    return a + b
+''', r'''
+def test_capture():
+    with Capturing() as c:
+        print("hi")
+    assert c.value() == "hi\n"
+
+def test_after():
+    assert add(1, 2) == 3
+''')
+
+C("pt_code_keeps_replaced_stdout_bad", '''
+import io, sys
+def parse(text):
+    sys.stdout = io.StringIO()   # kept: the tests' sys.stdout becomes this object
+    return int(text) if text.isdigit() else 0   # wrong: should raise ValueError on garbage
+''', '''
+import pytest
+def test_number():
+    assert parse("12") == 12
+
+def test_garbage_rejected():
+    with pytest.raises(Exception):
+        parse("garbage")
+''')
+
+C("pt_code_replaces_stdout_then_restores", '''
+import io, sys
+def quiet():
+    sys.stdout = io.StringIO()
+    return 1
+def loud(x):
+    print("loud", x)
+    return x
+''', '''
+import sys
+def test_a():
+    assert quiet() == 1
+    print("from test")
+    assert loud(2) == 2
+    assert loud(3) == 3
+
+def test_b():
+    for i in range(50):
+        assert loud(i) == i
+''')
+
+C("pt_code_warns_then_ignores_bad", '''
+import warnings
+def convert(x):
+    warnings.warn("float precision lost", UserWarning)   # wrong: must not warn
+    warnings.simplefilter("ignore")
+    return int(x)
+''', '''
+import warnings
+def test_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert convert(2.0) == 2
+''')
+
+C("pt_code_warns_then_ignores_pytest_warns", '''
+import warnings
+def legacy():
+    warnings.warn("old api", DeprecationWarning)
+    warnings.simplefilter("ignore")
+    return 1
+''', '''
+import pytest
+def test_warns():
+    with pytest.warns(DeprecationWarning):
+        assert legacy() == 1
+''')
+
+C("pt_threads_other_lists_never_wait", '''
+import threading, time
+class Worker:
+    def __init__(self):
+        self.done = []
+        self.stop = threading.Event()
+    def run(self, options):
+        while not self.stop.is_set():
+            time.sleep(options["poll"])
+    def submit(self, items):
+        self.done.extend(items)
+        return len(self.done)
+''', '''
+import threading
+def test_submit_while_running():
+    w = Worker()
+    t = threading.Thread(target=w.run, args=({"poll": 0.01},))
+    t.start()
+    try:
+        for i in range(5):
+            assert w.submit([i]) == i + 1
+    finally:
+        w.stop.set()
+        t.join()
+''')
+
+C("pt_callback_failure_comes_back_to_the_test", '''
+def apply(cb, x):
+    return cb(x)
+''', '''
+import pytest
+def test_cb():
+    def cb(x):
+        assert x > 0
+        return x
+    assert apply(cb, 2) == 2
+    with pytest.raises(AssertionError):
+        apply(cb, -1)
+''')
+
+C("pt_exception_group_message", '''
+def validate(items):
+    errs = [ValueError(f"bad {i}") for i in items if i < 0]
+    if errs:
+        raise ExceptionGroup("invalid input", errs)
+''', '''
+import pytest
+def test_group_message():
+    with pytest.raises(ExceptionGroup) as ei:
+        validate([-1, -2])
+    assert ei.value.message == "invalid input"
+    assert [str(e) for e in ei.value.exceptions] == ["bad -1", "bad -2"]
+''')
+
+C("pt_ordering_raises_any_exception_bad", '''
+class Version:
+    def __init__(self, text):
+        self.parts = tuple(int(p) for p in text.split("."))
+    def __lt__(self, other):          # wrong: should refuse non-Version operands
+        return self.parts < (other.parts if isinstance(other, Version) else (other,))
+''', '''
+import pytest
+def test_refuses_plain_numbers():
+    with pytest.raises(Exception):
+        Version("1.2") < 3
+''')
+
+C("pt_monkeypatch_datetime_now_year", '''
+import datetime
+def year():
+    return datetime.datetime.now().year
+def klass():
+    return datetime.datetime.__name__
+def today_year():
+    return datetime.date.today().year
+''', '''
+import datetime
+class FakeDT(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return cls(2000, 1, 1, 9, 0)
+class FakeDate(datetime.date):
+    @classmethod
+    def today(cls):
+        return cls(2001, 6, 8)
+def test_year(monkeypatch):
+    monkeypatch.setattr(datetime, 'datetime', FakeDT)
+    assert klass() == "FakeDT"
+    assert year() == 2000
+def test_today(monkeypatch):
+    monkeypatch.setattr(datetime, 'date', FakeDate)
+    assert today_year() == 2001
+''')
+
+C("pt_threads_rows_with_dates_apart", '''
+import datetime
+def grid(n, k):
+    d = datetime.date(2000, 1, k + 1)
+    return [[k, d, [k]] for _ in range(n)]
+''', '''
+import threading, datetime
+def test_threads():
+    bad = []
+    def run(k):
+        d = datetime.date(2000, 1, k + 1)
+        for _ in range(25):
+            try:
+                g = grid(2000, k)
+            except KeyError:
+                bad.append((k, "KeyError"))
+                continue
+            wrong = [row for row in g if row != [k, d, [k]]]
+            if wrong:
+                bad.append((k, "value", wrong[0]))
+            if len({id(r) for r in g}) != len(g):
+                bad.append((k, "rows shared", len({id(r) for r in g})))
+            if len({id(r[2]) for r in g}) != len(g):
+                bad.append((k, "inner shared", len({id(r[2]) for r in g})))
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert bad == []
+''')

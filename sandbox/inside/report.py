@@ -124,9 +124,13 @@ class Reporter:
     def limited(self, result: dict, raised: BaseException | None) -> None:
         """A test that raised Unsupported, or did not pass after meeting what cannot behave as in one process (the
         reasons noted during it, in either process), is unsupported, with the reason: never a failure of the code.
-        A test that passed passed."""
+        A test that passed passed, unless it caught an Unsupported this process raised."""
+        caught = unsupported.raised()
         noted = unsupported.take()
         if result.get("passed"):
+            if caught and not result.get("skipped"):
+                # The test caught what the sandbox raised (pytest.raises(Exception) around Temp(1) < 3): not judged.
+                result.update(passed=False, unsupported=caught[0])
             return
         reason = raised.reason if isinstance(raised, unsupported.Unsupported) else noted[0] if noted else None
         if reason:

@@ -149,13 +149,21 @@ def _solution(peer: Peer, side: TestsSide, names: dict) -> SolutionModule:
     return module
 
 
+def _fd_level(stream: object) -> bool:
+    """Does capfd hold the stream (its own flag, read without asking: a stream may be anything a test set)?"""
+    try:
+        return object.__getattribute__(stream, "_sbx_fd_level") is True
+    except AttributeError:
+        return False
+
+
 class _TestsSide(TestsSide):
     """The tests' side of the protocol, which also asks the code's process to watch its file descriptors while a
     test captures with capfd, and takes what that process noted as unsupported (sandbox/inside/unsupported.py)."""
 
     def before_request(self) -> dict | None:
         extra = super().before_request()
-        if getattr(sys.stdout, "_sbx_fd_level", False):
+        if _fd_level(sys.stdout):
             extra = {**(extra or {}), "fd_watch": True}
         return extra
 

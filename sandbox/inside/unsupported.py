@@ -66,9 +66,12 @@ class Unsupported(RuntimeError):
         super().__init__(reason)
         self.reason = reason
         note(reason)  # the code may catch it: the test is still told why
+        if len(_raised) < _MAX_NOTES:
+            _raised.append(reason)  # and a test that catches it (pytest.raises(Exception)) is not judged (raised)
 
 
 _noted: list[str] = []
+_raised: list[str] = []  # the reasons of the Unsupported raised in this process since the last take
 
 
 def note(reason: str) -> None:
@@ -78,10 +81,17 @@ def note(reason: str) -> None:
 
 
 def take() -> list[str]:
-    """The reasons noted since the last take, in order; clears them."""
+    """The reasons noted since the last take, in order; clears them (and those raised)."""
     taken = list(_noted)
     _noted.clear()
+    _raised.clear()
     return taken
+
+
+def raised() -> list[str]:
+    """The reasons of the Unsupported raised in this process since the last take: where one was, the test went on
+    past a point where one process would have done otherwise, so even a pass is not judged."""
+    return list(_raised)
 
 
 def with_notes(extra: dict | None) -> dict | None:

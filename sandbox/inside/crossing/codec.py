@@ -13,10 +13,15 @@ value, values.build_module) or runs anything the code sent.
 
 from __future__ import annotations
 
+import threading
+
 import linking
 from decoding import Decoder
 from encoding import Encoder
 from kinds import STANDARD_TYPES, CannotCross, PeerGone  # noqa: F401  (what crosses, named where it is used)
+
+
+_NONE: frozenset = frozenset()
 
 
 class Codec(Encoder, Decoder):
@@ -35,10 +40,16 @@ class Codec(Encoder, Decoder):
         self.described: dict[int, tuple] = {}
         self.next_handle = 1
         self.dead: str | None = None
-        self.live: set[int] = set()  # ids of this side's containers the value being encoded sends as live views
-        self.held: dict[int, tuple] = {}  # the value being encoded: id -> (a container in it, its node)
-        self.built: dict[int, object] = {}  # the value being decoded: id(node) -> the container built for it
+        # What one encoding or decoding works with, kept per thread (several tests' threads may call at once):
+        # live, the ids of this side's containers the value being encoded sends as live views; held, the value being
+        # encoded: id -> (a container in it, its node); built, the value being decoded: id(node) -> its container.
+        self.working = threading.local()
         self.links = linking.Links()  # containers the tests handed over and the code kept, in step on both sides
+
+    live = property(lambda self: getattr(self.working, "live", _NONE), lambda self, v: setattr(self.working, "live", v))
+    held = property(lambda self: getattr(self.working, "held", None), lambda self, v: setattr(self.working, "held", v))
+    built = property(lambda self: getattr(self.working, "built", None),
+                     lambda self, v: setattr(self.working, "built", v))
 
     # --- values out ----------------------------------------------------------------------------------------------
 

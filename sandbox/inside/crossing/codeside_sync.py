@@ -138,6 +138,7 @@ class Sync:
         import threading
 
         self.local = threading.local()  # each thread serving the tests' calls has its own stack
+        self.own_streams = (sys.stdout, sys.stderr)  # before the code replaced any (process_state.changes)
         self.encode = None
 
     @property
@@ -180,7 +181,7 @@ class Sync:
         frame = self.frames.pop() if self.frames else None
         flush_streams()
         began = self.states.pop() if self.states else None
-        kept = process_state.changes(began, self.encode) if began is not None else {}
+        kept = process_state.changes(began, self.own_streams, self.encode) if began is not None else {}
         streams = sys.stdout, sys.stderr
         found = (frame.close(self.encode) or None) if frame else None
         if kept:

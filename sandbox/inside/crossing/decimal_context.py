@@ -14,19 +14,17 @@ import sys
 
 _ROUNDINGS = ("ROUND_DOWN", "ROUND_HALF_UP", "ROUND_HALF_EVEN", "ROUND_CEILING", "ROUND_FLOOR", "ROUND_UP",
               "ROUND_HALF_DOWN", "ROUND_05UP")
-_SIGNALS = ("Clamped", "DivisionByZero", "Inexact", "InvalidOperation", "Overflow", "Rounded", "Subnormal",
-            "Underflow", "FloatOperation")
 
 
 def settings() -> tuple | None:
-    """This thread's context as plain data (prec, rounding, Emin, Emax, capitals, clamp, the signals that trap), or
-    None where nothing here imported decimal."""
+    """This thread's context as plain data (prec, rounding, Emin, Emax, capitals, clamp, whether each signal traps,
+    in the context's own order of signals: one interpreter on both sides), or None where nothing here imported
+    decimal. Read with every message: a microsecond."""
     decimal = sys.modules.get("decimal")
     if decimal is None:
         return None
     ctx = decimal.getcontext()
-    traps = tuple(name for name in _SIGNALS if ctx.traps.get(getattr(decimal, name), False))
-    return (ctx.prec, ctx.rounding, ctx.Emin, ctx.Emax, ctx.capitals, ctx.clamp, traps)
+    return (ctx.prec, ctx.rounding, ctx.Emin, ctx.Emax, ctx.capitals, ctx.clamp, tuple(ctx.traps.values()))
 
 
 def apply(sent: object) -> bool:
@@ -34,17 +32,17 @@ def apply(sent: object) -> bool:
     if type(sent) is not tuple or len(sent) != 7:
         return False
     prec, rounding, emin, emax, capitals, clamp, traps = sent
-    if (any(type(n) is not int for n in (prec, emin, emax, capitals, clamp)) or rounding not in _ROUNDINGS
-            or type(traps) is not tuple or any(t not in _SIGNALS for t in traps)):
-        return False
     import decimal
 
     ctx = decimal.getcontext()
+    if (any(type(n) is not int for n in (prec, emin, emax, capitals, clamp)) or rounding not in _ROUNDINGS
+            or type(traps) is not tuple or len(traps) != len(ctx.traps) or any(type(t) is not bool for t in traps)):
+        return False
     try:
         ctx.prec, ctx.rounding, ctx.Emin, ctx.Emax = prec, rounding, emin, emax
         ctx.capitals, ctx.clamp = capitals, clamp
     except (ValueError, TypeError):
         return False
-    for name in _SIGNALS:
-        ctx.traps[getattr(decimal, name)] = name in traps
+    for signal, on in zip(list(ctx.traps), traps):
+        ctx.traps[signal] = on
     return True

@@ -146,7 +146,9 @@ def _class_info(info: dict) -> dict:
             "dataclass": [f for f in as_list(info.get("dataclass", [])) if type(f) is str and f.isidentifier()
                           and not f.startswith("__")],
             "exception": exception if type(exception) is str else None,
-            "enum": info.get("enum") is True}
+            "enum": info.get("enum") is True,
+            "overrides": [n for n in as_list(info.get("overrides", []))[:100] if type(n) is str and n.isidentifier()
+                          and not n.startswith("_")]}
 
 
 def _names(info: dict) -> dict:

@@ -190,6 +190,9 @@ class Encoder:
             "dataclass": [f for f in getattr(cls, "__dataclass_fields__", {}) if type(f) is str],
             "exception": builtin_exception_name(cls) if issubclass(cls, BaseException) else None,
             "enum": any(k.__name__ == "Enum" and k.__module__ == "enum" for k in cls.__mro__),
+            # the public names it defines over its value type's (a classmethod `now` of a datetime subclass)
+            "overrides": [n for n in type.__dict__["__dict__"].__get__(cls) if type(n) is str and not n.startswith("_")
+                          and hasattr(value_base, n)] if value_base else [],
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 

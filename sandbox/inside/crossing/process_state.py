@@ -4,9 +4,11 @@ Runs inside the sandbox (stdlib only), in both processes (codeside_sync.py sends
 process a ``sys.stdout = io.StringIO()`` the code forgets to undo is the stream the test's ``sys.stdout is before``
 reads, a ``sys.setrecursionlimit(100)`` is the test's limit too, and a ``warnings.simplefilter('ignore')`` is in the
 test's ``warnings.filters``; a test that checks the code put them back fails. So the code's side notes them as each
-call it serves begins (snapshot) and sends what the call left changed (changes): a stream as an object of the code's
-(the tests write to it through requests), the limit as a number, the filters it added in front as plain data. The
-tests' side sets them on its own interpreter (apply).
+call it serves begins (snapshot) and sends what the call left changed (changes): a stream it replaced, as an object
+of the code's (a test's print inside the code's ``with Capturing() as c:`` lands in the code's buffer), or None when it
+put its own back, the limit as a number, the filters it added in front as plain data. The tests' side sets them on its
+own interpreter (apply), and takes its own stream back on None. Its harness never asks such a stream anything but to
+write (testrunner._fd_level reads a flag without a request).
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ def snapshot() -> tuple:
     return sys.stdout, sys.stderr, sys.getrecursionlimit(), list(warnings.filters) if warnings else None
 
 
-def changes(began: tuple, encode) -> dict:
-    """What differs from began and the call kept, as plain data (streams encoded as objects of this side's)."""
+def changes(began: tuple, own: tuple, encode) -> dict:
+    """What differs from began and the call kept, as plain data. own: the streams this process had before the code
+    replaced any (a stream put back to one of them is sent as None: the tests' own again)."""
     found = {}
-    for name, stream, was in (("stdout", sys.stdout, began[0]), ("stderr", sys.stderr, began[1])):
-        if stream is not was:
+    for name, stream, was, home in (("stdout", sys.stdout, began[0], own[0]), ("stderr", sys.stderr, began[1], own[1])):
+        if stream is home and was is not home:
+            found[name] = None
+        elif stream is not was:
             try:
                 found[name] = encode(stream)
             except Exception:  # a stream that cannot cross stays the code's
@@ -52,13 +57,22 @@ def _plain_filter(entry: tuple) -> tuple | None:
     return (str(action), getattr(message, "pattern", None), name, getattr(module, "pattern", None), int(lineno))
 
 
+_REPLACED: dict[str, object] = {}  # the tests' stream a stand-in replaced, by name, for when the code puts its back
+
+
 def apply(sent: object, decode) -> None:
     """Take on the code's kept changes (changes) in this process."""
     if type(sent) is not dict:
         return
     for name in ("stdout", "stderr"):
-        if name in sent:
-            setattr(sys, name, decode(sent[name]))
+        if name not in sent:
+            continue
+        if sent[name] is None:
+            if name in _REPLACED:
+                setattr(sys, name, _REPLACED.pop(name))
+            continue
+        _REPLACED.setdefault(name, getattr(sys, name))
+        setattr(sys, name, decode(sent[name]))
     limit = sent.get("recursionlimit")
     if type(limit) is int:
         try:

@@ -566,6 +566,9 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace.update(protocol_methods(info["caps"], skip))
     elif core in _value_cores.values():
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
+        # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
+        # asked of the other side, where lookup would otherwise find the value type's own first.
+        namespace.update({n: _Overridden(n) for n in info.get("overrides", ()) if hasattr(info["value"], n)})
     for index, field in enumerate(info["fields"]):
         namespace[field] = property(operator.itemgetter(index))
     if info["dataclass"]:
@@ -579,6 +582,19 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if {"__await__", "send", "throw"} <= info["caps"]:
         collections.abc.Coroutine.register(cls)
     return cls
+
+
+class _Overridden:
+    """A method of the other side's value class that overrides its value type's: asked of the other side, on the
+    class (a classmethod: ``FakeDT.now()``) or on the object."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, cls: type | None = None) -> object:
+        if obj is None:
+            return _class_ref(cls).ask("getattr", self.name)
+        return _ask(obj, "getattr", self.name)
 
 
 def _dataclass_fields(names: list[str]) -> dict:

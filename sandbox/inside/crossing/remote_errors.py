@@ -43,7 +43,7 @@ class RemoteErrors:
         if type(notes) is list:
             info["notes"] = [text_of(str, n)[:10000] for n in notes[:100]]
         if isinstance(exc, BaseExceptionGroup):
-            info["group"] = [self.describe_error(e, depth) for e in exc.exceptions[:100]]
+            info["group"] = [self.describe_error(e, depth) for e in exc.exceptions[:_MAX_GROUP]]
 
     def _described(self, exc: BaseException) -> dict:
         cls = type(exc)
@@ -51,7 +51,9 @@ class RemoteErrors:
         lines = traceback.format_list(frames)
         if isinstance(exc, SyntaxError) and exc.filename == self.hooks.source_file:
             lines = traceback.format_exception_only(cls, exc)[:-1]
-        info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": text_of(str, exc),
+        # A group's str adds "(2 sub-exceptions)" to its message, which rebuilding it would add again.
+        message = exc.message if isinstance(exc, BaseExceptionGroup) and type(exc.message) is str else text_of(str, exc)
+        info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": message,
                 "qualified": standard_name(cls),
                 "traceback": short_text("".join(lines)),
                 "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None)}
@@ -71,16 +73,20 @@ class RemoteErrors:
                 pass
         return info
 
-    def rebuild_error(self, info: dict, depth: int = 0) -> BaseException:
+    def rebuild_error(self, info: dict, depth: int = 0, built: dict | None = None) -> BaseException:
         """The other side's exception as one of this side's: its mirror class when it has one, else a class of the
         same builtin family (so ``except ValueError`` and ``pytest.raises`` work), marked as the other side's; with
-        what it was raised from, its notes and a group's exceptions (describe_error)."""
-        exc = self._rebuilt(info, depth)
+        what it was raised from, its notes and a group's exceptions (describe_error). built: id(info) -> what was
+        rebuilt of it, so that one description held many times (marshal keeps it one) is rebuilt once."""
+        built = {} if built is None else built
+        if id(info) in built:
+            return built[id(info)]
+        exc = built[id(info)] = self._rebuilt(info, depth, built)
         if depth >= _MAX_CHAIN or type(info.get("home")) is int:
             return exc
         for key, attr in (("cause", "__cause__"), ("context", "__context__")):
             if type(info.get(key)) is dict:
-                setattr(exc, attr, self.rebuild_error(info[key], depth + 1))
+                setattr(exc, attr, self.rebuild_error(info[key], depth + 1, built))
         if info.get("suppress_context") is True:
             exc.__suppress_context__ = True
         notes = info.get("notes")
@@ -88,16 +94,20 @@ class RemoteErrors:
             exc.__notes__ = [n for n in notes if type(n) is str]
         return exc
 
-    def _rebuilt(self, info: dict, depth: int) -> BaseException:
+    def _rebuilt(self, info: dict, depth: int, built: dict) -> BaseException:
         group = info.get("group")
         if type(group) is list and depth < _MAX_CHAIN:
-            group = [self.rebuild_error(g, depth + 1) for g in group if type(g) is dict]
+            group = [self.rebuild_error(g, depth + 1, built) for g in group[:_MAX_GROUP] if type(g) is dict]
         else:
             group = None
         try:
             if type(info.get("home")) is int:
                 home = self.exports.get(info["home"])
                 if isinstance(home, BaseException):
+                    # This side's own failure coming back through the other side: not one it hid (report.py).
+                    swallowed = getattr(self.hooks, "swallowed", None)
+                    if type(swallowed) is list:
+                        swallowed[:] = [e for e in swallowed if e is not home]
                     return home
             if type(info.get("class")) is tuple and type(info.get("handle")) is int:
                 cls = self.mirror(info["class"])
@@ -122,6 +132,7 @@ class RemoteErrors:
 
 
 _MAX_CHAIN = 4  # exceptions a chain carries across (an error raised from an error raised from ...): the rest stay
+_MAX_GROUP = 100  # a group's exceptions each side describes and rebuilds: a message cannot fan out past 100**4
 
 
 def _own_frames(tb: object, filename: str, keep: int = 20) -> traceback.StackSummary:

@@ -255,13 +255,25 @@ def _tests_own(value: object) -> bool:
 
 
 def names_own_module(module: ast.Module) -> bool:
-    """Whether the tests reach their own module, to patch the one-file way (``sys.modules[__name__]``, ``__name__ +
-    '.fetch'``); a main guard's ``__name__ == '__main__'`` does not."""
-    compared = {id(side) for node in ast.walk(module) if isinstance(node, ast.Compare)
-                for side in (node.left, *node.comparators)}
-    return any(isinstance(node, ast.Attribute) and node.attr == "modules"
-               or isinstance(node, ast.Name) and node.id == "__name__" and id(node) not in compared
-               for node in ast.walk(module))
+    """Whether the tests reach their own module to patch the one-file way: ``sys.modules[__name__]``, a target built
+    from ``__name__`` (``__name__ + '.fetch'``, ``f"{__name__}.fetch"``) or ``import_module(__name__)``; never a main
+    guard's ``__name__ == '__main__'`` or ``logging.getLogger(__name__)``, which would look at every name with every
+    message for nothing."""
+    def is_name(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == "__name__"
+
+    for node in ast.walk(module):
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "modules"
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "sys"):
+            return True
+        if isinstance(node, ast.BinOp) and (is_name(node.left) or is_name(node.right)):
+            return True
+        if isinstance(node, ast.FormattedValue) and is_name(node.value):
+            return True
+        if (isinstance(node, ast.Call) and any(is_name(a) for a in node.args)
+                and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"):
+            return True
+    return False
 
 
 def imported_names(module: ast.Module) -> set[str]:

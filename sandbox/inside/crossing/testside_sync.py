@@ -103,13 +103,13 @@ class TestsSide:
         records = extra.get("logs")
         if type(records) is list:
             _log(records)
-        if "process" in extra:
-            process_state.apply(extra["process"], self.peer.decode)
         if "decimal" in extra and decimal_context.apply(extra["decimal"]):
             self.decimals = extra["decimal"]  # the code's change to the context, as one process would keep it
         caught = extra.get("warnings")
         if type(caught) is list:
             self._warn(caught)
+        if "process" in extra:  # after the call's warnings: filters it added later did not stop those
+            process_state.apply(extra["process"], self.peer.decode)
 
     def before_serving(self, extra: dict | None) -> None:
         self.pacer.tick()  # a callback the code calls 20,000 times crosses as often as a call of the tests

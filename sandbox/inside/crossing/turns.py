@@ -20,8 +20,8 @@ import threading
 import unsupported
 
 TURN_WAIT = 2.0  # seconds a call waits for another thread's call holding the same container
-_STRIPES = 64  # turns are kept by id(container) % _STRIPES: a fixed set, so nothing needs cleaning up
-_TURNS = [threading.RLock() for _ in range(_STRIPES)]  # re-entrant: a callback may call again with the same list
+_GUARD = threading.Lock()
+_TURNS: dict[int, list] = {}  # id(container) -> [its turn, the calls holding or waiting for it]
 SHARED_COPY = ("a container of the tests' was handed to the code from several threads at once, and a call waited "
                f"more than {TURN_WAIT:g} s for another's to end; in one process they would change one object, here "
                "each call changed its own copy, so some changes may be lost")
@@ -29,16 +29,28 @@ SHARED_COPY = ("a container of the tests' was handed to the code from several th
 
 @contextlib.contextmanager
 def taken(containers: list[object]):
-    """Hold the turns of these containers (the mutable ones a call sends by value) for the length of the block."""
-    stripes = sorted({id(c) % _STRIPES for c in containers})  # one order for all: two calls cannot wait on each other
+    """Hold the turns of these containers (the mutable ones a call sends by value) for the length of the block.
+    Keyed by the container itself (its id, while a call holds it): calls with other lists never wait."""
+    ids = sorted({id(c) for c in containers})  # one order for all: two calls cannot wait on each other
+    with _GUARD:
+        entries = []
+        for key in ids:
+            entry = _TURNS.setdefault(key, [threading.RLock(), 0])  # re-entrant: a callback may pass the list again
+            entry[1] += 1
+            entries.append((key, entry))
     held = []
     try:
-        for stripe in stripes:
-            if _TURNS[stripe].acquire(timeout=TURN_WAIT):
-                held.append(stripe)
+        for _, entry in entries:
+            if entry[0].acquire(timeout=TURN_WAIT):
+                held.append(entry)
             else:
                 unsupported.note(SHARED_COPY)
         yield
     finally:
-        for stripe in reversed(held):
-            _TURNS[stripe].release()
+        for entry in reversed(held):
+            entry[0].release()
+        with _GUARD:
+            for key, entry in entries:
+                entry[1] -= 1
+                if entry[1] == 0 and _TURNS.get(key) is entry:
+                    del _TURNS[key]
