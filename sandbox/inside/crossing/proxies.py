@@ -254,9 +254,15 @@ def _contains(self, item: object) -> bool:
 
 
 def _exit(self, kind: object, value: object, traceback: object) -> bool:
-    suppressed = _ask(self, "exit", _encode(self, kind), _encode(self, value)) is True
-    # The other side may swallow its own errors, but never a failing assert of the tests inside its with block: one
-    # process would go on past it, so the test is not judged (a pass would let hostile code hide any check).
+    return _leave_with(self, "exit", kind, value)
+
+
+def _leave_with(self, op: str, kind: object, value: object) -> bool:
+    """The other side's __exit__ or __aexit__ (op) for the type and error (never the traceback): whether it
+    suppressed the error. It may swallow its own errors, but never a failing assert of the tests inside its with
+    block: one process would go on past it, so the test is not judged (a pass would let hostile code hide any
+    check)."""
+    suppressed = _ask(self, op, _encode(self, kind), _encode(self, value)) is True
     hooks = _ref(self).peer.hooks
     if suppressed and value is not None and hooks is not None and hooks.is_test_failure(value):
         unsupported.note(unsupported.SUPPRESSED_CHECK)
@@ -316,15 +322,8 @@ def _close(self) -> None:
 
 
 def _aexit(self, kind: object, value: object, traceback: object) -> object:
-    # As _exit: the type and the error cross (never the traceback), and a check of the tests that the other side's
-    # __aexit__ suppresses is not judged.
     async def run() -> bool:
-        suppressed = _ask(self, "aexit", _encode(self, kind), _encode(self, value)) is True
-        hooks = _ref(self).peer.hooks
-        if suppressed and value is not None and hooks is not None and hooks.is_test_failure(value):
-            unsupported.note(unsupported.SUPPRESSED_CHECK)
-            return False
-        return suppressed
+        return _leave_with(self, "aexit", kind, value)
     return run()
 
 
