@@ -2803,3 +2803,19 @@ def test_threads():
     for t in ts: t.join()
     assert bad == []
 ''')
+
+C("pt_one_list_passed_as_two_arguments", '''
+def both(x, y):
+    x.append(1)
+    y.append(2)
+''', '''
+def test_two_args():
+    a = []
+    both(a, a)
+    assert a == [1, 2]
+
+def test_kw():
+    a = [1]
+    both(a, y=a)
+    assert a == [1, 1, 2]
+''')

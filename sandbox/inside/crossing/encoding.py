@@ -49,6 +49,28 @@ class Encoder:
         finally:
             self.live, self.held = saved
 
+    def encode_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """A call's arguments as they cross, encoded together: one list passed as two arguments (``both(a, a)``)
+        stays one on the other side, as in one process."""
+        plain_held: dict = {}
+        node_held: dict = {}
+
+        def one(value: object) -> tuple:
+            try:
+                return ("v", _plain(value, 0, self.links.by_id, plain_held))
+            except _NotPlain:
+                pass
+            saved = self.live, self.held
+            self.live, self.held = set(), node_held
+            try:
+                return self._node(value, 0)
+            except RecursionError:
+                raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
+            finally:
+                self.live, self.held = saved
+
+        return tuple(one(a) for a in args), {k: one(v) for k, v in kwargs.items()}
+
     def _node(self, value: object, depth: int) -> tuple:
         if depth > MAX_DEPTH:
             raise CannotCross("the value is nested too deeply to cross the sandbox boundary")

@@ -93,8 +93,9 @@ def _as_method(value: object) -> object:
 def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     positional, named = args
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
-    decoded = [peer.decode(_fresh(a)) for a in positional]
-    keywords = {k: peer.decode(_fresh(v)) for k, v in named.items()}
+    fresh_positional, fresh_named = _fresh(positional, named)
+    decoded = [peer.decode(a) for a in fresh_positional]
+    keywords = {k: peer.decode(v) for k, v in fresh_named.items()}
     counts = _counts(peer, decoded, keywords)
     nested = _nested_counts(peer, args, decoded, keywords)
     try:
@@ -215,10 +216,14 @@ def _awaitables(peer: object, wanted: object) -> list:
     return found
 
 
-def _fresh(enc: object) -> object:
-    if type(enc) is tuple and len(enc) == 2 and enc[0] == "v" and type(enc[1]) in (list, dict, set):
-        return ("v", marshal.loads(marshal.dumps(enc[1])))
-    return enc
+def _fresh(positional: tuple, named: dict) -> tuple[tuple, dict]:
+    """Fresh copies of the arguments sent as data, so that the request still shows them as they were sent (a change
+    is then seen); copied together, so that one list sent as two arguments is one copy (marshal keeps it one)."""
+    mutable = [enc for enc in (*positional, *named.values())
+               if type(enc) is tuple and len(enc) == 2 and enc[0] == "v" and type(enc[1]) in (list, dict, set)]
+    if not mutable:
+        return positional, named
+    return marshal.loads(marshal.dumps((positional, named)))
 
 
 _ONE_ARG = {

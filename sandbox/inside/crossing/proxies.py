@@ -216,8 +216,7 @@ def call_through(ref: Ref, args: tuple, kwargs: dict) -> object:
     peer = ref.peer
     sent = [a for a in (*args, *kwargs.values()) if ref_of(a) is None and isinstance(a, values.CONTAINER_BASES)]
     with turns.taken(sent) if sent else contextlib.nullcontext():  # another thread's call with the same list waits
-        result = peer.request("call", ("h", ref.handle), tuple(peer.encode(a) for a in args),
-                              {k: peer.encode(v) for k, v in kwargs.items()}, sent=(args, kwargs))
+        result = peer.request("call", ("h", ref.handle), *peer.encode_call(args, kwargs), sent=(args, kwargs))
         changes, peer.changes = peer.changes, None
         if changes:
             apply_changes(args, kwargs, changes, peer.decode)
