@@ -2819,3 +2819,197 @@ def test_kw():
     both(a, y=a)
     assert a == [1, 1, 2]
 ''')
+
+C("pt_one_list_of_objects_passed_twice", '''
+def append_all(dst, src):
+    for x in src:          # wrong when dst is src: never ends in one process
+        dst.append(x)
+        if len(dst) > 100000: raise MemoryError("ran away")
+def both(x, y):
+    x.append(1)
+    return len(y)
+''', '''
+class B:
+    pass
+b1, b2 = B(), B()
+def test_self_append():
+    a = [b1, b2]
+    append_all(a, a)
+    assert a == [b1, b2, b1, b2]
+
+def test_both():
+    a = [b1]
+    assert both(a, a) == 2
+''')
+
+C("pt_one_list_inside_another_argument", '''
+def both(x, y):
+    x.append(1)
+    return len(y[0])
+''', '''
+class B:
+    pass
+def test_mixed():
+    a = [1]
+    assert both(a, [a, B()]) == 2
+''')
+
+C("pt_capturing_inside_capsys", '''
+import io, sys
+class Capturing:
+    def __enter__(self):
+        self._old = sys.stdout
+        sys.stdout = self._buf = io.StringIO()
+        return self
+    def __exit__(self, *a):
+        sys.stdout = self._old
+        return False
+    def value(self):
+        return self._buf.getvalue()
+def hello():
+    print("hello")
+''', r'''
+import sys
+def test_cap(capsys):
+    with Capturing() as c:
+        print("inside")
+        hello()
+    print("outside")
+    hello()
+    assert c.value() == "inside\nhello\n"
+    assert capsys.readouterr().out == "outside\nhello\n"
+
+def test_plain_after(capsys):
+    print("x")
+    hello()
+    assert capsys.readouterr().out == "x\nhello\n"
+
+def test_stdout_restored():
+    before = sys.stdout
+    with Capturing():
+        pass
+    assert sys.stdout is before
+''')
+
+C("pt_capturing_inside_redirect_stdout", '''
+import io, sys
+class Capturing:
+    def __enter__(self):
+        self._old = sys.stdout
+        sys.stdout = self._buf = io.StringIO()
+        return self
+    def __exit__(self, *a):
+        sys.stdout = self._old
+        return False
+    def value(self):
+        return self._buf.getvalue()
+''', r'''
+import sys, io, contextlib
+def test_nested_redirect():
+    outer = io.StringIO()
+    with contextlib.redirect_stdout(outer):
+        with Capturing() as c:
+            print("in")
+        print("out")
+    assert c.value() == "in\n"
+    assert outer.getvalue() == "out\n"
+
+def test_tests_own_first():
+    mine = io.StringIO()
+    old = sys.stdout
+    sys.stdout = mine
+    try:
+        with Capturing() as c:
+            print("a")
+        print("b")
+    finally:
+        sys.stdout = old
+    assert mine.getvalue() == "b\n"
+    assert c.value() == "a\n"
+''')
+
+C("pt_code_keeps_stream_across_tests", '''
+import io, sys
+_buf = io.StringIO()
+_saved = []
+def start():
+    _saved.append(sys.stdout)
+    sys.stdout = _buf
+def stop():
+    sys.stdout = _saved.pop()
+    return _buf.getvalue()
+''', r'''
+import sys
+def test_one(capsys):
+    print("a")
+    assert capsys.readouterr().out == "a\n"
+    start()
+
+def test_two():
+    before = sys.stdout
+    print("to buffer")
+    got = stop()
+    assert got == "to buffer\n"
+    print("visible")
+    assert sys.stdout is sys.__stdout__ or sys.stdout is not before
+''')
+
+C("pt_threads_echo_lists_back", '''
+import datetime
+class P:
+    def __init__(self, n): self.n = n
+def echo(xs):
+    return [xs, [P(len(xs))], datetime.date(2000, 1, 1 + len(xs) % 28)]
+''', '''
+import threading
+class B:
+    pass
+def test_threads():
+    errors = []
+    def work(k):
+        try:
+            for i in range(60):
+                b = B()
+                xs = [b] * k + [{"k": k}]
+                r = echo(xs)
+                assert r[0][0] is b and r[0][-1] == {"k": k}, (k, r)
+                assert r[1][0].n == k + 1
+        except BaseException as e:
+            errors.append(repr(e))
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert errors == []
+''')
+
+C("pt_tests_subclass_of_code_value_class_now", '''
+import datetime
+class Stamp(datetime.date):
+    def isoformat(self):
+        return "D" + super().isoformat()
+class Later(Stamp):
+    pass
+class Clock(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return cls(2000, 1, 1)
+class SubClock(Clock):
+    pass
+def make():
+    return Later(2020, 1, 2)
+''', '''
+import datetime
+def test_inherited_override():
+    assert str(make()) == "D2020-01-02"
+def test_inherited_classmethod():
+    assert SubClock.now() == datetime.datetime(2000, 1, 1)
+    assert type(SubClock.now()).__name__ == "SubClock"
+def test_tests_subclass():
+    class Mine(Stamp):
+        pass
+    assert Mine(2020, 1, 2).isoformat() == "D2020-01-02"
+def test_tests_subclass_now():
+    class MyClock(Clock):
+        pass
+    assert type(MyClock.now()).__name__ == "MyClock"
+''')

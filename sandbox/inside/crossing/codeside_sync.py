@@ -181,15 +181,15 @@ class Sync:
         frame = self.frames.pop() if self.frames else None
         flush_streams()
         began = self.states.pop() if self.states else None
-        kept = process_state.changes(began, self.own_streams, self.encode) if began is not None else {}
+        kept = process_state.changes(began, self.own_streams, self.encode, _CappedText) if began is not None else {}
         streams = sys.stdout, sys.stderr
         found = (frame.close(self.encode) or None) if frame else None
         if kept:
-            # The code's own streams, over the ones the capture put back.
-            if "stdout" in kept:
-                sys.stdout = streams[0]
-            if "stderr" in kept:
-                sys.stderr = streams[1]
+            # Over the streams the capture put back: the code's where it kept one, its own where it put back the
+            # one it saw (the tests' own again, on their side too).
+            for index, name in enumerate(("stdout", "stderr")):
+                if name in kept:
+                    setattr(sys, name, streams[index] if kept[name] is not None else self.own_streams[index])
             found = {**(found or {}), "process": kept}
         began = self.decimals.pop() if self.decimals else None
         now = decimal_context.settings()

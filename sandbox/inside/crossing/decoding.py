@@ -20,11 +20,14 @@ from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_li
 class Decoder:
     """This side's half of a Codec that receives: decode, and the mirrors and proxies it made of the other side's."""
 
-    def decode(self, enc: object) -> object:
-        """The value an encoding describes, built by this side; raises PeerGone on anything malformed."""
+    def decode(self, enc: object, keep: bool = False) -> object:
+        """The value an encoding describes, built by this side; raises PeerGone on anything malformed. keep: go on
+        with the containers built so far (decode_call), else start afresh."""
         try:
             if type(enc) is tuple and len(enc) == 2 and enc[0] == "v":
                 return enc[1]
+            if keep:
+                return self._value(enc, 0)
             saved, self.built = self.built, {}
             try:
                 return self._value(enc, 0)
@@ -32,6 +35,15 @@ class Decoder:
                 self.built = saved
         except (values.BadRecord, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise self._garbled(f"a value it could not read ({type(exc).__name__}: {exc})") from None
+
+    def decode_call(self, positional: tuple, named: dict) -> tuple[list, dict]:
+        """A call's arguments, decoded together (encode_call): one node held by two arguments is one container."""
+        saved, self.built = self.built, {}
+        try:
+            return [self.decode(a, keep=True) for a in positional], {k: self.decode(v, keep=True)
+                                                                     for k, v in named.items()}
+        finally:
+            self.built = saved
 
     def _value(self, node: object, depth: int) -> object:
         if type(node) is not tuple or not node or type(node[0]) is not str or depth > MAX_DEPTH + 2:

@@ -50,26 +50,23 @@ class Encoder:
             self.live, self.held = saved
 
     def encode_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-        """A call's arguments as they cross, encoded together: one list passed as two arguments (``both(a, a)``)
-        stays one on the other side, as in one process."""
-        plain_held: dict = {}
-        node_held: dict = {}
-
-        def one(value: object) -> tuple:
-            try:
-                return ("v", _plain(value, 0, self.links.by_id, plain_held))
-            except _NotPlain:
-                pass
+        """A call's arguments as they cross, encoded together: one list passed as two arguments (``both(a, a)``,
+        ``both(a, [a, obj])``) stays one on the other side, as in one process. All as plain data where all are, else
+        all as nodes, so one container is never sent both ways."""
+        values = (*args, *kwargs.values())
+        held: dict = {}
+        try:
+            encoded = [("v", _plain(v, 0, self.links.by_id, held)) for v in values]
+        except _NotPlain:
             saved = self.live, self.held
-            self.live, self.held = set(), node_held
+            self.live, self.held = set(), {}
             try:
-                return self._node(value, 0)
+                encoded = [self._node(v, 0) for v in values]
             except RecursionError:
                 raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
             finally:
                 self.live, self.held = saved
-
-        return tuple(one(a) for a in args), {k: one(v) for k, v in kwargs.items()}
+        return tuple(encoded[:len(args)]), dict(zip(kwargs, encoded[len(args):]))
 
     def _node(self, value: object, depth: int) -> tuple:
         if depth > MAX_DEPTH:
@@ -213,8 +210,10 @@ class Encoder:
             "exception": builtin_exception_name(cls) if issubclass(cls, BaseException) else None,
             "enum": any(k.__name__ == "Enum" and k.__module__ == "enum" for k in cls.__mro__),
             # the public names it defines over its value type's (a classmethod `now` of a datetime subclass)
-            "overrides": [n for n in type.__dict__["__dict__"].__get__(cls) if type(n) is str and not n.startswith("_")
-                          and hasattr(value_base, n)] if value_base else [],
+            # (methods only: a property such as numerator is what the standard type's own comparisons read)
+            "overrides": [n for n, v in type.__dict__["__dict__"].__get__(cls).items() if type(n) is str
+                          and not n.startswith("_") and isinstance(v, (types.FunctionType, classmethod, staticmethod))
+                          and callable(getattr(value_base, n, None))] if value_base else [],
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 

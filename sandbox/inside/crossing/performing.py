@@ -93,9 +93,7 @@ def _as_method(value: object) -> object:
 def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     positional, named = args
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
-    fresh_positional, fresh_named = _fresh(positional, named)
-    decoded = [peer.decode(a) for a in fresh_positional]
-    keywords = {k: peer.decode(v) for k, v in fresh_named.items()}
+    decoded, keywords = peer.decode_call(*_fresh(positional, named))
     counts = _counts(peer, decoded, keywords)
     nested = _nested_counts(peer, args, decoded, keywords)
     try:

@@ -27,12 +27,13 @@ def snapshot() -> tuple:
     return sys.stdout, sys.stderr, sys.getrecursionlimit(), list(warnings.filters) if warnings else None
 
 
-def changes(began: tuple, own: tuple, encode) -> dict:
+def changes(began: tuple, own: tuple, encode, captures: type) -> dict:
     """What differs from began and the call kept, as plain data. own: the streams this process had before the code
-    replaced any (a stream put back to one of them is sent as None: the tests' own again)."""
+    replaced any; captures: the class of the streams a request's capture puts in (a stream put back to one of
+    those, the one the code saw when it replaced it, is sent as None: the tests' own again)."""
     found = {}
     for name, stream, was, home in (("stdout", sys.stdout, began[0], own[0]), ("stderr", sys.stderr, began[1], own[1])):
-        if stream is home and was is not home:
+        if stream is not was and (stream is home or isinstance(stream, captures)):
             found[name] = None
         elif stream is not was:
             try:
@@ -57,7 +58,8 @@ def _plain_filter(entry: tuple) -> tuple | None:
     return (str(action), getattr(message, "pattern", None), name, getattr(module, "pattern", None), int(lineno))
 
 
-_REPLACED: dict[str, object] = {}  # the tests' stream a stand-in replaced, by name, for when the code puts its back
+# By name: the tests' stream the code's replaced, and the code's as set here, for when the code puts its own back.
+_REPLACED: dict[str, tuple[object, object]] = {}
 
 
 def apply(sent: object, decode) -> None:
@@ -68,11 +70,15 @@ def apply(sent: object, decode) -> None:
         if name not in sent:
             continue
         if sent[name] is None:
-            if name in _REPLACED:
-                setattr(sys, name, _REPLACED.pop(name))
+            previous, placed = _REPLACED.pop(name, (None, None))
+            if placed is not None and getattr(sys, name) is placed:  # not since replaced by the tests (capsys's end)
+                setattr(sys, name, previous)
             continue
-        _REPLACED.setdefault(name, getattr(sys, name))
-        setattr(sys, name, decode(sent[name]))
+        stream = decode(sent[name])
+        previous, placed = _REPLACED.get(name, (None, None))
+        _REPLACED[name] = (previous if placed is not None and getattr(sys, name) is placed else getattr(sys, name),
+                           stream)
+        setattr(sys, name, stream)
     limit = sent.get("recursionlimit")
     if type(limit) is int:
         try:

@@ -566,7 +566,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
         # asked of the other side, where lookup would otherwise find the value type's own first.
-        namespace.update({n: _Overridden(n) for n in info.get("overrides", ()) if hasattr(info["value"], n)})
+        namespace.update({n: _Overridden(n) for n in info.get("overrides", ())
+                          if callable(getattr(info["value"], n, None))})
     for index, field in enumerate(info["fields"]):
         namespace[field] = property(operator.itemgetter(index))
     if info["dataclass"]:
