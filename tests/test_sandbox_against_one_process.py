@@ -1,8 +1,8 @@
 """The sandbox against one Python process (docs/sandbox.md, "What cannot behave as in one process"): each ordinary
-case of tests/one_process_cases.py is run by one process (pytest, unittest, or the file run as a module, with the code
-and the tests in one file) and by the sandbox, and each test's verdict must agree, or the sandbox must say it could
-not judge it. The differences docs/sandbox.md lists are expected to differ: a case that starts to agree is a doc to
-update."""
+case of tests/one_process_cases.py and tests/one_process_cases_second_run.py is run by one process (pytest,
+unittest, or the file run as a module, with the code and the tests in one file: tests/one_process.py) and by the
+sandbox, and each test's verdict must agree, or the sandbox must say it could not judge it. The differences
+docs/sandbox.md lists are expected to differ: a case that starts to agree is a doc to update."""
 
 from __future__ import annotations
 

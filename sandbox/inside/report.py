@@ -141,7 +141,7 @@ def hidden_check(exc: BaseException) -> str:
     """Why a test is not judged whose own check failed inside a function of its that the code called and caught.
     One process would pass it, as the code chose; a sandbox that passed it would let hostile code hide any failing
     check a test hands it, so it says neither pass nor fail."""
-    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == "tests.py"]
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == TESTS_FILE]
     where = f" (line {lines[-1]} of the tests)" if lines else ""
     return (f"a check of the tests failed inside a function of theirs that the code called{where}, and the code "
             "caught the failure and went on; one process would pass the test, the sandbox does not pass a check "

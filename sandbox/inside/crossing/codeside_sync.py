@@ -17,6 +17,7 @@ import decimal_context
 import process_state
 
 
+LOG_ARGS = (str, int, float, bool, type(None))  # a record's args that cross as they are: getMessage() formats alike
 MAX_CAPTURE = 1 << 20  # characters of output one capture keeps; past it the rest is cut and says so
 
 
@@ -62,7 +63,7 @@ class _Records:
                 # Plain args cross with the format (caplog.records[0].args == (-1,)), exact types only: a subclass's
                 # str could run the code's method on the tests' side.
                 if (formats and type(record.msg) is str and type(args) is tuple and len(args) <= 20
-                        and all(type(a) in (str, int, float, bool, type(None)) for a in args)):
+                        and all(type(a) in LOG_ARGS for a in args)):
                     kept.update(msg=record.msg[:10000], args=args)
                 self.records.append(kept)
 
@@ -132,7 +133,8 @@ class _Frame:
 
 
 class Sync:
-    """The stack of captures of the requests being served (a callback's request nests inside a call's)."""
+    """The stack of the requests being served (a callback's request nests inside a call's): each one's capture, and
+    the interpreter's state and decimal settings as it began."""
 
     def __init__(self) -> None:
         import threading
@@ -142,10 +144,11 @@ class Sync:
         self.encode = None
 
     @property
-    def frames(self) -> list[_Frame | None]:
-        found = getattr(self.local, "frames", None)
+    def requests(self) -> list[tuple[_Frame | None, tuple, tuple | None]]:
+        """(its capture, process_state.snapshot(), decimal_context.settings()) for each request being served."""
+        found = getattr(self.local, "requests", None)
         if found is None:
-            found = self.local.frames = []
+            found = self.local.requests = []
         return found
 
     def enter(self, extra: dict | None) -> None:
@@ -157,30 +160,11 @@ class Sync:
             if "decimal" in extra:
                 decimal_context.apply(extra["decimal"])
         wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
-        self.frames.append(_Frame(extra) if wanted else None)
-        self.decimals.append(decimal_context.settings())
-        self.states.append(process_state.snapshot())
-
-    @property
-    def states(self) -> list[tuple]:
-        """The streams, recursion limit and warnings filters as each request being served began (process_state)."""
-        found = getattr(self.local, "states", None)
-        if found is None:
-            found = self.local.states = []
-        return found
-
-    @property
-    def decimals(self) -> list[tuple | None]:
-        """The decimal context's settings as each request being served began (decimal_context.py)."""
-        found = getattr(self.local, "decimals", None)
-        if found is None:
-            found = self.local.decimals = []
-        return found
+        self.requests.append((_Frame(extra) if wanted else None, process_state.snapshot(), decimal_context.settings()))
 
     def leave(self) -> dict | None:
-        frame = self.frames.pop() if self.frames else None
+        frame, began, decimals = self.requests.pop() if self.requests else (None, None, None)
         flush_streams()
-        began = self.states.pop() if self.states else None
         kept = process_state.changes(began, self.own_streams, self.encode, _CappedText) if began is not None else {}
         streams = sys.stdout, sys.stderr
         found = (frame.close(self.encode) or None) if frame else None
@@ -191,15 +175,14 @@ class Sync:
                 if name in kept:
                     setattr(sys, name, streams[index] if kept[name] is not None else self.own_streams[index])
             found = {**(found or {}), "process": kept}
-        began = self.decimals.pop() if self.decimals else None
         now = decimal_context.settings()
-        if now is not None and now != began:  # the code changed the context (getcontext().prec = 4) and kept it
+        if now is not None and now != decimals:  # the code changed the context (getcontext().prec = 4) and kept it
             found = {**(found or {}), "decimal": now}
         return found
 
     def flush(self) -> dict | None:
         """What the innermost capture holds so far (sent ahead of a call back to the tests)."""
-        frame = self.frames[-1] if self.frames else None
+        frame = self.requests[-1][0] if self.requests else None
         flush_streams()
         return (frame.output() or None) if frame else None
 

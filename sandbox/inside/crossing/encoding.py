@@ -40,14 +40,7 @@ class Encoder:
                 return ("v", _plain(value, 0, self.links.by_id))
             except _NotPlain:
                 pass
-        saved = self.live, self.held
-        self.live, self.held = live or set(), {}
-        try:
-            return self._node(value, 0)
-        except RecursionError:
-            raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
-        finally:
-            self.live, self.held = saved
+        return self._nodes((value,), live or set())[0]
 
     def encode_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """A call's arguments as they cross, encoded together: one list passed as two arguments (``both(a, a)``,
@@ -58,15 +51,19 @@ class Encoder:
         try:
             encoded = [("v", _plain(v, 0, self.links.by_id, held)) for v in values]
         except _NotPlain:
-            saved = self.live, self.held
-            self.live, self.held = set(), {}
-            try:
-                encoded = [self._node(v, 0) for v in values]
-            except RecursionError:
-                raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
-            finally:
-                self.live, self.held = saved
+            encoded = self._nodes(values, set())
         return tuple(encoded[:len(args)]), dict(zip(kwargs, encoded[len(args):]))
+
+    def _nodes(self, values: tuple, live: set[int]) -> list:
+        """values as nodes (_node), under one memo of the containers held twice; live as in encode."""
+        saved = self.live, self.held
+        self.live, self.held = live, {}
+        try:
+            return [self._node(v, 0) for v in values]
+        except RecursionError:
+            raise CannotCross("the value is nested too deeply to cross the sandbox boundary") from None
+        finally:
+            self.live, self.held = saved
 
     def _node(self, value: object, depth: int) -> tuple:
         if depth > MAX_DEPTH:

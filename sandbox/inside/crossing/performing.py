@@ -217,9 +217,8 @@ def _awaitables(peer: object, wanted: object) -> list:
 def _fresh(positional: tuple, named: dict) -> tuple[tuple, dict]:
     """Fresh copies of the arguments sent as data, so that the request still shows them as they were sent (a change
     is then seen); copied together, so that one list sent as two arguments is one copy (marshal keeps it one)."""
-    mutable = [enc for enc in (*positional, *named.values())
-               if type(enc) is tuple and len(enc) == 2 and enc[0] == "v" and type(enc[1]) in (list, dict, set)]
-    if not mutable:
+    if not any(type(enc) is tuple and len(enc) == 2 and enc[0] == "v" and type(enc[1]) in (list, dict, set)
+               for enc in (*positional, *named.values())):
         return positional, named
     return marshal.loads(marshal.dumps((positional, named)))
 

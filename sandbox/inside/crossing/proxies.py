@@ -277,10 +277,8 @@ def _await_steps(self):
     loop = _running_loop() if _ref(self).peer.role == "tests" else None
     started = loop.time() if loop is not None else None
     result = _ask(self, "await")
-    if loop is not None and _timeout_passed(loop, started):
-        # The other side's coroutine runs to its end in one step, so the tests' event loop stood still meanwhile: a
-        # timeout of theirs that fell due (wait_for, asyncio.timeout) would have cancelled it in one process.
-        raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
+    if loop is not None:
+        _stood_still(loop, started)
     return result
     yield  # a generator: the await resolves when the event loop first steps it
 
@@ -295,15 +293,16 @@ def _running_loop() -> object:
 _TIMEOUTS = ("Timeout._on_timeout", "_release_waiter")  # asyncio.timeout's and wait_for's timers (3.11)
 
 
-def _timeout_passed(loop: object, started: float) -> bool:
-    """Did a timer of a timeout on loop fall due after started (while the loop could not run it)?"""
+def _stood_still(loop: object, started: float) -> None:
+    """The tests' loop stood still since started while the other side's coroutines ran to their ends in one step:
+    raise Unsupported if a timer of a timeout fell due meanwhile (wait_for, asyncio.timeout), which would have
+    cancelled them in one process."""
     now = loop.time()
     for handle in list(getattr(loop, "_scheduled", ())):
         when = handle.when()
         callback = getattr(handle, "_callback", None)
         if not handle.cancelled() and started < when <= now and getattr(callback, "__qualname__", "") in _TIMEOUTS:
-            return True
-    return False
+            raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
 
 
 def _send(self, value: object) -> object:
@@ -708,10 +707,8 @@ def _send_batch(loop: object) -> None:
     started = loop.time()
     try:
         outcomes = peer.request("await_all", ("h", 0), [(p.op, p.ref.handle) for p, _ in batch])
-        if peer.role == "tests" and _timeout_passed(loop, started):
-            # The loop stood still while the other side's coroutines ran (above): a timeout that fell due meanwhile
-            # would have cancelled them in one process.
-            raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
+        if peer.role == "tests":
+            _stood_still(loop, started)
     except BaseException as exc:  # the other side died, or the batch could not be sent: every await fails so
         outcomes = [(False, exc)] * len(batch)
     for (_, future), outcome in zip(batch, outcomes if type(outcomes) is list else []):

@@ -18,6 +18,7 @@ import decimal_context
 import one_cpu
 import process_state
 import shared_names
+from codeside_sync import LOG_ARGS
 from handover import BadState, Handover
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
@@ -241,9 +242,6 @@ def _log_levels() -> dict | None:
     return levels
 
 
-_LOG_ARGS = (str, int, float, bool, type(None))  # a record's args that cross as they are: getMessage() formats alike
-
-
 def _log(records: list) -> None:
     import logging
 
@@ -253,7 +251,7 @@ def _log(records: list) -> None:
         fields = {k: record[k] for k in ("name", "levelname", "msg", "funcName") if type(record.get(k)) is str}
         fields.update({k: record[k] for k in ("levelno", "lineno") if type(record.get(k)) is int})
         args = record.get("args")
-        plain = type(args) is tuple and all(type(a) in _LOG_ARGS for a in args)
+        plain = type(args) is tuple and all(type(a) in LOG_ARGS for a in args)
         made = logging.makeLogRecord({**fields, "args": args if plain else None, "pathname": "solution.py",
                                       "filename": "solution.py", "module": "solution"})
         logging.getLogger(fields.get("name") or None).handle(made)
