@@ -3013,3 +3013,171 @@ def test_tests_subclass_now():
         pass
     assert type(MyClock.now()).__name__ == "MyClock"
 ''')
+
+
+# ------------------------------------------------------------------ standard objects, a NaN's identity (the mend)
+# Wrong code beside the right one where one process tells them apart: what the mend compares by data must still
+# fail an answer whose data is wrong.
+C("pt_namespace_array_view_wrong_data", '''
+from types import SimpleNamespace, MappingProxyType
+from array import array
+from collections import ChainMap
+def parse(argv):
+    return SimpleNamespace(verbose='-v' not in argv, files=list(argv))
+def squares(n):
+    return array('i', (i * i for i in range(n + 1)))
+def frozen(d):
+    return MappingProxyType(dict(d, extra=1))
+def layered(defaults, overrides):
+    return ChainMap(defaults, overrides)
+''', '''
+from types import SimpleNamespace
+from array import array
+def test_namespace():
+    assert parse(['-v']) == SimpleNamespace(verbose=True, files=['-v'])
+def test_array():
+    assert squares(3) == array('i', [0, 1, 4])
+def test_array_order():
+    assert squares(2) < array('i', [0, 1, 5])
+def test_view():
+    assert frozen({'a': 1}) == {'a': 1}
+def test_layers():
+    assert layered({'x': 1}, {'x': 2}) == {'x': 2}
+''')
+
+C("pt_namespace_passed_to_code_and_changed", '''
+from types import SimpleNamespace
+def bump(ns):
+    ns.count += 1
+    return ns
+def same_as(ns, **fields):
+    return ns == SimpleNamespace(**fields)
+''', '''
+from types import SimpleNamespace
+def test_bump_in_place():
+    ns = SimpleNamespace(count=1)
+    assert bump(ns) is ns
+    assert ns == SimpleNamespace(count=2)
+def test_code_compares():
+    assert same_as(SimpleNamespace(a=1), a=1)
+    assert not same_as(SimpleNamespace(a=1), a=2)
+''')
+
+C("pt_code_mapping_wrong_items_and_mutable", '''
+from collections.abc import Mapping, MutableMapping
+class Frozen(Mapping):
+    def __init__(self, d):
+        self._d = dict(d)
+    def __getitem__(self, k):
+        return self._d[k] * 10
+    def __iter__(self):
+        return iter(self._d)
+    def __len__(self):
+        return len(self._d)
+class Store(MutableMapping):
+    def __init__(self):
+        self._d = {}
+    def __getitem__(self, k):
+        return self._d[k]
+    def __setitem__(self, k, v):
+        self._d[k.lower()] = v
+    def __delitem__(self, k):
+        del self._d[k]
+    def __iter__(self):
+        return iter(self._d)
+    def __len__(self):
+        return len(self._d)
+''', '''
+from collections.abc import Mapping, MutableMapping
+def test_items_read_through_the_class():
+    assert Frozen({'a': 1}) == {'a': 1}
+def test_mutable_mapping():
+    s = Store()
+    s['A'] = 1
+    assert isinstance(s, MutableMapping) and isinstance(s, Mapping)
+    assert s == {'a': 1}
+    assert s != {'A': 1}
+''')
+
+C("pt_code_dict_subclass_json_and_isinstance", '''
+import json
+class Record(dict):
+    def __init__(self, **fields):
+        super().__init__(**fields)
+        self['kind'] = type(self).__name__.lower()
+class Note(Record):
+    pass
+def dump(r):
+    return json.dumps(r, sort_keys=True)
+''', '''
+import json
+def test_isinstance_and_json():
+    n = Note(text='hi')
+    assert isinstance(n, dict) and isinstance(n, Record) and isinstance(n, Note)
+    assert json.dumps(n, sort_keys=True) == '{"kind": "note", "text": "hi"}'
+    assert dump(n) == json.dumps(dict(n), sort_keys=True)
+def test_wrong_kind():
+    assert Note(text='hi')['kind'] == 'record'
+''')
+
+C("pt_nan_identity_two_nans_and_math_nan", '''
+import math
+def readings(raw):
+    return [float('nan') if r is None else r for r in raw]
+def gaps(raw):
+    return [math.nan if r is None else r for r in raw]
+''', '''
+import math
+def test_two_made_apart_differ():
+    assert readings([None, 1.0]) != readings([None, 1.0])
+def test_math_nan_is_math_nan():
+    assert gaps([None, 2.0]) == [math.nan, 2.0]
+    assert gaps([None])[0] is math.nan
+def test_wrong_expectation():
+    assert readings([None]) == [math.nan]
+''')
+
+C("pt_code_fraction_subclass_returned", '''
+from fractions import Fraction
+class Money(Fraction):
+    def cents(self):
+        return int(self * 100)
+def price(a, b):
+    return Money(a, b)
+''', '''
+from fractions import Fraction
+def test_value_and_method():
+    p = price(3, 2)
+    assert p == Fraction(3, 2) and isinstance(p, Fraction)
+    assert p.cents() == 150
+def test_wrong():
+    assert price(1, 3).cents() == 34
+''')
+
+C("pt_list_that_holds_itself", '''
+class Tree:
+    def __init__(self):
+        self.children = []
+        self.children.append(self.children)
+def grow(xs):
+    xs.append(xs)
+    return len(xs)
+def loop():
+    a = [1]
+    a.append(a)
+    return a
+''', '''
+def test_returned():
+    a = loop()
+    assert a[1] is a and a[0] == 1
+def test_held_by_object():
+    t = Tree()
+    assert t.children[0] is t.children
+def test_argument_made_to_hold_itself():
+    a = [1]
+    assert grow(a) == 2
+    assert a[1] is a
+def test_wrong():
+    assert loop()[1] is not loop()
+    assert len(loop()) == 3
+''')

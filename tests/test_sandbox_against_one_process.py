@@ -18,7 +18,6 @@ CASES = FIRST_RUN + SECOND_RUN
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
 _ARRAY = "a numpy array crosses as a copy: one the code keeps, returns from its state or changes in place is not shared"
 _LIFETIME = "the code's objects live as long as the tests' process holds a stand-in, and the tests' ones are not weak"
-_VALUE = "a standard object that is no plain value or container crosses as a stand-in of another type"
 _CLASSES = "a class of the tests' handed to the code's class machinery is a stand-in there"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 KNOWN = {
@@ -33,12 +32,6 @@ KNOWN = {
     "pt_registry_weakset_bad": _LIFETIME,
     "pt_del_finalizer_runs": _LIFETIME,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
-    "pt_code_returns_array_array": _VALUE,
-    "pt_code_returns_chainmap_and_mappingproxy": _VALUE,
-    "pt_simple_namespace_returned": _VALUE,
-    "pt_partial_returned_by_code": _VALUE,
-    "pt_code_dict_subclass_attrdict": "the code's dict subclass is no dict on the tests' side",
-    "pt_code_mapping_abc_subclass_eq_dict": "the code's Mapping is no Mapping on the tests' side",
     "pt_init_subclass_registry_test_plugin": _CLASSES,
     "pt_abc_register_virtual_subclass": _CLASSES,
     "pt_test_subclass_classmethod_factory": _CLASSES,
@@ -46,7 +39,6 @@ KNOWN = {
     "pt_async_background_task_state": _TASKS,
     "pt_async_create_task_inside_code_coroutine": _TASKS,
     "pt_traceback_names_code_frame": "the code's frames are not in a traceback the tests format",
-    "pt_nan_identity_in_list_eq": "a NaN crosses as a new float, so list == loses the identity shortcut",
     "pt_tests_subclass_of_code_value_class_now": "a classmethod of the code's value class called on a test's subclass "
                                                  "gets the code's class",
 }

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import builtins
 import collections
+import math
 
 import live_views
 import named_tuples
 import proxies
+import standard_objects
 import values
+from encoding import MAX_NANS
 from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_list, caps_in, short_text
 
 
@@ -55,14 +58,21 @@ class Decoder:
         if tag in ("list", "tuple", "set", "frozenset", "dict"):
             # One node held twice (the other side's container held twice) is one container here too.
             known = self.built.get(id(node))
-            if known is None:
-                if tag == "dict":
-                    known = dict(self._decode_pairs(node[1], down))
+            if known is not None:
+                return known
+            if tag == "list" or tag == "dict":
+                # Kept before its items are built: a node that holds itself is a list that holds itself.
+                known = self.built[id(node)] = [] if tag == "list" else {}
+                if tag == "list":
+                    known.extend([self._value(v, down) for v in as_list(node[1])])
                 else:
-                    items = [self._value(v, down) for v in as_list(node[1])]
-                    known = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
-                self.built[id(node)] = known
+                    known.update(self._decode_pairs(node[1], down))
+                return known
+            items = [self._value(v, down) for v in as_list(node[1])]
+            known = self.built[id(node)] = {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
             return known
+        if tag == "nan":
+            return self._nan_here(node[1])
         builder = values.BUILDERS.get(tag)
         if builder is not None:
             return builder(node)
@@ -100,6 +110,19 @@ class Decoder:
             return self._proxy(node)
         raise values.BadRecord(f"unknown value tag {tag!r}")
 
+    def _nan_here(self, key: object) -> float:
+        # Encoder._nan_node: 0 is math.nan, a positive key one NaN of the other side's, a negative one a NaN of its own.
+        if type(key) is not int:
+            raise values.BadRecord("a NaN's key")
+        if key == 0:
+            return math.nan
+        found = self.nans_got.get(key) if key > 0 else None
+        if found is None:
+            found = float("nan")
+            if 0 < key and len(self.nans_got) < MAX_NANS:
+                self.nans_got[key] = found
+        return found
+
     def _decode_pairs(self, pairs: object, depth: int) -> list:
         return [(self._value(k, depth), self._value(v, depth)) for k, v in as_list(pairs)]
 
@@ -114,8 +137,11 @@ class Decoder:
         if type(name) is not str or type(qualname) is not str or type(info) is not dict or type(bases) is not tuple:
             raise values.BadRecord("a class description of the wrong shape")
         mirrored = [self.mirror(b) for b in bases if type(b) is tuple and b[:1] == ("C",)]
-        cls = proxies.make_mirror(self, handle, name, qualname, mirrored, _class_info(info))
+        described = _class_info(info)
+        cls = proxies.make_mirror(self, handle, name, qualname, mirrored, described)
         self.mirrors[handle] = cls
+        if described["container"] is not None:
+            live_views.teach_json()
         return cls
 
     def _proxy(self, node: tuple) -> object:
@@ -138,6 +164,8 @@ class Decoder:
             made = proxies.wrapped(info["kind"], ref)
         elif type(info.get("live")) is str and info["live"] in live_views.KINDS:
             made = live_views.view(ref, STANDARD_TYPES[info["live"]], caps_in(info.get("caps")))
+        elif type(info.get("standard")) is str and info["standard"] in standard_objects.KINDS:
+            made = standard_objects.view(ref, info["standard"], caps_in(info.get("caps")), _names(info))
         elif type(info.get("exception")) is str:
             made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
         else:
@@ -160,7 +188,9 @@ def _class_info(info: dict) -> dict:
             "exception": exception if type(exception) is str else None,
             "enum": info.get("enum") is True,
             "overrides": [n for n in as_list(info.get("overrides", []))[:100] if type(n) is str and n.isidentifier()
-                          and not n.startswith("_")]}
+                          and not n.startswith("_")],
+            "abcs": [n for n in as_list(info.get("abcs", []))[:20] if type(n) is str and n in proxies.STANDARD_ABCS],
+            "mapping_eq": info.get("mapping_eq") is True}
 
 
 def _names(info: dict) -> dict:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import builtins
 import collections
+import math
 import types
 
 import named_tuples
 import proxies
+import standard_objects
 import values
 from kinds import (
     FORWARDED,
@@ -23,9 +25,13 @@ from kinds import (
     dict_items,
     builtin_exception_name,
     caps_of,
+    keeps_mapping_eq,
     read_as,
     text_of,
 )
+
+
+MAX_NANS = 4096  # NaN objects a side tells apart by identity; past it, each crosses as a new NaN, as a float does
 
 
 class Encoder:
@@ -70,9 +76,9 @@ class Encoder:
             raise CannotCross("the value is nested too deeply to cross the sandbox boundary")
         kind = type(value)
         if kind in values.PLAIN_SCALARS:
-            return ("v", value)
+            return self._nan_node(value) if kind is float and value != value else ("v", value)
         if kind in values.numpy_scalar_types():
-            return ("v", _plain(kind.item(value), depth, None))
+            return self._node(kind.item(value), depth + 1)
         down = depth + 1
         if self.live and id(value) in self.live:
             return self._live(value)
@@ -84,7 +90,14 @@ class Encoder:
             known = self.held.get(id(value))
             if known is not None:
                 return known[1]
-            items = self._pairs(value, down) if kind is dict else [self._node(v, down) for v in value]
+            if kind is list or kind is dict:
+                # Held before its items are read: a list that holds itself is a node that holds itself, built
+                # so on the other side too (a tuple or set cannot be built before its items, so it never is one).
+                items: list = []
+                self.held[id(value)] = (value, (kind.__name__, items))
+                items.extend(self._pairs(value, down) if kind is dict else [self._node(v, down) for v in value])
+                return self.held[id(value)][1]
+            items = [self._node(v, down) for v in value]
             self.held[id(value)] = (value, (kind.__name__, items))
             return self.held[id(value)][1]
         record = values.leaf_record(value)
@@ -133,6 +146,19 @@ class Encoder:
                 return self._node(read_as(base, value), depth)
         return self._object(value)
 
+    def _nan_node(self, value: float) -> tuple:
+        """A NaN as it crosses: one NaN object of this side's is one object there, and math.nan is math.nan. In one
+        process ``[1.0, math.nan] == [1.0, math.nan]`` holds (list equality compares items by identity first), and
+        two NaNs made apart are unequal."""
+        if value is math.nan:
+            return ("nan", 0)
+        known = self.nans_sent.get(id(value))
+        if known is None:
+            if len(self.nans_sent) >= MAX_NANS:
+                return ("nan", -1)  # a new NaN there each time, as any float crosses
+            known = self.nans_sent[id(value)] = (value, len(self.nans_sent) + 1)  # held: its id stays its own
+        return ("nan", known[1])
+
     def _pairs(self, mapping: dict, depth: int) -> list:
         return [(self._node(k, depth), self._node(v, depth)) for k, v in dict_items(mapping)]
 
@@ -165,6 +191,9 @@ class Encoder:
         kind = FORWARDED.get(cls)
         if kind:
             info["kind"] = kind
+        standard = standard_objects.name_of(value)
+        if standard:
+            info["standard"] = standard
         mirror = self.describe_class(cls) if self._own_class(cls) else None
         if mirror is not None:
             base = values.value_base(cls)
@@ -211,10 +240,23 @@ class Encoder:
             "overrides": [n for n, v in type.__dict__["__dict__"].__get__(cls).items() if type(n) is str
                           and not n.startswith("_") and isinstance(v, (types.FunctionType, classmethod, staticmethod))
                           and callable(getattr(value_base, n, None))] if value_base else [],
+            "abcs": _standard_abcs_of(cls),
+            "mapping_eq": keeps_mapping_eq(cls),
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
     # --- values in -----------------------------------------------------------------------------------------------
+
+
+def _standard_abcs_of(cls: type) -> list[str]:
+    found = []
+    for name, abc in proxies.STANDARD_ABCS.items():
+        try:
+            if issubclass(cls, abc):
+                found.append(name)
+        except Exception:  # a metaclass of the sender's that breaks issubclass: that ABC is not said
+            pass
+    return found
 
 
 class _NotPlain(Exception):
@@ -227,6 +269,8 @@ def _plain(value: object, depth: int, linked: dict, held: dict | None = None) ->
     in one process, where ``[[0] * 2] * 2`` has one row."""
     kind = type(value)
     if kind in values.PLAIN_SCALARS:
+        if kind is float and value != value:
+            raise _NotPlain  # a NaN keeps its identity (Encoder._nan_node)
         return value
     if depth > MAX_DEPTH or (linked and id(value) in linked):
         raise _NotPlain

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import collections.abc
 import sys
 import types
 
@@ -106,6 +107,20 @@ def caps_of(cls: type) -> list[str]:
                     found.append(name)
                 break
     return found
+
+
+def keeps_mapping_eq(cls: type) -> bool:
+    """Is cls a collections.abc.Mapping that compares by Mapping's own __eq__ (its items as a dict)?"""
+    try:
+        if not issubclass(cls, collections.abc.Mapping):
+            return False
+    except Exception:  # a metaclass that breaks issubclass
+        return False
+    for klass in cls.__mro__:
+        found = type.__dict__["__dict__"].__get__(klass)
+        if "__eq__" in found:
+            return found["__eq__"] is collections.abc.Mapping.__eq__
+    return False
 
 
 def caps_in(caps: object) -> frozenset:

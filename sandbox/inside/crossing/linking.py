@@ -82,7 +82,7 @@ def _outgoing(peer: object, links: Links) -> dict | None:
             gone.append(handle)
             continue
         now = contents(peer, entry[0])
-        if now != entry[1]:
+        if changed_since(now, entry[1]):
             entry[1] = now
             changed.append((handle, now, same_paths(entry[0], entry[2])))
             entry[2] = nested_of(entry[0])
@@ -92,6 +92,15 @@ def _outgoing(peer: object, links: Links) -> dict | None:
     if gone:
         found["unlinked"] = gone
     return found or None
+
+
+def changed_since(now: tuple, before: object) -> bool:
+    """Does a container's encoding now differ from before? Two encodings of a list that holds itself each hold
+    themselves, which == compares without end: taken as changed."""
+    try:
+        return now != before
+    except RecursionError:
+        return True
 
 
 def incoming(peer: object, extra: dict) -> None:
@@ -118,13 +127,15 @@ def replace_contents(target: object, new: object) -> bool:
     False when their kinds differ (then nothing is written)."""
     import collections
 
+    # new held in itself (xs.append(xs)) is target held in itself, as the other side's list is
     if isinstance(target, list) and isinstance(new, list):
-        list.__setitem__(target, slice(None), new)
+        list.__setitem__(target, slice(None), [target if item is new else item for item in new])
     elif isinstance(target, dict) and isinstance(new, dict):
         # The type's own methods: an OrderedDict keeps its order in a list of its own, which dict's would leave stale.
         kind = collections.OrderedDict if isinstance(target, collections.OrderedDict) else dict
+        fresh = {key: target if value is new else value for key, value in new.items()}
         kind.clear(target)
-        kind.update(target, new)
+        kind.update(target, fresh)
     elif isinstance(target, set) and isinstance(new, set):
         set.clear(target)
         set.update(target, new)
@@ -192,7 +203,8 @@ def write_back(target: object, new: object, same: object) -> bool:
         return replace_contents(target, new)
     originals = {path: at_path(target, path) for path in paths}  # before anything is written
     prefixes = {path[:k] for path in paths for k in range(len(path))}
-    done: dict[int, object] = {}  # id of a list or dict of new's -> what it became: one held twice stays one
+    done: dict[int, object] = {id(new): target}  # id of a list or dict of new's -> what it became: one held twice
+    # stays one, and new held in itself is target held in itself
 
     def rebuilt(item: object, path: tuple) -> object:
         if type(item) not in (list, dict):

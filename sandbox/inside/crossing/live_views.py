@@ -84,15 +84,16 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
             namespace.update(_DICT_VIEWS)
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
         _made[key] = cls
-        _teach_json()
+        teach_json()
     made = object.__new__(cls)
     object.__setattr__(made, "_sbx_ref", ref)
     return made
 
 
-def _teach_json() -> None:
-    """json.dumps of a live view writes its contents, as it would the container itself (json's encoder knows only
-    real lists and dicts, and asks default() about anything else)."""
+def teach_json() -> None:
+    """json.dumps of a live view, or of an object of the other side's container subclass, writes its contents, as it
+    would the container itself (json's encoder knows only real lists and dicts, and asks default() about anything
+    else)."""
     import json
 
     if getattr(json.JSONEncoder.default, "_sbx_live", False):
@@ -100,7 +101,7 @@ def _teach_json() -> None:
     standard = json.JSONEncoder.default
 
     def default(encoder: json.JSONEncoder, value: object) -> object:
-        if type(value) in _made.values():
+        if isinstance(value, proxies.ContainerProxy):
             return _data(value)
         return standard(encoder, value)
 

@@ -13,8 +13,9 @@ import traceback
 import linking
 import proxies
 import sharing
+import standard_objects
 import values
-from kinds import as_list, read_as
+from kinds import as_list, keeps_mapping_eq, read_as
 
 _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
 
@@ -71,7 +72,11 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
     if op == "data":
         base = values.container_base(type(obj)) or values.value_base(type(obj))
-        return read_as(base, obj) if base else None, None
+        if base is not None:
+            return read_as(base, obj), None
+        if standard_objects.name_of(obj):
+            return standard_objects.data_of(obj), None
+        return dict(obj.items()) if keeps_mapping_eq(type(obj)) else None, None
     return peer.hooks.perform(op, obj, args), None
 
 
@@ -117,7 +122,7 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
             continue  # this side's own container, which the caller holds as a live view: already changed there
         if isinstance(value, values.CONTAINER_BASES) or values.is_array(value):
             now = peer.encode(value)
-            if now != enc:
+            if linking.changed_since(now, enc):
                 # With the paths of the lists and dicts inside it that the call changed in place (matrix[i][j] = x):
                 # the caller writes those into its own, which a test may hold by another name (row = matrix[0]).
                 inside = nested.get(key)

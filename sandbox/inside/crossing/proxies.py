@@ -429,6 +429,9 @@ class RemoteError(Exception):
 
 # --- mirror classes ---------------------------------------------------------------------------------------------
 
+_ABC_BOOKS = frozenset({"__abstractmethods__", "_abc_impl"})  # what ABCMeta sets on a class it makes: the mirror's own
+
+
 class RemoteType(type):
     """The type of mirror classes: class attributes (``Color.RED``), calls (construction), iteration over an Enum
     and the like are requests about the other side's class."""
@@ -443,7 +446,7 @@ class RemoteType(type):
 
     def __setattr__(cls, name: str, value: object) -> None:
         ref = type.__dict__["__dict__"].__get__(cls).get("_sbx_class_ref")
-        if ref is None or name.startswith("_sbx"):
+        if ref is None or name.startswith("_sbx") or name in _ABC_BOOKS:
             type.__setattr__(cls, name, value)
         else:
             ref.ask("setattr", name, ref.peer.encode(value))
@@ -561,6 +564,14 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace["__slots__"] = ()
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
         namespace.update(protocol_methods(info["caps"], skip))
+    if core is ContainerProxy:
+        # isinstance(d, dict) holds for an object of the code's dict subclass, as in one process: what it says its
+        # class is, is a class of this side's with the same standard base (type(d) stays the mirror, so
+        # isinstance(d, AttrDict) holds too; a mirror cannot derive from dict itself, its layout is a proxy's).
+        shadow = type(name, (info["container"],), {"__module__": namespace["__module__"], "__qualname__": qualname})
+        namespace["__class__"] = property(lambda self, shadow=shadow: shadow)
+    elif core is ObjectProxy and info.get("mapping_eq"):
+        namespace["__eq__"], namespace["__ne__"] = _mapping_compare(False), _mapping_compare(True)
     elif core in _value_cores.values():
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
@@ -574,12 +585,62 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
                                              else _dataclass_fields(info["dataclass"]))
     own = tuple(bases) if any(issubclass(b, core) for b in bases) else (*bases, core)
     try:
-        cls = RemoteType(name, own, namespace)
+        cls = _mirror_type(own)(name, own, namespace)
     except TypeError:  # bases whose layouts or orders cannot be combined here: keep the kind, lose the bases
-        cls = RemoteType(name, (core,), namespace)
+        cls = _mirror_type((core,))(name, (core,), namespace)
     if {"__await__", "send", "throw"} <= info["caps"]:
         collections.abc.Coroutine.register(cls)
+    for abc in info.get("abcs", ()):
+        STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping, as in one process
     return cls
+
+
+_joined_types: dict[tuple, type] = {}
+
+
+def _mirror_type(bases: tuple) -> type:
+    """RemoteType, joined with the metaclass a base has of its own (a Fraction's is ABCMeta): a class's metaclass
+    must derive from each of its bases'."""
+    meta = RemoteType
+    for base in bases:
+        kind = type(base)
+        if issubclass(meta, kind):
+            continue
+        if issubclass(kind, meta):
+            meta = kind
+            continue
+        joined = _joined_types.get((meta, kind))
+        if joined is None:
+            joined = _joined_types[(meta, kind)] = type(f"Remote{kind.__name__}", (meta, kind), {})
+        meta = joined
+    return meta
+
+
+def _standard_abcs() -> dict[str, type]:
+    import numbers
+
+    names = ("Mapping", "MutableMapping", "Sequence", "MutableSequence", "Set", "MutableSet")
+    return {**{f"collections.abc.{n}": getattr(collections.abc, n) for n in names},
+            **{f"numbers.{n}": getattr(numbers, n) for n in ("Number", "Complex", "Real", "Rational", "Integral")}}
+
+
+# The standard ABCs a class joins by deriving from them (or by register), not by having methods, as Iterable is
+# joined: a mirror has the protocol methods, not the bases.
+STANDARD_ABCS = _standard_abcs()
+
+
+def _mapping_compare(negate: bool):
+    # A class of the other side that keeps Mapping's own __eq__ (a read-only dict of the code's): that __eq__ reads
+    # the items through the class's methods and compares them as a dict; the items are read there, compared here.
+    def compare(self, other: object) -> object:
+        if _same_side(self, other):
+            return _ask(self, "op", "__ne__" if negate else "__eq__", _encode(self, other))
+        if not isinstance(other, collections.abc.Mapping):
+            return NotImplemented
+        equal = _ask(self, "data") == dict(other.items())
+        return not equal if negate else equal
+    compare.__name__ = "__ne__" if negate else "__eq__"
+    return compare
 
 
 class _Overridden:

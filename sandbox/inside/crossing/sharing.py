@@ -30,11 +30,14 @@ def shared_in(value: object, held: bool = False) -> set[int]:
     if type(value) not in _WALKED:
         return found
     count = sys.getrefcount(value)  # a statement of its own: an argument list being built would add to the count
-    _walk(value, held or count > _TOP, found, [MAX_WALK])
+    _walk(value, held or count > _TOP, found, [MAX_WALK], set())
     return found
 
 
-def _walk(container: object, shared: bool, found: set[int], budget: list[int]) -> None:
+def _walk(container: object, shared: bool, found: set[int], budget: list[int], walked: set[int]) -> None:
+    if id(container) in walked:  # a list that holds itself, or a row held twice: walked once
+        return
+    walked.add(id(container))
     if type(container) in MUTABLE and shared:
         found.add(id(container))
         shared = True
@@ -48,7 +51,7 @@ def _walk(container: object, shared: bool, found: set[int], budget: list[int]) -
             # A child held only by this container (and by this walk) is part of a fresh value; one held anywhere
             # else, or under a shared parent, is part of the code's state.
             count = sys.getrefcount(child)
-            _walk(child, shared or count > _NESTED, found, budget)
+            _walk(child, shared or count > _NESTED, found, budget, walked)
 
 
 def _probe_counts() -> tuple[int, int]:

@@ -37,7 +37,7 @@ class TestAssertion(AssertionError):
         self.lineno, self.op = lineno, op
         self.left = safe_repr(left)
         self.right = None if op is None else safe_repr(right)
-        if msg is None and op is not None and self.left == self.right:
+        if msg is None and op == "==" and self.left == self.right:  # why two equal-looking values are not equal
             msg = differ(left, right)
         super().__init__("" if msg is None else str(msg))
 
@@ -115,14 +115,21 @@ class Rewriter(ast.NodeTransformer):
 def differ(left: object, right: object) -> str:
     """Why two values that print the same are not equal, in words a person can act on."""
     found = _first_difference(left, right, "", 0)
-    if found is None and type(left) is type(right) and type(left).__module__ not in ("builtins", "sandbox"):
+    if found is None and _class(left) is _class(right) and _class(left).__module__ not in ("builtins", "sandbox"):
         found = (f"they are two {_kind(left)} objects, which are equal only to themselves unless the class "
                  "defines __eq__")
     return f"both sides print the same, but {found}" if found else "both sides print the same, but are not equal"
 
 
+def _class(value: object) -> type:
+    # What the value says its class is: a proxy of the code's SimpleNamespace or list is one to isinstance, and its
+    # own class's __module__ may be a property (an instance's module), no text.
+    cls = value.__class__
+    return cls if isinstance(cls, type) and isinstance(cls.__module__, str) else type(value)
+
+
 def _kind(value: object) -> str:
-    cls = type(value)
+    cls = _class(value)
     origin = " (from the code under test)" if cls.__module__ == "solution" else ""
     return f"{cls.__module__}.{cls.__qualname__}{origin}" if cls.__module__ not in ("builtins",) else cls.__name__
 
@@ -131,7 +138,7 @@ def _first_difference(left: object, right: object, where: str, depth: int) -> st
     at = f" at {where}" if where else ""
     if depth > 20:
         return None
-    if type(left) is not type(right):
+    if _class(left) is not _class(right):
         return f"their types differ{at}: left is {_kind(left)}, right is {_kind(right)}"
     if isinstance(left, float) and left != right:
         return f"the floats differ{at} in digits the print hides: {left!r} against {right!r} ({left - right:+.3g})"

@@ -1,0 +1,93 @@
+"""Standard objects that are neither plain values nor containers, held by the other side: a ``SimpleNamespace``, an
+``array.array``, a ``ChainMap``, a ``MappingProxyType``, a ``functools.partial``.
+
+Runs inside the sandbox (stdlib only), in both processes. Such an object stays where it was made (a view keeps
+reading the dict it wraps, a namespace the code keeps changing is one object), so it crosses by reference, as any
+object does; but in one process the tests' ``ns == SimpleNamespace(verbose=True)`` compares two namespaces, and
+``isinstance(add5, functools.partial)`` holds. So the proxy says it is of the standard type (``__class__``), and a
+comparison with this side's data reads the object's data, as plain data, and compares a copy built here of this
+side's own type with it: the holder's class decides nothing, as for a container (and only exact standard types are
+read so: a subclass of the code's is the code's own class, a mirror).
+"""
+
+from __future__ import annotations
+
+import array
+import collections
+import functools
+import operator
+import types
+
+import proxies
+
+KINDS: dict[str, type] = {"types.SimpleNamespace": types.SimpleNamespace, "array.array": array.array,
+                          "collections.ChainMap": collections.ChainMap,
+                          "types.MappingProxyType": types.MappingProxyType, "functools.partial": functools.partial}
+_NAMES = {id(cls): name for name, cls in KINDS.items()}
+# partial compares by identity in one process too: it is no data to read
+_BY_DATA = frozenset(KINDS) - {"functools.partial"}
+_COMPARE = {"__eq__": operator.eq, "__ne__": operator.ne, "__lt__": operator.lt, "__le__": operator.le,
+            "__gt__": operator.gt, "__ge__": operator.ge}
+
+
+def name_of(value: object) -> str | None:
+    """The standard name of value's type when it is exactly one of KINDS, else None."""
+    return _NAMES.get(id(type(value)))
+
+
+def data_of(value: object) -> object:
+    """The holder's side: what a copy of value is built from, read with the standard type's own methods."""
+    kind = type(value)
+    if kind is types.SimpleNamespace:
+        return dict(object.__getattribute__(value, "__dict__"))
+    if kind is array.array:
+        return (value.typecode, value.tolist())
+    if kind is collections.ChainMap:
+        return [dict(m) for m in value.maps]
+    if kind is types.MappingProxyType:
+        return dict(value)
+    return None
+
+
+def _copy_here(name: str, data: object) -> object:
+    """This side's own object of the standard type name holding data (raises TypeError on data no such object has)."""
+    if name == "types.SimpleNamespace" and type(data) is dict and all(type(k) is str for k in data):
+        return types.SimpleNamespace(**data)
+    if name == "array.array" and type(data) is tuple and len(data) == 2 and type(data[0]) is str \
+            and data[0] in array.typecodes and type(data[1]) is list:
+        return array.array(data[0], data[1])
+    if name == "collections.ChainMap" and type(data) is list and all(type(m) is dict for m in data):
+        return collections.ChainMap(*data)
+    if name == "types.MappingProxyType" and type(data) is dict:
+        return types.MappingProxyType(data)
+    raise TypeError(f"the other side's {name} sent data no such object holds")
+
+
+def _compare(name: str, kind: str):
+    def compare(self, other: object) -> object:
+        if proxies._same_side(self, other):
+            return proxies._ask(self, "op", name, proxies._encode(self, other))
+        return _COMPARE[name](_copy_here(kind, proxies._ask(self, "data")), other)
+    compare.__name__ = name
+    return compare
+
+
+_made: dict[tuple, type] = {}
+
+
+def view(ref: proxies.Ref, name: str, caps: frozenset, names: dict) -> object:
+    """A proxy of the other side's object of the standard type name (one of KINDS)."""
+    ref.names = names
+    key = (name, caps)
+    cls = _made.get(key)
+    if cls is None:
+        standard = KINDS[name]
+        namespace = {"__slots__": (), **proxies.protocol_methods(caps),
+                     "__class__": property(lambda self, standard=standard: standard)}
+        if name in _BY_DATA:
+            namespace.update({op: _compare(op, name) for op in _COMPARE})
+        cls = type(standard.__name__, (proxies.ObjectProxy,), namespace)
+        _made[key] = cls
+    made = object.__new__(cls)
+    object.__setattr__(made, "_sbx_ref", ref)
+    return made
