@@ -3181,3 +3181,126 @@ def test_wrong():
     assert loop()[1] is not loop()
     assert len(loop()) == 3
 ''')
+
+
+# ================================================================== found by a review of the third round's mends
+C("pt_code_dict_subclass_class_called_and_json_default", '''
+class Record(dict):
+    def __init__(self, **fields):
+        super().__init__(**fields)
+        self['kind'] = type(self).__name__.lower()
+class Note(Record):
+    pass
+class Items(list):
+    pass
+def make():
+    return Note(text='hi')
+''', '''
+import copy, json
+def test_class_called():
+    n = make()
+    assert n.__class__(text='x')['kind'] == 'note'
+    assert issubclass(n.__class__, Record) and isinstance(n, Note)
+def test_copy():
+    n = make()
+    c = copy.copy(n)
+    assert isinstance(c, Note) and c == n
+def test_json_with_default_and_cls():
+    assert json.dumps(make(), default=str, sort_keys=True) == '{"kind": "note", "text": "hi"}'
+    class E(json.JSONEncoder):
+        def default(self, o):
+            return 'X'
+    assert json.dumps({'r': Items([1])}, cls=E) == '{"r": [1]}'
+def test_wrong():
+    assert make()['kind'] == 'record'
+''')
+
+C("pt_nan_sent_back_and_many_nans", '''
+def clean(xs):
+    return [v for v in xs if v is not None]
+def _make_row():
+    missing = float('nan')
+    def row():
+        return [1.0, missing]
+    return row
+row = _make_row()
+def many(n):
+    return [float('nan') for _ in range(n)]
+''', '''
+NAN = float('nan')
+def test_tests_nan_comes_back_as_itself():
+    assert clean([1.0, None, NAN]) == [1.0, NAN]
+    assert clean([NAN, None, NAN]).count(NAN) == 2
+def test_identity_kept_after_many():
+    many(5000)
+    assert row() == row()
+def test_wrong_ne():
+    many(5000)
+    assert row() != row()
+''')
+
+C("pt_list_that_holds_itself_deeper", '''
+def grow(xs):
+    xs.append({'up': xs})
+    return len(xs)
+def grow2(xs):
+    xs.append([xs])
+''', '''
+def test_nested_self():
+    a = [1]
+    assert grow(a) == 2
+    assert a[1]['up'] is a
+def test_nested_self_mutation():
+    a = [1]
+    grow2(a)
+    a[1][0].append(7)
+    assert a[-1] == 7
+def test_wrong():
+    a = [1]
+    grow(a)
+    assert a[1]['up'] == [1]
+''')
+
+C("pt_code_set_abc_compared", '''
+from collections.abc import Set
+class Bag(Set):
+    def __init__(self, items):
+        self._s = frozenset(items)
+    def __contains__(self, x):
+        return x in self._s
+    def __iter__(self):
+        return iter(self._s)
+    def __len__(self):
+        return len(self._s)
+class Odd(Bag):
+    def __len__(self):
+        return 99
+''', '''
+from collections.abc import Set
+def test_set_eq():
+    b = Bag([1, 2])
+    assert isinstance(b, Set)
+    assert b == {1, 2} and b != {1, 3}
+def test_wrong_ne():
+    assert Bag([1, 2]) != {1, 2}
+def test_wrong_len():
+    assert Odd([1, 2]) == {1, 2}
+''')
+
+C("pt_code_object_ne_tests_data", '''
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+    def __eq__(self, other):
+        if isinstance(other, int):
+            return self.cents == other
+        return NotImplemented
+class Plain:
+    pass
+''', '''
+def test_ne_decided_as_one_process():
+    assert Money(5) != 6
+    assert Plain() != 5
+def test_wrong_ne():
+    assert Money(5) != 5
+''')

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 
 import linking
+import nans
 from decoding import Decoder
 from encoding import Encoder
 from kinds import STANDARD_TYPES, CannotCross, PeerGone  # noqa: F401  (what crosses, named where it is used)
@@ -44,8 +45,7 @@ class Codec(Encoder, Decoder):
         # live, the ids of this side's containers the value being encoded sends as live views; held, the value being
         # encoded: id -> (a container in it, its node); built, the value being decoded: id(node) -> its container.
         self.working = threading.local()
-        self.nans_sent: dict[int, tuple[float, int]] = {}  # id of this side's NaN -> (it, its key): Encoder._nan_node
-        self.nans_got: dict[int, float] = {}  # the other side's NaN's key -> this side's NaN standing for it
+        self.nans = nans.NanIdentities()  # which NaN is which, each way
         self.links = linking.Links()  # containers the tests handed over and the code kept, in step on both sides
 
     live = property(lambda self: getattr(self.working, "live", _NONE), lambda self, v: setattr(self.working, "live", v))

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import builtins
 import collections
-import math
 
 import live_views
 import named_tuples
 import proxies
 import standard_objects
 import values
-from encoding import MAX_NANS
 from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_list, caps_in, short_text
+
+
+_MEMO_TAGS = frozenset({"deque", "Counter", "OrderedDict", "defaultdict"})
 
 
 class Decoder:
@@ -72,24 +73,19 @@ class Decoder:
             known = self.built[id(node)] = {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
             return known
         if tag == "nan":
-            return self._nan_here(node[1])
+            return self.nans.here(node[1])
         builder = values.BUILDERS.get(tag)
         if builder is not None:
             return builder(node)
         if tag == "bytearray" and type(node[1]) is bytes:
             return bytearray(node[1])
-        if tag == "deque":
-            maxlen = node[2]
-            if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
-                raise values.BadRecord("a deque's maxlen")
-            return collections.deque((self._value(v, down) for v in as_list(node[1])), maxlen)
-        if tag in ("Counter", "OrderedDict"):
-            return getattr(collections, tag)(dict(self._decode_pairs(node[1], down)))
-        if tag == "defaultdict":
-            factory = None if node[1] is None else self._value(node[1], down)
-            if factory is not None and not callable(factory):
-                raise values.BadRecord("a defaultdict's factory")
-            return collections.defaultdict(factory, self._decode_pairs(node[2], down))
+        if tag in _MEMO_TAGS:
+            # A node the other side's message holds twice is built once (marshal keeps it one): deques of deques,
+            # each held twice, would otherwise build 2**depth of them.
+            known = self.built.get(id(node))
+            if known is None:
+                known = self.built[id(node)] = self._container(tag, node, down)
+            return known
         if tag == "range":
             return range(*_whole(node[1:]))
         if tag == "slice":
@@ -110,18 +106,19 @@ class Decoder:
             return self._proxy(node)
         raise values.BadRecord(f"unknown value tag {tag!r}")
 
-    def _nan_here(self, key: object) -> float:
-        # Encoder._nan_node: 0 is math.nan, a positive key one NaN of the other side's, a negative one a NaN of its own.
-        if type(key) is not int:
-            raise values.BadRecord("a NaN's key")
-        if key == 0:
-            return math.nan
-        found = self.nans_got.get(key) if key > 0 else None
-        if found is None:
-            found = float("nan")
-            if 0 < key and len(self.nans_got) < MAX_NANS:
-                self.nans_got[key] = found
-        return found
+    def _container(self, tag: str, node: tuple, down: int) -> object:
+        """A deque, Counter, OrderedDict or defaultdict of its node (_MEMO_TAGS)."""
+        if tag == "deque":
+            maxlen = node[2]
+            if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
+                raise values.BadRecord("a deque's maxlen")
+            return collections.deque((self._value(v, down) for v in as_list(node[1])), maxlen)
+        if tag == "defaultdict":
+            factory = None if node[1] is None else self._value(node[1], down)
+            if factory is not None and not callable(factory):
+                raise values.BadRecord("a defaultdict's factory")
+            return collections.defaultdict(factory, self._decode_pairs(node[2], down))
+        return getattr(collections, tag)(dict(self._decode_pairs(node[1], down)))
 
     def _decode_pairs(self, pairs: object, depth: int) -> list:
         return [(self._value(k, depth), self._value(v, depth)) for k, v in as_list(pairs)]
@@ -190,7 +187,7 @@ def _class_info(info: dict) -> dict:
             "overrides": [n for n in as_list(info.get("overrides", []))[:100] if type(n) is str and n.isidentifier()
                           and not n.startswith("_")],
             "abcs": [n for n in as_list(info.get("abcs", []))[:20] if type(n) is str and n in proxies.STANDARD_ABCS],
-            "mapping_eq": info.get("mapping_eq") is True}
+            "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None}
 
 
 def _names(info: dict) -> dict:

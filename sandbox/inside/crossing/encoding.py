@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import builtins
 import collections
-import math
 import types
 
 import named_tuples
 import proxies
 import standard_objects
+import unsupported
 import values
 from kinds import (
     FORWARDED,
@@ -25,13 +25,13 @@ from kinds import (
     dict_items,
     builtin_exception_name,
     caps_of,
-    keeps_mapping_eq,
+    standard_eq,
     read_as,
     text_of,
 )
 
 
-MAX_NANS = 4096  # NaN objects a side tells apart by identity; past it, each crosses as a new NaN, as a float does
+TUPLE_IN_ITSELF = "a tuple that holds itself (through a list or dict inside it) cannot cross the sandbox boundary"
 
 
 class Encoder:
@@ -76,7 +76,7 @@ class Encoder:
             raise CannotCross("the value is nested too deeply to cross the sandbox boundary")
         kind = type(value)
         if kind in values.PLAIN_SCALARS:
-            return self._nan_node(value) if kind is float and value != value else ("v", value)
+            return self.nans.node(value) if kind is float and value != value else ("v", value)
         if kind in values.numpy_scalar_types():
             return self._node(kind.item(value), depth + 1)
         down = depth + 1
@@ -89,6 +89,11 @@ class Encoder:
             # (value, node): the value is held too, so that a temporary (read_as's) cannot lend its id to another.
             known = self.held.get(id(value))
             if known is not None:
+                if known[1] is None:
+                    # a tuple that holds itself through a list (t = ('root', kids); kids.append(t)): built after
+                    # its items on the other side, it cannot be one of them
+                    unsupported.note(TUPLE_IN_ITSELF)
+                    raise CannotCross(TUPLE_IN_ITSELF)
                 return known[1]
             if kind is list or kind is dict:
                 # Held before its items are read: a list that holds itself is a node that holds itself, built
@@ -97,6 +102,7 @@ class Encoder:
                 self.held[id(value)] = (value, (kind.__name__, items))
                 items.extend(self._pairs(value, down) if kind is dict else [self._node(v, down) for v in value])
                 return self.held[id(value)][1]
+            self.held[id(value)] = (value, None)  # being read: met again inside itself, it holds itself
             items = [self._node(v, down) for v in value]
             self.held[id(value)] = (value, (kind.__name__, items))
             return self.held[id(value)][1]
@@ -145,19 +151,6 @@ class Encoder:
             if base is not None and not isinstance(value, BaseException):
                 return self._node(read_as(base, value), depth)
         return self._object(value)
-
-    def _nan_node(self, value: float) -> tuple:
-        """A NaN as it crosses: one NaN object of this side's is one object there, and math.nan is math.nan. In one
-        process ``[1.0, math.nan] == [1.0, math.nan]`` holds (list equality compares items by identity first), and
-        two NaNs made apart are unequal."""
-        if value is math.nan:
-            return ("nan", 0)
-        known = self.nans_sent.get(id(value))
-        if known is None:
-            if len(self.nans_sent) >= MAX_NANS:
-                return ("nan", -1)  # a new NaN there each time, as any float crosses
-            known = self.nans_sent[id(value)] = (value, len(self.nans_sent) + 1)  # held: its id stays its own
-        return ("nan", known[1])
 
     def _pairs(self, mapping: dict, depth: int) -> list:
         return [(self._node(k, depth), self._node(v, depth)) for k, v in dict_items(mapping)]
@@ -241,7 +234,7 @@ class Encoder:
                           and not n.startswith("_") and isinstance(v, (types.FunctionType, classmethod, staticmethod))
                           and callable(getattr(value_base, n, None))] if value_base else [],
             "abcs": _standard_abcs_of(cls),
-            "mapping_eq": keeps_mapping_eq(cls),
+            "eq_by": standard_eq(cls),
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
@@ -270,7 +263,7 @@ def _plain(value: object, depth: int, linked: dict, held: dict | None = None) ->
     kind = type(value)
     if kind in values.PLAIN_SCALARS:
         if kind is float and value != value:
-            raise _NotPlain  # a NaN keeps its identity (Encoder._nan_node)
+            raise _NotPlain  # a NaN keeps its identity (nans.py)
         return value
     if depth > MAX_DEPTH or (linked and id(value) in linked):
         raise _NotPlain

@@ -127,15 +127,13 @@ def replace_contents(target: object, new: object) -> bool:
     False when their kinds differ (then nothing is written)."""
     import collections
 
-    # new held in itself (xs.append(xs)) is target held in itself, as the other side's list is
     if isinstance(target, list) and isinstance(new, list):
-        list.__setitem__(target, slice(None), [target if item is new else item for item in new])
+        list.__setitem__(target, slice(None), new)
     elif isinstance(target, dict) and isinstance(new, dict):
         # The type's own methods: an OrderedDict keeps its order in a list of its own, which dict's would leave stale.
         kind = collections.OrderedDict if isinstance(target, collections.OrderedDict) else dict
-        fresh = {key: target if value is new else value for key, value in new.items()}
         kind.clear(target)
-        kind.update(target, fresh)
+        kind.update(target, new)
     elif isinstance(target, set) and isinstance(new, set):
         set.clear(target)
         set.update(target, new)
@@ -197,14 +195,16 @@ def write_back(target: object, new: object, same: object) -> bool:
     """new's contents written into target in place (replace_contents), and, at the paths in same, into the very lists
     and dicts target held there, as in one process where the other side changed those in place (``matrix[i][j] =
     x``: a test's ``row = matrix[0]`` sees it); elsewhere the new ones. False when target and new differ in kind."""
+    if type(new) in (list, dict) and type(target) is type(new) and _reference_count(new) > _FRESH:
+        # held elsewhere than by its caller: inside itself (``xs.append({'up': xs})`` on the other side)
+        _point_at(new, target)
     paths = {tuple(p) for p in list(same)[:MAX_NESTED] if type(p) is list and len(p) <= MAX_PATH and all(
         type(s) in (int, str) for s in p)} if type(same) in (list, tuple) else set()
     if not paths or type(target) is not type(new) or type(new) not in (list, dict):
         return replace_contents(target, new)
     originals = {path: at_path(target, path) for path in paths}  # before anything is written
     prefixes = {path[:k] for path in paths for k in range(len(path))}
-    done: dict[int, object] = {id(new): target}  # id of a list or dict of new's -> what it became: one held twice
-    # stays one, and new held in itself is target held in itself
+    done: dict[int, object] = {}  # id of a list or dict of new's -> what it became: one held twice stays one
 
     def rebuilt(item: object, path: tuple) -> object:
         if type(item) not in (list, dict):
@@ -231,6 +231,35 @@ def write_back(target: object, new: object, same: object) -> bool:
 
     fill(target, new, ())
     return True
+
+
+def _reference_count(value: object) -> int:
+    return sys.getrefcount(value)
+
+
+def _point_at(new: object, target: object) -> None:
+    """Where the lists and dicts new holds hold new itself, they hold target instead: new's items are being written
+    into target, which is what the other side's container, held in itself, stands for here."""
+    stack, seen = [new], {id(new)}
+    while stack:
+        container = stack.pop()
+        for key, item in list(enumerate(container) if type(container) is list else container.items()):
+            if item is new:
+                container[key] = target  # a list or dict just built here, of exactly those types
+            elif type(item) in (list, dict) and id(item) not in seen:
+                seen.add(id(item))
+                stack.append(item)
+
+
+def _count_fresh() -> int:
+    # What write_back reads of a value only its caller's call holds (write_back(arg, decode(enc), ...)).
+    def probe(target: object, new: object, same: object) -> int:
+        return _reference_count(new)
+
+    return probe([], [], ())
+
+
+_FRESH = _count_fresh()
 
 
 def _only_linked(entry: list) -> bool:

@@ -15,7 +15,7 @@ import proxies
 import sharing
 import standard_objects
 import values
-from kinds import as_list, keeps_mapping_eq, read_as
+from kinds import as_list, read_as, standard_eq, standard_eq_data
 
 _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
 
@@ -76,7 +76,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
             return read_as(base, obj), None
         if standard_objects.name_of(obj):
             return standard_objects.data_of(obj), None
-        return dict(obj.items()) if keeps_mapping_eq(type(obj)) else None, None
+        kind = standard_eq(type(obj))
+        return standard_eq_data(kind, obj) if kind else None, None
     return peer.hooks.perform(op, obj, args), None
 
 

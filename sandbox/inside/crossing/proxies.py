@@ -179,14 +179,16 @@ def _format(self, spec: str) -> str:
     return text
 
 
-def _compare(name: str, container: bool):
+def _compare(name: str):
     def compare(self, other: object) -> object:
         if _same_side(self, other):
             return _ask(self, "op", name, _encode(self, other))
-        if container:
-            # The contents as the standard container reads them, compared here by the standard type's rules.
-            return _COMPARE[name](_ask(self, "data"), other)
-        if name not in ("__eq__", "__ne__"):
+        if name == "__ne__":
+            # The other side's __ne__ on this side's data, as in one process (by default, the inverse of its
+            # __eq__): an answer of "not equal" passes only what one process passes; an object's == with this side's
+            # data stays NotImplemented below, never the other side's yes.
+            return _ask(self, "op", name, _encode(self, other))
+        if name != "__eq__":
             # Ordered against this side's data (Temp(20) < 25): the other side's method answers in one process, and
             # what it raises (TypeError where it has none) is raised here; the tests' answer the code may take, but
             # an answer of the code's never decides a test.
@@ -195,6 +197,18 @@ def _compare(name: str, container: bool):
                 return answer
             raise unsupported.Unsupported(unsupported.ORDERED_BY_THE_CODE.format(op=_SYMBOLS[name]))
         return NotImplemented
+    compare.__name__ = name
+    return compare
+
+
+def by_data(name: str, copy_here) -> object:
+    """A comparison the standard library decides, not the other side's class: with this side's data, copy_here(proxy)
+    is a copy of the object made here of this side's own types, from the data it holds, and compared by their
+    rules (a SimpleNamespace, a Mapping that keeps Mapping's __eq__); with the other side's own objects, asked there."""
+    def compare(self, other: object) -> object:
+        if _same_side(self, other):
+            return _ask(self, "op", name, _encode(self, other))
+        return _COMPARE[name](copy_here(self), other)
     compare.__name__ = name
     return compare
 
@@ -409,7 +423,7 @@ class ObjectProxy(Proxy):
     __copy__ = _copy
     __deepcopy__ = _deep_copy
     __reduce_ex__ = _reduce
-    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (_compare(n, False) for n in _COMPARE)
+    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (_compare(n) for n in _COMPARE)
     __hash__ = _hash
 
 
@@ -417,7 +431,8 @@ class ContainerProxy(ObjectProxy):
     """An object of the other side whose class derives from a mutable container: compared by its contents."""
 
     __slots__ = ()
-    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (_compare(n, True) for n in _COMPARE)
+    # The contents as the standard container reads them, compared here by the standard type's rules.
+    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (by_data(n, lambda self: _ask(self, "data")) for n in _COMPARE)
     __hash__ = None
 
 
@@ -459,6 +474,11 @@ class RemoteType(type):
             type.__delattr__(cls, name)
         else:
             ref.ask("delattr", name)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
+        mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
+        return super().__subclasscheck__(mirror if mirror is not None else sub)
 
     def __dir__(cls) -> list[str]:
         # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
@@ -564,14 +584,18 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace["__slots__"] = ()
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
         namespace.update(protocol_methods(info["caps"], skip))
+    shadow = None
     if core is ContainerProxy:
         # isinstance(d, dict) holds for an object of the code's dict subclass, as in one process: what it says its
         # class is, is a class of this side's with the same standard base (type(d) stays the mirror, so
         # isinstance(d, AttrDict) holds too; a mirror cannot derive from dict itself, its layout is a proxy's).
         shadow = type(name, (info["container"],), {"__module__": namespace["__module__"], "__qualname__": qualname})
         namespace["__class__"] = property(lambda self, shadow=shadow: shadow)
-    elif core is ObjectProxy and info.get("mapping_eq"):
-        namespace["__eq__"], namespace["__ne__"] = _mapping_compare(False), _mapping_compare(True)
+    elif core is ObjectProxy:
+        # A class that keeps a standard ABC's __eq__ compares by its data; one that overrides it (below a mirror
+        # that keeps it) is an object of the other side's again.
+        copy_here = _ABC_COPIES.get(info.get("eq_by"))
+        namespace.update({n: by_data(n, copy_here) if copy_here else _compare(n) for n in ("__eq__", "__ne__")})
     elif core in _value_cores.values():
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
@@ -592,6 +616,11 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
         STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping, as in one process
+    if shadow is not None:
+        # What the object says its class is stands for the mirror: d.__class__(...) makes one of the code's,
+        # issubclass(d.__class__, Record) holds (RemoteType.__subclasscheck__).
+        shadow.__new__ = staticmethod(lambda _cls, *args, **kwargs: cls(*args, **kwargs))
+        shadow._sbx_mirror = cls
     return cls
 
 
@@ -629,18 +658,50 @@ def _standard_abcs() -> dict[str, type]:
 STANDARD_ABCS = _standard_abcs()
 
 
-def _mapping_compare(negate: bool):
-    # A class of the other side that keeps Mapping's own __eq__ (a read-only dict of the code's): that __eq__ reads
-    # the items through the class's methods and compares them as a dict; the items are read there, compared here.
-    def compare(self, other: object) -> object:
-        if _same_side(self, other):
-            return _ask(self, "op", "__ne__" if negate else "__eq__", _encode(self, other))
-        if not isinstance(other, collections.abc.Mapping):
-            return NotImplemented
-        equal = _ask(self, "data") == dict(other.items())
-        return not equal if negate else equal
-    compare.__name__ = "__ne__" if negate else "__eq__"
-    return compare
+class _ItemsHere(collections.abc.Mapping):
+    """The items of the other side's Mapping, read there through its class's methods, compared here by Mapping's own
+    __eq__ (what that class keeps): one process's ``Frozen({'a': 1}) == {'a': 1}``."""
+
+    def __init__(self, items: dict) -> None:
+        self._items = items
+
+    def __getitem__(self, key: object) -> object:
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class _ElementsHere(collections.abc.Set):
+    """The elements of the other side's Set, with the length its class gives, compared here by Set's own __eq__."""
+
+    def __init__(self, data: object) -> None:
+        if type(data) is not tuple or len(data) != 2 or type(data[0]) is not int or type(data[1]) is not list:
+            raise TypeError("the other side's Set sent data no such object holds")
+        self._length, self._elements = data
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._elements
+
+    def __iter__(self):
+        return iter(self._elements)
+
+    def __len__(self) -> int:
+        return self._length
+
+
+def _items_here(proxy: object) -> _ItemsHere:
+    items = _ask(proxy, "data")
+    if type(items) is not dict:
+        raise TypeError("the other side's Mapping sent data no such object holds")
+    return _ItemsHere(items)
+
+
+# A class that keeps a standard ABC's own __eq__ (kinds.standard_eq): how its copy here is made.
+_ABC_COPIES = {"mapping": _items_here, "set": lambda proxy: _ElementsHere(_ask(proxy, "data"))}
 
 
 class _Overridden:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import array
 import collections
 import functools
-import operator
 import types
 
 import proxies
@@ -26,8 +25,7 @@ KINDS: dict[str, type] = {"types.SimpleNamespace": types.SimpleNamespace, "array
 _NAMES = {id(cls): name for name, cls in KINDS.items()}
 # partial compares by identity in one process too: it is no data to read
 _BY_DATA = frozenset(KINDS) - {"functools.partial"}
-_COMPARE = {"__eq__": operator.eq, "__ne__": operator.ne, "__lt__": operator.lt, "__le__": operator.le,
-            "__gt__": operator.gt, "__ge__": operator.ge}
+_COMPARISONS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
 def name_of(value: object) -> str | None:
@@ -49,8 +47,10 @@ def data_of(value: object) -> object:
     return None
 
 
-def _copy_here(name: str, data: object) -> object:
-    """This side's own object of the standard type name holding data (raises TypeError on data no such object has)."""
+def _copy_of(name: str, proxy: object) -> object:
+    """This side's own object of the standard type name holding the data the other side's object holds (raises
+    TypeError on data no such object has)."""
+    data = proxies._ask(proxy, "data")
     if name == "types.SimpleNamespace" and type(data) is dict and all(type(k) is str for k in data):
         return types.SimpleNamespace(**data)
     if name == "array.array" and type(data) is tuple and len(data) == 2 and type(data[0]) is str \
@@ -61,15 +61,6 @@ def _copy_here(name: str, data: object) -> object:
     if name == "types.MappingProxyType" and type(data) is dict:
         return types.MappingProxyType(data)
     raise TypeError(f"the other side's {name} sent data no such object holds")
-
-
-def _compare(name: str, kind: str):
-    def compare(self, other: object) -> object:
-        if proxies._same_side(self, other):
-            return proxies._ask(self, "op", name, proxies._encode(self, other))
-        return _COMPARE[name](_copy_here(kind, proxies._ask(self, "data")), other)
-    compare.__name__ = name
-    return compare
 
 
 _made: dict[tuple, type] = {}
@@ -85,7 +76,11 @@ def view(ref: proxies.Ref, name: str, caps: frozenset, names: dict) -> object:
         namespace = {"__slots__": (), **proxies.protocol_methods(caps),
                      "__class__": property(lambda self, standard=standard: standard)}
         if name in _BY_DATA:
-            namespace.update({op: _compare(op, name) for op in _COMPARE})
+            copy_here = functools.partial(_copy_of, name)
+            namespace.update({op: proxies.by_data(op, copy_here) for op in _COMPARISONS})
+        if name == "array.array":
+            # bytes(a) reads an array's buffer, which no proxy has: the items' bytes, not a byte per item
+            namespace["__bytes__"] = lambda self: _copy_of("array.array", self).tobytes()
         cls = type(standard.__name__, (proxies.ObjectProxy,), namespace)
         _made[key] = cls
     made = object.__new__(cls)
