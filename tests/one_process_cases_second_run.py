@@ -3304,3 +3304,165 @@ def test_ne_decided_as_one_process():
 def test_wrong_ne():
     assert Money(5) != 5
 ''')
+
+
+# ================================================================== numpy arrays held, not copied (the mend)
+NP_STATE_T = '''
+import numpy as np
+import pytest
+def test_reads_like_an_array():
+    w = Model().weights()
+    assert w.dtype == np.float64 and w.shape == (3,) and isinstance(w, np.ndarray)
+    np.testing.assert_array_equal(w, [1.0, 2.0, 3.0])
+    assert w == pytest.approx([1.0, 2.0, 3.0])
+    assert w.sum() == 6.0 and w.tolist() == [1.0, 2.0, 3.0] and w[1] == 2.0 and len(w) == 3
+    assert np.dot(w, np.ones(3)) == 6.0 and (w @ np.ones(3)) == 6.0
+    assert w[w > 1].tolist() == [2.0, 3.0]
+    assert repr(w) == 'array([1., 2., 3.])'
+def test_write_through_a_row():
+    m = Model()
+    r = m.row(1)
+    r[0] = 5
+    assert m.total() == 5
+def test_fresh_result():
+    s = Model().scaled(2)
+    assert type(s) is np.ndarray and s.tolist() == [2.0, 4.0, 6.0]
+'''
+C("pt_np_state_array_read_by_tests_ok", '''
+import numpy as np
+class Model:
+    def __init__(self):
+        self.w = np.array([1.0, 2.0, 3.0])
+        self.grid = np.zeros((2, 3), dtype=int)
+    def weights(self):
+        return self.w
+    def row(self, i):
+        return self.grid[i]
+    def total(self):
+        return int(self.grid.sum())
+    def scaled(self, k):
+        return self.w * k
+''', NP_STATE_T)
+C("pt_np_state_array_read_by_tests_bad", '''
+import numpy as np
+class Model:
+    def __init__(self):
+        self.w = np.array([1, 2, 3])
+        self.grid = np.zeros((2, 3), dtype=int)
+    def weights(self):
+        return self.w
+    def row(self, i):
+        return self.grid[i].copy()
+    def total(self):
+        return int(self.grid.sum())
+    def scaled(self, k):
+        return list(self.w * k)
+''', NP_STATE_T)
+
+C("pt_np_code_reads_tests_object_array", '''
+import numpy as np
+def speed(p):
+    return float(np.linalg.norm(p.velocity))
+def stop(p):
+    p.velocity[:] = 0
+def kept_list(arrays):
+    global KEPT
+    KEPT = arrays
+def total():
+    return float(sum(a.sum() for a in KEPT))
+''', '''
+import numpy as np
+class Particle:
+    def __init__(self):
+        self.velocity = np.array([3.0, 4.0])
+def test_read():
+    assert speed(Particle()) == 5.0
+def test_changed_in_place():
+    p = Particle()
+    v = p.velocity
+    stop(p)
+    assert v.tolist() == [0.0, 0.0] and p.velocity is v
+def test_arrays_in_a_kept_list():
+    a = np.ones(2)
+    kept_list([a])
+    a[0] = 5
+    assert total() == 6.0
+''')
+
+
+# ================================================================== found by a review of the numpy mend
+C("pt_np_inplace_divide_shared_and_readonly_input_bad", '''
+import numpy as np
+def slow_all(bodies):
+    for b in bodies:
+        b.velocity /= 2
+def normalize(x):
+    x /= x.sum()
+    return x.copy()
+''', '''
+import numpy as np
+class P:
+    def __init__(self, v):
+        self.velocity = v
+def test_shared_array_halved_once():
+    v = np.array([2.0, 4.0])
+    a, b = P(v), P(v)
+    slow_all([a, b])
+    assert a.velocity.tolist() == [1.0, 2.0]
+def test_does_not_touch_input():
+    w = np.array([1.0, 3.0])
+    w.flags.writeable = False
+    assert normalize(w).tolist() == [0.25, 0.75]
+''')
+
+C("pt_np_rows_approx_types_ok", '''
+import numpy as np
+class Board:
+    def __init__(self):
+        self.grid = np.zeros((2, 3), dtype=int)
+        self.w = np.array([1.0, 2.0, 3.0])
+    def total(self):
+        return int(self.grid.sum())
+    def weights(self):
+        return self.w
+def cast(a, t):
+    return a.astype(t)
+''', '''
+import numpy as np
+import pytest
+def test_write_through_rows():
+    b = Board()
+    for row in b.grid:
+        row[0] = 1
+    assert b.total() == 2
+def test_approx_on_the_left():
+    assert pytest.approx([1.0, 2.0, 3.0]) == Board().weights()
+    assert pytest.approx(np.array([1.0, 2.0, 3.0])) == Board().weights()
+def test_scalar_types_cross():
+    assert Board().weights().astype(np.float32).dtype == np.float32
+    assert cast(np.arange(3), np.int16).dtype == np.int16
+def test_two_live_arrays_compared_here():
+    b = Board()
+    assert (b.weights() == b.weights()).all()
+''')
+
+C("pt_code_object_of_a_subclass_after_a_test_subclass", '''
+class Base:
+    def describe(self):
+        return ['base']
+class Timestamped(Base):
+    def describe(self):
+        return ['ts'] + super().describe()
+def make():
+    return Timestamped()
+''', '''
+class Tagged(Base):
+    def describe(self):
+        return ['tag'] + super().describe()
+def test_code_object_after_test_subclass():
+    assert Tagged().describe() == ['tag', 'base']
+    assert make().describe() == ['ts', 'base']
+    assert Base().describe() == ['base']
+def test_wrong():
+    assert make().describe() == ['tag', 'ts', 'base']
+''')

@@ -16,31 +16,17 @@ from sandbox import run_tests
 CASES = FIRST_RUN + SECOND_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
-_ARRAY = "a numpy array crosses as a copy: one the code keeps, returns from its state or changes in place is not shared"
 _LIFETIME = "the code's objects live as long as the tests' process holds a stand-in, and the tests' ones are not weak"
-_CLASSES = "a class of the tests' handed to the code's class machinery is a stand-in there"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 KNOWN = {
-    "pt_np_array_kept_by_code": _ARRAY,
-    "pt_np_code_returns_view_of_state": _ARRAY,
-    "pt_np_defensive_copy_bad_keeps_caller_array": _ARRAY,
-    "pt_np_arrays_in_dict_arg_bad_shallow": _ARRAY,
-    "pt_np_array_attr_of_test_object_mutated_by_code": _ARRAY,
-    "pt_np_attr_inplace_mutates_shared_bad": _ARRAY,
     "pt_weakset_listeners_test_keeps_alive": _LIFETIME,
     "pt_weakvalue_cache_code_objects": _LIFETIME,
     "pt_registry_weakset_bad": _LIFETIME,
     "pt_del_finalizer_runs": _LIFETIME,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
-    "pt_init_subclass_registry_test_plugin": _CLASSES,
-    "pt_abc_register_virtual_subclass": _CLASSES,
-    "pt_test_subclass_classmethod_factory": _CLASSES,
-    "pt_test_subclass_override_used_by_code_classmethod": _CLASSES,
     "pt_async_background_task_state": _TASKS,
     "pt_async_create_task_inside_code_coroutine": _TASKS,
     "pt_traceback_names_code_frame": "the code's frames are not in a traceback the tests format",
-    "pt_tests_subclass_of_code_value_class_now": "a classmethod of the code's value class called on a test's subclass "
-                                                 "gets the code's class",
 }
 
 

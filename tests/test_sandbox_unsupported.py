@@ -104,6 +104,22 @@ def test_the_text_check_finds_ids_that_meet_the_code_and_leaves_the_tests_own_al
     assert unsupported_in("assert f(1 ==\n") == []  # does not parse: check_tests says so
 
 
+def test_memory_shared_with_the_codes_array_is_never_judged_whichever_way_it_answers():
+    # always False here (no array of the code's shares memory with the tests'), so `assert not np.shares_memory(...)`
+    # would pass code that returns a view where it must copy: the test stops unjudged, right or wrong code alike
+    pytest.importorskip("numpy")
+    code = ("import numpy as np\nclass Board:\n    def __init__(self):\n        self.grid = np.zeros(3)\n"
+            "    def snapshot(self):\n        return self.grid{}\n")
+    tests = ("import numpy as np\ndef test_copy():\n    b = Board()\n"
+             "    assert not np.shares_memory(b.snapshot(), b.grid)\n"
+             "def test_own():\n    a = np.ones(2)\n    assert np.shares_memory(a, a[1:])\n")
+    assert [line.split(":")[0] for line in unsupported_in(tests)] == ["line 4"]  # the tests' own arrays are theirs
+    for body in ("[:]", ".copy()"):
+        report = run_tests(code.format(body), tests)
+        assert report.status == "unsupported" and report.unsupported == unsupported.MEMORY_SHARED, report.summary()
+        assert [t.passed for t in report.tests] == [False, True] and report.tests[0].unsupported
+
+
 def test_a_limit_is_one_entry_any_developer_can_add():
     finds = [limit.finds for limit in unsupported.LIMITS]
     assert all(callable(f) and isinstance(f(ast.parse("x = 1\n")), list) for f in finds)

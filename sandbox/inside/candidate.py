@@ -136,7 +136,7 @@ class CodeSide:
         if op == "unset":
             delattr(obj, args[0])
             return None
-        if op == "subclass" and len(args) == 3:
+        if op == "subclass" and len(args) == 4:
             return subclassing.build(self.peer, obj, *args)
         if op == "method" and len(args) == 4:
             return subclassing.call_method(self.peer, obj, args)

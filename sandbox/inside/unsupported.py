@@ -55,6 +55,10 @@ FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subpro
 ID_CROSSING = ("the test compares or hands over id() of an object, and the code and the tests run in two processes: "
                "an object has one id in the code's process and another in the tests', so ids never match across them; "
                "compare the objects with `is`, or by their values")
+MEMORY_SHARED = ("the test asks whether arrays share memory (np.shares_memory, np.may_share_memory) with one of the "
+                 "code's, and the code and the tests run in two processes: an array of the code's reaches the tests "
+                 "as a view or a copy, which shares no memory with anything of the code's; change one and compare the "
+                 "other's values instead")
 _MAX_NOTES = 8
 
 
@@ -114,11 +118,13 @@ def receive(extra: dict) -> None:
 @dataclass(frozen=True)
 class Limit:
     """One thing that cannot behave as in one process, where the tests' text shows it: finds returns the
-    expressions of the tests' syntax tree that show it (each is noted when the tests evaluate it)."""
+    expressions of the tests' syntax tree that show it (each is noted when the tests evaluate it, and a test that
+    then fails is not judged; with stops, evaluating it ends the test unjudged, as its answer could pass wrong code)."""
 
     name: str
     reason: str
     finds: Callable[[ast.Module], list[ast.expr]]
+    stops: bool = False
 
 
 def _is_id(node: ast.AST) -> bool:
@@ -209,8 +215,21 @@ def _ids_crossing(module: ast.Module) -> list[ast.expr]:
     return sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))
 
 
+def _memory_checks(module: ast.Module) -> list[ast.expr]:
+    """np.shares_memory / np.may_share_memory calls given a value from the code (its array, or what it returned)."""
+    code = _from_the_code(module)
+    found = []
+    for node in ast.walk(module):
+        name = _dotted(node.func) if isinstance(node, ast.Call) else None
+        if name and name.rsplit(".", 1)[-1] in ("shares_memory", "may_share_memory") and any(
+                _mentions(argument, code) for argument in [*node.args, *(k.value for k in node.keywords)]):
+            found.append(node)
+    return found
+
+
 LIMITS: list[Limit] = [
     Limit("id() across the processes", ID_CROSSING, _ids_crossing),
+    Limit("memory shared across the processes", MEMORY_SHARED, _memory_checks, stops=True),
 ]
 
 
@@ -241,7 +260,9 @@ def mark_limits(module: ast.Module) -> ast.Module:
 
 
 def met(index: int, value: object) -> object:
-    """What a marked expression calls: note the limit, give the value unchanged."""
+    """What a marked expression calls: note the limit, give the value unchanged (or, for a limit that stops, raise)."""
+    if LIMITS[index].stops:
+        raise Unsupported(LIMITS[index].reason)
     note(LIMITS[index].reason)
     return value
 

@@ -19,6 +19,11 @@ from __future__ import annotations
 
 import sys
 
+import unsupported
+import values
+
+NOT_WRITTEN_BACK = ("the code changed a container of the tests' that cannot take the change here (a read-only "
+                    "array, or one of another kind or shape now)")
 MAX_LINKED = 256  # linked containers a run keeps in step; past it, a kept container behaves as a copy, as before
 MAX_NESTED = 64  # the lists and dicts inside one value whose identity a change keeps (nested_of); past it, copies
 _MAX_LOOKED_AT = 1000  # the items nested_of reads of one value: a flat list of 200,000 numbers is no walk each call
@@ -150,11 +155,12 @@ def replace_contents(target: object, new: object) -> bool:
 
 
 def nested_of(value: object) -> list[tuple[tuple, object]]:
-    """The lists and dicts inside value (value itself not), each with its path from value (list places, dict keys that
-    are text or whole numbers), breadth first, up to MAX_NESTED. One held at two places (``[[0] * 2] * 2``) is listed
-    at both, and looked into once."""
+    """The lists and dicts inside value (value itself not), and numpy arrays of plain data, each with its path from
+    value (list places, dict keys that are text or whole numbers), breadth first, up to MAX_NESTED. One held at two
+    places (``[[0] * 2] * 2``) is listed at both, and looked into once (an array is not looked into)."""
     found: list[tuple[tuple, object]] = []
     queue, seen, looked = [((), value)], {id(value)}, 0
+    array = values.array_type()
     while queue and len(found) < MAX_NESTED and looked < _MAX_LOOKED_AT:
         path, container = queue.pop(0)
         kind = type(container)
@@ -162,7 +168,9 @@ def nested_of(value: object) -> list[tuple[tuple, object]]:
             looked += 1
             if looked > _MAX_LOOKED_AT:
                 break
-            if type(item) in (list, dict) and type(step) in (int, str):
+            if type(item) is array and type(step) in (int, str) and values.array_kept_as_one(item):
+                found.append((path + (step,), item))  # one array, kept as one where a list would be (no deeper)
+            elif type(item) in (list, dict) and type(step) in (int, str):
                 found.append((path + (step,), item))
                 if id(item) not in seen:
                     seen.add(id(item))
@@ -201,7 +209,10 @@ def write_back(target: object, new: object, same: object) -> bool:
     paths = {tuple(p) for p in list(same)[:MAX_NESTED] if type(p) is list and len(p) <= MAX_PATH and all(
         type(s) in (int, str) for s in p)} if type(same) in (list, tuple) else set()
     if not paths or type(target) is not type(new) or type(new) not in (list, dict):
-        return replace_contents(target, new)
+        written = replace_contents(target, new)
+        if not written:
+            unsupported.note(NOT_WRITTEN_BACK)
+        return written
     originals = {path: at_path(target, path) for path in paths}  # before anything is written
     prefixes = {path[:k] for path in paths for k in range(len(path))}
     done: dict[int, object] = {}  # id of a list or dict of new's -> what it became: one held twice stays one

@@ -11,23 +11,30 @@ once, as ``for`` over a dict that nobody changes meanwhile would see them.
 
 from __future__ import annotations
 
-import operator
-
 import proxies
 
 KINDS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.deque",
                    "collections.OrderedDict", "collections.defaultdict", "collections.Counter"})
-# In-place operators change the container where it lives and give it back (``view += [4]``, ``view |= {...}``).
-IN_PLACE = {"__iadd__": operator.iadd, "__isub__": operator.isub, "__imul__": operator.imul,
-            "__ior__": operator.ior, "__iand__": operator.iand, "__ixor__": operator.ixor}
+ARRAY = "numpy.ndarray"  # an ndarray of plain data the other side keeps (sharing.is_mutable): a live view too
+# In-place operators change the container where it lives and give it back (``view += [4]``, ``view |= {...}``,
+# an array's ``/=`` and ``@=``).
+IN_PLACE = tuple(proxies.IN_PLACE)
 
 
 def _data(view: object) -> object:
-    return proxies._ask(view, "data")
+    data = proxies._ask(view, "data")
+    base = type(view)._sbx_base
+    if type(data) is not base:  # the contents as the standard type reads them, or the other side's answer is garbled
+        raise TypeError(f"the other side's {base.__name__} sent data no such container holds")
+    return data
 
 
 def _iter(view: object):
-    return iter(_data(view))
+    data = _data(view)
+    if type(data).__name__ == "ndarray" and data.ndim > 1:
+        # the rows of a 2-D array are views of it: ``for row in grid: row[0] = 1`` writes to the other side's
+        return (view[index] for index in range(len(data)))
+    return iter(data)
 
 
 def _reversed(view: object):
@@ -51,9 +58,26 @@ def _reduce(view: object, protocol: object = 2) -> object:
 
 def _in_place(name: str):
     def apply(view: object, other: object) -> object:
-        return proxies._ask(view, "op", name, proxies._encode(view, other))
+        proxies._ask(view, "op", name, proxies._encode(view, other))
+        # The standard containers' in-place operators give back the container itself: so does its view (the
+        # answer is a copy where the tests hold it), and ``p.velocity *= k`` leaves p holding its own array.
+        return view
     apply.__name__ = name
     return apply
+
+
+def _array(view: object, dtype: object = None, copy: object = None) -> object:
+    # numpy.asarray(view), np.dot(view, x), np.testing: the contents, read once, as this side's own array
+    return numpy_here().asarray(_data(view), dtype=dtype)
+
+
+def numpy_here() -> object:
+    """This side's numpy, imported if the sandbox offers it (an array arrived), else None."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 def _snapshot_view(name: str):
@@ -79,9 +103,15 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
                      "__reduce_ex__": _reduce, "__class__": property(lambda self, base=base: base),
                      # type(view)(items) makes a container of the standard type (dataclasses.asdict, copy's helpers)
                      "__new__": staticmethod(lambda cls, *args, base=base, **kwargs: base(*args, **kwargs)),
-                     **{name: _in_place(name) for name in IN_PLACE}}
+                     **{name: _in_place(name) for name in IN_PLACE},
+                     # compared by the standard type's rules on this side's copy, with this side's data and with
+                     # another of these (two of the code's lists: list.__eq__ here, not the code's answer)
+                     "_sbx_base": base, "_sbx_standard_copy": staticmethod(_data),
+                     **{name: proxies.by_data(name, _data) for name in proxies.COMPARISONS}}
         if issubclass(base, dict):
             namespace.update(_DICT_VIEWS)
+        if base is getattr(numpy_here(), "ndarray", None):
+            namespace["__array__"] = _array
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
         _made[key] = cls
         teach_json()

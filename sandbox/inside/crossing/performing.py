@@ -74,6 +74,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         if base is not None:
             return read_as(base, obj), None
+        if values.is_plain_array(obj):
+            return obj.copy(), None
         if standard_objects.name_of(obj):
             return standard_objects.data_of(obj), None
         kind = standard_eq(type(obj))
@@ -190,7 +192,7 @@ def _counts(peer: object, decoded: list, keywords: dict) -> dict:
     if peer.role != "code":
         return {}
     return {key: _count_at(decoded, keywords, key) for key in [*range(len(decoded)), *keywords]
-            if type(decoded[key] if type(key) is int else keywords[key]) in sharing.MUTABLE}
+            if sharing.is_mutable(decoded[key] if type(key) is int else keywords[key])}
 
 
 def _count_at(decoded: list, keywords: dict, key: object) -> int:
@@ -202,7 +204,7 @@ def _count_at(decoded: list, keywords: dict, key: object) -> int:
 
 def _keep(peer: object, key: object, enc: object, value: object) -> None:
     """The code's side kept a container the tests sent (key: its place in the request): link the two."""
-    if peer.role != "code" or type(value) not in sharing.MUTABLE or (type(enc) is tuple and enc[:1] == ("home",)):
+    if peer.role != "code" or not sharing.is_mutable(value) or (type(enc) is tuple and enc[:1] == ("home",)):
         return
     if len(peer.links.by_handle) >= linking.MAX_LINKED:
         return

@@ -39,12 +39,13 @@ BINARY_OPS = (*(f"__{name}__" for name in _FORWARD), *(f"__r{name}__" for name i
 _UNARY = {"__neg__": operator.neg, "__pos__": operator.pos, "__abs__": operator.abs, "__invert__": operator.invert}
 _COMPARE = {"__eq__": operator.eq, "__ne__": operator.ne, "__lt__": operator.lt, "__le__": operator.le,
             "__gt__": operator.gt, "__ge__": operator.ge}
+COMPARISONS = tuple(_COMPARE)
 # On the serving side: what each operator request does with the object (a reflected one with the operands swapped).
 _SYMBOLS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
-_IN_PLACE = {f"__i{name}__": getattr(operator, f"i{name}") for name in _FORWARD if name != "divmod"}
+IN_PLACE = {f"__i{name}__": getattr(operator, f"i{name}") for name in _FORWARD if name != "divmod"}
 OPERATORS = {**{f"__{name}__": fn for name, fn in _FORWARD.items()},
              **{f"__r{name}__": (lambda f: lambda obj, other: f(other, obj))(fn) for name, fn in _FORWARD.items()},
-             **_UNARY, **_COMPARE, **_IN_PLACE}
+             **_UNARY, **_COMPARE, **IN_PLACE}
 
 
 class Ref:
@@ -145,7 +146,7 @@ def link_kept(peer: object, args: tuple, kwargs: dict, value_key: int | None = N
             arg = kwargs.get(key)
         else:
             continue
-        if isinstance(arg, (list, dict, set, bytearray)) or type(arg).__name__ == "deque":
+        if isinstance(arg, (list, dict, set, bytearray)) or type(arg).__name__ == "deque" or values.is_array(arg):
             if ref_of(arg) is None:
                 linking.link(peer, arg, handle)
 
@@ -201,13 +202,29 @@ def _compare(name: str):
     return compare
 
 
+def _standard_copy(cls: type) -> object:
+    """How a proxy of class cls is copied here to be compared by the standard library's rules, or None (read from the
+    classes themselves: never a request, as a mirror's missing attribute would be)."""
+    for klass in cls.__mro__:
+        own = type.__dict__["__dict__"].__get__(klass)
+        if "_sbx_standard_copy" in own:
+            found = own["_sbx_standard_copy"]
+            return found.__func__ if isinstance(found, staticmethod) else found
+    return None
+
+
 def by_data(name: str, copy_here) -> object:
     """A comparison the standard library decides, not the other side's class: with this side's data, copy_here(proxy)
     is a copy of the object made here of this side's own types, from the data it holds, and compared by their
     rules (a SimpleNamespace, a Mapping that keeps Mapping's __eq__); with the other side's own objects, asked there."""
     def compare(self, other: object) -> object:
         if _same_side(self, other):
-            return _ask(self, "op", name, _encode(self, other))
+            theirs = _standard_copy(type(other))
+            if theirs is None or _standard_copy(type(self)) is None:
+                return _ask(self, "op", name, _encode(self, other))
+            # two of the other side's objects the standard library compares (two live lists, two namespaces):
+            # compared here too, never by the other side's answer
+            return _COMPARE[name](copy_here(self), theirs(other))
         return _COMPARE[name](copy_here(self), other)
     compare.__name__ = name
     return compare
@@ -452,12 +469,24 @@ class RemoteType(type):
     and the like are requests about the other side's class."""
 
     def __getattr__(cls, name: str) -> object:
+        if name.startswith("_sbx"):
+            raise AttributeError(name)  # the sandbox's own, never the other side's
         ref = _class_ref(cls)
         if ref is not None and name in introspection.ATTRIBUTES and ref.peer.role == "tests":
             return introspection.attribute(ref, name)
         if ref is None or (name.startswith("__") and name not in REMOTE_DUNDERS):
             raise AttributeError(name)
-        return ref.ask("getattr", name)
+        if _class_ref(cls, own=True) is None:
+            # A class of this side's deriving from a mirror (Tri(Shape)): the other side's classmethod gets the
+            # class made there for it as cls (Tri.describe() reads Tri.sides; Tri.create() makes a Tri).
+            ref = _made_ref(cls)
+        found = ref.ask("getattr", name)
+        if name == "register" and callable(found):
+            return _registering(cls, found)
+        return found
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return super().__instancecheck__(obj) or any(isinstance(obj, v) for v in _registered(cls))
 
     def __setattr__(cls, name: str, value: object) -> None:
         ref = type.__dict__["__dict__"].__get__(cls).get("_sbx_class_ref")
@@ -478,7 +507,8 @@ class RemoteType(type):
     def __subclasscheck__(cls, sub: type) -> bool:
         # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
         mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
-        return super().__subclasscheck__(mirror if mirror is not None else sub)
+        return super().__subclasscheck__(mirror if mirror is not None else sub) or any(
+            issubclass(sub, v) for v in _registered(cls) if isinstance(sub, type))
 
     def __dir__(cls) -> list[str]:
         # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
@@ -514,15 +544,45 @@ class RemoteType(type):
         return f"<class '{cls.__module__}.{cls.__qualname__}'>"
 
 
-def _made_ref(cls: type) -> Ref:
+def _made_ref(cls: type, keywords: dict | None = None) -> Ref:
     """The code's subclass standing for a class the tests derived from a mirror (subclassing.py)."""
     import subclassing
 
     for base in cls.__mro__[1:]:
         ref = type.__dict__["__dict__"].__get__(base).get("_sbx_class_ref")
         if type(ref) is Ref:
-            return subclassing.made_class(cls, base, ref)
+            return subclassing.made_class(cls, base, ref, keywords)
     raise TypeError(f"{cls.__name__} has no class of the other process among its bases")
+
+
+def _registering(cls: type, register: object):
+    """An ABC's register of the other side's (Storage.register(MemStore)): registered there, and here, so that this
+    side's isinstance(m, Storage) holds as in one process too."""
+    def registering(subclass: object) -> object:
+        result = register(subclass)
+        if isinstance(subclass, type):
+            type.__setattr__(cls, "_sbx_registered", (*_registered(cls), subclass))
+        return result
+    return registering
+
+
+def _registered(cls: type) -> tuple:
+    """The classes this side registered with the other side's ABC cls (_registering)."""
+    return type.__dict__["__dict__"].__get__(cls).get("_sbx_registered", ())
+
+
+def _init_subclass(cls: type, **keywords: object) -> None:
+    """A class of the tests' deriving from a mirror: the code's class for it is made now, as one process runs the
+    base's ``__init_subclass__`` as the class statement ends (a registry of plugins, ``class Echo(Plugin,
+    name='echo')``)."""
+    if "_sbx_class_ref" in type.__dict__["__dict__"].__get__(cls):
+        return  # a mirror of a subclass of the code's: the code made it already
+    try:
+        _made_ref(cls, keywords)
+    except Exception:
+        if keywords:
+            raise
+        # made on first use, as before: a class the code's side cannot make yet says why then
 
 
 def _class_ref(cls: type, own: bool = False) -> Ref | None:
@@ -580,6 +640,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     namespace: dict = {"__module__": "solution" if peer.role == "tests" else "tests", "__qualname__": qualname,
                        "__doc__": introspection.RemoteDoc(ref) if peer.role == "tests" else None,
                        "_sbx_class_ref": ref}
+    if peer.role == "tests":
+        namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
         namespace["__slots__"] = ()
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
@@ -596,6 +658,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         # that keeps it) is an object of the other side's again.
         copy_here = _ABC_COPIES.get(info.get("eq_by"))
         namespace.update({n: by_data(n, copy_here) if copy_here else _compare(n) for n in ("__eq__", "__ne__")})
+        namespace["_sbx_standard_copy"] = staticmethod(copy_here) if copy_here else None
     elif core in _value_cores.values():
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
@@ -713,7 +776,8 @@ class _Overridden:
 
     def __get__(self, obj: object, cls: type | None = None) -> object:
         if obj is None:
-            return _class_ref(cls).ask("getattr", self.name)
+            # on a class of this side's deriving from the mirror, the class made there for it (RemoteType.__getattr__)
+            return (_class_ref(cls, own=True) or _made_ref(cls)).ask("getattr", self.name)
         return _ask(obj, "getattr", self.name)
 
 

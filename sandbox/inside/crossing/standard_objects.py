@@ -25,7 +25,6 @@ KINDS: dict[str, type] = {"types.SimpleNamespace": types.SimpleNamespace, "array
 _NAMES = {id(cls): name for name, cls in KINDS.items()}
 # partial compares by identity in one process too: it is no data to read
 _BY_DATA = frozenset(KINDS) - {"functools.partial"}
-_COMPARISONS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
 def name_of(value: object) -> str | None:
@@ -77,7 +76,8 @@ def view(ref: proxies.Ref, name: str, caps: frozenset, names: dict) -> object:
                      "__class__": property(lambda self, standard=standard: standard)}
         if name in _BY_DATA:
             copy_here = functools.partial(_copy_of, name)
-            namespace.update({op: proxies.by_data(op, copy_here) for op in _COMPARISONS})
+            namespace.update({op: proxies.by_data(op, copy_here) for op in proxies.COMPARISONS})
+            namespace["_sbx_standard_copy"] = staticmethod(copy_here)
         if name == "array.array":
             # bytes(a) reads an array's buffer, which no proxy has: the items' bytes, not a byte per item
             namespace["__bytes__"] = lambda self: _copy_of("array.array", self).tobytes()

@@ -20,9 +20,10 @@ CALLED_BACK_DUNDERS = frozenset({"__init__", "__str__", "__repr__", "__eq__", "_
 
 # --- the tests' side -----------------------------------------------------------------------------------------------
 
-def made_class(cls: type, base: type, base_ref: object) -> object:
+def made_class(cls: type, base: type, base_ref: object, keywords: dict | None = None) -> object:
     """The Ref of the code's subclass standing for the tests' cls (built once per class): cls's own methods and
-    class attributes, down to the mirror base, become the code's subclass's callbacks and values."""
+    class attributes, down to the mirror base, become the code's subclass's callbacks and values; keywords are the
+    class statement's (``class Echo(Plugin, name='echo')``), for the code's ``__init_subclass__``."""
     made = type.__dict__["__dict__"].__get__(cls).get("_sbx_made")
     if made is not None:
         return made
@@ -50,7 +51,8 @@ def made_class(cls: type, base: type, base_ref: object) -> object:
             continue
     import proxies
 
-    made_mirror = base_ref.ask("subclass", cls.__name__, functions, values)
+    keywords = {str(k): peer.encode(v) for k, v in (keywords or {}).items()}
+    made_mirror = base_ref.ask("subclass", cls.__name__, functions, values, keywords)
     ref = proxies.ref_of(made_mirror)
     if ref is None or not isinstance(made_mirror, type):
         raise TypeError(f"the code's process could not make a subclass for {cls.__name__}")
@@ -60,15 +62,18 @@ def made_class(cls: type, base: type, base_ref: object) -> object:
 
 
 def _stub(base: type, name: str, base_ref: object) -> None:
-    """super().name(...) in the tests' method: the code's own method, run on the same object."""
-    for klass in base.__mro__:
-        own = type.__dict__["__dict__"].__get__(klass)
-        if "_sbx_class_ref" not in own:
-            break  # past the mirrors: what the proxy classes define would ask the object, which is the subclass's
-        if name in own:
-            return  # a mirror answers already
+    """super().name(...) in the tests' method: the code's own method, run on the same object, as base's class there
+    finds it (base's own stub: one on a mirror further up, made for another class of the tests', would skip what
+    lies between, as Both(Tagged, Timestamped)'s super() from Tagged must reach Timestamped)."""
+    if name in type.__dict__["__dict__"].__get__(base):
+        return  # the mirror answers already
 
     def stub(self: object, *args: object, **kwargs: object) -> object:
+        if "_sbx_class_ref" in type.__dict__["__dict__"].__get__(type(self)):
+            # an object of the code's own class (a mirror, below base): its own method, as its class there finds it
+            import proxies
+
+            return proxies._ask(self, "getattr", name)(*args, **kwargs)
         peer = base_ref.peer
         return base_ref.ask("method", name, peer.encode(self), tuple(peer.encode(a) for a in args),
                             {k: peer.encode(v) for k, v in kwargs.items()})
@@ -79,9 +84,11 @@ def _stub(base: type, name: str, base_ref: object) -> None:
 
 # --- the code's side -----------------------------------------------------------------------------------------------
 
-def build(peer: object, base: type, name: object, functions: object, attrs: object) -> type:
-    """The code's subclass of base whose methods call the tests' functions back (their self is the code's object)."""
-    if not isinstance(base, type) or type(name) is not str or type(functions) is not dict or type(attrs) is not dict:
+def build(peer: object, base: type, name: object, functions: object, attrs: object, keywords: object) -> type:
+    """The code's subclass of base whose methods call the tests' functions back (their self is the code's object);
+    made with the class statement's keywords, as one process makes it (base's ``__init_subclass__`` gets them)."""
+    if not isinstance(base, type) or type(name) is not str or type(functions) is not dict or type(attrs) is not dict \
+            or type(keywords) is not dict or not all(type(k) is str and k.isidentifier() for k in keywords):
         raise TypeError("a subclass request of the wrong shape")
     namespace: dict = {"__module__": "solution", "__qualname__": name}
     for method, enc in functions.items():
@@ -90,7 +97,8 @@ def build(peer: object, base: type, name: object, functions: object, attrs: obje
     for attr, enc in attrs.items():
         if type(attr) is str and not attr.startswith("__"):
             namespace[attr] = peer.decode(enc)
-    return type(name, (base,), namespace)
+    return types.new_class(name, (base,), {k: peer.decode(v) for k, v in keywords.items()},
+                           lambda made: made.update(namespace))
 
 
 def _calling_back(function: object, name: str):

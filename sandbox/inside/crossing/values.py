@@ -115,23 +115,70 @@ def numpy_scalar_types() -> frozenset:
 _numpy_types: dict[int, frozenset] = {}
 
 
+def array_type() -> type | None:
+    """numpy's ndarray when numpy is loaded, else None (then no value is an array)."""
+    numpy = sys.modules.get("numpy")
+    return None if numpy is None else getattr(numpy, "ndarray", None)
+
+
 def is_array(value: object) -> bool:
     """Is value exactly numpy's ndarray (no subclass)?"""
     numpy = sys.modules.get("numpy")
     return numpy is not None and type(value) is getattr(numpy, "ndarray", None)
 
 
+def is_plain_array(value: object) -> bool:
+    """Is value exactly numpy's ndarray, of numbers, booleans or strings (what an array record carries)?"""
+    if not is_array(value):
+        return False
+    try:
+        return bool(_ARRAY_DTYPE.fullmatch(value.dtype.str))
+    except Exception:
+        return False
+
+
+# Arrays up to this many items are one object on both sides, as a list is (live views, links): each read of one is
+# a request, and a linked one is read with every message. A larger one crosses as a copy each time, as it did.
+MAX_ONE_ARRAY = 4096
+
+
+def array_kept_as_one(value: object) -> bool:
+    """Is value an array that stays one object across the boundary: a plain one of at most MAX_ONE_ARRAY items?"""
+    return is_plain_array(value) and value.size <= MAX_ONE_ARRAY
+
+
 def array_record(value: object) -> tuple | None:
-    """("array", dtype, shape, bytes) for an ndarray of plain numbers, booleans or strings; None for anything else."""
+    """("array", dtype, shape, bytes, writeable) for an ndarray of plain numbers, booleans or strings; None for
+    anything else. A read-only array (``a.flags.writeable = False``, a guard that the code leaves its input alone)
+    arrives read-only."""
     if not is_array(value):
         return None
     try:
         dtype = value.dtype.str
         if not _ARRAY_DTYPE.fullmatch(dtype):
             return None
-        return ("array", dtype, tuple(int(n) for n in value.shape), value.tobytes(order="C"))
+        return ("array", dtype, tuple(int(n) for n in value.shape), value.tobytes(order="C"),
+                bool(value.flags.writeable))
     except Exception:
         return None
+
+
+def dtype_record(value: object) -> tuple | None:
+    """("dtype", its text) for numpy's dtype of plain numbers, booleans or strings (``w.dtype == np.float64``); None
+    for anything else."""
+    numpy = sys.modules.get("numpy")
+    dtype = getattr(numpy, "dtype", None) if numpy is not None else None
+    if dtype is None or not isinstance(dtype, type):
+        return None
+    kind = type(value)
+    module = type.__dict__["__module__"].__get__(kind)  # the class's own, never a property of a proxy's class
+    if type(module) is not str or module.split(".")[0] != "numpy" or not issubclass(kind, dtype):
+        return None
+    try:
+        text = value.str
+    except Exception:
+        return None
+    return ("dtype", text) if type(text) is str and _ARRAY_DTYPE.fullmatch(text) else None
 
 
 # --- receiving: a record to a fresh object built by this process's own classes ------------------------------------
@@ -204,13 +251,48 @@ def build_path(record: tuple) -> object:
     raise BadRecord("a path record of the wrong shape")
 
 
+def build_dtype(record: tuple) -> object:
+    """The numpy dtype a dtype_record describes, built by this process's own numpy."""
+    if len(record) != 2 or type(record[1]) is not str:
+        raise BadRecord("malformed dtype record")
+    return _numpy_dtype(record[1])
+
+
+def numpy_type_record(value: object) -> tuple:
+    """("nptype", dtype) for one of numpy's own scalar types (``np.float32`` handed to ``astype``)."""
+    import numpy
+
+    return ("nptype", numpy.dtype(value).str)
+
+
+def build_numpy_type(record: tuple) -> object:
+    """The numpy scalar type a numpy_type_record names."""
+    if len(record) != 2 or type(record[1]) is not str:
+        raise BadRecord("malformed numpy type record")
+    found = _numpy_dtype(record[1]).type
+    if found not in numpy_scalar_types():
+        raise BadRecord("not a numpy scalar type")
+    return found
+
+
+def _numpy_dtype(text: str) -> object:
+    if not _ARRAY_DTYPE.fullmatch(text):
+        raise BadRecord("a dtype it does not read")
+    try:
+        import numpy
+    except ImportError:
+        raise BadRecord("a numpy value arrived, but numpy is not offered here") from None
+    return numpy.dtype(text)
+
+
 def build_array(record: tuple) -> object:
     """A fresh ndarray built by this process's own numpy from an array record."""
-    if len(record) != 4:
+    if len(record) != 5:
         raise BadRecord("malformed array record")
-    _, dtype, shape, data = record
+    _, dtype, shape, data, writeable = record
     if (type(dtype) is not str or not _ARRAY_DTYPE.fullmatch(dtype) or type(shape) is not tuple
-            or len(shape) > _MAX_DIMS or any(type(n) is not int or n < 0 for n in shape) or type(data) is not bytes):
+            or len(shape) > _MAX_DIMS or any(type(n) is not int or n < 0 for n in shape) or type(data) is not bytes
+            or type(writeable) is not bool):
         raise BadRecord("malformed array record")
     try:
         import numpy
@@ -222,7 +304,9 @@ def build_array(record: tuple) -> object:
         count *= n
     if count * kind.itemsize != len(data):
         raise BadRecord("array record: the bytes do not match its shape")
-    return numpy.frombuffer(data, dtype=kind).reshape(shape).copy()
+    built = numpy.frombuffer(data, dtype=kind).reshape(shape).copy()
+    built.flags.writeable = writeable
+    return built
 
 
 # Standard modules that do something when imported: never imported because the other side named them.
@@ -256,7 +340,8 @@ def build_module(record: tuple) -> object:
 # Records whose fields are all plain: the tag names the builder.
 BUILDERS = {"timedelta": build_time, "date": build_time, "timezone": build_time, "time": build_time,
             "datetime": build_time, "decimal": build_number, "fraction": build_number, "path": build_path,
-            "array": build_array, "module": build_module}
+            "array": build_array, "dtype": build_dtype, "nptype": build_numpy_type,
+            "module": build_module}
 
 
 def leaf_record(value: object) -> tuple | None:
@@ -268,7 +353,7 @@ def leaf_record(value: object) -> tuple | None:
         return number_record(value)
     if kind in _PATHS.values():
         return path_record(value)
-    return array_record(value)
+    return array_record(value) or dtype_record(value)
 
 
 # The standard value types a class of either side may derive from and still be read as a value: the receiving side

@@ -9,6 +9,8 @@ testrunner.py's. Real pytest costs about 57 ms a run even pre-imported (docs/san
 
 from __future__ import annotations
 
+import sys
+
 import cmath
 import decimal
 import fractions
@@ -166,6 +168,9 @@ def _plain(value: object) -> object:
     on its values here); anything else as it is."""
     if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
         return value.tolist()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray):  # a live view of the code's array: its contents
+        return numpy.asarray(value).tolist()
     return value
 
 
