@@ -3466,3 +3466,28 @@ def test_code_object_after_test_subclass():
 def test_wrong():
     assert make().describe() == ['tag', 'ts', 'base']
 ''')
+
+C("pt_tests_list_kept_in_a_code_global", '''
+KEPT = None
+def keep(xs):
+    global KEPT
+    KEPT = xs
+    xs.append(5)
+def kept():
+    return KEPT
+def keep_copy(xs):
+    global KEPT
+    KEPT = list(xs)
+''', '''
+def test_kept_is_the_tests_own():
+    a = [0]
+    keep(a)
+    assert kept() is a and KEPT is a
+    assert a == [0, 5]
+    a.append(6)
+    assert kept() == [0, 5, 6]
+def test_wrong():
+    a = [0]
+    keep_copy(a)
+    assert kept() is a
+''')

@@ -145,11 +145,13 @@ class Decoder:
         _, handle, class_node, info = node
         if type(handle) is not int or type(info) is not dict:
             raise values.BadRecord("an object of the wrong shape")
+        if self.role == "tests" and handle in self.links.by_handle:
+            # the code's copy of a container of the tests': the original (even where a view of the copy was made
+            # before the two were linked, as a global the code bound it to reached the tests first)
+            return self.links.by_handle[handle][0]
         known = self.proxies.get(handle)
         if known is not None:
             return known
-        if self.role == "tests" and handle in self.links.by_handle:
-            return self.links.by_handle[handle][0]  # the code's copy of a container of the tests': the original
         ref = proxies.Ref(self, handle, short_text(info.get("repr")))
         if class_node is not None:
             cls = self.mirror(class_node)

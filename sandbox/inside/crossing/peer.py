@@ -97,12 +97,13 @@ class Peer(Codec, RemoteErrors):
                 self.changes = extra.get("mutated")
                 self.kept = extra.get("kept")
                 linking.incoming(self, extra)
+                if sent is not None and self.kept:
+                    # Linked before the answer and the names the code rebound are decoded: an answer holding a kept
+                    # container (return [lst, lst]), or a global the code bound it to (KEPT = xs), then holds the
+                    # caller's own object, as in one process, not a view of the code's copy.
+                    proxies.link_kept(self, *sent)
                 if self.hooks:
                     self.hooks.after_answer(extra)
-                if sent is not None and self.kept:
-                    # Linked before the answer is decoded: an answer holding a kept container (return [lst, lst])
-                    # then holds the caller's own object, as in one process, not a view of the code's copy.
-                    proxies.link_kept(self, *sent)
             if kind == "r" and len(message) == 3:
                 return self.decode(message[1])
             if kind == "e" and len(message) == 3 and type(message[1]) is dict:
