@@ -9,6 +9,7 @@ from __future__ import annotations
 from sandbox.inside.shapes import (
     BUILTIN_FIXTURES,
     PLUGIN_FIXTURES,
+    classes_on_the_codes,
     imported_names,
     missing_fixtures,
     module_under_test,
@@ -29,12 +30,19 @@ def missing_imports(tests: str) -> list[str]:
 
 
 def fixtures_lacking(tests: str) -> str | None:
-    """Why the tests cannot run here (a fixture nobody gives), else None. A class of theirs built on one of the
-    code's runs (docs/sandbox.md: the code's subclass is made in its process, with the tests' methods)."""
+    """Why the tests cannot run here (a fixture nobody gives, a class of theirs built on one of the code's), else
+    None."""
     try:
         module = parse(tests)
     except (SyntaxError, ValueError):
         return None
+    built_on = classes_on_the_codes(module)
+    if built_on:
+        name, base = built_on[0]
+        return (f"the tests define class {name} on top of {base}, a class of the code under test; the sandbox runs "
+                "the code in a process of its own, where a class of the tests cannot be mixed with one of the "
+                f"code's. Test {base} through objects the code makes, or define {name} in the task for the code "
+                "to write.")
     missing = missing_fixtures(module)
     if not missing:
         return None

@@ -92,12 +92,11 @@ def test_tests_asking_for_a_fixture_nobody_gives_are_refused_as_an_environment_p
     assert validate_input(SECOND, tests).name == "second_largest"
 
 
-def test_tests_building_a_class_on_one_of_the_codes_are_taken():
-    # The sandbox makes the code's subclass in its process with the tests' methods (a plugin, an abstract base):
-    # such tests run, so nothing refuses them before the model's time.
+def test_tests_building_a_class_on_one_of_the_codes_are_refused_as_an_environment_problem():
     tests = ("class Square(Shape):\n    def area(self):\n        return 4\n"
              "def test_total():\n    assert total_area([Square()]) == 4\n")
-    assert validate_input("Write an abstract Shape and total_area(shapes).", tests).name == "total_area"
+    with pytest.raises(EnvironmentProblem, match="the tests define class Square on top of Shape, a class of the code"):
+        validate_input("Write an abstract Shape and total_area(shapes).", tests)
     # Their own classes, on builtins, imports or each other, are theirs.
     tests = ("import unittest\nfrom collections import UserList\nclass Base:\n    pass\n"
              "class Mine(Base, UserList):\n    pass\nclass T(unittest.TestCase):\n    def test_a(self):\n"

@@ -50,6 +50,15 @@ def missing_fixtures(module: ast.Module) -> list[str]:
     return list(missing)
 
 
+def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
+    """(class, base) for each class the tests define on top of a name they neither define nor import, which can
+    only be the code's own class: the sandbox cannot make objects of such a class (the code runs in another
+    process)."""
+    bound = _bound(module)
+    return [(node.name, base.id) for node in ast.walk(module) if isinstance(node, ast.ClassDef)
+            for base in node.bases if isinstance(base, ast.Name) and base.id not in bound]
+
+
 def _bound(module: ast.Module) -> set[str]:
     """The names the tests bind themselves or Python builds in: any other name they use is the code's (a name they
     import from the solution module is the code's too)."""
