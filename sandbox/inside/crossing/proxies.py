@@ -476,17 +476,7 @@ class RemoteType(type):
             return introspection.attribute(ref, name)
         if ref is None or (name.startswith("__") and name not in REMOTE_DUNDERS):
             raise AttributeError(name)
-        if _class_ref(cls, own=True) is None:
-            # A class of this side's deriving from a mirror (Tri(Shape)): the other side's classmethod gets the
-            # class made there for it as cls (Tri.describe() reads Tri.sides; Tri.create() makes a Tri).
-            ref = _made_ref(cls)
-        found = ref.ask("getattr", name)
-        if name == "register" and callable(found):
-            return _registering(cls, found)
-        return found
-
-    def __instancecheck__(cls, obj: object) -> bool:
-        return super().__instancecheck__(obj) or any(isinstance(obj, v) for v in _registered(cls))
+        return _ref_for(cls, ref).ask("getattr", name)
 
     def __setattr__(cls, name: str, value: object) -> None:
         ref = type.__dict__["__dict__"].__get__(cls).get("_sbx_class_ref")
@@ -507,8 +497,7 @@ class RemoteType(type):
     def __subclasscheck__(cls, sub: type) -> bool:
         # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
         mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
-        return super().__subclasscheck__(mirror if mirror is not None else sub) or any(
-            issubclass(sub, v) for v in _registered(cls) if isinstance(sub, type))
+        return super().__subclasscheck__(mirror if mirror is not None else sub)
 
     def __dir__(cls) -> list[str]:
         # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
@@ -555,34 +544,26 @@ def _made_ref(cls: type, keywords: dict | None = None) -> Ref:
     raise TypeError(f"{cls.__name__} has no class of the other process among its bases")
 
 
-def _registering(cls: type, register: object):
-    """An ABC's register of the other side's (Storage.register(MemStore)): registered there, and here, so that this
-    side's isinstance(m, Storage) holds as in one process too."""
-    def registering(subclass: object) -> object:
-        result = register(subclass)
-        if isinstance(subclass, type):
-            type.__setattr__(cls, "_sbx_registered", (*_registered(cls), subclass))
-        return result
-    return registering
-
-
-def _registered(cls: type) -> tuple:
-    """The classes this side registered with the other side's ABC cls (_registering)."""
-    return type.__dict__["__dict__"].__get__(cls).get("_sbx_registered", ())
+def _ref_for(cls: type, base_ref: Ref) -> Ref:
+    """Whom a class attribute of cls is asked of: a mirror's own class; for a class of this side's deriving from a
+    mirror (Tri(Shape)), the class made there for it, so that the other side's classmethod gets it as cls
+    (Tri.describe() reads Tri.sides, Tri.create() makes a Tri); where that cannot be made, the base's, as before."""
+    if _class_ref(cls, own=True) is not None:
+        return base_ref
+    try:
+        return _made_ref(cls)
+    except Exception:
+        return base_ref
 
 
 def _init_subclass(cls: type, **keywords: object) -> None:
-    """A class of the tests' deriving from a mirror: the code's class for it is made now, as one process runs the
-    base's ``__init_subclass__`` as the class statement ends (a registry of plugins, ``class Echo(Plugin,
-    name='echo')``)."""
-    if "_sbx_class_ref" in type.__dict__["__dict__"].__get__(cls):
-        return  # a mirror of a subclass of the code's: the code made it already
-    try:
+    """A class of the tests' deriving from a mirror with keywords in its class statement (``class Echo(Plugin,
+    name='echo')``): the code's class for it is made now, with them, as one process runs the base's
+    ``__init_subclass__`` as the statement ends (a registry of plugins); what that raises ends the tests' load, as it
+    would there. Without keywords it is made at first use, as before (making it at once would freeze the class
+    before a test adds or patches a method: docs/sandbox.md)."""
+    if keywords and "_sbx_class_ref" not in type.__dict__["__dict__"].__get__(cls):
         _made_ref(cls, keywords)
-    except Exception:
-        if keywords:
-            raise
-        # made on first use, as before: a class the code's side cannot make yet says why then
 
 
 def _class_ref(cls: type, own: bool = False) -> Ref | None:
@@ -776,8 +757,7 @@ class _Overridden:
 
     def __get__(self, obj: object, cls: type | None = None) -> object:
         if obj is None:
-            # on a class of this side's deriving from the mirror, the class made there for it (RemoteType.__getattr__)
-            return (_class_ref(cls, own=True) or _made_ref(cls)).ask("getattr", self.name)
+            return _ref_for(cls, _class_ref(cls)).ask("getattr", self.name)
         return _ask(obj, "getattr", self.name)
 
 
