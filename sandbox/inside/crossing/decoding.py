@@ -13,6 +13,7 @@ import collections
 import live_views
 import named_tuples
 import proxies
+import standard_abcs
 import standard_objects
 import values
 from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_list, caps_in, short_text
@@ -190,7 +191,8 @@ def _class_info(info: dict) -> dict:
             "enum": info.get("enum") is True,
             "overrides": [n for n in as_list(info.get("overrides", []))[:100] if type(n) is str and n.isidentifier()
                           and not n.startswith("_")],
-            "abcs": [n for n in as_list(info.get("abcs", []))[:20] if type(n) is str and n in proxies.STANDARD_ABCS],
+            "abcs": [n for n in as_list(info.get("abcs", []))[:20]
+                     if type(n) is str and n in standard_abcs.STANDARD_ABCS],
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None}
 
 

@@ -13,6 +13,7 @@ import types
 import live_views
 import named_tuples
 import proxies
+import standard_abcs
 import standard_objects
 import unsupported
 import values
@@ -26,7 +27,6 @@ from kinds import (
     dict_items,
     builtin_exception_name,
     caps_of,
-    standard_eq,
     read_as,
     text_of,
 )
@@ -236,23 +236,12 @@ class Encoder:
             "overrides": [n for n, v in type.__dict__["__dict__"].__get__(cls).items() if type(n) is str
                           and not n.startswith("_") and isinstance(v, (types.FunctionType, classmethod, staticmethod))
                           and callable(getattr(value_base, n, None))] if value_base else [],
-            "abcs": _standard_abcs_of(cls),
-            "eq_by": standard_eq(cls),
+            "abcs": standard_abcs.names_of(cls),
+            "eq_by": standard_abcs.standard_eq(cls),
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
     # --- values in -----------------------------------------------------------------------------------------------
-
-
-def _standard_abcs_of(cls: type) -> list[str]:
-    found = []
-    for name, abc in proxies.STANDARD_ABCS.items():
-        try:
-            if issubclass(cls, abc):
-                found.append(name)
-        except Exception:  # a metaclass of the sender's that breaks issubclass: that ABC is not said
-            pass
-    return found
 
 
 class _NotPlain(Exception):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import collections
-import collections.abc
 import sys
 import types
 
@@ -107,27 +106,6 @@ def caps_of(cls: type) -> list[str]:
                     found.append(name)
                 break
     return found
-
-
-def standard_eq(cls: type) -> str | None:
-    """"mapping" or "set" when cls is a collections.abc Mapping or Set that compares by that ABC's own __eq__ (its
-    items, or its elements, read through its own methods); else None."""
-    for kind, abc in (("mapping", collections.abc.Mapping), ("set", collections.abc.Set)):
-        try:
-            if not issubclass(cls, abc):
-                continue
-        except Exception:  # a metaclass that breaks issubclass
-            return None
-        for klass in cls.__mro__:
-            found = type.__dict__["__dict__"].__get__(klass)
-            if "__eq__" in found:
-                return kind if found["__eq__"] is abc.__eq__ else None
-    return None
-
-
-def standard_eq_data(kind: str, obj: object) -> object:
-    """What standard_eq's kind of comparison reads of obj: a Mapping's items, a Set's length and elements."""
-    return dict(obj.items()) if kind == "mapping" else (len(obj), list(obj))
 
 
 def caps_in(caps: object) -> frozenset:

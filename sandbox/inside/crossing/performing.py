@@ -13,9 +13,10 @@ import traceback
 import linking
 import proxies
 import sharing
+import standard_abcs
 import standard_objects
 import values
-from kinds import as_list, read_as, standard_eq, standard_eq_data
+from kinds import as_list, read_as
 
 _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
 
@@ -78,8 +79,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
             return obj.copy(), None
         if standard_objects.name_of(obj):
             return standard_objects.data_of(obj), None
-        kind = standard_eq(type(obj))
-        return standard_eq_data(kind, obj) if kind else None, None
+        kind = standard_abcs.standard_eq(type(obj))
+        return standard_abcs.eq_data(kind, obj) if kind else None, None
     return peer.hooks.perform(op, obj, args), None
 
 

@@ -24,6 +24,7 @@ import contextlib
 import operator
 
 import introspection
+import standard_abcs
 import turns
 import unsupported
 import values
@@ -637,7 +638,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     elif core is ObjectProxy:
         # A class that keeps a standard ABC's __eq__ compares by its data; one that overrides it (below a mirror
         # that keeps it) is an object of the other side's again.
-        copy_here = _ABC_COPIES.get(info.get("eq_by"))
+        copy_here = standard_abcs.COPIES.get(info.get("eq_by"))
         namespace.update({n: by_data(n, copy_here) if copy_here else _compare(n) for n in ("__eq__", "__ne__")})
         namespace["_sbx_standard_copy"] = staticmethod(copy_here) if copy_here else None
     elif core in _value_cores.values():
@@ -659,7 +660,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if {"__await__", "send", "throw"} <= info["caps"]:
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
-        STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping, as in one process
+        standard_abcs.STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping
     if shadow is not None:
         # What the object says its class is stands for the mirror: d.__class__(...) makes one of the code's,
         # issubclass(d.__class__, Record) holds (RemoteType.__subclasscheck__).
@@ -687,65 +688,6 @@ def _mirror_type(bases: tuple) -> type:
             joined = _joined_types[(meta, kind)] = type(f"Remote{kind.__name__}", (meta, kind), {})
         meta = joined
     return meta
-
-
-def _standard_abcs() -> dict[str, type]:
-    import numbers
-
-    names = ("Mapping", "MutableMapping", "Sequence", "MutableSequence", "Set", "MutableSet")
-    return {**{f"collections.abc.{n}": getattr(collections.abc, n) for n in names},
-            **{f"numbers.{n}": getattr(numbers, n) for n in ("Number", "Complex", "Real", "Rational", "Integral")}}
-
-
-# The standard ABCs a class joins by deriving from them (or by register), not by having methods, as Iterable is
-# joined: a mirror has the protocol methods, not the bases.
-STANDARD_ABCS = _standard_abcs()
-
-
-class _ItemsHere(collections.abc.Mapping):
-    """The items of the other side's Mapping, read there through its class's methods, compared here by Mapping's own
-    __eq__ (what that class keeps): one process's ``Frozen({'a': 1}) == {'a': 1}``."""
-
-    def __init__(self, items: dict) -> None:
-        self._items = items
-
-    def __getitem__(self, key: object) -> object:
-        return self._items[key]
-
-    def __iter__(self):
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-class _ElementsHere(collections.abc.Set):
-    """The elements of the other side's Set, with the length its class gives, compared here by Set's own __eq__."""
-
-    def __init__(self, data: object) -> None:
-        if type(data) is not tuple or len(data) != 2 or type(data[0]) is not int or type(data[1]) is not list:
-            raise TypeError("the other side's Set sent data no such object holds")
-        self._length, self._elements = data
-
-    def __contains__(self, item: object) -> bool:
-        return item in self._elements
-
-    def __iter__(self):
-        return iter(self._elements)
-
-    def __len__(self) -> int:
-        return self._length
-
-
-def _items_here(proxy: object) -> _ItemsHere:
-    items = _ask(proxy, "data")
-    if type(items) is not dict:
-        raise TypeError("the other side's Mapping sent data no such object holds")
-    return _ItemsHere(items)
-
-
-# A class that keeps a standard ABC's own __eq__ (kinds.standard_eq): how its copy here is made.
-_ABC_COPIES = {"mapping": _items_here, "set": lambda proxy: _ElementsHere(_ask(proxy, "data"))}
 
 
 class _Overridden:
