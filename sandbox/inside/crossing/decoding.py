@@ -164,8 +164,8 @@ class Decoder:
             made = proxies.wrapped(info["kind"], ref)
         elif type(info.get("live")) is str and info["live"] in live_views.KINDS:
             made = live_views.view(ref, STANDARD_TYPES[info["live"]], caps_in(info.get("caps")))
-        elif info.get("live") == live_views.ARRAY and live_views.numpy_here() is not None:
-            made = live_views.view(ref, live_views.numpy_here().ndarray, caps_in(info.get("caps")))
+        elif info.get("live") == live_views.ARRAY and (numpy := live_views.numpy_here()) is not None:
+            made = live_views.view(ref, numpy.ndarray, caps_in(info.get("caps")))
         elif type(info.get("standard")) is str and info["standard"] in standard_objects.KINDS:
             made = standard_objects.view(ref, info["standard"], caps_in(info.get("caps")), _names(info))
         elif type(info.get("exception")) is str:

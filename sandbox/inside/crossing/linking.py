@@ -145,7 +145,7 @@ def replace_contents(target: object, new: object) -> bool:
     elif isinstance(target, (bytearray, collections.deque)) and type(new) is type(target):
         target.clear()
         target.extend(new)
-    elif type(target).__name__ == "ndarray" and type(new) is type(target) and target.flags.writeable:
+    elif values.is_array(target) and type(new) is type(target) and target.flags.writeable:
         if new.shape != target.shape or new.dtype != target.dtype:
             return False
         target[...] = new

@@ -12,13 +12,11 @@ once, as ``for`` over a dict that nobody changes meanwhile would see them.
 from __future__ import annotations
 
 import proxies
+import values
 
 KINDS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.deque",
                    "collections.OrderedDict", "collections.defaultdict", "collections.Counter"})
 ARRAY = "numpy.ndarray"  # an ndarray of plain data the other side keeps (sharing.is_mutable): a live view too
-# In-place operators change the container where it lives and give it back (``view += [4]``, ``view |= {...}``,
-# an array's ``/=`` and ``@=``).
-IN_PLACE = tuple(proxies.IN_PLACE)
 
 
 def _data(view: object) -> object:
@@ -31,7 +29,7 @@ def _data(view: object) -> object:
 
 def _iter(view: object):
     data = _data(view)
-    if type(data).__name__ == "ndarray" and data.ndim > 1:
+    if values.is_array(data) and data.ndim > 1:
         # the rows of a 2-D array are views of it: ``for row in grid: row[0] = 1`` writes to the other side's
         return (view[index] for index in range(len(data)))
     return iter(data)
@@ -103,14 +101,16 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
                      "__reduce_ex__": _reduce, "__class__": property(lambda self, base=base: base),
                      # type(view)(items) makes a container of the standard type (dataclasses.asdict, copy's helpers)
                      "__new__": staticmethod(lambda cls, *args, base=base, **kwargs: base(*args, **kwargs)),
-                     **{name: _in_place(name) for name in IN_PLACE},
+                     # in-place operators change the container where it lives and give it back (``view += [4]``,
+                     # ``view |= {...}``, an array's ``/=`` and ``@=``)
+                     **{name: _in_place(name) for name in proxies.IN_PLACE},
                      # compared by the standard type's rules on this side's copy, with this side's data and with
                      # another of these (two of the code's lists: list.__eq__ here, not the code's answer)
                      "_sbx_base": base, "_sbx_standard_copy": staticmethod(_data),
                      **{name: proxies.by_data(name, _data) for name in proxies.COMPARISONS}}
         if issubclass(base, dict):
             namespace.update(_DICT_VIEWS)
-        if base is getattr(numpy_here(), "ndarray", None):
+        if base is values.array_type():  # (loaded already where an array's view is made: no import for a list's)
             namespace["__array__"] = _array
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
         _made[key] = cls
