@@ -36,7 +36,7 @@ def _inspect_tests(tests: str) -> tuple[str | None, str, int, list[str], list[st
     shape = detect_shape(module)
     count = count_tests(module, shape)
     never = [f"line {line}: {why}" for line, why in unrun_checks(module, shape)]
-    beyond = [f"line {line}: {why}" for line, why in limits_in(module)]
+    beyond = [f"line {line}: {why}" for line, why in limits_in(module, tests)]
     problem = None if count else f"{NOTHING_WOULD_RUN}: {never[0]}" if never else NO_TESTS
     return problem, shape, count, never, beyond, test_styles(module) if shape == "pytest" else (False, False)
 

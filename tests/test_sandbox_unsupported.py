@@ -104,6 +104,22 @@ def test_the_text_check_finds_ids_that_meet_the_code_and_leaves_the_tests_own_al
     assert unsupported_in("assert f(1 ==\n") == []  # does not parse: check_tests says so
 
 
+def test_the_text_check_skips_the_walks_only_where_the_text_cannot_show_a_limit():
+    # A limit's words missing from the text spare its walks (a second a file of EvalPlus's literal inputs); the
+    # places found are those of the full walk, also where a name is written in wide letters, which Python reads as id.
+    texts = ["reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n",
+             "reg = Registry()\nn = Node()\nassert reg.add(n) == \uff49\uff44(n)\n",
+             "import numpy as np\nassert np.may_share_memory(grid(), grid())\n",
+             "inputs = [[1, 2], [3]]\nassert [total(i) for i in inputs] == [3, 3]  # no id here: valid\n"]
+    for text in texts:
+        module = ast.parse(text)
+        assert unsupported.limits_in(module, text) == unsupported.limits_in(module)
+    assert [len(unsupported.limits_in(ast.parse(t), t)) for t in texts] == [1, 1, 1, 0]
+    marked = [ast.dump(unsupported.mark_limits(ast.parse(t), t)) for t in texts]
+    assert marked == [ast.dump(unsupported.mark_limits(ast.parse(t))) for t in texts]
+    assert ["__sbx_limit__" in m for m in marked] == [True, True, True, False]
+
+
 def test_memory_shared_with_the_codes_array_is_never_judged_whichever_way_it_answers():
     # always False here (no array of the code's shares memory with the tests'), so `assert not np.shares_memory(...)`
     # would pass code that returns a view where it must copy: the test stops unjudged, right or wrong code alike

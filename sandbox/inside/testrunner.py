@@ -248,7 +248,8 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
         ns["candidate"] = solution.__dict__[entry_point]
     # One namespace, as in one file, unless the tests import the code as a module (shared_names.py).
     side.names.start(ns, names, module, [solution.__dict__], separate=bool(alias) or imports_solution(module))
-    module = unsupported.mark_limits(module)  # after reading the tests' names: the marks are the sandbox's calls
+    # After reading the tests' names: the marks are the sandbox's calls.
+    module = unsupported.mark_limits(module, source)
     reporter.emit(ev="shape", shape=shape)
     if shape == "asserts":
         _run_asserts(module, source, ns, reporter)
