@@ -3491,3 +3491,116 @@ def test_wrong():
     keep_copy(a)
     assert kept() is a
 ''')
+
+# ------------------------------------------------------------------ lifetimes: what the tests let go of
+RESOURCE = '''
+CLOSED = []
+class Resource:
+    def __init__(self, name, on_close=None):
+        self.name = name
+        self.on_close = on_close
+    def __del__(self):
+        CLOSED.append(self.name)
+        if self.on_close:
+            self.on_close(self.name)
+class Node:
+    def __init__(self, name):
+        self.name = name
+        self.me = self  # a cycle: only a collection frees it
+    def __del__(self):
+        CLOSED.append(self.name)
+'''
+C("pt_finalizer_calls_the_tests_back_after_collect", RESOURCE, '''
+import gc
+def test_closed_through_the_callback():
+    seen = []
+    r = Resource('db', seen.append)
+    del r
+    gc.collect()
+    assert seen == ['db']
+def test_a_cycle_of_the_codes_is_collected():
+    CLOSED.clear()
+    n = Node('n')
+    del n
+    gc.collect()
+    assert CLOSED == ['n']
+def test_kept_by_the_test_is_not_closed():
+    CLOSED.clear()
+    keep = [Resource('a'), Resource('b')]
+    keep.pop()
+    gc.collect()
+    assert CLOSED == ['b'] and keep[0].name == 'a'
+''')
+CACHE_WEAK = '''
+import weakref
+class Image:
+    def __init__(self, name):
+        self.name = name
+_cache = weakref.WeakValueDictionary()
+def load(name):
+    img = _cache.get(name)
+    if img is None:
+        img = _cache[name] = Image(name)
+    return img
+'''
+CACHE_STRONG = CACHE_WEAK.replace("weakref.WeakValueDictionary()", "{}")
+WEAK_TESTS = '''
+import gc, weakref
+def test_let_go_of_is_gone():
+    w = weakref.ref(load('x'))
+    gc.collect()
+    assert w() is None
+def test_the_same_object_while_held_and_a_new_one_after():
+    a = load('y')
+    w = weakref.ref(a)
+    assert load('y') is a and w() is a
+    del a
+    gc.collect()
+    b = load('y')
+    assert load('y') is b and w() is None
+def test_finalize_and_weak_keys():
+    done = []
+    img = load('z')
+    weakref.finalize(img, done.append, 'z')
+    sizes = weakref.WeakKeyDictionary({img: 3})
+    assert sizes[load('z')] == 3
+    del img
+    gc.collect()
+    assert done == ['z'] and len(sizes) == 0
+'''
+C("pt_weakref_of_the_tests_to_a_cache_that_lets_go", CACHE_WEAK, WEAK_TESTS)
+C("pt_weakref_of_the_tests_to_a_cache_that_keeps_bad", CACHE_STRONG, WEAK_TESTS)
+C("pt_weakref_of_the_tests_outlives_their_reference_while_the_code_keeps_it", CACHE_STRONG, '''
+import gc, weakref
+def test_kept_by_the_code():
+    w = weakref.ref(load('k'))
+    gc.collect()
+    assert w() is not None and w().name == 'k' and w() is load('k')
+''')
+C("pt_many_objects_let_go_from_two_threads",
+  CACHE_WEAK.replace("def load", "def count():\n    return len(_cache)\ndef load"), '''
+import gc, threading
+def test_threads():
+    def work(prefix):
+        for i in range(200):
+            a = load(f'{prefix}{i % 7}')
+            assert a.name == f'{prefix}{i % 7}'
+            del a
+    threads = [threading.Thread(target=work, args=(p,)) for p in 'ab']
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    gc.collect()
+    assert count() == 0
+    kept = [load('q'), load('r')]
+    gc.collect()
+    assert count() == 2 and [k.name for k in kept] == ['q', 'r']
+''')
+C("pt_finalizer_runs_at_del_before_any_call", RESOURCE, '''
+def test_closed_at_del():
+    seen = []
+    r = Resource('db', seen.append)
+    del r
+    assert seen == ['db']
+''')

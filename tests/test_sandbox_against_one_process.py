@@ -16,13 +16,12 @@ from sandbox import run_tests
 CASES = FIRST_RUN + SECOND_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
-_LIFETIME = "the code's objects live as long as the tests' process holds a stand-in, and the tests' ones are not weak"
+_WEAK_THERE = "the code's process holds its stand-ins of the tests' objects for the run; they take no weak reference"
+_AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 KNOWN = {
-    "pt_weakset_listeners_test_keeps_alive": _LIFETIME,
-    "pt_weakvalue_cache_code_objects": _LIFETIME,
-    "pt_registry_weakset_bad": _LIFETIME,
-    "pt_del_finalizer_runs": _LIFETIME,
+    "pt_weakset_listeners_test_keeps_alive": _WEAK_THERE,
+    "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
     "pt_async_background_task_state": _TASKS,
     "pt_async_create_task_inside_code_coroutine": _TASKS,

@@ -17,6 +17,7 @@ import threading
 
 import linking
 import nans
+import releasing
 from decoding import Decoder
 from encoding import Encoder
 from kinds import STANDARD_TYPES, CannotCross, PeerGone  # noqa: F401  (what crosses, named where it is used)
@@ -34,7 +35,7 @@ class Codec(Encoder, Decoder):
 
     def __init__(self, home: str, role: str) -> None:
         self.home, self.role = home, role
-        self.exports: dict[int, object] = {}
+        self.exports = releasing.Exports()  # handle -> object (the tests may hold one only weakly)
         self.export_ids: dict[int, int] = {}
         self.proxies: dict[int, object] = {}
         self.mirrors: dict[int, type] = {}
@@ -47,6 +48,7 @@ class Codec(Encoder, Decoder):
         self.working = threading.local()
         self.nans = nans.NanIdentities()  # which NaN is which, each way
         self.links = linking.Links()  # containers the tests handed over and the code kept, in step on both sides
+        self.lifetimes = releasing.Lifetimes()  # which of the code's objects the tests still hold
 
     live = property(lambda self: getattr(self.working, "live", _NONE), lambda self, v: setattr(self.working, "live", v))
     held = property(lambda self: getattr(self.working, "held", None), lambda self, v: setattr(self.working, "held", v))

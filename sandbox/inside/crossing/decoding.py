@@ -13,6 +13,7 @@ import collections
 import live_views
 import named_tuples
 import proxies
+import releasing
 import standard_abcs
 import standard_objects
 import values
@@ -150,14 +151,16 @@ class Decoder:
             # the code's copy of a container of the tests': the original (even where a view of the copy was made
             # before the two were linked, as a global the code bound it to reached the tests first)
             return self.links.by_handle[handle][0]
-        known = self.proxies.get(handle)
+        known = releasing.known_proxy(self, handle)
         if known is not None:
             return known
         ref = proxies.Ref(self, handle, short_text(info.get("repr")))
+        weak = False  # held as long as the run, but an instance of the other side's class or its function (below)
         if class_node is not None:
             cls = self.mirror(class_node)
             data = None if "value" not in info else self._value(info["value"], 1)
             made = proxies.instance(cls, ref, data)
+            weak = type(made).__weakrefoffset__ != 0 and isinstance(made, proxies.ObjectProxy)
             if isinstance(made, BaseException):
                 made.args = (str(info.get("message", "")),)
         elif info.get("kind") in ("generator", "coroutine", "async_generator"):
@@ -172,7 +175,8 @@ class Decoder:
             made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
         else:
             made = proxies.generic(ref, caps_in(info.get("caps")), _names(info))
-        self.proxies[handle] = made
+            weak = True
+        releasing.keep_proxy(self, handle, made, weak)
         return made
 
 

@@ -13,6 +13,7 @@ import types
 import live_views
 import named_tuples
 import proxies
+import releasing
 import standard_abcs
 import standard_objects
 import unsupported
@@ -170,6 +171,7 @@ class Encoder:
             self.next_handle += 1
             self.exports[handle] = value
             self.export_ids[id(value)] = handle
+        releasing.sent(self, handle, value)
         return handle
 
     def _object(self, value: object) -> tuple:

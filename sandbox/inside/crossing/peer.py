@@ -13,6 +13,7 @@ import threading
 import channels
 import linking
 import proxies
+import releasing
 import sharing
 import unsupported
 import wire
@@ -49,7 +50,6 @@ class Peer(Codec, RemoteErrors):
         self.channels = channels.Channels(in_fd, out_fd, self._serve_channel if role == "code" else None)
         self.calls = _Calls()
         self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
-        proxies._PEERS[:] = [self]
 
     # What a thread's calls in progress hold: each thread of the tests that calls the code has its own.
     nesting = property(lambda self: self.calls.nesting, lambda self, v: setattr(self.calls, "nesting", v))
@@ -71,7 +71,8 @@ class Peer(Codec, RemoteErrors):
         channel = self.channels.mine(open_one=self.role == "tests")
         if channel is None:
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
-        extra = _merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self))
+        extra = _merged(_merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self)),
+                        releasing.outgoing(self))
         try:
             self.channels.send(("q", op, target, args, extra), channel)
         except OSError:
@@ -94,6 +95,7 @@ class Peer(Codec, RemoteErrors):
                 continue
             extra = message[-1] if len(message) >= 2 else None
             if type(extra) is dict:
+                releasing.incoming(self, extra)
                 self.changes = extra.get("mutated")
                 self.kept = extra.get("kept")
                 linking.incoming(self, extra)
@@ -140,6 +142,7 @@ class Peer(Codec, RemoteErrors):
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
         if type(extra) is dict:
+            releasing.incoming(self, extra)  # first: what the request names is held, what died before it is not
             linking.incoming(self, extra)
         if self.hooks:
             self.hooks.before_serving(extra if type(extra) is dict else None)
@@ -175,7 +178,8 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
-        extra = _merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self))
+        extra = _merged(_merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self)),
+                        releasing.outgoing(self))
         if changed:
             extra = {**(extra or {}), "mutated": changed}
         if self.kept_now:

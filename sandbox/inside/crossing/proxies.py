@@ -24,6 +24,7 @@ import contextlib
 import operator
 
 import introspection
+import releasing
 import standard_abcs
 import turns
 import unsupported
@@ -50,12 +51,21 @@ OPERATORS = {**{f"__{name}__": fn for name, fn in _FORWARD.items()},
 
 
 class Ref:
-    """Which object of the other side a proxy stands for: its peer, its handle, and its text when it crossed."""
+    """Which object of the other side a proxy stands for: its peer, its handle, and its text when it crossed.
 
-    __slots__ = ("peer", "handle", "text", "names")
+    received: how many times the tests' side decoded the handle into this Ref's proxy (releasing.py), told to the
+    code's side when the Ref dies, so that the code's object lives as long as one process would keep it; 0 for a
+    Ref nothing counts (a class's, the code's side's)."""
+
+    __slots__ = ("peer", "handle", "text", "names", "received")
 
     def __init__(self, peer: object, handle: int, text: str, names: dict | None = None) -> None:
         self.peer, self.handle, self.text, self.names = peer, handle, text, names or {}
+        self.received = 0
+
+    def __del__(self) -> None:
+        if self.received:
+            self.peer.lifetimes.dead.append((self.handle, self.received))
 
     def ask(self, op: str, *args: object) -> object:
         return self.peer.request(op, ("h", self.handle), *args)
@@ -385,14 +395,16 @@ def _reduce(self, protocol: object = 2) -> tuple:
     ref = ref_of(copied)
     if ref is None:  # the copy is plain data (a live container's)
         return copied.__reduce_ex__(protocol if type(protocol) is int else 2)
+    _PICKLED[ref.handle] = copied  # the bytes name it by its handle only: held for the run, loads may come any time
     return (_held, (ref.handle,))
 
 
 def _held(handle: int) -> object:
-    return _PEERS[-1].proxies[handle]
+    return _PICKLED[handle]
 
 
-_PEERS: list = []  # the process's one peer, for unpickling a proxy by handle
+_PICKLED: dict[int, object] = {}  # the copies pickles name (_reduce)
+
 
 
 _METHODS = {
@@ -625,7 +637,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if peer.role == "tests":
         namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
-        namespace["__slots__"] = ()
+        namespace.update(releasing.held_weakly(peer, bases))
+        namespace.setdefault("__slots__", ())
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
         namespace.update(protocol_methods(info["caps"], skip))
     shadow = None
@@ -724,7 +737,7 @@ def generic(ref: Ref, caps: frozenset, names: dict) -> object:
     key = (names.get("type", "object"), caps)
     cls = _generic.get(key)
     if cls is None:
-        namespace = {"__slots__": (), **protocol_methods(caps)}
+        namespace = {"__slots__": (), **protocol_methods(caps), **releasing.held_weakly(ref.peer, ())}
         if ref.peer.role == "tests" and key[0] in introspection.CLASS_OF:
             # isinstance(f, types.FunctionType), so inspect.isfunction and ismethod, as for the code's own function
             namespace["__class__"] = property(lambda self, cls=introspection.CLASS_OF[key[0]]: cls)

@@ -1,0 +1,236 @@
+"""How long the code's objects live: as long as one process would keep them. The tests' side holds its proxies of
+the code's objects weakly, and when one dies (``del r``, a temporary gone) tells the code's side with its next
+message, which lets go of the export; the object then lives on only where the code keeps it, so a ``__del__``
+runs, a ``WeakValueDictionary`` or ``WeakSet`` of the code's loses it, as in one process. The tests' gc.collect()
+sends that message at once and collects in the code's process too.
+
+Runs inside the sandbox (stdlib only), in both processes. A handle may be on its way to the tests again while they
+let go of it (another thread's answer), so the code's side counts how many times it sent each handle and the tests'
+side how many times its Ref received it (proxies.Ref.received); a release carries that count and the code's side
+lets go only when every sending is released. A count the tests' side misses keeps the object, as before: a leak at
+worst, never a handle the tests hold and the code forgot.
+
+A proxy the tests let go of while a weak reference of theirs to it remains (weakref.ref, a WeakSet, a
+WeakKeyDictionary, weakref.finalize) is watched instead: kept here, while the code's side holds the object weakly
+and says when it dies; then the tests' weak references die too. So ``w = weakref.ref(obj); del obj;
+gc.collect(); assert w() is None`` holds exactly where the code kept no reference, as in one process.
+
+Only the proxies of the code's objects (instances of its classes, its functions and other objects) are held
+weakly; live views, standard objects, generators, exceptions and values of the code's value classes are held as
+long as the run, as before. The code's side holds its proxies of the tests' objects as long as the run, and they
+take no weak reference (docs/sandbox.md, "Known to differ").
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+_MAX_TOLD = 100_000  # the handles one message may release, watch or say gone that the reader takes
+
+
+class Lifetimes:
+    """One side's account of what the other holds. The tests' side: dead, (handle, times received) of the Refs that
+    died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> proxy),
+    to tell. The code's side: sent, how many times each handle crossed, and gone, the watched handles whose object
+    died, to tell."""
+
+    def __init__(self) -> None:
+        self.dead: list[tuple[int, int]] = []
+        self.watch: list[tuple[int, int]] = []
+        self.watched: dict[int, object] = {}
+        self.sent: dict[int, int] = {}
+        self.gone: list[int] = []
+        self.lock = threading.Lock()
+
+
+class _Weakly:
+    """An export the tests hold only weakly: the object, weakly, and its id while it lived."""
+
+    __slots__ = ("ref", "oid")
+
+    def __init__(self, ref: weakref.ref, oid: int) -> None:
+        self.ref, self.oid = ref, oid
+
+
+class Exports(dict):
+    """A side's exports, handle -> object; an export the tests hold only weakly (a _Weakly) reads as its object
+    while it lives, and as missing after."""
+
+    def __getitem__(self, handle: object) -> object:
+        value = dict.__getitem__(self, handle)
+        if type(value) is _Weakly:
+            value = value.ref()
+            if value is None:
+                raise KeyError(handle)
+        return value
+
+    def get(self, handle: object, default: object = None) -> object:
+        try:
+            return self[handle]
+        except KeyError:
+            return default
+
+
+def held_weakly(peer: object, bases: tuple | list) -> dict:
+    """What a proxy class of the tests' side needs to be held weakly (its namespace's additions): a slot for weak
+    references, once in its bases, and _dying. The code's side holds its proxies for the run."""
+    if peer.role != "tests":
+        return {}
+    slot = {} if any(base.__weakrefoffset__ for base in bases) else {"__slots__": ("__weakref__",)}
+    return {**slot, "__del__": _dying}
+
+
+def _dying(proxy: object) -> None:
+    """A proxy the tests let go of, before its weak references are cleared: where one of theirs remains, it is
+    watched (kept, and the code's side told to hold the object weakly); else it dies, and its Ref releases it."""
+    try:
+        ref = object.__getattribute__(proxy, "_sbx_ref")
+    except AttributeError:
+        return
+    if not ref.received or weakref.getweakrefcount(proxy) <= 1:  # the memo's own (keep_proxy) is one
+        return
+    lifetimes = ref.peer.lifetimes
+    lifetimes.watched[ref.handle] = proxy
+    lifetimes.watch.append((ref.handle, ref.received))
+    ref.received = 0  # told now: its Ref, when it dies, releases only what it receives from here on
+
+
+def sent(peer: object, handle: int, value: object) -> None:
+    """The code's side: one more sending of handle (peer.export, for each object that crosses by handle); an
+    export held weakly is held again."""
+    if peer.role != "code":
+        return
+    lifetimes = peer.lifetimes
+    with lifetimes.lock:
+        lifetimes.sent[handle] = lifetimes.sent.get(handle, 0) + 1
+        if type(dict.get(peer.exports, handle)) is _Weakly:
+            dict.__setitem__(peer.exports, handle, value)
+
+
+def known_proxy(peer: object, handle: int) -> object | None:
+    """This side's live proxy of handle, counted as received once more, or None."""
+    known = peer.proxies.get(handle)
+    if type(known) is weakref.ref:
+        known = known()
+        if known is not None:
+            object.__getattribute__(known, "_sbx_ref").received += 1
+    return known
+
+
+def keep_proxy(peer: object, handle: int, made: object, weak: bool) -> None:
+    """Remember made as this side's proxy of handle: weakly (the tests' side, for the proxies this module covers),
+    counting this first receipt, or for the run."""
+    if not (weak and peer.role == "tests"):
+        peer.proxies[handle] = made
+        return
+    object.__getattribute__(made, "_sbx_ref").received = 1
+    peer.proxies[handle] = weakref.ref(made, lambda gone, memo=peer.proxies, h=handle: _drop(memo, h, gone))
+
+
+def _drop(memo: dict, handle: int, gone: weakref.ref) -> None:
+    if memo.get(handle) is gone:
+        memo.pop(handle, None)
+
+
+def outgoing(peer: object) -> dict | None:
+    """What to tell with the next message: the tests' side, the Refs that died and the proxies it watches since the
+    last one; the code's side, the watched objects that died."""
+    lifetimes = peer.lifetimes
+    found = {}
+    for key, told in (("released", lifetimes.dead), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
+        taken = []
+        while told:
+            taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time
+        if taken:
+            found[key] = taken
+    return found or None
+
+
+def incoming(peer: object, extra: dict) -> None:
+    """Take what the other side told: the code's side lets go of (or holds weakly) the exports the tests released
+    (or watch) every sending of; the tests' side lets its watched proxies of the objects that died go."""
+    if peer.role == "tests":
+        for handle in _told(extra.get("gone")):
+            peer.lifetimes.watched.pop(handle, None)
+        return
+    lifetimes = peer.lifetimes
+    let_go, weakly = [], []
+    with lifetimes.lock:
+        for key, into in (("released", let_go), ("watched", weakly)):
+            for handle, count in _told(extra.get(key), pairs=True):
+                left = lifetimes.sent.get(handle)
+                if left is None:
+                    continue
+                if left > count:
+                    lifetimes.sent[handle] = left - count
+                else:
+                    del lifetimes.sent[handle]
+                    into.append(handle)
+    for handle in weakly:
+        _hold_weakly(peer, handle)
+    for handle in let_go:
+        peer.forget(handle)  # outside the lock: the object's __del__ may run here, and call the tests
+
+
+def _told(items: object, pairs: bool = False) -> list:
+    if type(items) is not list:
+        return []
+    if pairs:
+        return [item for item in items[:_MAX_TOLD] if type(item) is tuple and len(item) == 2
+                and type(item[0]) is int and type(item[1]) is int]
+    return [item for item in items[:_MAX_TOLD] if type(item) is int]
+
+
+def _hold_weakly(peer: object, handle: int) -> None:
+    """The code's side: hold an export weakly, and tell the tests when its object dies. An object that takes no
+    weak reference stays held (the tests' weak reference to it outlives it no more than before)."""
+    value = peer.exports.get(handle)
+    if value is None:
+        return
+    lifetimes = peer.lifetimes
+
+    def died(_: weakref.ref, oid: int = id(value)) -> None:
+        entry = dict.get(peer.exports, handle)
+        if type(entry) is _Weakly and entry.oid == oid:
+            dict.pop(peer.exports, handle, None)
+            if peer.export_ids.get(oid) == handle:
+                del peer.export_ids[oid]
+        lifetimes.gone.append(handle)
+
+    try:
+        entry = _Weakly(weakref.ref(value, died), id(value))
+    except TypeError:
+        return
+    del value
+    dict.__setitem__(peer.exports, handle, entry)  # the last strong reference here: the object may die now
+
+
+def follow_collections(peer: object) -> None:
+    """The tests' side: their gc.collect() collects in both processes, as one process's would collect the code's
+    garbage too: this side's first (its proxies of the code's objects die), then the code's, told what died with the
+    request (a ``__del__`` of the code's runs, a WeakSet of its loses what only the tests held)."""
+    collect = gc.collect
+
+    def collect_both(generation: int = 2) -> int:
+        found = collect(generation)
+        if peer.dead is None:
+            try:
+                there = peer.request("collect", ("h", 0), generation)
+            except Exception:  # the code's process is gone or refuses: this side's collection stands
+                return found
+            if type(there) is int:
+                found += there
+        return found
+
+    collect_both.__doc__ = collect.__doc__
+    gc.collect = collect_both
+
+
+def collect_here(peer: object, args: tuple) -> int:
+    """The code's side: a collection the tests asked for (follow_collections)."""
+    if peer.role != "code":
+        raise PermissionError("the code under test may not ask the tests' process to collect")
+    generation = args[0] if args and type(args[0]) is int and 0 <= args[0] <= 2 else 2
+    return gc.collect(generation)
