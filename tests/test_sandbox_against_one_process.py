@@ -10,15 +10,20 @@ import pytest
 from one_process import OneProcess, style_of
 from one_process_cases import CASES as FIRST_RUN
 from one_process_cases_second_run import CASES as SECOND_RUN
+from one_process_cases_third_run import CASES as THIRD_RUN
 
 from sandbox import run_tests
 
-CASES = FIRST_RUN + SECOND_RUN
+CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
 _WEAK_THERE = "the code's process holds its stand-ins of the tests' objects for the run; they take no weak reference"
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
+_MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__match_args__, __slots__, "
+           "__abstractmethods__, a property object, its exact __mro__)")
+_PROPERTY_MOCK = "a PropertyMock patched onto the code's class is a plain object in the code's process, not a property"
+_DUNDERS = "a dunder attribute the code set on its object (update_wrapper's __name__, __wrapped__) is not read"
 KNOWN = {
     "pt_weakset_listeners_test_keeps_alive": _WEAK_THERE,
     "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
@@ -27,6 +32,28 @@ KNOWN = {
     "pt_async_create_task_inside_code_coroutine": _TASKS,
     "pt_traceback_names_code_frame": "the code's frames are not in a traceback the tests format",
     "pt_abc_register_virtual_subclass": "a test's class registered with the code's ABC is registered there only",
+    "pt_finalize_of_the_tests_before_the_codes_del_in_a_cycle":
+        "a weak reference's callback of the tests' runs after the code's collection, not before its __del__",
+    "pt_dc_match_statement_ok": _MIRROR,
+    "pt_dc_match_statement_bad_square": _MIRROR,
+    "pt_dc_slots_copy_ok": _MIRROR,
+    "pt_property_setter_deleter_readonly_ok": _MIRROR,
+    "pt_exception_mixed_bases_keyerror": _MIRROR,
+    "pt_abc_abstract_instantiation_ok": _MIRROR,
+    "pt_property_mock_on_code_class_ok": _PROPERTY_MOCK,
+    "pt_property_mock_on_code_class_bad_threshold": _PROPERTY_MOCK,
+    "pt_caplog_set_level_record_tuples_ok":
+        "a log record's args that hold an object of the code's reach the tests as None",
+    "pt_capsys_err_from_last_resort_handler":
+        "the pytest stand-in has no logging plugin: a warning on a logger without handlers reaches stderr",
+    "pt_generator_close_runs_finally_on_code_object":
+        "a generator of the code's that the tests stop iterating (break) is closed when the run ends, not at once",
+    "pt_async_gather_interleaves_with_tests_coroutine":
+        "a coroutine of the code's runs to its end in one step: the tests' coroutines do not interleave with it",
+    "pt_runtime_checkable_protocol_with_tests_objects":
+        "isinstance of a test's object with the code's runtime_checkable Protocol is False",
+    "pt_code_decorator_wraps_tests_function_ok": _DUNDERS,
+    "pt_code_decorator_wraps_tests_function_bad_no_wraps": _DUNDERS,
 }
 
 

@@ -60,6 +60,9 @@ MEMORY_SHARED = ("the test asks whether arrays share memory (np.shares_memory, n
                  "code's, and the code and the tests run in two processes: an array of the code's reaches the tests "
                  "as a view or a copy, which shares no memory with anything of the code's; change one and compare the "
                  "other's values instead")
+FINALIZER_MID_MESSAGE = ("a finalizer (__del__, a weak reference's callback) ran during a collection while the "
+                         "sandbox was sending or reading a message between the processes, and called the other "
+                         "side, which it cannot do there; one process would have made the call")
 _MAX_NOTES = 8
 
 

@@ -59,8 +59,17 @@ class Channels:
 
     def send(self, message: tuple, channel: int) -> None:
         framed = message if channel == 0 else ("c", channel, message)
-        with self.sending:
-            wire.send(self.out_fd, framed)
+        self.local.busy = getattr(self.local, "busy", 0) + 1
+        try:
+            with self.sending:
+                wire.send(self.out_fd, framed)
+        finally:
+            self.local.busy -= 1
+
+    def busy(self) -> bool:
+        """Is this thread in the middle of sending or reading a message? A finalizer that a collection runs there
+        (a __del__ of the code's) cannot call the other side: the pipe is this thread's, half written or read."""
+        return getattr(self.local, "busy", 0) > 0
 
     def next(self, channel: int) -> tuple:
         """The next message for channel, reading the pipe when no other thread is (and sorting what it reads)."""
@@ -75,6 +84,7 @@ class Channels:
                     self.reading = True
                     break
                 self.cond.wait()
+        self.local.busy = getattr(self.local, "busy", 0) + 1
         try:
             while True:
                 got, message = self._read()
@@ -92,6 +102,7 @@ class Channels:
                 self.gone = str(exc)
             raise
         finally:
+            self.local.busy -= 1
             with self.cond:
                 self.reading = False
                 self.cond.notify_all()

@@ -162,7 +162,7 @@ class Decoder:
             made = proxies.instance(cls, ref, data)
             weak = type(made).__weakrefoffset__ != 0 and isinstance(made, proxies.ObjectProxy)
             if isinstance(made, BaseException):
-                made.args = (str(info.get("message", "")),)
+                proxies.give_args(made, info)
         elif info.get("kind") in ("generator", "coroutine", "async_generator"):
             made = proxies.wrapped(info["kind"], ref)
         elif type(info.get("live")) is str and info["live"] in live_views.KINDS:
@@ -197,7 +197,8 @@ def _class_info(info: dict) -> dict:
                           and not n.startswith("_")],
             "abcs": [n for n in as_list(info.get("abcs", []))[:20]
                      if type(n) is str and n in standard_abcs.STANDARD_ABCS],
-            "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None}
+            "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,
+            "weak": info.get("weak") is True}
 
 
 def _names(info: dict) -> dict:

@@ -20,6 +20,7 @@ import unsupported
 import values
 from kinds import (
     FORWARDED,
+    exception_args,
     METHOD_OWNERS,
     SAFE_BUILTINS,
     TYPE_NAMES,
@@ -165,13 +166,14 @@ class Encoder:
 
     def export(self, value: object) -> int:
         """The handle of an object of this side's (the same object always gets the same handle)."""
-        handle = self.export_ids.get(id(value))
-        if handle is None or self.exports.get(handle) is not value:
-            handle = self.next_handle
-            self.next_handle += 1
-            self.exports[handle] = value
-            self.export_ids[id(value)] = handle
-        releasing.sent(self, handle, value)
+        with self.lifetimes.lock:  # one step with a release (releasing.incoming): a handle sent is never let go of
+            handle = self.export_ids.get(id(value))
+            if handle is None or self.exports.get(handle) is not value:
+                handle = self.next_handle
+                self.next_handle += 1
+                self.exports[handle] = value
+                self.export_ids[id(value)] = handle
+            releasing.sent(self, handle, value)
         return handle
 
     def _object(self, value: object) -> tuple:
@@ -201,6 +203,7 @@ class Encoder:
             info["exception"] = builtin_exception_name(cls)
         if isinstance(value, BaseException):
             info["message"] = text_of(str, value)
+            info["args"] = exception_args(value)
         return ("obj", self.export(value), mirror, info)
 
     def _live(self, value: object) -> tuple:
@@ -240,6 +243,7 @@ class Encoder:
                           and callable(getattr(value_base, n, None))] if value_base else [],
             "abcs": standard_abcs.names_of(cls),
             "eq_by": standard_abcs.standard_eq(cls),
+            "weak": cls.__weakrefoffset__ != 0,  # takes weak references (a class with __slots__ may not)
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 

@@ -143,3 +143,16 @@ def text_of(fn, value: object) -> str:
         return short_text(str(fn(value)), 300)
     except BaseException as exc:  # this side's own __repr__/__str__ may raise anything
         return f"<{type(value).__name__} ({fn.__name__} raised {type(exc).__name__})>"
+
+
+_ARG_TYPES = (int, float, str, bool, type(None), bytes)
+
+
+def exception_args(exc: BaseException) -> tuple | None:
+    """An exception's args where they are plain values (``HTTPError(404, 'Not Found')``, ``KeyError('timeout')``),
+    to cross as they are; else None (the message stands for them, as before)."""
+    args = exc.args
+    if type(args) is tuple and len(args) <= 16 and all(
+            type(a) in _ARG_TYPES and (type(a) not in (str, bytes) or len(a) <= 10_000) for a in args):
+        return args
+    return None

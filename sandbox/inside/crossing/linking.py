@@ -81,16 +81,18 @@ def _outgoing(peer: object, links: Links) -> dict | None:
         entry = links.by_handle.get(handle)
         if entry is None:  # let go meanwhile by another of the tests' threads
             continue
-        if peer.role == "code" and _only_linked(entry):
-            del links.by_handle[handle]
-            peer.forget(handle)
-            gone.append(handle)
-            continue
+        let_go = peer.role == "code" and _only_linked(entry)
         now = contents(peer, entry[0])
         if changed_since(now, entry[1]):
+            # also for a copy let go of: a generator's last step, or a coroutine run to its end, changed it and
+            # dropped it in one request (``tasks.clear()`` after the last yield)
             entry[1] = now
             changed.append((handle, now, same_paths(entry[0], entry[2])))
             entry[2] = nested_of(entry[0])
+        if let_go:
+            del links.by_handle[handle]
+            peer.forget(handle)
+            gone.append(handle)
     found = {}
     if changed:
         found["synced"] = changed
@@ -111,12 +113,8 @@ def changed_since(now: tuple, before: object) -> bool:
 def incoming(peer: object, extra: dict) -> None:
     """Take the other side's changes into the linked containers here."""
     links = peer.links
-    for handle in extra.get("unlinked") or ():
-        entry = links.by_handle.pop(handle, None) if type(handle) is int else None
-        if entry is not None:
-            links.by_id.pop(id(entry[0]), None)
     synced = extra.get("synced")
-    for item in synced if type(synced) is list else ():
+    for item in synced if type(synced) is list else ():  # before the unlinked: a copy's last change, then let go
         if type(item) is not tuple or len(item) not in (2, 3) or type(item[0]) is not int:
             continue
         entry = links.by_handle.get(item[0])
@@ -125,6 +123,10 @@ def incoming(peer: object, extra: dict) -> None:
         write_back(entry[0], peer.decode(item[1]), item[2] if len(item) == 3 else ())
         entry[1] = contents(peer, entry[0])
         entry[2] = nested_of(entry[0])
+    for handle in extra.get("unlinked") or ():
+        entry = links.by_handle.pop(handle, None) if type(handle) is int else None
+        if entry is not None:
+            links.by_id.pop(id(entry[0]), None)
 
 
 def replace_contents(target: object, new: object) -> bool:

@@ -24,7 +24,7 @@ from remote_errors import RemoteErrors
 __all__ = ["CannotCross", "Peer", "PeerGone", "TooDeep"]
 
 MAX_NESTING = 500  # calls between the two processes inside one another (a recursion that crosses both ways)
-_ITERATION = ("next", "send")  # the requests whose end is StopIteration
+_ITERATION = ("next", "send", "throw")  # the requests whose end is StopIteration (with the generator's return value)
 
 
 class _Calls(threading.local):
@@ -71,6 +71,8 @@ class Peer(Codec, RemoteErrors):
         channel = self.channels.mine(open_one=self.role == "tests")
         if channel is None:
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
+        if self.channels.busy():
+            raise unsupported.Unsupported(unsupported.FINALIZER_MID_MESSAGE)
         extra = _merged(_merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self)),
                         releasing.outgoing(self))
         try:
@@ -111,7 +113,7 @@ class Peer(Codec, RemoteErrors):
             if kind == "e" and len(message) == 3 and type(message[1]) is dict:
                 raise self.rebuild_error(message[1])
             if kind == "s" and op in _ITERATION:
-                raise StopIteration
+                raise StopIteration(self.decode(message[1]) if len(message) == 3 else None)
             raise self._garbled("a garbled answer")
 
     def receive(self, channel: int = 0) -> tuple:
@@ -165,7 +167,10 @@ class Peer(Codec, RemoteErrors):
             answer = ("r", self.encode(result, live), None)
         except StopIteration as exc:
             if op in _ITERATION:
-                answer, changed = ("s", None), None
+                try:  # what the generator returned (``yield from`` takes it)
+                    answer, changed = ("s", self.encode(exc.value), None), None
+                except CannotCross:
+                    answer, changed = ("s", ("v", None), None), None
             else:  # out of a call, it would end the caller's loop unseen (PEP 479 makes it an error in generators)
                 said = f" ({exc})" if str(exc) else ""
                 error = RuntimeError(f"StopIteration{said} was raised outside iteration")

@@ -70,6 +70,13 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         return proxies.await_all(_awaitables(peer, args[0])), None
     if op == "send":
         return obj.send(peer.decode(args[0])), None
+    if op == "throw":  # g.throw(exc) of this side's generator, stepped by the other side (proxies._forward_generator)
+        thrown = peer.decode(args[0])
+        if not isinstance(thrown, BaseException):
+            raise TypeError("exceptions must derive from BaseException")
+        return obj.throw(thrown), None
+    if op == "close":
+        return obj.close(), None
     if op in ("copy", "deepcopy"):
         import copy
 
@@ -244,5 +251,6 @@ _ONE_ARG = {
     "dir": lambda o: [n for n in dir(o) if type(n) is str],
     "aiter": lambda o: o.__aiter__(), "anext": lambda o: proxies.run_to_end(o.__anext__()),
     "aenter": lambda o: proxies.run_to_end(o.__aenter__()),
+    "aclose": lambda o: proxies.run_to_end(o.aclose()),
     "aexit": lambda o, t, v: proxies.run_to_end(o.__aexit__(t, v, None)),
 }

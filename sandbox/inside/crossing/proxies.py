@@ -471,6 +471,20 @@ class RemoteError(Exception):
 
     remote_traceback = ""
 
+    def __str__(self) -> str:
+        # What the other side's str said (its class may have its own __str__); args may be other than the message.
+        message = self.__dict__.get("_sbx_message")
+        return message if type(message) is str else super().__str__()
+
+
+def give_args(exc: BaseException, info: dict) -> None:
+    """An exception of the other side's, given its args as they were where they are plain values
+    (``e.args == (404, 'Not Found')``), else its message, as before; str(exc) is the other side's str."""
+    message = str(info.get("message", ""))
+    args = info.get("args")
+    exc.args = args if type(args) is tuple else (message,)
+    exc.__dict__["_sbx_message"] = message
+
 
 # --- mirror classes ---------------------------------------------------------------------------------------------
 
@@ -637,7 +651,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if peer.role == "tests":
         namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
-        namespace.update(releasing.held_weakly(peer, bases))
+        if info["weak"]:  # a class of __slots__ without __weakref__ is held for the run, as it takes no weak reference
+            namespace.update(releasing.held_weakly(peer, bases))
         namespace.setdefault("__slots__", ())
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
         namespace.update(protocol_methods(info["caps"], skip))
@@ -772,13 +787,25 @@ def wrapped(kind: str, ref: Ref) -> object:
 
 
 def _forward_generator(ref: Ref):
-    sent = None
+    sent = thrown = None
     while True:
         try:
-            item = ref.ask("next") if sent is None else ref.ask("send", ref.peer.encode(sent))
-        except StopIteration:
-            return
-        sent = yield item
+            if thrown is not None:
+                item = ref.ask("throw", ref.peer.encode(thrown))
+            else:
+                item = ref.ask("next") if sent is None else ref.ask("send", ref.peer.encode(sent))
+        except StopIteration as stop:
+            return stop.value  # the other side's generator's return value, for ``yield from``
+        sent = thrown = None
+        try:
+            sent = yield item
+        except GeneratorExit:
+            # g.close() closes the other side's generator too: its finally runs, what it raises comes here
+            if not ref.peer.dead:
+                ref.ask("close")
+            raise
+        except BaseException as exc:  # g.throw(exc): thrown into the other side's generator, as one process would
+            thrown = exc
 
 
 async def _forward_coroutine(ref: Ref) -> object:
@@ -791,7 +818,12 @@ async def _forward_async_generator(ref: Ref):
             item = await _Pending(ref, "anext")
         except StopAsyncIteration:
             return
-        yield item
+        try:
+            yield item
+        except GeneratorExit:  # aclose() closes the other side's async generator too: its finally runs
+            if not ref.peer.dead:
+                ref.ask("aclose")
+            raise
 
 
 class _Pending:

@@ -24,6 +24,7 @@ take no weak reference (docs/sandbox.md, "Known to differ").
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 import weakref
 
@@ -32,17 +33,19 @@ _MAX_TOLD = 100_000  # the handles one message may release, watch or say gone th
 
 class Lifetimes:
     """One side's account of what the other holds. The tests' side: dead, (handle, times received) of the Refs that
-    died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> proxy),
-    to tell. The code's side: sent, how many times each handle crossed, and gone, the watched handles whose object
-    died, to tell."""
+    died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> [proxy,
+    whether the tests held it again when last told]), to tell. The code's side: sent, how many times each handle
+    crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. lock: one step for an
+    export and a release (encoding.export, incoming)."""
 
     def __init__(self) -> None:
         self.dead: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
-        self.watched: dict[int, object] = {}
+        self.watched: dict[int, list] = {}
         self.sent: dict[int, int] = {}
+        self.weakened: set[int] = set()
         self.gone: list[int] = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
 
 class _Weakly:
@@ -92,21 +95,20 @@ def _dying(proxy: object) -> None:
     if not ref.received or weakref.getweakrefcount(proxy) <= 1:  # the memo's own (keep_proxy) is one
         return
     lifetimes = ref.peer.lifetimes
-    lifetimes.watched[ref.handle] = proxy
+    lifetimes.watched[ref.handle] = [proxy, False]
     lifetimes.watch.append((ref.handle, ref.received))
     ref.received = 0  # told now: its Ref, when it dies, releases only what it receives from here on
 
 
 def sent(peer: object, handle: int, value: object) -> None:
-    """The code's side: one more sending of handle (peer.export, for each object that crosses by handle); an
-    export held weakly is held again."""
+    """The code's side, under the lock: one more sending of handle (peer.export, for each object that crosses by
+    handle); an export held weakly is held again."""
     if peer.role != "code":
         return
     lifetimes = peer.lifetimes
-    with lifetimes.lock:
-        lifetimes.sent[handle] = lifetimes.sent.get(handle, 0) + 1
-        if type(dict.get(peer.exports, handle)) is _Weakly:
-            dict.__setitem__(peer.exports, handle, value)
+    lifetimes.sent[handle] = lifetimes.sent.get(handle, 0) + 1
+    if type(dict.get(peer.exports, handle)) is _Weakly:
+        dict.__setitem__(peer.exports, handle, value)
 
 
 def known_proxy(peer: object, handle: int) -> object | None:
@@ -134,44 +136,72 @@ def _drop(memo: dict, handle: int, gone: weakref.ref) -> None:
         memo.pop(handle, None)
 
 
+_WATCHED_REFS = 2  # a watched proxy's references when the tests hold it no more: its entry's, getrefcount's own
+
+
 def outgoing(peer: object) -> dict | None:
-    """What to tell with the next message: the tests' side, the Refs that died and the proxies it watches since the
-    last one; the code's side, the watched objects that died."""
+    """What to tell with the next message: the tests' side, the Refs that died, the proxies it watches since the
+    last one, and which of those the tests hold again (taken back through their weak reference) or no more; the
+    code's side, the watched objects that died."""
     lifetimes = peer.lifetimes
     found = {}
     for key, told in (("released", lifetimes.dead), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
-        while told:
+        while told and len(taken) < _MAX_TOLD:
             taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time
         if taken:
             found[key] = taken
+    if lifetimes.watched:
+        held, unheld = [], []
+        for handle, entry in list(lifetimes.watched.items()):
+            now = sys.getrefcount(entry[0]) > _WATCHED_REFS
+            if now != entry[1]:
+                entry[1] = now
+                (held if now else unheld).append(handle)
+        if held:
+            found["held"] = held
+        if unheld:
+            found["unheld"] = unheld
     return found or None
 
 
 def incoming(peer: object, extra: dict) -> None:
     """Take what the other side told: the code's side lets go of (or holds weakly) the exports the tests released
-    (or watch) every sending of; the tests' side lets its watched proxies of the objects that died go."""
+    (or watch) every sending of, and holds again those they took back; the tests' side lets its watched proxies of
+    the objects that died go."""
     if peer.role == "tests":
         for handle in _told(extra.get("gone")):
             peer.lifetimes.watched.pop(handle, None)
         return
     lifetimes = peer.lifetimes
-    let_go, weakly = [], []
+    dropped = []  # let go of after the lock: a __del__ may run, and call the tests
     with lifetimes.lock:
-        for key, into in (("released", let_go), ("watched", weakly)):
-            for handle, count in _told(extra.get(key), pairs=True):
-                left = lifetimes.sent.get(handle)
-                if left is None:
-                    continue
-                if left > count:
-                    lifetimes.sent[handle] = left - count
-                else:
-                    del lifetimes.sent[handle]
-                    into.append(handle)
-    for handle in weakly:
-        _hold_weakly(peer, handle)
-    for handle in let_go:
-        peer.forget(handle)  # outside the lock: the object's __del__ may run here, and call the tests
+        for handle, count in _told(extra.get("released"), pairs=True):
+            if _all_released(lifetimes, handle, count):
+                dropped.append(_forget(peer, handle))
+        for handle, count in _told(extra.get("watched"), pairs=True):
+            if _all_released(lifetimes, handle, count):
+                dropped.append(_hold_weakly(peer, handle))
+        for handle in _told(extra.get("unheld")):
+            if handle in lifetimes.weakened:
+                dropped.append(_hold_weakly(peer, handle))
+        for handle in _told(extra.get("held")):
+            entry = dict.get(peer.exports, handle)
+            value = entry.ref() if type(entry) is _Weakly else None
+            if value is not None:
+                dict.__setitem__(peer.exports, handle, value)
+    del dropped
+
+
+def _all_released(lifetimes: Lifetimes, handle: int, count: int) -> bool:
+    left = lifetimes.sent.get(handle)
+    if left is None:
+        return False
+    if left > count:  # sent again meanwhile: on its way to the tests
+        lifetimes.sent[handle] = left - count
+        return False
+    del lifetimes.sent[handle]
+    return True
 
 
 def _told(items: object, pairs: bool = False) -> list:
@@ -183,28 +213,42 @@ def _told(items: object, pairs: bool = False) -> list:
     return [item for item in items[:_MAX_TOLD] if type(item) is int]
 
 
-def _hold_weakly(peer: object, handle: int) -> None:
-    """The code's side: hold an export weakly, and tell the tests when its object dies. An object that takes no
-    weak reference stays held (the tests' weak reference to it outlives it no more than before)."""
-    value = peer.exports.get(handle)
-    if value is None:
-        return
+def _forget(peer: object, handle: int) -> object:
+    """The code's side, under the lock: the export let go of, returned to be dropped after it."""
+    value = dict.pop(peer.exports, handle, None)
+    if type(value) is _Weakly:
+        peer.lifetimes.weakened.discard(handle)
+        value = value.ref()
+    if value is not None and peer.export_ids.get(id(value)) == handle:
+        del peer.export_ids[id(value)]
+    return value
+
+
+def _hold_weakly(peer: object, handle: int) -> object:
+    """The code's side, under the lock: hold an export weakly, and tell the tests when its object dies; the strong
+    reference let go of is returned, to be dropped after the lock. An object that takes no weak reference stays
+    held (the tests' weak reference to it outlives it no more than before)."""
+    value = dict.get(peer.exports, handle)
+    if value is None or type(value) is _Weakly:
+        return None
     lifetimes = peer.lifetimes
 
     def died(_: weakref.ref, oid: int = id(value)) -> None:
-        entry = dict.get(peer.exports, handle)
-        if type(entry) is _Weakly and entry.oid == oid:
-            dict.pop(peer.exports, handle, None)
-            if peer.export_ids.get(oid) == handle:
-                del peer.export_ids[oid]
-        lifetimes.gone.append(handle)
+        with lifetimes.lock:
+            entry = dict.get(peer.exports, handle)
+            if type(entry) is _Weakly and entry.oid == oid:
+                dict.pop(peer.exports, handle, None)
+                if peer.export_ids.get(oid) == handle:
+                    del peer.export_ids[oid]
+            lifetimes.weakened.discard(handle)
+            lifetimes.gone.append(handle)
 
     try:
-        entry = _Weakly(weakref.ref(value, died), id(value))
+        dict.__setitem__(peer.exports, handle, _Weakly(weakref.ref(value, died), id(value)))
     except TypeError:
-        return
-    del value
-    dict.__setitem__(peer.exports, handle, entry)  # the last strong reference here: the object may die now
+        return None
+    lifetimes.weakened.add(handle)
+    return value
 
 
 def follow_collections(peer: object) -> None:
@@ -215,13 +259,15 @@ def follow_collections(peer: object) -> None:
 
     def collect_both(generation: int = 2) -> int:
         found = collect(generation)
-        if peer.dead is None:
-            try:
+        lifetimes = peer.lifetimes
+        try:
+            while peer.dead is None and (lifetimes.dead or lifetimes.watch):  # more than one message holds
+                peer.request("collect", ("h", 0), -1)
+            if peer.dead is None:
                 there = peer.request("collect", ("h", 0), generation)
-            except Exception:  # the code's process is gone or refuses: this side's collection stands
-                return found
-            if type(there) is int:
-                found += there
+                found += there if type(there) is int else 0
+        except Exception:  # the code's process is gone or refuses: this side's collection stands
+            pass
         return found
 
     collect_both.__doc__ = collect.__doc__
@@ -232,5 +278,5 @@ def collect_here(peer: object, args: tuple) -> int:
     """The code's side: a collection the tests asked for (follow_collections)."""
     if peer.role != "code":
         raise PermissionError("the code under test may not ask the tests' process to collect")
-    generation = args[0] if args and type(args[0]) is int and 0 <= args[0] <= 2 else 2
-    return gc.collect(generation)
+    generation = args[0] if args and type(args[0]) is int and -1 <= args[0] <= 2 else 2
+    return 0 if generation == -1 else gc.collect(generation)  # -1: only what the request's message told

@@ -11,7 +11,7 @@ import traceback
 
 import proxies
 import values
-from kinds import builtin_exception_name, short_text, standard_name, text_of
+from kinds import builtin_exception_name, exception_args, short_text, standard_name, text_of
 
 
 class RemoteErrors:
@@ -54,6 +54,7 @@ class RemoteErrors:
         # A group's str adds "(2 sub-exceptions)" to its message, which rebuilding it would add again.
         message = exc.message if isinstance(exc, BaseExceptionGroup) and type(exc.message) is str else text_of(str, exc)
         info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": message,
+                "args": exception_args(exc),
                 "qualified": standard_name(cls),
                 "traceback": short_text("".join(lines)),
                 "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None)}
@@ -114,7 +115,7 @@ class RemoteErrors:
                 if issubclass(cls, BaseException):
                     ref = proxies.Ref(self, info["handle"], short_text(info.get("message")))
                     exc = proxies.instance(cls, ref, None)
-                    exc.args = (str(info.get("message", "")),)
+                    proxies.give_args(exc, info)
                     exc.remote_traceback = str(info.get("traceback", ""))
                     return exc
         except (values.BadRecord, TypeError, ValueError):
@@ -126,6 +127,8 @@ class RemoteErrors:
                                        ref, str(info.get("type")), qualified if type(qualified) is str else None,
                                        group)
         exc.remote_traceback = str(info.get("traceback", ""))
+        if not isinstance(exc, BaseExceptionGroup):
+            proxies.give_args(exc, info)
         if isinstance(exc, ModuleNotFoundError):
             exc.name = info["module"] if type(info.get("module")) is str else None
         return exc

@@ -47,14 +47,21 @@ class SharedFolder:
         self.seen: list[tuple[int | str, tuple[int, int, int]]] = []
         self.walked = 0  # when, in time.time_ns()
         self.lock = threading.Lock()
+        self.walking = threading.local()
 
     def hand_over(self) -> None:
         """Give the other uid its rights to every file and folder this process made since the last hand-over."""
-        if not self.active:
+        if not self.active or getattr(self.walking, "now", False):
+            # this thread is handing over already: a __del__ of the code's that ran during the walk (a collection)
+            # and calls the tests back; the walk under way hands over what it finds
             return
         with self.lock:  # several threads of the tests may call the code at once (channels.py)
-            if self._changed():
-                self._walk()
+            self.walking.now = True
+            try:
+                if self._changed():
+                    self._walk()
+            finally:
+                self.walking.now = False
 
     def _changed(self) -> bool:
         if not self.seen:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import sys
 
 import cmath
+import collections.abc
 import decimal
 import fractions
 import itertools
 import math
+import pprint
 import re
 import types
 
@@ -105,6 +107,10 @@ class _WarnsContext:
         return False
 
 
+def _nested(value: object) -> bool:
+    return isinstance(value, collections.abc.Collection) and not isinstance(value, (str, bytes, bytearray))
+
+
 class _Approx:
     # An ndarray on the left defers to this __eq__ (as pytest's approx does) instead of comparing element-wise.
     __array_ufunc__ = None
@@ -112,6 +118,18 @@ class _Approx:
 
     def __init__(self, expected: object, rel: float | None, abs_: float | None, nan_ok: bool) -> None:
         self.expected, self.rel, self.abs, self.nan_ok = expected, rel, abs_, nan_ok
+        # pytest refuses a container inside the one it is given (its approx.py, _is_nested_container), before any
+        # comparison: a test that nests one fails there too
+        if isinstance(expected, collections.abc.Mapping):
+            for key, value in expected.items():
+                if _nested(value):
+                    raise TypeError(f"pytest.approx() does not support nested dictionaries: key={key!r} "
+                                    f"value={value!r}\n  full mapping={pprint.pformat(expected)}")
+        elif isinstance(expected, (list, tuple)):
+            for index, value in enumerate(expected):
+                if _nested(value):
+                    raise TypeError(f"pytest.approx() does not support nested data structures: {value!r} at index "
+                                    f"{index}\n  full sequence: {pprint.pformat(expected)}")
 
     def _close(self, a: object, b: object) -> bool:
         a, b = _plain(a), _plain(b)
