@@ -20,9 +20,8 @@ CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN
 _WEAK_THERE = "the code's process holds its stand-ins of the tests' objects for the run; they take no weak reference"
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
-_MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__match_args__, __slots__, "
+_MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__slots__, "
            "__abstractmethods__, a property object, its exact __mro__)")
-_PROPERTY_MOCK = "a PropertyMock patched onto the code's class is a plain object in the code's process, not a property"
 _DUNDERS = "a dunder attribute the code set on its object (update_wrapper's __name__, __wrapped__) is not read"
 KNOWN = {
     "pt_weakset_listeners_test_keeps_alive": _WEAK_THERE,
@@ -34,14 +33,10 @@ KNOWN = {
     "pt_abc_register_virtual_subclass": "a test's class registered with the code's ABC is registered there only",
     "pt_finalize_of_the_tests_before_the_codes_del_in_a_cycle":
         "a weak reference's callback of the tests' runs after the code's collection, not before its __del__",
-    "pt_dc_match_statement_ok": _MIRROR,
-    "pt_dc_match_statement_bad_square": _MIRROR,
     "pt_dc_slots_copy_ok": _MIRROR,
     "pt_property_setter_deleter_readonly_ok": _MIRROR,
     "pt_exception_mixed_bases_keyerror": _MIRROR,
     "pt_abc_abstract_instantiation_ok": _MIRROR,
-    "pt_property_mock_on_code_class_ok": _PROPERTY_MOCK,
-    "pt_property_mock_on_code_class_bad_threshold": _PROPERTY_MOCK,
     "pt_caplog_set_level_record_tuples_ok":
         "a log record's args that hold an object of the code's reach the tests as None",
     "pt_capsys_err_from_last_resort_handler":

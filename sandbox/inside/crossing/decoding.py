@@ -198,7 +198,9 @@ def _class_info(info: dict) -> dict:
             "abcs": [n for n in as_list(info.get("abcs", []))[:20]
                      if type(n) is str and n in standard_abcs.STANDARD_ABCS],
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,
-            "weak": info.get("weak") is True}
+            "weak": info.get("weak") is True,
+            "match_args": tuple(n for n in as_list(info.get("match_args") or [])[:100]
+                                if type(n) is str and n.isidentifier()) if info.get("match_args") is not None else None}
 
 
 def _names(info: dict) -> dict:

@@ -244,10 +244,19 @@ class Encoder:
             "abcs": standard_abcs.names_of(cls),
             "eq_by": standard_abcs.standard_eq(cls),
             "weak": cls.__weakrefoffset__ != 0,  # takes weak references (a class with __slots__ may not)
+            "match_args": _match_args(cls),
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
     # --- values in -----------------------------------------------------------------------------------------------
+
+
+def _match_args(cls: type) -> list[str] | None:
+    """The class's __match_args__ (a dataclass's fields: ``case Point(x, y)``) where it is a tuple of names."""
+    found = getattr(cls, "__match_args__", None)
+    if type(found) is tuple and len(found) <= 100 and all(type(n) is str and n.isidentifier() for n in found):
+        return list(found)
+    return None
 
 
 class _NotPlain(Exception):

@@ -97,9 +97,14 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
 def _as_method(value: object) -> object:
     """A function of the tests' set on a class of the code's (monkeypatch.setattr(Service, 'load', lambda self: ...)),
     as a function of this side: an object of the class gets it bound, self first, as a function in a class would;
-    the proxy alone would be called without it. Anything else (a Mock, a class, a value) is set as it is."""
+    the proxy alone would be called without it. A PropertyMock (mock.patch.object(Sensor, 'reading',
+    new_callable=PropertyMock)) is a property here, read and set through the mock, as its own __get__ and __set__
+    would. Anything else (a Mock, a class, a value) is set as it is."""
     ref = proxies.ref_of(value)
-    if ref is None or (getattr(ref, "names", None) or {}).get("type") != "function":
+    kind = (getattr(ref, "names", None) or {}).get("type") if ref is not None else None
+    if kind == "PropertyMock":
+        return property(lambda _obj: value(), lambda _obj, new: value(new))
+    if kind != "function":
         return value
 
     def method(*args: object, **kwargs: object) -> object:

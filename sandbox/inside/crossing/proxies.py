@@ -675,6 +675,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         # asked of the other side, where lookup would otherwise find the value type's own first.
         namespace.update({n: _Overridden(n) for n in info.get("overrides", ())
                           if callable(getattr(info["value"], n, None))})
+    if info["match_args"] is not None:
+        namespace["__match_args__"] = info["match_args"]  # ``case Point(x, y)`` reads the fields by these names
     for index, field in enumerate(info["fields"]):
         namespace[field] = property(operator.itemgetter(index))
     if info["dataclass"]:
