@@ -3174,3 +3174,387 @@ def test_callback_runs_before_del_for_a_cycle():
     closed()
     assert seen == [[]]
 ''')
+
+# ------------------------------------------------------------------ the second review's cases
+C("pt_oserror_from_open_keeps_its_str_errno_and_filename", r'''
+def load(path):
+    with open(path) as f:
+        return f.read()
+''', r'''
+import pytest
+def test_missing_file_message():
+    with pytest.raises(FileNotFoundError) as ei:
+        load("no_such_file.txt")
+    assert str(ei.value) == "[Errno 2] No such file or directory: 'no_such_file.txt'"
+def test_missing_file_errno():
+    with pytest.raises(OSError) as ei:
+        load("no_such_file.txt")
+    assert ei.value.errno == 2 and ei.value.filename == "no_such_file.txt"
+def test_match():
+    with pytest.raises(FileNotFoundError, match=r"\[Errno 2\]"):
+        load("no_such_file.txt")
+''')
+C("pt_exceptions_keep_args_and_str_of_their_builtin_base", r'''
+class NotFound(KeyError):
+    def __str__(self):
+        return f"not found: {self.args[0]}"
+class HTTPError(Exception):
+    def __init__(self, status, reason):
+        super().__init__(status, reason)
+        self.status = status
+    def __str__(self):
+        return f"{self.args[0]} {self.args[1]}"
+class PathErr(OSError):
+    pass
+def find(k):
+    raise NotFound(k)
+def fetch():
+    raise HTTPError(404, "Not Found")
+def decode(b):
+    return b.decode("utf-8")
+def patherr():
+    raise PathErr(2, "gone", "/x")
+def group():
+    raise ExceptionGroup("many", [ValueError(1), KeyError("k")])
+def timeout():
+    import subprocess
+    raise subprocess.TimeoutExpired(["sleep", "1"], 0.5)
+def cell(grid, x, y):
+    return grid[(x, y)]
+''', r'''
+import pytest
+def test_notfound():
+    with pytest.raises(KeyError) as ei:
+        find("a")
+    assert str(ei.value) == "not found: a" and ei.value.args == ("a",)
+def test_http():
+    with pytest.raises(HTTPError) as ei:
+        fetch()
+    assert ei.value.args == (404, "Not Found") and str(ei.value) == "404 Not Found" and ei.value.status == 404
+def test_unicode():
+    with pytest.raises(UnicodeDecodeError) as ei:
+        decode(b"\xff")
+    assert "invalid start byte" in str(ei.value) and ei.value.start == 0
+def test_patherr():
+    with pytest.raises(OSError) as ei:
+        patherr()
+    assert str(ei.value) == "[Errno 2] gone: '/x'"
+def test_group():
+    with pytest.raises(ExceptionGroup) as ei:
+        group()
+    assert ei.value.exceptions[0].args == (1,) and str(ei.value.exceptions[1]) == "'k'"
+def test_timeout():
+    import subprocess
+    with pytest.raises(subprocess.TimeoutExpired) as ei:
+        timeout()
+    assert str(ei.value) == "Command '['sleep', '1']' timed out after 0.5 seconds"
+def test_tuple_key():
+    with pytest.raises(KeyError) as ei:
+        cell({}, 3, 4)
+    assert ei.value.args == ((3, 4),) and str(ei.value) == "(3, 4)"
+''')
+C("pt_approx_refuses_what_pytest_refuses", r'''
+import numpy as np
+class Vec:
+    def __init__(self, *xs): self.xs = list(xs)
+    def __len__(self): return len(self.xs)
+    def __iter__(self): return iter(self.xs)
+    def __eq__(self, o): return True
+_kept = []
+def pairs():
+    r = [[0.1 + 0.2, 1.0]]
+    _kept.append(r)
+    return r
+def centers():
+    return {"a": np.array([0.1, 0.2]), "b": np.array([1.0, 2.0])}
+def vecs():
+    return [Vec(1.0, 2.0)]
+def flat():
+    r = [0.1 + 0.2, 1.0]
+    _kept.append(r)
+    return r
+def one_vec():
+    return Vec(1.0)
+''', r'''
+import pytest, collections
+import numpy as np
+def test_nested_list_refused():
+    with pytest.raises(TypeError):
+        pytest.approx(pairs())
+def test_dict_of_arrays_refused():
+    with pytest.raises(TypeError):
+        pytest.approx(centers())
+def test_list_of_code_len_iter_objects():
+    assert vecs() == pytest.approx(vecs())
+def test_set_refused():
+    with pytest.raises(TypeError):
+        pytest.approx({0.3, 1.0})
+def test_deque_nested_refused():
+    with pytest.raises(TypeError):
+        pytest.approx(collections.deque([[1.0]]))
+def test_live_list():
+    assert flat() == pytest.approx([0.3, 1.0])
+    assert [0.3, 1.0] == pytest.approx(flat())
+def test_list_with_code_object():
+    assert [one_vec()] == pytest.approx([one_vec()])
+def test_strings_in_dict():
+    assert {"a": "x", "b": 0.3} == pytest.approx({"a": "x", "b": 0.1 + 0.2})
+''')
+C("pt_generator_return_value_is_the_codes_own_list_bad", r'''
+_history = []
+def run(items):
+    for x in items:
+        _history.append(x)
+        yield x
+    return _history          # WRONG: hands out its own list (should be list(_history))
+def history():
+    return list(_history)
+''', r'''
+def test_returned_history_is_a_copy():
+    def outer():
+        h = yield from run([1, 2])
+        return h
+    g = outer()
+    assert list(g) == [1, 2]
+    # the return value
+    g2 = outer()
+    next(g2); next(g2)
+    try:
+        next(g2)
+    except StopIteration as stop:
+        h = stop.value
+    h.append("junk")
+    assert history() == [1, 2, 1, 2]
+''')
+C("pt_generator_returns_the_tests_list_bad", r'''
+def dedupe(items):
+    seen = set()
+    for x in items:
+        if x not in seen:
+            seen.add(x)
+            yield x
+    return items              # WRONG: should return a new list of the duplicates, hands back the input itself
+''', r'''
+def run(gen):
+    out = []
+    def outer():
+        ret = yield from gen
+        out.append(ret)
+    for _ in outer():
+        pass
+    return out[0]
+def test_return_is_not_the_input():
+    data = [1, 2, 1]
+    ret = run(dedupe(data))
+    ret.append(99)
+    assert data == [1, 2, 1]
+''')
+C("pt_async_generator_asend_and_athrow", r'''
+async def ticker():
+    n = 0
+    while True:
+        try:
+            step = yield n
+        except ValueError:
+            yield -1          # WRONG: swallows the error it should let through
+            continue
+        n += step if step is not None else 1
+''', r'''
+import asyncio, pytest
+def test_athrow_propagates():
+    async def main():
+        t = ticker()
+        assert await t.__anext__() == 0
+        with pytest.raises(ValueError):
+            await t.athrow(ValueError("stop"))
+    asyncio.run(main())
+def test_asend_steps():
+    async def main():
+        t = ticker()
+        assert await t.__anext__() == 0
+        assert await t.asend(10) == 10
+    asyncio.run(main())
+''')
+C("pt_long_exception_message_matched_whole", r'''
+def validate(rows):
+    bad = [i for i, r in enumerate(rows) if r < 0]
+    if bad:
+        raise ValueError(f"negative values at rows {bad}")
+''', r'''
+import pytest
+def test_lists_every_bad_row():
+    rows = [-1] * 120
+    with pytest.raises(ValueError, match=r"119\]$") as ei:
+        validate(rows)
+    assert str(ei.value) == ei.value.args[0]
+''')
+C("pt_watched_object_sent_again_then_let_go", r'''
+class Conn:
+    def __init__(self, name):
+        self.name = name
+_pool = {}
+def get(name):
+    if name not in _pool:
+        _pool[name] = Conn(name)
+    return _pool[name]
+def drop(name):
+    del _pool[name]
+''', r'''
+import gc, weakref
+def test_dropped_connection_is_freed():
+    c = get("a")
+    w = weakref.ref(c)
+    del c
+    gc.collect()
+    c = get("a")          # the same object again
+    assert c is w()
+    del c
+    drop("a")
+    gc.collect()
+    assert w() is None    # nobody holds it any more
+''')
+C("pt_generator_throw_close_and_return_values", r'''
+class Result:
+    def __init__(self, n): self.n = n
+def averager():
+    total = count = 0
+    while True:
+        try:
+            x = yield (total / count if count else None)
+        except ValueError:
+            yield "recovered"
+            continue
+        except GeneratorExit:
+            raise
+        if x is None:
+            return Result(count)
+        total += x; count += 1
+def passthrough():
+    yield 1
+    yield 2
+def stubborn(log):
+    try:
+        yield 1
+    finally:
+        log.append("cleanup")
+        yield 2
+def converts():
+    try:
+        yield 1
+    except ValueError as e:
+        raise KeyError(str(e)) from e
+def catches_all():
+    while True:
+        try:
+            yield "ok"
+        except Exception as e:
+            yield f"caught {type(e).__name__}: {e}"
+def returns_int():
+    yield 1
+    return 42
+''', r'''
+import pytest
+class MyErr(Exception):
+    pass
+def test_throw_recovers():
+    g = averager(); next(g); g.send(10)
+    assert g.throw(ValueError("bad")) == "recovered"
+def test_throw_identity():
+    g = passthrough(); next(g)
+    err = LookupError("x")
+    with pytest.raises(LookupError) as ei:
+        g.throw(err)
+    assert ei.value is err
+def test_close_yield_in_finally():
+    log = []
+    g = stubborn(log); next(g)
+    with pytest.raises(RuntimeError, match="ignored GeneratorExit"):
+        g.close()
+    assert log == ["cleanup"]
+def test_converts():
+    g = converts(); next(g)
+    with pytest.raises(KeyError) as ei:
+        g.throw(ValueError("v"))
+    assert isinstance(ei.value.__cause__, ValueError)
+def test_tests_class_thrown():
+    g = catches_all(); next(g)
+    assert g.throw(MyErr("boom")) == "caught MyErr: boom"
+def test_return_value_yield_from():
+    def outer():
+        r = yield from averager()
+        return r
+    o = outer(); next(o); o.send(3); o.send(5)
+    with pytest.raises(StopIteration) as ei:
+        o.send(None)
+    assert ei.value.value.n == 2
+def test_stop_value():
+    g = returns_int(); next(g)
+    with pytest.raises(StopIteration) as ei:
+        next(g)
+    assert ei.value.value == 42
+def test_throw_generatorexit():
+    g = catches_all(); next(g)
+    with pytest.raises(GeneratorExit):
+        g.throw(GeneratorExit())
+    with pytest.raises(StopIteration):
+        next(g)
+def test_throw_stopiteration():
+    g = passthrough(); next(g)
+    with pytest.raises(RuntimeError, match="generator raised StopIteration"):
+        g.throw(StopIteration())
+''')
+C("pt_generator_and_coroutine_last_changes_reach_the_tests", r'''
+import asyncio
+def drain(tasks):
+    for t in list(tasks):
+        yield t
+    tasks.clear()
+def mark_rows(rows):
+    for r in rows:
+        yield len(r)
+    for r in rows:
+        r.append("done")
+def fill(d):
+    yield 1
+    d["x"] = 1
+    d.pop("y", None)
+async def sort_later(xs):
+    await asyncio.sleep(0)
+    xs.sort()
+async def collect(xs, extra):
+    await asyncio.sleep(0)
+    xs.extend(extra)
+    return len(xs)
+def step_then_mutate(xs):
+    xs.append(1)
+    yield
+    xs.append(2)
+''', r'''
+import asyncio
+def test_drain():
+    t = [1, 2]
+    assert list(drain(t)) == [1, 2] and t == []
+def test_nested_rows():
+    rows = [[1], [2, 3]]
+    first = rows[0]
+    assert list(mark_rows(rows)) == [1, 2]
+    assert rows == [[1, "done"], [2, 3, "done"]] and first is rows[0]
+def test_dict():
+    d = {"y": 0}
+    assert list(fill(d)) == [1] and d == {"x": 1}
+def test_coroutine_sort():
+    xs = [3, 1, 2]
+    asyncio.run(sort_later(xs))
+    assert xs == [1, 2, 3]
+def test_coroutine_both_change():
+    xs = [1]
+    c = collect(xs, [9])
+    xs.append(2)
+    assert asyncio.run(c) == 3 and xs == [1, 2, 9]
+def test_interleaved():
+    xs = []
+    g = step_then_mutate(xs)
+    next(g)
+    xs.append("t")
+    assert list(g) == [] and xs == [1, "t", 2]
+''')

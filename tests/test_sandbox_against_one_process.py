@@ -22,7 +22,6 @@ _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their 
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 _MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__slots__, "
            "__abstractmethods__, a property object, its exact __mro__)")
-_DUNDERS = "a dunder attribute the code set on its object (update_wrapper's __name__, __wrapped__) is not read"
 KNOWN = {
     "pt_weakset_listeners_test_keeps_alive": _WEAK_THERE,
     "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
@@ -47,8 +46,6 @@ KNOWN = {
         "a coroutine of the code's runs to its end in one step: the tests' coroutines do not interleave with it",
     "pt_runtime_checkable_protocol_with_tests_objects":
         "isinstance of a test's object with the code's runtime_checkable Protocol is False",
-    "pt_code_decorator_wraps_tests_function_ok": _DUNDERS,
-    "pt_code_decorator_wraps_tests_function_bad_no_wraps": _DUNDERS,
 }
 
 

@@ -160,6 +160,7 @@ class Decoder:
             cls = self.mirror(class_node)
             data = None if "value" not in info else self._value(info["value"], 1)
             made = proxies.instance(cls, ref, data)
+            ref.names = _names(info)  # a callable object's own __name__ (functools.update_wrapper on a decorator)
             weak = type(made).__weakrefoffset__ != 0 and isinstance(made, proxies.ObjectProxy)
             if isinstance(made, BaseException):
                 proxies.give_args(made, info)

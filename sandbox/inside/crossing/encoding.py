@@ -20,7 +20,9 @@ import unsupported
 import values
 from kinds import (
     FORWARDED,
+    MESSAGE_LIMIT,
     exception_args,
+    os_error_fields,
     METHOD_OWNERS,
     SAFE_BUILTINS,
     TYPE_NAMES,
@@ -202,8 +204,9 @@ class Encoder:
         elif isinstance(value, BaseException):
             info["exception"] = builtin_exception_name(cls)
         if isinstance(value, BaseException):
-            info["message"] = text_of(str, value)
+            info["message"] = text_of(str, value, MESSAGE_LIMIT)
             info["args"] = exception_args(value)
+            info["os_error"] = os_error_fields(value)
         return ("obj", self.export(value), mirror, info)
 
     def _live(self, value: object) -> tuple:

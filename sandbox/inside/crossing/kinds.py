@@ -138,21 +138,39 @@ def short_text(text: object, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
 
 
-def text_of(fn, value: object) -> str:
+def text_of(fn, value: object, limit: int = 300) -> str:
     try:
-        return short_text(str(fn(value)), 300)
+        return short_text(str(fn(value)), limit)
     except BaseException as exc:  # this side's own __repr__/__str__ may raise anything
         return f"<{type(value).__name__} ({fn.__name__} raised {type(exc).__name__})>"
 
 
 _ARG_TYPES = (int, float, str, bool, type(None), bytes)
+MESSAGE_LIMIT = 10_000  # an exception's message and each text among its args: match= reads them whole
+
+
+def _plain_arg(value: object, depth: int = 0) -> bool:
+    if type(value) in (tuple, list) and depth < 4 and len(value) <= 100:  # d[(3, 4)]: KeyError((3, 4))
+        return all(_plain_arg(v, depth + 1) for v in value)
+    return type(value) in _ARG_TYPES and (type(value) not in (str, bytes) or len(value) <= MESSAGE_LIMIT)
 
 
 def exception_args(exc: BaseException) -> tuple | None:
     """An exception's args where they are plain values (``HTTPError(404, 'Not Found')``, ``KeyError('timeout')``),
     to cross as they are; else None (the message stands for them, as before)."""
     args = exc.args
-    if type(args) is tuple and len(args) <= 16 and all(
-            type(a) in _ARG_TYPES and (type(a) not in (str, bytes) or len(a) <= 10_000) for a in args):
+    if type(args) is tuple and len(args) <= 16 and all(_plain_arg(a) for a in args):
         return args
     return None
+
+
+OS_ERROR_FIELDS = ("errno", "strerror", "filename", "filename2")
+
+
+def os_error_fields(exc: BaseException) -> list | None:
+    """An OSError's errno, strerror, filename and filename2 where they are plain values (its args hold only the
+    first two): ``e.errno == errno.ENOENT``, ``e.filename == 'x.txt'``."""
+    if not isinstance(exc, OSError):
+        return None
+    found = [getattr(exc, name, None) for name in OS_ERROR_FIELDS]
+    return found if all(_plain_arg(v) for v in found) else None

@@ -140,6 +140,14 @@ class Peer(Codec, RemoteErrors):
 
         threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
 
+    def _returned(self, value: object) -> tuple:
+        """The answer that ends a generator the other side steps: what it returned (``yield from`` takes it), sent
+        as a result is (a container the code keeps elsewhere too as a live view), or the error that stopped it."""
+        try:
+            return ("s", self.encode(value, sharing.shared_in(value) if self.role == "code" else None), None)
+        except Exception as exc:
+            return ("e", self.describe_error(exc), None)
+
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
@@ -167,10 +175,7 @@ class Peer(Codec, RemoteErrors):
             answer = ("r", self.encode(result, live), None)
         except StopIteration as exc:
             if op in _ITERATION:
-                try:  # what the generator returned (``yield from`` takes it)
-                    answer, changed = ("s", self.encode(exc.value), None), None
-                except CannotCross:
-                    answer, changed = ("s", ("v", None), None), None
+                answer, changed = self._returned(exc.value), None
             else:  # out of a call, it would end the caller's loop unseen (PEP 479 makes it an error in generators)
                 said = f" ({exc})" if str(exc) else ""
                 error = RuntimeError(f"StopIteration{said} was raised outside iteration")

@@ -257,5 +257,7 @@ _ONE_ARG = {
     "aiter": lambda o: o.__aiter__(), "anext": lambda o: proxies.run_to_end(o.__anext__()),
     "aenter": lambda o: proxies.run_to_end(o.__aenter__()),
     "aclose": lambda o: proxies.run_to_end(o.aclose()),
+    "asend": lambda o, v: proxies.run_to_end(o.asend(v)),
+    "athrow": lambda o, e: proxies.run_to_end(o.athrow(e)),
     "aexit": lambda o, t, v: proxies.run_to_end(o.__aexit__(t, v, None)),
 }

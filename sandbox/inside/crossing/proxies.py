@@ -471,10 +471,14 @@ class RemoteError(Exception):
 
     remote_traceback = ""
 
-    def __str__(self) -> str:
-        # What the other side's str said (its class may have its own __str__); args may be other than the message.
-        message = self.__dict__.get("_sbx_message")
-        return message if type(message) is str else super().__str__()
+
+def _remote_str(self: BaseException) -> str:
+    """What the other side's str said (its class may have its own __str__; args may be other than the message).
+    In each class made here, before the builtin base's own __str__ (KeyError's, OSError's) in the order."""
+    message = self.__dict__.get("_sbx_message")
+    if type(message) is str:
+        return message
+    return next(b for b in type(self).__mro__ if b.__module__ == "builtins").__str__(self)
 
 
 def give_args(exc: BaseException, info: dict) -> None:
@@ -484,6 +488,10 @@ def give_args(exc: BaseException, info: dict) -> None:
     args = info.get("args")
     exc.args = args if type(args) is tuple else (message,)
     exc.__dict__["_sbx_message"] = message
+    fields = info.get("os_error")
+    if isinstance(exc, OSError) and type(fields) is list and len(fields) == 4:
+        for name, value in zip(("errno", "strerror", "filename", "filename2"), fields):
+            setattr(exc, name, value)
 
 
 # --- mirror classes ---------------------------------------------------------------------------------------------
@@ -620,7 +628,7 @@ def _value_core(base: type) -> type:
 def _exception_core(base: type) -> type:
     core = _exception_cores.get(base)
     if core is None:
-        namespace = {"__getattr__": _getattr, "__module__": "solution"}
+        namespace = {"__getattr__": _getattr, "__module__": "solution", "__str__": _remote_str}
         core = type(base.__name__, (base, RemoteError) if base is not Exception else (RemoteError,), namespace)
         _exception_cores[base] = core
     return core
@@ -815,17 +823,26 @@ async def _forward_coroutine(ref: Ref) -> object:
 
 
 async def _forward_async_generator(ref: Ref):
+    sent = thrown = None
     while True:
         try:
-            item = await _Pending(ref, "anext")
+            if thrown is not None:  # athrow(exc), asend(value): taken to the other side's, as one process would
+                item = ref.ask("athrow", ref.peer.encode(thrown))
+            elif sent is not None:
+                item = ref.ask("asend", ref.peer.encode(sent))
+            else:
+                item = await _Pending(ref, "anext")
         except StopAsyncIteration:
             return
+        sent = thrown = None
         try:
-            yield item
+            sent = yield item
         except GeneratorExit:  # aclose() closes the other side's async generator too: its finally runs
             if not ref.peer.dead:
                 ref.ask("aclose")
             raise
+        except BaseException as exc:
+            thrown = exc
 
 
 class _Pending:
@@ -963,7 +980,7 @@ def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None
     if cls is None:
         bases = (base, RemoteError) if base is not Exception else (RemoteError,)
         cls = type(name, bases, {"__module__": "solution" if peer.role == "tests" else "tests",
-                                 "__getattr__": _getattr})
+                                 "__getattr__": _getattr, "__str__": _remote_str})
         _named_errors[key] = cls
     made = cls.__new__(cls)
     made.args = (message,)

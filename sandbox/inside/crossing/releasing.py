@@ -118,6 +118,9 @@ def known_proxy(peer: object, handle: int) -> object | None:
         known = known()
         if known is not None:
             object.__getattribute__(known, "_sbx_ref").received += 1
+            watched = peer.lifetimes.watched.get(handle)
+            if watched is not None:
+                watched[1] = True  # sent again, so held there again: when the tests let go, "unheld" says so
     return known
 
 
@@ -184,6 +187,7 @@ def incoming(peer: object, extra: dict) -> None:
                 dropped.append(_hold_weakly(peer, handle))
         for handle in _told(extra.get("unheld")):
             if handle in lifetimes.weakened:
+                lifetimes.sent.pop(handle, None)  # a watched handle lives by held and unheld, not by counts
                 dropped.append(_hold_weakly(peer, handle))
         for handle in _told(extra.get("held")):
             entry = dict.get(peer.exports, handle)

@@ -11,7 +11,8 @@ import traceback
 
 import proxies
 import values
-from kinds import builtin_exception_name, exception_args, short_text, standard_name, text_of
+from kinds import (MESSAGE_LIMIT, builtin_exception_name, exception_args, os_error_fields, short_text, standard_name,
+                   text_of)
 
 
 class RemoteErrors:
@@ -52,9 +53,10 @@ class RemoteErrors:
         if isinstance(exc, SyntaxError) and exc.filename == self.hooks.source_file:
             lines = traceback.format_exception_only(cls, exc)[:-1]
         # A group's str adds "(2 sub-exceptions)" to its message, which rebuilding it would add again.
-        message = exc.message if isinstance(exc, BaseExceptionGroup) and type(exc.message) is str else text_of(str, exc)
+        grouped = isinstance(exc, BaseExceptionGroup) and type(exc.message) is str
+        message = exc.message if grouped else text_of(str, exc, MESSAGE_LIMIT)
         info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": message,
-                "args": exception_args(exc),
+                "args": exception_args(exc), "os_error": os_error_fields(exc),
                 "qualified": standard_name(cls),
                 "traceback": short_text("".join(lines)),
                 "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None)}

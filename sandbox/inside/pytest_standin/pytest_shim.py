@@ -111,6 +111,12 @@ def _nested(value: object) -> bool:
     return isinstance(value, collections.abc.Collection) and not isinstance(value, (str, bytes, bytearray))
 
 
+def _sequence_like(value: object) -> bool:
+    # pytest's approx.py (_is_sequence_like): indexable and sized, not a string
+    return (hasattr(value, "__getitem__") and isinstance(value, collections.abc.Sized)
+            and not isinstance(value, (str, bytes)))
+
+
 class _Approx:
     # An ndarray on the left defers to this __eq__ (as pytest's approx does) instead of comparing element-wise.
     __array_ufunc__ = None
@@ -125,11 +131,15 @@ class _Approx:
                 if _nested(value):
                     raise TypeError(f"pytest.approx() does not support nested dictionaries: key={key!r} "
                                     f"value={value!r}\n  full mapping={pprint.pformat(expected)}")
-        elif isinstance(expected, (list, tuple)):
+        elif type(expected).__name__ == "ndarray":
+            pass
+        elif _sequence_like(expected):
             for index, value in enumerate(expected):
                 if _nested(value):
                     raise TypeError(f"pytest.approx() does not support nested data structures: {value!r} at index "
                                     f"{index}\n  full sequence: {pprint.pformat(expected)}")
+        elif _nested(expected) and not isinstance(expected, (str, bytes)):  # a set: pytest wants an order
+            raise TypeError(f"pytest.approx() only supports ordered sequences, but got: {expected!r}")
 
     def _close(self, a: object, b: object) -> bool:
         a, b = _plain(a), _plain(b)
