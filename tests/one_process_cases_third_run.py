@@ -3558,3 +3558,123 @@ def test_interleaved():
     xs.append("t")
     assert list(g) == [] and xs == [1, "t", 2]
 ''')
+
+# ------------------------------------------------------------------ the final read's cases
+C("pt_objects_in_a_list_the_code_keeps_are_let_go_of", r'''
+DELETED = []
+class Item:
+    def __del__(self):
+        DELETED.append(1)
+class Bag:
+    def __init__(self, items):
+        self.items = items          # keeps the tests' list: linked
+    def add(self):
+        self.items.append(Item())
+def deleted():
+    return len(DELETED)
+''', r'''
+import gc, weakref
+
+def test_item_dies_when_cleared_weakref():
+    out = []
+    bag = Bag(out)
+    bag.add()
+    w = weakref.ref(out[0])
+    deleted(); deleted()              # two more answers: the code encodes its copy's contents again
+    out.clear()
+    bag.add(); out.clear()            # a few more messages
+    gc.collect()
+    assert w() is None
+
+def test_item_dies_when_cleared_del():
+    out = []
+    bag = Bag(out)
+    before = deleted()
+    bag.add()
+    deleted(); deleted()
+    out.clear()
+    gc.collect()
+    assert deleted() == before + 1
+''')
+C("pt_exceptions_returned_as_values_keep_args_and_fields", r'''
+def results():
+    # a task runner that collects failures instead of raising them
+    return [KeyError("k"), FileNotFoundError(2, "No such file or directory", "a.txt"), ValueError(3, "x")]
+''', r'''
+def test_key_error_text():
+    assert str(results()[0]) == "'k'"
+
+def test_key_error_args():
+    assert results()[0].args == ("k",)
+
+def test_os_error_fields():
+    e = results()[1]
+    assert (e.errno, e.filename) == (2, "a.txt")
+
+def test_value_error_args():
+    assert results()[2].args == (3, "x")
+''')
+C("pt_watched_object_taken_on_its_way_back_then_dropped", r'''
+class Item:
+    pass
+class Bag:
+    def __init__(self, items):
+        self.items = items          # keeps the tests' list: linked
+    def add(self):
+        self.items.append(Item())
+    def take(self):
+        return self.items.pop()
+''', r'''
+import gc, weakref
+
+def test_taken_item_dies_when_dropped():
+    out = []
+    bag = Bag(out)
+    bag.add()
+    w = weakref.ref(out[0])
+    x = bag.take()
+    assert out == [] and w() is x
+    del x
+    gc.collect()
+    assert w() is None
+''')
+C("pt_weakref_to_a_proxy_in_a_cycle_of_the_tests_bad", r'''
+_CACHE = []      # BUG: meant to be a WeakSet
+class Conn:
+    pass
+def open_conn():
+    c = Conn()
+    _CACHE.append(c)
+    return c
+''', r'''
+import gc, weakref
+
+def test_cache_does_not_keep_connections_alive():
+    pair = [open_conn()]
+    pair.append(pair)            # a cycle (as a frame held by a traceback would make)
+    w = weakref.ref(pair[0])
+    del pair
+    gc.collect()
+    assert w() is None
+''')
+C("pt_approx_of_arrays_and_a_matrix", r'''
+import numpy as np
+WEIGHTS = np.array([[1.0, 2.0], [3.0, 4.0]])
+def weights():
+    return WEIGHTS            # kept by the code too: a live view on the tests' side
+def fresh():
+    return np.array([[1.0, 2.0], [3.0, 4.0]])
+''', r'''
+import numpy as np
+import pytest
+
+def test_matrix():
+    m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    assert m == pytest.approx(m)
+
+def test_live_view_expected():
+    assert fresh() == pytest.approx(weights())
+
+def test_fresh_expected():
+    assert weights() == pytest.approx(fresh())
+''')

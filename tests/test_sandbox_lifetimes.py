@@ -22,7 +22,7 @@ def _code_side() -> types.SimpleNamespace:
         with peer.lifetimes.lock:
             peer.exports[handle] = value
             peer.export_ids[id(value)] = handle
-            releasing.sent(peer, handle, value)
+            releasing.count_sending(peer, handle, value)
     peer.export = export
     return peer
 
@@ -51,7 +51,7 @@ def test_a_watched_export_is_held_weakly_held_again_and_its_death_told():
 
 def test_a_message_tells_at_most_its_share_and_the_rest_waits():
     peer = types.SimpleNamespace(role="tests", lifetimes=releasing.Lifetimes())
-    peer.lifetimes.dead.extend((h, 1) for h in range(releasing._MAX_TOLD + 5))
+    peer.lifetimes.released.extend((h, 1) for h in range(releasing._MAX_TOLD + 5))
     assert len(releasing.outgoing(peer)["released"]) == releasing._MAX_TOLD
     assert len(releasing.outgoing(peer)["released"]) == 5 and releasing.outgoing(peer) is None
 

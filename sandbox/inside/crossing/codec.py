@@ -59,9 +59,7 @@ class Codec(Encoder, Decoder):
 
     def forget(self, handle: int) -> None:
         """Let go of an export the other side no longer reaches."""
-        value = self.exports.pop(handle, None)
-        if value is not None and self.export_ids.get(id(value)) == handle:
-            del self.export_ids[id(value)]
+        releasing.forget(self, handle)
 
     def _garbled(self, what: str) -> PeerGone:
         self.dead = f"the {self.other} process sent {what}"

@@ -174,6 +174,8 @@ class Decoder:
             made = standard_objects.view(ref, info["standard"], caps_in(info.get("caps")), _names(info))
         elif type(info.get("exception")) is str:
             made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
+            if not isinstance(made, BaseExceptionGroup):
+                proxies.give_args(made, info)
         else:
             made = proxies.generic(ref, caps_in(info.get("caps")), _names(info))
             weak = True

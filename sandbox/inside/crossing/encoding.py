@@ -175,7 +175,7 @@ class Encoder:
                 self.next_handle += 1
                 self.exports[handle] = value
                 self.export_ids[id(value)] = handle
-            releasing.sent(self, handle, value)
+            releasing.count_sending(self, handle, value)
         return handle
 
     def _object(self, value: object) -> tuple:

@@ -164,13 +164,11 @@ def exception_args(exc: BaseException) -> tuple | None:
     return None
 
 
-OS_ERROR_FIELDS = ("errno", "strerror", "filename", "filename2")
-
 
 def os_error_fields(exc: BaseException) -> list | None:
     """An OSError's errno, strerror, filename and filename2 where they are plain values (its args hold only the
     first two): ``e.errno == errno.ENOENT``, ``e.filename == 'x.txt'``."""
     if not isinstance(exc, OSError):
         return None
-    found = [getattr(exc, name, None) for name in OS_ERROR_FIELDS]
+    found = [getattr(exc, name, None) for name in proxies.OS_ERROR_FIELDS]
     return found if all(_plain_arg(v) for v in found) else None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 
+import releasing
 import unsupported
 import values
 
@@ -60,6 +61,7 @@ def link(peer: object, obj: object, handle: int) -> None:
     if peer.role == "tests":
         links.by_id[id(obj)] = handle
     links.by_handle[handle][1] = contents(peer, obj)
+    releasing.unsent(peer, links.by_handle[handle][1])  # a snapshot to compare with, not sent
 
 
 def outgoing(peer: object) -> dict | None:
@@ -83,7 +85,9 @@ def _outgoing(peer: object, links: Links) -> dict | None:
             continue
         let_go = peer.role == "code" and _only_linked(entry)
         now = contents(peer, entry[0])
-        if changed_since(now, entry[1]):
+        if not changed_since(now, entry[1]):
+            releasing.unsent(peer, now)  # read to compare, not sent
+        else:
             # also for a copy let go of: a generator's last step, or a coroutine run to its end, changed it and
             # dropped it in one request (``tasks.clear()`` after the last yield)
             entry[1] = now

@@ -65,7 +65,7 @@ class Ref:
 
     def __del__(self) -> None:
         if self.received:
-            self.peer.lifetimes.dead.append((self.handle, self.received))
+            self.peer.lifetimes.released.append((self.handle, self.received))
 
     def ask(self, op: str, *args: object) -> object:
         return self.peer.request(op, ("h", self.handle), *args)
@@ -481,6 +481,9 @@ def _remote_str(self: BaseException) -> str:
     return next(b for b in type(self).__mro__ if b.__module__ == "builtins").__str__(self)
 
 
+OS_ERROR_FIELDS = ("errno", "strerror", "filename", "filename2")  # an OSError's own, beside its args
+
+
 def give_args(exc: BaseException, info: dict) -> None:
     """An exception of the other side's, given its args as they were where they are plain values
     (``e.args == (404, 'Not Found')``), else its message, as before; str(exc) is the other side's str."""
@@ -489,8 +492,8 @@ def give_args(exc: BaseException, info: dict) -> None:
     exc.args = args if type(args) is tuple else (message,)
     exc.__dict__["_sbx_message"] = message
     fields = info.get("os_error")
-    if isinstance(exc, OSError) and type(fields) is list and len(fields) == 4:
-        for name, value in zip(("errno", "strerror", "filename", "filename2"), fields):
+    if isinstance(exc, OSError) and type(fields) is list and len(fields) == len(OS_ERROR_FIELDS):
+        for name, value in zip(OS_ERROR_FIELDS, fields):
             setattr(exc, name, value)
 
 

@@ -32,14 +32,14 @@ _MAX_TOLD = 100_000  # the handles one message may release, watch or say gone th
 
 
 class Lifetimes:
-    """One side's account of what the other holds. The tests' side: dead, (handle, times received) of the Refs that
+    """One side's account of what the other holds. The tests' side: released, (handle, times received) of the Refs that
     died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> [proxy,
     whether the tests held it again when last told]), to tell. The code's side: sent, how many times each handle
     crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. lock: one step for an
     export and a release (encoding.export, incoming)."""
 
     def __init__(self) -> None:
-        self.dead: list[tuple[int, int]] = []
+        self.released: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
         self.watched: dict[int, list] = {}
         self.sent: dict[int, int] = {}
@@ -100,7 +100,7 @@ def _dying(proxy: object) -> None:
     ref.received = 0  # told now: its Ref, when it dies, releases only what it receives from here on
 
 
-def sent(peer: object, handle: int, value: object) -> None:
+def count_sending(peer: object, handle: int, value: object) -> None:
     """The code's side, under the lock: one more sending of handle (peer.export, for each object that crosses by
     handle); an export held weakly is held again."""
     if peer.role != "code":
@@ -109,6 +109,36 @@ def sent(peer: object, handle: int, value: object) -> None:
     lifetimes.sent[handle] = lifetimes.sent.get(handle, 0) + 1
     if type(dict.get(peer.exports, handle)) is _Weakly:
         dict.__setitem__(peer.exports, handle, value)
+
+
+def unsent(peer: object, node: object) -> None:
+    """The code's side: a value encoded but not sent (linking.py's snapshot of a linked container, to see whether it
+    changed): its objects' sendings are taken back, so that releases can match them."""
+    if peer.role != "code":
+        return
+    handles: list[int] = []
+    stack, seen = [node], set()
+    while stack:
+        item = stack.pop()
+        if type(item) in (tuple, list, dict):
+            if id(item) in seen:  # a node held twice, or one that holds itself (a list that holds itself)
+                continue
+            seen.add(id(item))
+        if type(item) in (tuple, list):
+            if len(item) == 4 and item[0] == "obj" and type(item[1]) is int:
+                handles.append(item[1])
+            stack.extend(item)
+        elif type(item) is dict:
+            stack.extend(item.values())
+    lifetimes = peer.lifetimes
+    with lifetimes.lock:
+        for handle in handles:
+            left = lifetimes.sent.get(handle)
+            if left is not None:
+                if left > 1:
+                    lifetimes.sent[handle] = left - 1
+                else:
+                    del lifetimes.sent[handle]  # kept for the run: a leak at worst
 
 
 def known_proxy(peer: object, handle: int) -> object | None:
@@ -148,7 +178,7 @@ def outgoing(peer: object) -> dict | None:
     code's side, the watched objects that died."""
     lifetimes = peer.lifetimes
     found = {}
-    for key, told in (("released", lifetimes.dead), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
+    for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
         while told and len(taken) < _MAX_TOLD:
             taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time
@@ -181,10 +211,13 @@ def incoming(peer: object, extra: dict) -> None:
     with lifetimes.lock:
         for handle, count in _told(extra.get("released"), pairs=True):
             if _all_released(lifetimes, handle, count):
-                dropped.append(_forget(peer, handle))
+                dropped.append(forget(peer, handle))
         for handle, count in _told(extra.get("watched"), pairs=True):
             if _all_released(lifetimes, handle, count):
                 dropped.append(_hold_weakly(peer, handle))
+            elif handle in lifetimes.sent:  # on its way to the tests again: held, and "unheld" will say when not
+                del lifetimes.sent[handle]
+                lifetimes.weakened.add(handle)
         for handle in _told(extra.get("unheld")):
             if handle in lifetimes.weakened:
                 lifetimes.sent.pop(handle, None)  # a watched handle lives by held and unheld, not by counts
@@ -217,8 +250,9 @@ def _told(items: object, pairs: bool = False) -> list:
     return [item for item in items[:_MAX_TOLD] if type(item) is int]
 
 
-def _forget(peer: object, handle: int) -> object:
-    """The code's side, under the lock: the export let go of, returned to be dropped after it."""
+def forget(peer: object, handle: int) -> object:
+    """An export let go of (the code's side: under the lock), returned to be dropped after it, outside the lock: the
+    object's __del__ may run then, and call the other side."""
     value = dict.pop(peer.exports, handle, None)
     if type(value) is _Weakly:
         peer.lifetimes.weakened.discard(handle)
@@ -265,7 +299,7 @@ def follow_collections(peer: object) -> None:
         found = collect(generation)
         lifetimes = peer.lifetimes
         try:
-            while peer.dead is None and (lifetimes.dead or lifetimes.watch):  # more than one message holds
+            while peer.dead is None and (lifetimes.released or lifetimes.watch):  # more than one message holds
                 peer.request("collect", ("h", 0), -1)
             if peer.dead is None:
                 there = peer.request("collect", ("h", 0), generation)

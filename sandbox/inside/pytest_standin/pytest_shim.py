@@ -111,6 +111,11 @@ def _nested(value: object) -> bool:
     return isinstance(value, collections.abc.Collection) and not isinstance(value, (str, bytes, bytearray))
 
 
+def _is_array(value: object) -> bool:
+    numpy = sys.modules.get("numpy")  # loaded where a test made an array: no import for a list's approx
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
 def _sequence_like(value: object) -> bool:
     # pytest's approx.py (_is_sequence_like): indexable and sized, not a string
     return (hasattr(value, "__getitem__") and isinstance(value, collections.abc.Sized)
@@ -131,14 +136,14 @@ class _Approx:
                 if _nested(value):
                     raise TypeError(f"pytest.approx() does not support nested dictionaries: key={key!r} "
                                     f"value={value!r}\n  full mapping={pprint.pformat(expected)}")
-        elif type(expected).__name__ == "ndarray":
+        elif _is_array(expected):
             pass
         elif _sequence_like(expected):
             for index, value in enumerate(expected):
                 if _nested(value):
                     raise TypeError(f"pytest.approx() does not support nested data structures: {value!r} at index "
                                     f"{index}\n  full sequence: {pprint.pformat(expected)}")
-        elif _nested(expected) and not isinstance(expected, (str, bytes)):  # a set: pytest wants an order
+        elif _nested(expected):  # a set: pytest wants an order
             raise TypeError(f"pytest.approx() only supports ordered sequences, but got: {expected!r}")
 
     def _close(self, a: object, b: object) -> bool:
