@@ -21,8 +21,7 @@ import values
 from kinds import (
     FORWARDED,
     MESSAGE_LIMIT,
-    exception_args,
-    os_error_fields,
+    exception_fields,
     METHOD_OWNERS,
     SAFE_BUILTINS,
     TYPE_NAMES,
@@ -205,8 +204,7 @@ class Encoder:
             info["exception"] = builtin_exception_name(cls)
         if isinstance(value, BaseException):
             info["message"] = text_of(str, value, MESSAGE_LIMIT)
-            info["args"] = exception_args(value)
-            info["os_error"] = os_error_fields(value)
+            info.update(exception_fields(value))
         return ("obj", self.export(value), mirror, info)
 
     def _live(self, value: object) -> tuple:

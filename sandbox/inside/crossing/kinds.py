@@ -164,6 +164,11 @@ def exception_args(exc: BaseException) -> tuple | None:
     return None
 
 
+def exception_fields(exc: BaseException) -> dict:
+    """What an exception carries beside its message, for proxies.give_args on the other side: its args and an
+    OSError's fields, each where they are plain values."""
+    return {"args": exception_args(exc), "os_error": os_error_fields(exc)}
+
 
 def os_error_fields(exc: BaseException) -> list | None:
     """An OSError's errno, strerror, filename and filename2 where they are plain values (its args hold only the

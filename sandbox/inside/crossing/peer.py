@@ -73,8 +73,7 @@ class Peer(Codec, RemoteErrors):
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
         if self.channels.busy():
             raise unsupported.Unsupported(unsupported.FINALIZER_MID_MESSAGE)
-        extra = _merged(_merged(self.hooks.before_request() if self.hooks else None, linking.outgoing(self)),
-                        releasing.outgoing(self))
+        extra = self._synced(self.hooks.before_request() if self.hooks else None)
         try:
             self.channels.send(("q", op, target, args, extra), channel)
         except OSError:
@@ -140,6 +139,11 @@ class Peer(Codec, RemoteErrors):
 
         threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
 
+    def _synced(self, own: dict | None) -> dict | None:
+        """What travels with a message: the side's own (its hooks'), the linked containers' changes, and which of the
+        other side's objects this side let go of (or, the code's side, which watched ones died)."""
+        return _merged(_merged(own, linking.outgoing(self)), releasing.outgoing(self))
+
     def _returned(self, value: object) -> tuple:
         """The answer that ends a generator the other side steps: what it returned (``yield from`` takes it), sent
         as a result is (a container the code keeps elsewhere too as a live view), or the error that stopped it."""
@@ -188,8 +192,7 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
-        extra = _merged(_merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self)),
-                        releasing.outgoing(self))
+        extra = self._synced(self.hooks.after_serving() if self.hooks else None)
         if changed:
             extra = {**(extra or {}), "mutated": changed}
         if self.kept_now:

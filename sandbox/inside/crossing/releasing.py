@@ -254,11 +254,14 @@ def forget(peer: object, handle: int) -> object:
     """An export let go of (the code's side: under the lock), returned to be dropped after it, outside the lock: the
     object's __del__ may run then, and call the other side."""
     value = dict.pop(peer.exports, handle, None)
+    if value is None:
+        return None
+    oid = id(value)
     if type(value) is _Weakly:
         peer.lifetimes.weakened.discard(handle)
-        value = value.ref()
-    if value is not None and peer.export_ids.get(id(value)) == handle:
-        del peer.export_ids[id(value)]
+        value, oid = value.ref(), value.oid  # the id it had: a dead object's entry goes too
+    if peer.export_ids.get(oid) == handle:
+        del peer.export_ids[oid]
     return value
 
 
@@ -275,9 +278,7 @@ def _hold_weakly(peer: object, handle: int) -> object:
         with lifetimes.lock:
             entry = dict.get(peer.exports, handle)
             if type(entry) is _Weakly and entry.oid == oid:
-                dict.pop(peer.exports, handle, None)
-                if peer.export_ids.get(oid) == handle:
-                    del peer.export_ids[oid]
+                forget(peer, handle)
             lifetimes.weakened.discard(handle)
             lifetimes.gone.append(handle)
 

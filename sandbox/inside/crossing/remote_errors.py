@@ -11,8 +11,7 @@ import traceback
 
 import proxies
 import values
-from kinds import (MESSAGE_LIMIT, builtin_exception_name, exception_args, os_error_fields, short_text, standard_name,
-                   text_of)
+from kinds import MESSAGE_LIMIT, builtin_exception_name, exception_fields, short_text, standard_name, text_of
 
 
 class RemoteErrors:
@@ -56,7 +55,7 @@ class RemoteErrors:
         grouped = isinstance(exc, BaseExceptionGroup) and type(exc.message) is str
         message = exc.message if grouped else text_of(str, exc, MESSAGE_LIMIT)
         info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": message,
-                "args": exception_args(exc), "os_error": os_error_fields(exc),
+                **exception_fields(exc),
                 "qualified": standard_name(cls),
                 "traceback": short_text("".join(lines)),
                 "lineno": frames[-1].lineno if frames else getattr(exc, "lineno", None)}
