@@ -3678,3 +3678,109 @@ def test_live_view_expected():
 def test_fresh_expected():
     assert weights() == pytest.approx(fresh())
 ''')
+
+
+# A stand-in in a cycle of the tests' with their weak reference to it (session 23): kept by the collection's start.
+CYCLE_TESTS = r'''
+import gc, weakref
+
+def test_cache_does_not_keep_connections_alive():
+    pair = [open_conn()]
+    pair.append(pair)
+    w = weakref.ref(pair[0])
+    del pair
+    gc.collect()
+    assert w() is None
+
+def test_weakref_in_the_cycle_too():
+    pair = [open_conn()]
+    pair.append(pair)
+    pair.append(weakref.ref(pair[0]))
+    del pair
+    gc.collect()
+    assert len(_live()) in (0, 1)
+
+def test_taken_back():
+    pair = [open_conn()]
+    pair.append(pair)
+    w = weakref.ref(pair[0])
+    del pair
+    gc.collect()
+    c = w()
+    if c is not None:
+        c.name = 'x'
+        assert c.name == 'x'
+
+def test_finalize_in_cycle():
+    out = []
+    pair = [open_conn()]
+    pair.append(pair)
+    weakref.finalize(pair[0], out.append, 1)
+    del pair
+    gc.collect()
+    assert out == [1]
+
+def test_many_in_cycles():
+    ws = []
+    for i in range(2000):
+        p = [open_conn()]; p.append(p); ws.append(weakref.ref(p[0]))
+    del p
+    gc.collect()
+    assert all(w() is None for w in ws)
+'''
+C("pt_cycle_weakref_cache_lets_go", r'''
+import weakref
+_CACHE = weakref.WeakSet()
+class Conn:
+    pass
+def open_conn():
+    c = Conn()
+    _CACHE.add(c)
+    return c
+def _live():
+    return list(_CACHE)
+''', CYCLE_TESTS)
+C("pt_cycle_weakref_cache_keeps_bad", r'''
+_CACHE = []
+class Conn:
+    pass
+def open_conn():
+    c = Conn()
+    _CACHE.append(c)
+    return c
+def _live():
+    return list(_CACHE)
+''', CYCLE_TESTS)
+WEAKSET_OF_MANY = r'''
+import gc, weakref
+
+def test_a_weak_set_of_600_empties_when_let_go():
+    kept = [make(i) for i in range(600)]
+    ws = weakref.WeakSet(kept)
+    for i in range(300):
+        assert add(i, 1) == i + 1
+    assert len(ws) == 600
+    del kept
+    gc.collect()
+    assert len(ws) == 0
+'''
+C("pt_weak_set_of_600_stand_ins", r'''
+class P:
+    def __init__(self, i):
+        self.i = i
+def make(i):
+    return P(i)
+def add(a, b):
+    return a + b
+''', WEAKSET_OF_MANY)
+C("pt_weak_set_of_600_stand_ins_kept_bad", r'''
+_ALL = []
+class P:
+    def __init__(self, i):
+        self.i = i
+        _ALL.append(self)
+def make(i):
+    return P(i)
+def add(a, b):
+    return a + b
+''', WEAKSET_OF_MANY)

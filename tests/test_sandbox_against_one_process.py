@@ -30,8 +30,6 @@ KNOWN = {
     "pt_async_create_task_inside_code_coroutine": _TASKS,
     "pt_traceback_names_code_frame": "the code's frames are not in a traceback the tests format",
     "pt_abc_register_virtual_subclass": "a test's class registered with the code's ABC is registered there only",
-    "pt_weakref_to_a_proxy_in_a_cycle_of_the_tests_bad":
-        "a stand-in in a reference cycle of the tests' dies in a collection, which clears their weak references first",
     "pt_finalize_of_the_tests_before_the_codes_del_in_a_cycle":
         "a weak reference's callback of the tests' runs after the code's collection, not before its __del__",
     "pt_dc_slots_copy_ok": _MIRROR,

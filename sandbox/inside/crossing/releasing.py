@@ -13,7 +13,10 @@ worst, never a handle the tests hold and the code forgot.
 A proxy the tests let go of while a weak reference of theirs to it remains (weakref.ref, a WeakSet, a
 WeakKeyDictionary, weakref.finalize) is watched instead: kept here, while the code's side holds the object weakly
 and says when it dies; then the tests' weak references die too. So ``w = weakref.ref(obj); del obj;
-gc.collect(); assert w() is None`` holds exactly where the code kept no reference, as in one process.
+gc.collect(); assert w() is None`` holds exactly where the code kept no reference, as in one process. A collection
+clears the weak references to its garbage before any ``__del__`` runs, so as one starts, the proxies a weak reference
+of the tests' points to are kept, and watched once the tests hold them no more: one in a cycle of theirs (a list that
+holds itself, a frame a traceback keeps) does not take their weak reference with it while the code keeps the object.
 
 Only the proxies of the code's objects (instances of its classes, its functions and other objects) are held
 weakly; live views, standard objects, generators, exceptions and values of the code's value classes are held as
@@ -34,14 +37,16 @@ _MAX_TOLD = 100_000  # the handles one message may release, watch or say gone th
 class Lifetimes:
     """One side's account of what the other holds. The tests' side: released, (handle, times received) of the Refs that
     died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> [proxy,
-    whether the tests held it again when last told]), to tell. The code's side: sent, how many times each handle
-    crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. lock: one step for an
-    export and a release (encoding.export, incoming)."""
+    whether the tests held it again when last told]), to tell; kept, of the proxies a collection found weakly
+    referenced (handle -> [proxy]), held here until the tests let go of them. The code's side: sent, how many times
+    each handle crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. lock: one
+    step for an export and a release (encoding.export, incoming)."""
 
     def __init__(self) -> None:
         self.released: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
         self.watched: dict[int, list] = {}
+        self.kept: dict[int, list] = {}
         self.sent: dict[int, int] = {}
         self.weakened: set[int] = set()
         self.gone: list[int] = []
@@ -94,10 +99,16 @@ def _dying(proxy: object) -> None:
         return
     if not ref.received or weakref.getweakrefcount(proxy) <= 1:  # the memo's own (keep_proxy) is one
         return
-    lifetimes = ref.peer.lifetimes
+    _watch(ref.peer.lifetimes, ref, proxy)
+
+
+def _watch(lifetimes: Lifetimes, ref: object, proxy: object) -> None:
+    # Told now: its Ref, when it dies, releases only what it receives from here on. Zeroed before anything is made:
+    # a collection may start at the next allocation, and must not keep a proxy on its way to being watched.
+    received, ref.received = ref.received, 0
     lifetimes.watched[ref.handle] = [proxy, False]
-    lifetimes.watch.append((ref.handle, ref.received))
-    ref.received = 0  # told now: its Ref, when it dies, releases only what it receives from here on
+    lifetimes.watch.append((ref.handle, received))
+    lifetimes.kept.pop(ref.handle, None)
 
 
 def count_sending(peer: object, handle: int, value: object) -> None:
@@ -177,6 +188,8 @@ def outgoing(peer: object) -> dict | None:
     last one, and which of those the tests hold again (taken back through their weak reference) or no more; the
     code's side, the watched objects that died."""
     lifetimes = peer.lifetimes
+    if lifetimes.kept:
+        _let_go_of_kept(lifetimes)
     found = {}
     for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
@@ -196,6 +209,19 @@ def outgoing(peer: object) -> dict | None:
         if unheld:
             found["unheld"] = unheld
     return found or None
+
+
+def _let_go_of_kept(lifetimes: Lifetimes) -> None:
+    """The kept proxies the tests hold no more: watched where a weak reference of theirs remains, else let die here
+    (their Refs release them with this message)."""
+    for handle, entry in list(lifetimes.kept.items()):
+        if sys.getrefcount(entry[0]) > _WATCHED_REFS:
+            continue
+        ref = object.__getattribute__(entry[0], "_sbx_ref")
+        if ref.received and weakref.getweakrefcount(entry[0]) > 1:
+            _watch(lifetimes, ref, entry[0])  # first: a collection may start in between, and must find it watched
+        lifetimes.kept.pop(handle, None)
+        entry.clear()
 
 
 def incoming(peer: object, extra: dict) -> None:
@@ -311,6 +337,33 @@ def follow_collections(peer: object) -> None:
 
     collect_both.__doc__ = collect.__doc__
     gc.collect = collect_both
+    gc.callbacks.append(lambda phase, info: _keep_the_weakly_referenced(peer, phase, info))
+
+
+_SCAN_THE_MEMO = 512  # proxies alive up to which a collection looks at each; above, at its generations' objects
+
+
+def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
+    """The tests' side, as a collection starts: the proxies a weak reference of the tests' points to are kept. A
+    collection clears the weak references to its garbage before any __del__ runs, so a proxy in a cycle of the tests'
+    (a list that holds itself, a frame a traceback keeps) would die with them cleared though the code keeps the
+    object: kept, it is watched once the cycle is gone (_let_go_of_kept). The cost follows the collection's: the
+    proxies alive, or the objects of the generations it collects where those are fewer."""
+    if phase != "start":
+        return
+    lifetimes, memo = peer.lifetimes, peer.proxies
+    generation = info.get("generation", 2)
+    if generation == 2 or len(memo) <= _SCAN_THE_MEMO:
+        candidates = [ref() for ref in list(memo.values()) if type(ref) is weakref.ref]
+    else:
+        candidates = [obj for young in range(generation + 1) for obj in gc.get_objects(young)
+                      if getattr(type(obj), "__del__", None) is _dying]
+    for proxy in candidates:
+        if proxy is None or weakref.getweakrefcount(proxy) <= 1:
+            continue
+        ref = object.__getattribute__(proxy, "_sbx_ref")
+        if ref.received and ref.handle not in lifetimes.kept and ref.handle not in lifetimes.watched:
+            lifetimes.kept[ref.handle] = [proxy]
 
 
 def collect_here(peer: object, args: tuple) -> int:
