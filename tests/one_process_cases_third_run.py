@@ -3784,3 +3784,201 @@ def make(i):
 def add(a, b):
     return a + b
 ''', WEAKSET_OF_MANY)
+
+
+# The code holding the tests' objects weakly: a WeakSet of listeners, a WeakKeyDictionary (session 23).
+WEAK_LISTENER_TESTS = r'''
+import gc, weakref
+
+class Listener:
+    def __init__(self):
+        self.got = []
+    def __call__(self, value):
+        self.got.append(value)
+
+def test_live_listener_hears():
+    bus = Bus()
+    a = Listener()
+    bus.subscribe(a)
+    gc.collect()
+    bus.publish(1)
+    assert a.got == [1]
+
+def test_dropped_listener_goes_without_collect():
+    bus = Bus()
+    a, b = Listener(), Listener()
+    bus.subscribe(a)
+    bus.subscribe(b)
+    del a
+    assert bus.count() == 1
+    bus.publish(2)
+    assert b.got == [2]
+
+def test_dropped_listener_goes_after_collect():
+    bus = Bus()
+    a = Listener()
+    bus.subscribe(a)
+    del a
+    gc.collect()
+    assert bus.count() == 0
+
+def test_kept_listener_stays_after_many_calls():
+    bus = Bus()
+    keep = [Listener() for _ in range(5)]
+    for l in keep:
+        bus.subscribe(l)
+    for i in range(50):
+        bus.publish(i)
+    assert bus.count() == 5 and keep[3].got == list(range(50))
+
+def test_weakref_of_the_tests_dies_when_the_bus_keeps_nothing():
+    bus = Bus()
+    a = Listener()
+    w = weakref.ref(a)
+    bus.subscribe(a)
+    del a
+    gc.collect()
+    assert w() is None
+'''
+C("pt_code_weak_listeners", '''
+import weakref
+class Bus:
+    def __init__(self):
+        self._subs = weakref.WeakSet()
+    def subscribe(self, fn):
+        self._subs.add(fn)
+    def publish(self, value):
+        for fn in list(self._subs):
+            fn(value)
+    def count(self):
+        return len(self._subs)
+''', WEAK_LISTENER_TESTS)
+C("pt_code_weak_listeners_kept_bad", '''
+class Bus:
+    def __init__(self):
+        self._subs = []
+    def subscribe(self, fn):
+        self._subs.append(fn)
+    def publish(self, value):
+        for fn in list(self._subs):
+            fn(value)
+    def count(self):
+        return len(self._subs)
+''', WEAK_LISTENER_TESTS)
+C("pt_code_weak_key_cache_of_the_tests_objects", '''
+import weakref
+_sizes = weakref.WeakKeyDictionary()
+def size_of(doc):
+    if doc not in _sizes:
+        _sizes[doc] = len(doc.text)
+    return _sizes[doc]
+def cached():
+    return len(_sizes)
+''', '''
+import gc
+class Doc:
+    def __init__(self, text):
+        self.text = text
+
+def test_cache_follows_documents():
+    d1, d2 = Doc('abc'), Doc('hello')
+    assert size_of(d1) == 3 and size_of(d2) == 5 and size_of(d1) == 3
+    assert cached() == 2
+    del d1
+    gc.collect()
+    assert cached() == 1
+''')
+C("pt_code_ids_of_the_tests_objects_stay", '''
+_seen = set()
+def first_time(obj):
+    if id(obj) in _seen:
+        return False
+    _seen.add(id(obj))
+    return True
+''', '''
+class Item:
+    pass
+
+def test_seen_once():
+    a, b = Item(), Item()
+    assert first_time(a) and first_time(b)
+    for _ in range(20):
+        assert not first_time(a)
+    assert not first_time(b)
+''')
+C("pt_code_moves_a_listener_to_weak_storage_later", '''
+import weakref
+class Hub:
+    def __init__(self):
+        self._pending = []
+        self._live = weakref.WeakSet()
+    def add(self, fn):
+        self._pending.append(fn)
+    def activate(self):
+        for fn in self._pending:
+            self._live.add(fn)
+        self._pending.clear()
+    def count(self):
+        return len(self._live)
+''', '''
+import gc
+def test_activated_listeners_are_weak():
+    class L:
+        def __call__(self, v): pass
+    h = Hub()
+    a = L()
+    h.add(a)
+    h.activate()
+    assert h.count() == 1
+    del a
+    gc.collect()
+    assert h.count() == 0
+''')
+C("pt_code_weak_method_callback", '''
+import weakref
+class Button:
+    def __init__(self):
+        self._cb = None
+    def on_click(self, method):
+        self._cb = weakref.WeakMethod(method)
+    def click(self):
+        cb = self._cb() if self._cb else None
+        return cb() if cb else 'nobody'
+''', '''
+class Counter:
+    def __init__(self):
+        self.n = 0
+    def bump(self):
+        self.n += 1
+        return self.n
+
+def test_weak_method():
+    b = Button()
+    c = Counter()
+    b.on_click(c.bump)
+    assert b.click() == 1 and b.click() == 2
+''')
+C("pt_watched_stand_in_taken_back_then_let_go_dies", '''
+class Item:
+    pass
+_reg = {}
+def make(k):
+    _reg[k] = Item()
+    return _reg[k]
+def get(k):
+    return _reg[k]
+def drop(k):
+    del _reg[k]
+''', '''
+import gc, weakref
+def test_dies_when_the_registry_drops_it():
+    it = make('a')
+    w = weakref.ref(it)
+    del it
+    again = get('a')
+    assert again is w()
+    del again
+    drop('a')
+    gc.collect()
+    assert w() is None
+''')

@@ -17,13 +17,11 @@ from sandbox import run_tests
 CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
-_WEAK_THERE = "the code's process holds its stand-ins of the tests' objects for the run; they take no weak reference"
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 _MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__slots__, "
            "__abstractmethods__, a property object, its exact __mro__)")
 KNOWN = {
-    "pt_weakset_listeners_test_keeps_alive": _WEAK_THERE,
     "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
     "pt_async_background_task_state": _TASKS,
@@ -44,6 +42,8 @@ KNOWN = {
         "a generator of the code's that the tests stop iterating (break) is closed when the run ends, not at once",
     "pt_async_gather_interleaves_with_tests_coroutine":
         "a coroutine of the code's runs to its end in one step: the tests' coroutines do not interleave with it",
+    "pt_code_weak_method_callback":
+        "the code's stand-in of a test's bound method is no bound method: WeakMethod refuses it",
     "pt_runtime_checkable_protocol_with_tests_objects":
         "isinstance of a test's object with the code's runtime_checkable Protocol is False",
 }

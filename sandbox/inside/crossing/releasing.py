@@ -18,10 +18,15 @@ clears the weak references to its garbage before any ``__del__`` runs, so as one
 of the tests' points to are kept, and watched once the tests hold them no more: one in a cycle of theirs (a list that
 holds itself, a frame a traceback keeps) does not take their weak reference with it while the code keeps the object.
 
-Only the proxies of the code's objects (instances of its classes, its functions and other objects) are held
-weakly; live views, standard objects, generators, exceptions and values of the code's value classes are held as
-long as the run, as before. The code's side holds its proxies of the tests' objects as long as the run, and they
-take no weak reference (docs/sandbox.md, "Known to differ").
+The other way, the code's side holds its proxies of the tests' objects (instances of their classes, their
+functions) until it holds one only weakly (a WeakSet of listeners, a WeakKeyDictionary cache; seen as its call
+ends, or as a collection starts): then the proxy is watched the same way, the tests' side holds its object weakly
+and says when it dies, and the code's weak references die too. It never lets go of one outright, so an id() the code
+took of a test's object stays its id for the run.
+
+Only the proxies of the other side's objects (instances of its classes, its functions and other objects) are held
+this way; live views, standard objects, generators, exceptions and values of value classes are held as long as the
+run, as before.
 """
 
 from __future__ import annotations
@@ -39,8 +44,10 @@ class Lifetimes:
     died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> [proxy,
     whether the tests held it again when last told]), to tell; kept, of the proxies a collection found weakly
     referenced (handle -> [proxy]), held here until the tests let go of them. The code's side: sent, how many times
-    each handle crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. lock: one
-    step for an export and a release (encoding.export, incoming)."""
+    each handle crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. The code's
+    side also: touched, its proxies of the tests' objects decoded since its last message, or found weakly referenced
+    by a collection (handle -> proxy), to see whether it now holds them only weakly. lock: one step for an export and
+    a release (encoding.export, incoming)."""
 
     def __init__(self) -> None:
         self.released: list[tuple[int, int]] = []
@@ -50,6 +57,7 @@ class Lifetimes:
         self.sent: dict[int, int] = {}
         self.weakened: set[int] = set()
         self.gone: list[int] = []
+        self.touched: dict[int, object] = {}
         self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
 
@@ -81,11 +89,9 @@ class Exports(dict):
             return default
 
 
-def held_weakly(peer: object, bases: tuple | list) -> dict:
-    """What a proxy class of the tests' side needs to be held weakly (its namespace's additions): a slot for weak
-    references, once in its bases, and _dying. The code's side holds its proxies for the run."""
-    if peer.role != "tests":
-        return {}
+def held_weakly(bases: tuple | list) -> dict:
+    """What a proxy class needs to be held weakly (its namespace's additions): a slot for weak references, once in
+    its bases, and _dying."""
     slot = {} if any(base.__weakrefoffset__ for base in bases) else {"__slots__": ("__weakref__",)}
     return {**slot, "__del__": _dying}
 
@@ -112,10 +118,8 @@ def _watch(lifetimes: Lifetimes, ref: object, proxy: object) -> None:
 
 
 def count_sending(peer: object, handle: int, value: object) -> None:
-    """The code's side, under the lock: one more sending of handle (peer.export, for each object that crosses by
-    handle); an export held weakly is held again."""
-    if peer.role != "code":
-        return
+    """Under the lock: one more sending of handle (peer.export, for each object that crosses by handle); an export
+    held weakly is held again."""
     lifetimes = peer.lifetimes
     lifetimes.sent[handle] = lifetimes.sent.get(handle, 0) + 1
     if type(dict.get(peer.exports, handle)) is _Weakly:
@@ -123,10 +127,8 @@ def count_sending(peer: object, handle: int, value: object) -> None:
 
 
 def unsent(peer: object, node: object) -> None:
-    """The code's side: a value encoded but not sent (linking.py's snapshot of a linked container, to see whether it
-    changed): its objects' sendings are taken back, so that releases can match them."""
-    if peer.role != "code":
-        return
+    """A value encoded but not sent (linking.py's snapshot of a linked container, to see whether it changed): its
+    objects' sendings are taken back, so that releases can match them."""
     handles: list[int] = []
     stack, seen = [node], set()
     while stack:
@@ -162,17 +164,32 @@ def known_proxy(peer: object, handle: int) -> object | None:
             watched = peer.lifetimes.watched.get(handle)
             if watched is not None:
                 watched[1] = True  # sent again, so held there again: when the tests let go, "unheld" says so
+    elif known is not None and peer.role == "code":
+        ref = object.__getattribute__(known, "_sbx_ref")
+        if ref.received:  # one of the proxies this module covers (keep_proxy)
+            ref.received += 1
+            peer.lifetimes.touched[handle] = known
     return known
 
 
 def keep_proxy(peer: object, handle: int, made: object, weak: bool) -> None:
-    """Remember made as this side's proxy of handle: weakly (the tests' side, for the proxies this module covers),
-    counting this first receipt, or for the run."""
-    if not (weak and peer.role == "tests"):
+    """Remember made as this side's proxy of handle, counting this first receipt for the proxies this module covers:
+    the tests' side holds those weakly; the code's side holds them until it holds them only weakly (a WeakSet of
+    listeners: _watch_the_weakly_held), so that an id() the code took of the tests' object stays its id. Other
+    proxies are held for the run."""
+    if not weak:
         peer.proxies[handle] = made
         return
     object.__getattribute__(made, "_sbx_ref").received = 1
-    peer.proxies[handle] = weakref.ref(made, lambda gone, memo=peer.proxies, h=handle: _drop(memo, h, gone))
+    if peer.role == "code":
+        peer.proxies[handle] = made
+        peer.lifetimes.touched[handle] = made
+        return
+    peer.proxies[handle] = _weakly(peer, handle, made)
+
+
+def _weakly(peer: object, handle: int, proxy: object) -> weakref.ref:
+    return weakref.ref(proxy, lambda gone, memo=peer.proxies, h=handle: _drop(memo, h, gone))
 
 
 def _drop(memo: dict, handle: int, gone: weakref.ref) -> None:
@@ -190,6 +207,8 @@ def outgoing(peer: object) -> dict | None:
     lifetimes = peer.lifetimes
     if lifetimes.kept:
         _let_go_of_kept(lifetimes)
+    if lifetimes.touched and peer.nesting == 0:  # a request made inside a call: its frames still hold what it got
+        _watch_the_weakly_held(peer)
     found = {}
     for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
@@ -211,6 +230,28 @@ def outgoing(peer: object) -> dict | None:
     return found or None
 
 
+_HELD_BY_THE_MEMO = 3  # a code side's proxy's references when only weak ones of the code's remain: memo, local, arg
+
+
+def _watch_the_weakly_held(peer: object) -> None:
+    """The code's side: of its proxies of the tests' objects touched since its last message, those it now holds
+    only weakly (a WeakSet or WeakValueDictionary of the code's) are watched: held here, weakly in the memo, and the
+    tests' side told to hold the object weakly, and to say when it dies (then this side lets the proxy go, and the
+    code's weak references die too)."""
+    lifetimes, memo = peer.lifetimes, peer.proxies
+    touched, lifetimes.touched = lifetimes.touched, {}
+    for handle in list(touched):
+        proxy = touched.pop(handle)
+        if (memo.get(handle) is not proxy or weakref.getweakrefcount(proxy) == 0
+                or sys.getrefcount(proxy) > _HELD_BY_THE_MEMO):
+            continue
+        ref = object.__getattribute__(proxy, "_sbx_ref")
+        if ref.received and handle not in lifetimes.watched:
+            _watch(lifetimes, ref, proxy)
+            memo[handle] = _weakly(peer, handle, proxy)
+        del proxy
+
+
 def _let_go_of_kept(lifetimes: Lifetimes) -> None:
     """The kept proxies the tests hold no more: watched where a weak reference of theirs remains, else let die here
     (their Refs release them with this message)."""
@@ -225,14 +266,14 @@ def _let_go_of_kept(lifetimes: Lifetimes) -> None:
 
 
 def incoming(peer: object, extra: dict) -> None:
-    """Take what the other side told: the code's side lets go of (or holds weakly) the exports the tests released
-    (or watch) every sending of, and holds again those they took back; the tests' side lets its watched proxies of
-    the objects that died go."""
-    if peer.role == "tests":
-        for handle in _told(extra.get("gone")):
-            peer.lifetimes.watched.pop(handle, None)
-        return
+    """Take what the other side told: let go of its watched proxies of this side's objects that died, let go of (or
+    hold weakly) the exports it released (or watches) every sending of, and hold again those it took back."""
     lifetimes = peer.lifetimes
+    for handle in _told(extra.get("gone")):
+        entry = lifetimes.watched.pop(handle, None)
+        if entry:  # its object died there: nothing to release, and not to be watched again as it dies here
+            object.__getattribute__(entry[0], "_sbx_ref").received = 0
+            entry.clear()
     dropped = []  # let go of after the lock: a __del__ may run, and call the tests
     with lifetimes.lock:
         for handle, count in _told(extra.get("released"), pairs=True):
@@ -277,7 +318,7 @@ def _told(items: object, pairs: bool = False) -> list:
 
 
 def forget(peer: object, handle: int) -> object:
-    """An export let go of (the code's side: under the lock), returned to be dropped after it, outside the lock: the
+    """An export let go of (under the lock), returned to be dropped after it, outside the lock: the
     object's __del__ may run then, and call the other side."""
     value = dict.pop(peer.exports, handle, None)
     if value is None:
@@ -292,7 +333,7 @@ def forget(peer: object, handle: int) -> object:
 
 
 def _hold_weakly(peer: object, handle: int) -> object:
-    """The code's side, under the lock: hold an export weakly, and tell the tests when its object dies; the strong
+    """Under the lock: hold an export weakly, and tell the tests when its object dies; the strong
     reference let go of is returned, to be dropped after the lock. An object that takes no weak reference stays
     held (the tests' weak reference to it outlives it no more than before)."""
     value = dict.get(peer.exports, handle)
@@ -317,52 +358,77 @@ def _hold_weakly(peer: object, handle: int) -> object:
 
 
 def follow_collections(peer: object) -> None:
-    """The tests' side: their gc.collect() collects in both processes, as one process's would collect the code's
-    garbage too: this side's first (its proxies of the code's objects die), then the code's, told what died with the
-    request (a ``__del__`` of the code's runs, a WeakSet of its loses what only the tests held)."""
+    """As a collection starts on either side, the proxies a weak reference points to are kept
+    (_keep_the_weakly_referenced). The tests' gc.collect() collects in both processes, as one process's would collect
+    the code's garbage too: this side's first (its proxies of the code's objects die), then the code's, told what
+    died with the request (a ``__del__`` of the code's runs, a WeakSet of its loses what only the tests held), then,
+    while the code's collection let go of the tests' objects and that freed more, again."""
+    gc.callbacks.append(lambda phase, info: _keep_the_weakly_referenced(peer, phase, info))
+    if peer.role != "tests":
+        return
     collect = gc.collect
 
     def collect_both(generation: int = 2) -> int:
         found = collect(generation)
         lifetimes = peer.lifetimes
         try:
-            while peer.dead is None and (lifetimes.released or lifetimes.watch):  # more than one message holds
+            while peer.dead is None and _to_tell(lifetimes):  # more than one message holds
                 peer.request("collect", ("h", 0), -1)
-            if peer.dead is None:
+            for _ in range(_SETTLING):
+                if peer.dead is not None:
+                    break
                 there = peer.request("collect", ("h", 0), generation)
                 found += there if type(there) is int else 0
+                if not _to_tell(lifetimes):
+                    break
         except Exception:  # the code's process is gone or refuses: this side's collection stands
             pass
         return found
 
     collect_both.__doc__ = collect.__doc__
     gc.collect = collect_both
-    gc.callbacks.append(lambda phase, info: _keep_the_weakly_referenced(peer, phase, info))
+
+
+_SETTLING = 4  # collections of the code's one gc.collect() of the tests' asks for, while each frees more here
+
+
+def _to_tell(lifetimes: Lifetimes) -> bool:
+    return bool(lifetimes.released or lifetimes.watch or lifetimes.gone)
 
 
 _SCAN_THE_MEMO = 512  # proxies alive up to which a collection looks at each; above, at its generations' objects
 
 
 def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
-    """The tests' side, as a collection starts: the proxies a weak reference of the tests' points to are kept. A
-    collection clears the weak references to its garbage before any __del__ runs, so a proxy in a cycle of the tests'
-    (a list that holds itself, a frame a traceback keeps) would die with them cleared though the code keeps the
-    object: kept, it is watched once the cycle is gone (_let_go_of_kept). The cost follows the collection's: the
-    proxies alive, or the objects of the generations it collects where those are fewer."""
+    """As a collection starts: the tests' side keeps the proxies a weak reference of its points to. A collection
+    clears the weak references to its garbage before any __del__ runs, so a proxy in a cycle of the tests' (a list
+    that holds itself, a frame a traceback keeps) would die with them cleared though the code keeps the object:
+    kept, it is watched once the cycle is gone (_let_go_of_kept). The code's side, whose memo holds its proxies,
+    notes those a weak reference of the code's points to (one it moved to a WeakSet after the call that brought it),
+    for its next message (_watch_the_weakly_held). The cost follows the collection's: the proxies alive, or the
+    objects of the generations it collects where those are fewer."""
     if phase != "start":
         return
     lifetimes, memo = peer.lifetimes, peer.proxies
     generation = info.get("generation", 2)
     if generation == 2 or len(memo) <= _SCAN_THE_MEMO:
-        candidates = [ref() for ref in list(memo.values()) if type(ref) is weakref.ref]
+        candidates = [entry() if type(entry) is weakref.ref else entry for entry in list(memo.values())]
     else:
         candidates = [obj for young in range(generation + 1) for obj in gc.get_objects(young)
                       if getattr(type(obj), "__del__", None) is _dying]
+    code = peer.role == "code"
     for proxy in candidates:
-        if proxy is None or weakref.getweakrefcount(proxy) <= 1:
+        if proxy is None or weakref.getweakrefcount(proxy) <= (0 if code else 1):  # the tests' memo holds one
             continue
-        ref = object.__getattribute__(proxy, "_sbx_ref")
-        if ref.received and ref.handle not in lifetimes.kept and ref.handle not in lifetimes.watched:
+        try:
+            ref = object.__getattribute__(proxy, "_sbx_ref")
+        except AttributeError:
+            continue
+        if not ref.received or ref.handle in lifetimes.watched:
+            continue
+        if code:
+            lifetimes.touched[ref.handle] = proxy
+        elif ref.handle not in lifetimes.kept:
             lifetimes.kept[ref.handle] = [proxy]
 
 
