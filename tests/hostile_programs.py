@@ -325,6 +325,12 @@ EXPECTED = {
     **dict.fromkeys([name for name in HOSTILE if "numpy" in HOSTILE[name][0]],
                     {"failed"} if "numpy" in packages_offered() else {"error"}),
 }
+# The code's __eq__ saying yes to the tests' own data is refused and said (the test is not judged): never a pass.
+for _name in ("eq_always_true", "callback_gets_an_always_equal_object", "live_view_holds_an_always_equal_object",
+              "ndarray_subclass_eq_always_true", "numpy_int64_subclass_with_lying_item_and_eq",
+              "object_array_of_always_equal"):
+    if EXPECTED[_name] == {"failed"}:
+        EXPECTED[_name] = {"failed", "unsupported"}
 
 
 # numpy against the host: each attack runs in f(x) and, when it does not raise, returns the right answer, so an

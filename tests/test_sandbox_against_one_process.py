@@ -1,5 +1,5 @@
 """The sandbox against one Python process (docs/sandbox.md, "What cannot behave as in one process"): each ordinary
-case of tests/one_process_cases.py and tests/one_process_cases_second_run.py is run by one process (pytest,
+case of tests/one_process_cases*.py (four differential runs) is run by one process (pytest,
 unittest, or the file run as a module, with the code and the tests in one file: tests/one_process.py) and by the
 sandbox, and each test's verdict must agree, or the sandbox must say it could not judge it. The differences
 docs/sandbox.md lists are expected to differ: a case that starts to agree is a doc to update."""
@@ -9,15 +9,19 @@ from __future__ import annotations
 import pytest
 from one_process import OneProcess, style_of
 from one_process_cases import CASES as FIRST_RUN
+from one_process_cases_fourth_run import CASES as FOURTH_RUN
 from one_process_cases_second_run import CASES as SECOND_RUN
 from one_process_cases_third_run import CASES as THIRD_RUN
 
 from sandbox import run_tests
 
-CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN
+CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN + FOURTH_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
+_CONTEXT = "a ContextVar of the code's is not scoped by the tests' Context.run or their asyncio tasks"
+_METACLASS = "type() of the code's class is a stand-in's class, not the code's metaclass"
+_SUBCLASS = "a test's class chain built on the code's class loses what is not its first mirror base's"
 _TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 _MIRROR = ("a mirror of the code's class holds its methods, not its other class attributes (__slots__, "
            "__abstractmethods__, a property object, its exact __mro__)")
@@ -46,6 +50,24 @@ KNOWN = {
         "the code's stand-in of a test's bound method is no bound method: WeakMethod refuses it",
     "pt_runtime_checkable_protocol_with_tests_objects":
         "isinstance of a test's object with the code's runtime_checkable Protocol is False",
+    "q4_contextvar_copy_context_run_ok": _CONTEXT,
+    "q4_min_contextvar_copy_context_run": _CONTEXT,
+    "q4_contextvar_asyncio_tasks_isolated_ok": _CONTEXT,
+    "q4_min_contextvar_asyncio_tasks": _CONTEXT,
+    "q4_desc_code_descriptor_on_tests_class_ok":
+        "a descriptor of the code's on a test's class may not write the test object's private attributes",
+    "q4_desc_lazy_nondata_on_tests_class_ok":
+        "a descriptor of the code's on a test's class writes a copy of the test object's __dict__",
+    "q4_metaclass_singleton_ok": _METACLASS,
+    "q4_min_metaclass_type_is_code_metaclass": _METACLASS,
+    "q4_metaclass_fields_tests_models_ok": _SUBCLASS,
+    "q4_min_metaclass_fields_tests_subclass_chain": _SUBCLASS,
+    "q4_typeddict_keys_validate_ok": _MIRROR,
+    "q4_typeddict_keys_validate_bad_optional_unknown": _MIRROR,
+    "q4_min_typeddict_required_keys": _MIRROR,
+    "q4_min_code_sets_logger_level": "a logger's level the code sets is not the tests'",
+    "q4_min_code_class_decorator_sets_repr":
+        "a class decorator of the code's may not set a dunder on a test's class: the tests' file does not load",
 }
 
 

@@ -52,7 +52,11 @@ class CodeSide:
     def before_request(self) -> dict | None:
         """The code is calling the tests back: send what it printed so far, so the tests see it in order, and what
         it met that cannot behave as in one process."""
-        return unsupported.with_notes(self._names_out(self.handover.outgoing(self.sync.flush())))
+        sent = self.sync.flush()
+        redirect = self.sync.redirected(self.peer.encode)
+        if redirect:
+            sent = {**(sent or {}), **redirect}
+        return unsupported.with_notes(self._names_out(self.handover.outgoing(sent)))
 
     def after_answer(self, extra: dict) -> None:
         self._take(extra)

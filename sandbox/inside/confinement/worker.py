@@ -218,10 +218,12 @@ class Run:
 
     def _candidate(self, home: str, fds: dict[int, int]) -> None:
         _become(self.uids[0], home, self.limits, fds)
+        sys.argv = list(RUN_ARGV)
         candidate.serve(self.code, 3, 4)
 
     def _tests(self, home: str, fds: dict[int, int]) -> None:
         _become(self.uids[1], home, self.limits, fds)
+        sys.argv = list(RUN_ARGV)
         testrunner.run(self.header["tests_len"], self.header.get("entry_point"), 3, 4, 5)
 
     def _supervise(self, kinds: dict[int, bytes], deadline: float) -> None:
@@ -334,6 +336,11 @@ def _preload(names: list[str]) -> None:
         print(f"sandbox worker: pre-imports {names} started threads; starting again without them", file=sys.stderr)
         again = dataclasses.replace(POLICY, preload=()).to_json()
         os.execv(sys.executable, [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), *sys.argv[1:4], again])
+
+
+# What both processes of a run see as sys.argv, as one process running the tests file would: not the worker's own
+# (its run directory and the confinement policy are none of the code's business).
+RUN_ARGV = ("tests.py",)
 
 
 def main() -> None:

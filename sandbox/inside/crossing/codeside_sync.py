@@ -14,6 +14,7 @@ import os
 import sys
 
 import decimal_context
+import environment
 import process_state
 
 
@@ -145,7 +146,8 @@ class Sync:
 
     @property
     def requests(self) -> list[tuple[_Frame | None, tuple, tuple | None]]:
-        """(its capture, process_state.snapshot(), decimal_context.settings()) for each request being served."""
+        """(its capture, process_state.snapshot(), decimal_context.settings(), environment.raw(), sys.argv as it was)
+        for each request being served."""
         found = getattr(self.local, "requests", None)
         if found is None:
             found = self.local.requests = []
@@ -160,10 +162,11 @@ class Sync:
             if "decimal" in extra:
                 decimal_context.apply(extra["decimal"])
         wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
-        self.requests.append((_Frame(extra) if wanted else None, process_state.snapshot(), decimal_context.settings()))
+        self.requests.append((_Frame(extra) if wanted else None, process_state.snapshot(), decimal_context.settings(),
+                              environment.raw(), _argv()))
 
     def leave(self) -> dict | None:
-        frame, began, decimals = self.requests.pop() if self.requests else (None, None, None)
+        frame, began, decimals, env, argv = self.requests.pop() if self.requests else (None,) * 5
         flush_streams()
         kept = process_state.changes(began, self.own_streams, self.encode, _CappedText) if began is not None else {}
         streams = sys.stdout, sys.stderr
@@ -178,13 +181,34 @@ class Sync:
         now = decimal_context.settings()
         if now is not None and now != decimals:  # the code changed the context (getcontext().prec = 4) and kept it
             found = {**(found or {}), "decimal": now}
+        env_changes = environment.changes_since(env)
+        if env_changes:  # os.environ["APP_MODE"] = "dev": the tests' os.environ too, as one process has one
+            found = {**(found or {}), "env_changes": env_changes}
+        if argv is not None and _argv() != argv and _argv() is not None:  # sys.argv[1:] = ['--verbose'], the same
+            found = {**(found or {}), "argv": _argv()}
         return found
+
+    def redirected(self, encode) -> dict | None:
+        """The streams the code put in place of its own (contextlib.redirect_stdout(buffer)), sent with a call back to
+        the tests: what the tests' function prints goes there, as in one process (a capture of the tests' is not
+        the code's: it stays theirs)."""
+        found = {}
+        for index, name in enumerate(("stdout", "stderr")):
+            stream = getattr(sys, name)
+            if stream is not self.own_streams[index] and not isinstance(stream, _CappedText):
+                found[name] = encode(stream)
+        return {"redirect": found} if found else None
 
     def flush(self) -> dict | None:
         """What the innermost capture holds so far (sent ahead of a call back to the tests)."""
         frame = self.requests[-1][0] if self.requests else None
         flush_streams()
         return (frame.output() or None) if frame else None
+
+
+def _argv() -> list[str] | None:
+    argv = sys.argv
+    return list(argv) if type(argv) is list and len(argv) <= 10_000 and all(type(a) is str for a in argv) else None
 
 
 def flush_streams() -> None:

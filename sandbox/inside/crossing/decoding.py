@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import operator
 
 import live_views
 import named_tuples
@@ -222,6 +223,10 @@ def _resolve_builtin(name: object) -> object:
     owner, _, attr = name.rpartition(".")
     if not owner and name in SAFE_BUILTINS:
         return getattr(builtins, name)
+    if owner == "operator" and attr.isidentifier() and not attr.startswith("_"):
+        found = getattr(operator, attr, None)
+        if type(found).__name__ == "builtin_function_or_method":
+            return found
     if owner in METHOD_OWNERS and attr.isidentifier() and not attr.startswith("_"):
         found = getattr(METHOD_OWNERS[owner], attr, None)
         if found is not None and type(found).__name__ in ("method_descriptor", "classmethod_descriptor",

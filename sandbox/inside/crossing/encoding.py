@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import operator
 import types
 
 import live_views
@@ -305,6 +306,8 @@ def _builtin_name(value: object) -> str | None:
         return None
     if name in SAFE_BUILTINS and getattr(builtins, name, None) is value:
         return name
+    if getattr(value, "__module__", None) == "_operator" and getattr(operator, name, None) is value:
+        return f"operator.{name}"  # functools.partial(operator.mul, 2).func is operator.mul on both sides
     owner = getattr(value, "__objclass__", None)
     if owner is not None and METHOD_OWNERS.get(getattr(owner, "__name__", "")) is owner:
         if getattr(owner, name, None) is value:

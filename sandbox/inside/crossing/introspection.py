@@ -23,6 +23,7 @@ import functools
 import inspect
 import keyword
 import operator
+import random
 import types
 
 OP = "introspect"
@@ -33,7 +34,8 @@ _MAX_DEPTH = 8  # of an annotation (dict[str, list[tuple[int, ...]]])
 _CODE_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR
 # What a proxy of each of the code's callables is an instance of, for isinstance and so inspect.isfunction.
 CLASS_OF = {"function": types.FunctionType, "method": types.MethodType,
-            "builtin_function_or_method": types.BuiltinFunctionType}
+            "builtin_function_or_method": types.BuiltinFunctionType,
+            "Random": random.Random}  # a generator of the code's (random.Random(seed)), stepped by requests
 
 
 class BadAnswer(ValueError):

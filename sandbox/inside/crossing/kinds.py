@@ -18,7 +18,8 @@ MAX_DEPTH = 200  # nesting of one value
 PROTOCOL = ("__call__", "__iter__", "__next__", "__len__", "__getitem__", "__setitem__", "__delitem__",
              "__contains__", "__enter__", "__exit__", "__await__", "__aiter__", "__anext__", "__aenter__",
              "__aexit__", "__bool__", "__hash__", "__reversed__", "__int__", "__float__", "__index__", "__round__",
-             "__neg__", "__pos__", "__abs__", "__invert__", "send", "throw", "close", *proxies.BINARY_OPS)
+             "__neg__", "__pos__", "__abs__", "__invert__", "send", "throw", "close", *proxies.DESCRIPTOR_METHODS,
+             *proxies.BINARY_OPS)
 # Builtins a value may name instead of crossing as a proxy: functions and types that hold nothing of the sender.
 SAFE_BUILTINS = frozenset({
     "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr", "complex", "dict",
@@ -74,15 +75,17 @@ def read_as(base: type, value: object) -> object:
         return tuple(tuple.__iter__(value))
     if base is frozenset:
         return frozenset(frozenset.__iter__(value))
-    if base in (list, bytearray, collections.deque):
+    if base is collections.deque:
+        return collections.deque(collections.deque.__iter__(value), collections.deque.maxlen.__get__(value))
+    if base in (list, bytearray):
         return base(base.__iter__(value))
     if base is set:
         return set(set.__iter__(value))
     if issubclass(base, dict):
         pairs = list(dict_items(value))
         if base is collections.defaultdict:
-            return collections.defaultdict(None, pairs)
-        return base(pairs) if base is not dict else dict(pairs)
+            return collections.defaultdict(collections.defaultdict.default_factory.__get__(value), pairs)
+        return dict(pairs) if base is dict else base(dict(pairs))  # Counter(pairs) would count the pairs
     if base is str:
         return str.__str__(value)
     if base is bytes:

@@ -64,6 +64,11 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         if name not in proxies.OPERATORS:
             raise ValueError(f"unknown operator {name!r}")
         return proxies.OPERATORS[name](obj, *(peer.decode(a) for a in args[1:])), None
+    if op == "descriptor" and args and args[0] in proxies.DESCRIPTOR_METHODS:
+        return getattr(type(obj), args[0])(obj, *(peer.decode(arg) for arg in args[1:])), None
+    if op == "own_eq":  # the object's own __eq__, not reflected (proxies._compare): None for NotImplemented
+        answer = type(obj).__eq__(obj, peer.decode(args[0]))
+        return (None if answer is NotImplemented else bool(answer)), None
     if op == "await":
         return proxies.run_to_end(obj), None
     if op == "await_all":

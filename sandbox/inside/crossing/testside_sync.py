@@ -15,6 +15,7 @@ import sys
 import types
 
 import decimal_context
+import environment
 import one_cpu
 import process_state
 import shared_names
@@ -38,9 +39,10 @@ class TestsSide:
         self.stdin = self.stdin_sent = sys.stdin
         self.argv_sent = list(sys.argv)
         self.env = dict(os.environ)
-        self.env_raw = _raw_environ()
+        self.env_raw = environment.raw()
         self.decimals: tuple | None = None  # the decimal context's settings as the two last agreed
         self.swallowed: list[BaseException] = []
+        self.streams_served: list[tuple] = []  # the tests' streams around each call of theirs the code makes
         self.handover = Handover()
         self.names = shared_names.TestsNames()
         self.pacer = one_cpu.Pacer()
@@ -54,7 +56,7 @@ class TestsSide:
         # code 20,000 times and change the environment never.
         raw = getattr(os.environ, "_data", None)
         if type(raw) is not dict or raw != self.env_raw:
-            self.env_raw = _raw_environ()
+            self.env_raw = environment.raw()
             env = dict(os.environ)
             if env != self.env:
                 extra["env"] = self.env = env
@@ -104,6 +106,11 @@ class TestsSide:
         records = extra.get("logs")
         if type(records) is list:
             _log(records)
+        argv = extra.get("argv")
+        if type(argv) is list and all(type(a) is str for a in argv):  # the code's sys.argv[1:] = [...]: the tests' too
+            sys.argv, self.argv_sent = list(argv), list(argv)  # two lists: a test's change in place is then seen
+        if environment.apply(extra.get("env_changes")):  # as sent with the next request: what it now is here
+            self.env, self.env_raw = dict(os.environ), environment.raw()
         if "decimal" in extra and decimal_context.apply(extra["decimal"]):
             self.decimals = extra["decimal"]  # the code's change to the context, as one process would keep it
         caught = extra.get("warnings")
@@ -116,8 +123,19 @@ class TestsSide:
         self.pacer.tick()  # a callback the code calls 20,000 times crosses as often as a call of the tests
         if extra:
             self.after_answer(extra)
+        redirect = extra.get("redirect") if extra else None
+        if type(redirect) is dict:  # the code's redirect_stdout around this call of the tests' function
+            self.streams_served.append((sys.stdout, sys.stderr))
+            for name in ("stdout", "stderr"):
+                if name in redirect:
+                    setattr(sys, name, self.peer.decode(redirect[name]))
+        else:
+            self.streams_served.append(None)  # what the function itself does to the streams stays
 
     def after_serving(self) -> dict | None:
+        streams = self.streams_served.pop() if self.streams_served else None
+        if streams is not None:
+            sys.stdout, sys.stderr = streams
         extra = None
         if self.pacer.announce is not None:
             extra, self.pacer.announce = {"cpu": self.pacer.announce}, None
@@ -217,12 +235,6 @@ class SolutionModule(types.ModuleType):
         if side is not None and not name.startswith("__"):
             side.peer.request("unset", ("m", "solution"), name)
         types.ModuleType.__delattr__(self, name)
-
-
-def _raw_environ() -> dict | None:
-    """A copy of os.environ's own bytes mapping (CPython's posix os), or None where it has none."""
-    raw = getattr(os.environ, "_data", None)
-    return dict(raw) if type(raw) is dict else None
 
 
 def _log_levels() -> dict | None:
