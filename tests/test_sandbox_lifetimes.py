@@ -15,7 +15,7 @@ class Kept:
 
 
 def _code_side() -> types.SimpleNamespace:
-    peer = types.SimpleNamespace(role="code", lifetimes=releasing.Lifetimes(), exports=releasing.Exports(),
+    peer = types.SimpleNamespace(role="code", nesting=0, lifetimes=releasing.Lifetimes(), exports=releasing.Exports(),
                                  export_ids={})
 
     def export(value: object, handle: int) -> None:
@@ -50,7 +50,7 @@ def test_a_watched_export_is_held_weakly_held_again_and_its_death_told():
 
 
 def test_a_message_tells_at_most_its_share_and_the_rest_waits():
-    peer = types.SimpleNamespace(role="tests", lifetimes=releasing.Lifetimes())
+    peer = types.SimpleNamespace(role="tests", nesting=0, lifetimes=releasing.Lifetimes())
     peer.lifetimes.released.extend((h, 1) for h in range(releasing._MAX_TOLD + 5))
     assert len(releasing.outgoing(peer)["released"]) == releasing._MAX_TOLD
     assert len(releasing.outgoing(peer)["released"]) == 5 and releasing.outgoing(peer) is None

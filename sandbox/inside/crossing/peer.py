@@ -192,7 +192,13 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
-        extra = self._synced(self.hooks.after_serving() if self.hooks else None)
+        # The linked containers' changes with the result still held (a container it returns is not let go of);
+        # then, the result sent as encoded, what the code now holds only weakly (a registering decorator returns
+        # the listener it keeps in a WeakSet) is seen so with this answer (releasing.outgoing); the tests' side
+        # reads the answer before it lets go of the object.
+        linked = _merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self))
+        result = live = None
+        extra = _merged(linked, releasing.outgoing(self))
         if changed:
             extra = {**(extra or {}), "mutated": changed}
         if self.kept_now:

@@ -58,6 +58,9 @@ class Lifetimes:
         self.weakened: set[int] = set()
         self.gone: list[int] = []
         self.touched: dict[int, object] = {}
+        self.leaving: list = []  # the tests' side: objects a message let go of, dropped once its payload was read
+        self.young: list[int] = []  # handles of the proxies made since the last collection started
+        self.younger_than_gen1: list[int] = []  # and since the last collection of generation 1 or 2
         self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
 
@@ -181,6 +184,7 @@ def keep_proxy(peer: object, handle: int, made: object, weak: bool) -> None:
         peer.proxies[handle] = made
         return
     object.__getattribute__(made, "_sbx_ref").received = 1
+    peer.lifetimes.young.append(handle)
     if peer.role == "code":
         peer.proxies[handle] = made
         peer.lifetimes.touched[handle] = made
@@ -205,20 +209,32 @@ def outgoing(peer: object) -> dict | None:
     last one, and which of those the tests hold again (taken back through their weak reference) or no more; the
     code's side, the watched objects that died."""
     lifetimes = peer.lifetimes
-    if lifetimes.kept:
+    if lifetimes.leaving:
+        lifetimes.leaving = []  # their objects may die now (their weak callbacks say "gone", told below)
+    # Only outside a call (nesting 0): a request made inside one is made while its frames still hold what it got,
+    # and looking at every watched proxy at each of a call's requests would cost N squared (a publish to N
+    # listeners). The tests' threads and the code's, each at its own nesting, cannot let go of a proxy meanwhile
+    # that another holds.
+    outside = peer.nesting == 0
+    if lifetimes.kept and outside:
         _let_go_of_kept(lifetimes)
-    if lifetimes.touched and peer.nesting == 0:  # a request made inside a call: its frames still hold what it got
+    if lifetimes.touched and outside:
         _watch_the_weakly_held(peer)
     found = {}
     for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
-        while told and len(taken) < _MAX_TOLD:
-            taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time
+        while len(taken) < _MAX_TOLD:
+            try:
+                taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time
+            except IndexError:
+                break
         if taken:
             found[key] = taken
-    if lifetimes.watched:
+    if lifetimes.watched and outside:
         held, unheld = [], []
-        for handle, entry in list(lifetimes.watched.items()):
+        for handle, entry in lifetimes.watched.copy().items():  # a copy: a collection may start, another thread
+            if not entry:  # let go of meanwhile
+                continue
             now = sys.getrefcount(entry[0]) > _WATCHED_REFS
             if now != entry[1]:
                 entry[1] = now
@@ -242,8 +258,11 @@ def _watch_the_weakly_held(peer: object) -> None:
     touched, lifetimes.touched = lifetimes.touched, {}
     for handle in list(touched):
         proxy = touched.pop(handle)
-        if (memo.get(handle) is not proxy or weakref.getweakrefcount(proxy) == 0
-                or sys.getrefcount(proxy) > _HELD_BY_THE_MEMO):
+        if memo.get(handle) is not proxy or weakref.getweakrefcount(proxy) == 0:
+            continue
+        if sys.getrefcount(proxy) > _HELD_BY_THE_MEMO:
+            # held strongly too, or by another thread's call still running: looked at again with the next message
+            lifetimes.touched.setdefault(handle, proxy)
             continue
         ref = object.__getattribute__(proxy, "_sbx_ref")
         if ref.received and handle not in lifetimes.watched:
@@ -255,8 +274,8 @@ def _watch_the_weakly_held(peer: object) -> None:
 def _let_go_of_kept(lifetimes: Lifetimes) -> None:
     """The kept proxies the tests hold no more: watched where a weak reference of theirs remains, else let die here
     (their Refs release them with this message)."""
-    for handle, entry in list(lifetimes.kept.items()):
-        if sys.getrefcount(entry[0]) > _WATCHED_REFS:
+    for handle, entry in lifetimes.kept.copy().items():  # a copy: a collection may start and keep more
+        if not entry or sys.getrefcount(entry[0]) > _WATCHED_REFS:
             continue
         ref = object.__getattribute__(entry[0], "_sbx_ref")
         if ref.received and weakref.getweakrefcount(entry[0]) > 1:
@@ -294,6 +313,10 @@ def incoming(peer: object, extra: dict) -> None:
             value = entry.ref() if type(entry) is _Weakly else None
             if value is not None:
                 dict.__setitem__(peer.exports, handle, value)
+    if peer.role == "tests":
+        # Held until the next message: this one's payload may name them (a stand-in the code returned, or put in a
+        # list of the tests', and holds only weakly once the call ended), and is read after this.
+        lifetimes.leaving.extend(value for value in dropped if value is not None)
     del dropped
 
 
@@ -396,26 +419,33 @@ def _to_tell(lifetimes: Lifetimes) -> bool:
     return bool(lifetimes.released or lifetimes.watch or lifetimes.gone)
 
 
-_SCAN_THE_MEMO = 512  # proxies alive up to which a collection looks at each; above, at its generations' objects
-
-
 def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
     """As a collection starts: the tests' side keeps the proxies a weak reference of its points to. A collection
     clears the weak references to its garbage before any __del__ runs, so a proxy in a cycle of the tests' (a list
     that holds itself, a frame a traceback keeps) would die with them cleared though the code keeps the object:
     kept, it is watched once the cycle is gone (_let_go_of_kept). The code's side, whose memo holds its proxies,
     notes those a weak reference of the code's points to (one it moved to a WeakSet after the call that brought it),
-    for its next message (_watch_the_weakly_held). The cost follows the collection's: the proxies alive, or the
-    objects of the generations it collects where those are fewer."""
+    for its next message (_watch_the_weakly_held). Only the proxies the collection may collect are looked at:
+    those made since the last collection of its generation (a young collection leaves older objects alone, and an
+    older proxy that dies outside a collection runs __del__ before its weak references are cleared), every one for
+    a full collection, so the cost is the proxies made, not those alive, at each collection."""
     if phase != "start":
         return
     lifetimes, memo = peer.lifetimes, peer.proxies
     generation = info.get("generation", 2)
-    if generation == 2 or len(memo) <= _SCAN_THE_MEMO:
-        candidates = [entry() if type(entry) is weakref.ref else entry for entry in list(memo.values())]
+    if generation == 0:
+        handles, lifetimes.young = lifetimes.young, []
+        lifetimes.younger_than_gen1.extend(handles)
+    elif generation == 1:
+        handles = lifetimes.younger_than_gen1 + lifetimes.young
+        lifetimes.young, lifetimes.younger_than_gen1 = [], []
     else:
-        candidates = [obj for young in range(generation + 1) for obj in gc.get_objects(young)
-                      if getattr(type(obj), "__del__", None) is _dying]
+        handles = list(memo)
+        lifetimes.young, lifetimes.younger_than_gen1 = [], []
+    candidates = []
+    for handle in handles:
+        entry = memo.get(handle)
+        candidates.append(entry() if type(entry) is weakref.ref else entry)
     code = peer.role == "code"
     for proxy in candidates:
         if proxy is None or weakref.getweakrefcount(proxy) <= (0 if code else 1):  # the tests' memo holds one
