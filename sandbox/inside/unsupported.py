@@ -48,7 +48,7 @@ ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value 
                        "would take the code's method's answer, the sandbox lets no answer of the code's decide a "
                        "test's comparison")
 EQUAL_BY_THE_CODE = ("the test compares an object of the code's with a value of its own (`==`), and the code's "
-                     "__eq__ says they are equal; one process would take that answer, the sandbox lets no yes of the "
+                     "`__eq__` says they are equal; one process would take that answer, the sandbox lets no yes of the "
                      "code's decide a test's comparison (its no stands)")
 TIMEOUT_STOOD_STILL = ("a timeout of the tests (asyncio.wait_for, asyncio.timeout) fell due while a coroutine of the "
                        "code's ran; the sandbox runs the code's coroutine to its end in one step, where one process "
