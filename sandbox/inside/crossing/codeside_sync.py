@@ -184,8 +184,9 @@ class Sync:
         env_changes = environment.changes_since(env)
         if env_changes:  # os.environ["APP_MODE"] = "dev": the tests' os.environ too, as one process has one
             found = {**(found or {}), "env_changes": env_changes}
-        if argv is not None and _argv() != argv and _argv() is not None:  # sys.argv[1:] = ['--verbose'], the same
-            found = {**(found or {}), "argv": _argv()}
+        argv_now = _argv()
+        if argv is not None and argv_now is not None and argv_now != argv:  # sys.argv[1:] = ['--verbose'], the same
+            found = {**(found or {}), "argv": argv_now}
         return found
 
     def redirected(self, encode) -> dict | None:

@@ -140,9 +140,15 @@ class Peer(Codec, RemoteErrors):
         threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
 
     def _synced(self, own: dict | None) -> dict | None:
-        """What travels with a message: the side's own (its hooks'), the linked containers' changes, and which of the
-        other side's objects this side let go of (or, the code's side, which watched ones died)."""
-        return _merged(_merged(own, linking.outgoing(self)), releasing.outgoing(self))
+        """What travels with a message: the side's own (its hooks'), the linked containers' changes (_linked), and
+        what this side let go of, watches, or saw die of the other side's objects and its own (_released)."""
+        return self._released(self._linked(own))
+
+    def _linked(self, own: dict | None) -> dict | None:
+        return _merged(own, linking.outgoing(self))
+
+    def _released(self, extra: dict | None) -> dict | None:
+        return _merged(extra, releasing.outgoing(self))
 
     def _returned(self, value: object) -> tuple:
         """The answer that ends a generator the other side steps: what it returned (``yield from`` takes it), sent
@@ -196,9 +202,9 @@ class Peer(Codec, RemoteErrors):
         # then, the result sent as encoded, what the code now holds only weakly (a registering decorator returns
         # the listener it keeps in a WeakSet) is seen so with this answer (releasing.outgoing); the tests' side
         # reads the answer before it lets go of the object.
-        linked = _merged(self.hooks.after_serving() if self.hooks else None, linking.outgoing(self))
+        linked = self._linked(self.hooks.after_serving() if self.hooks else None)
         result = live = None
-        extra = _merged(linked, releasing.outgoing(self))
+        extra = self._released(linked)
         if changed:
             extra = {**(extra or {}), "mutated": changed}
         if self.kept_now:

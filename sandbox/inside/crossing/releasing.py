@@ -205,9 +205,9 @@ _WATCHED_REFS = 2  # a watched proxy's references when the tests hold it no more
 
 
 def outgoing(peer: object) -> dict | None:
-    """What to tell with the next message: the tests' side, the Refs that died, the proxies it watches since the
-    last one, and which of those the tests hold again (taken back through their weak reference) or no more; the
-    code's side, the watched objects that died."""
+    """What to tell with the next message, either side: the Refs that died, the proxies it watches since the last
+    one, which of those it holds again (taken back through a weak reference) or no more, and which of its own
+    objects the other side watches died. Only outside a call, the kept and touched proxies are looked at first."""
     lifetimes = peer.lifetimes
     if lifetimes.leaving:
         lifetimes.leaving = []  # their objects may die now (their weak callbacks say "gone", told below)
