@@ -1,5 +1,5 @@
-"""How long the code's objects live (sandbox/inside/crossing/releasing.py): the counting of sendings and releases,
-as logic; tests/test_sandbox_against_one_process.py's lifetimes cases run it against one process."""
+"""How long the code's objects live (sandbox/inside/crossing/releasing.py, exports.py): the counting of sendings and
+releases, as logic; tests/test_sandbox_against_one_process.py's lifetimes cases run it against one process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import types
 
 from inside_modules import inside_modules
 
-(releasing,) = inside_modules("releasing")
+releasing, exports = inside_modules("releasing", "exports")
 
 
 class Kept:
@@ -15,14 +15,14 @@ class Kept:
 
 
 def _code_side() -> types.SimpleNamespace:
-    peer = types.SimpleNamespace(role="code", nesting=0, lifetimes=releasing.Lifetimes(), exports=releasing.Exports(),
+    peer = types.SimpleNamespace(role="code", nesting=0, lifetimes=releasing.Lifetimes(), exports=exports.Exports(),
                                  export_ids={})
 
     def export(value: object, handle: int) -> None:
         with peer.lifetimes.lock:
             peer.exports[handle] = value
             peer.export_ids[id(value)] = handle
-            releasing.count_sending(peer, handle, value)
+            exports.count_sending(peer, handle, value)
     peer.export = export
     return peer
 

@@ -21,7 +21,7 @@ import codeside_sync
 import introspection
 import one_cpu
 import proxies
-import releasing
+import collecting
 import sharing
 import shared_names
 import subclassing
@@ -175,7 +175,7 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
     sys.modules["solution"] = module
     peer = Peer(req_fd, resp_fd, home="solution", role="code")
     peer.hooks = hooks = CodeSide(module)
-    releasing.follow_collections(peer)
+    collecting.follow_collections(peer)
     hooks.peer = peer
     hooks.sync.encode = peer.encode
     linecache.cache[SOLUTION_FILE] = (len(code), None, code.splitlines(True), SOLUTION_FILE)

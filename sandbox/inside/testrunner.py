@@ -22,7 +22,7 @@ import introspection
 import proxies
 import pytest_run
 import pytest_shim
-import releasing
+import collecting
 import unsupported
 from asserts import Counter, Rewriter, TestAssertion, caught, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
@@ -211,7 +211,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     fixtures.attach(side)
     follow_mock_patches(side)
     introspection.follow_type_hints(proxies.ref_of)
-    releasing.follow_collections(peer)
+    collecting.follow_collections(peer)
     try:
         hello = peer.receive()
     except PeerGone:

@@ -17,6 +17,7 @@ import threading
 
 import linking
 import nans
+import exports
 import releasing
 from decoding import Decoder
 from encoding import Encoder
@@ -35,7 +36,7 @@ class Codec(Encoder, Decoder):
 
     def __init__(self, home: str, role: str) -> None:
         self.home, self.role = home, role
-        self.exports = releasing.Exports()  # handle -> object (the tests may hold one only weakly)
+        self.exports = exports.Exports()  # handle -> object (the tests may hold one only weakly)
         self.export_ids: dict[int, int] = {}
         self.proxies: dict[int, object] = {}
         self.mirrors: dict[int, type] = {}
@@ -59,7 +60,7 @@ class Codec(Encoder, Decoder):
 
     def forget(self, handle: int) -> None:
         """Let go of an export the other side no longer reaches."""
-        releasing.forget(self, handle)
+        exports.forget(self, handle)
 
     def _garbled(self, what: str) -> PeerGone:
         self.dead = f"the {self.other} process sent {what}"

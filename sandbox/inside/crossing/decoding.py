@@ -14,7 +14,7 @@ import operator
 import live_views
 import named_tuples
 import proxies
-import releasing
+import watching
 import standard_abcs
 import standard_objects
 import values
@@ -152,7 +152,7 @@ class Decoder:
             # the code's copy of a container of the tests': the original (even where a view of the copy was made
             # before the two were linked, as a global the code bound it to reached the tests first)
             return self.links.by_handle[handle][0]
-        known = releasing.known_proxy(self, handle)
+        known = watching.known_proxy(self, handle)
         if known is not None:
             return known
         ref = proxies.Ref(self, handle, short_text(info.get("repr")))
@@ -180,7 +180,7 @@ class Decoder:
         else:
             made = proxies.generic(ref, caps_in(info.get("caps")), _names(info))
             weak = True
-        releasing.keep_proxy(self, handle, made, weak)
+        watching.keep_proxy(self, handle, made, weak)
         return made
 
 

@@ -14,7 +14,7 @@ import types
 import live_views
 import named_tuples
 import proxies
-import releasing
+import exports
 import standard_abcs
 import standard_objects
 import unsupported
@@ -175,7 +175,7 @@ class Encoder:
                 self.next_handle += 1
                 self.exports[handle] = value
                 self.export_ids[id(value)] = handle
-            releasing.count_sending(self, handle, value)
+            exports.count_sending(self, handle, value)
         return handle
 
     def _object(self, value: object) -> tuple:

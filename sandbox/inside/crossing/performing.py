@@ -12,7 +12,7 @@ import traceback
 
 import linking
 import proxies
-import releasing
+import collecting
 import sharing
 import standard_abcs
 import standard_objects
@@ -25,7 +25,7 @@ _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call ma
 def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
     """(result, the call's arguments that changed in place), for one request of the other side."""
     if op == "collect":
-        return releasing.collect_here(peer, args), None
+        return collecting.collect_here(peer, args), None
     if op == "await_all":
         obj = None
     else:

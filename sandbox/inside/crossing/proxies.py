@@ -24,7 +24,7 @@ import contextlib
 import operator
 
 import introspection
-import releasing
+import watching
 import standard_abcs
 import turns
 import unsupported
@@ -682,7 +682,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
         if info["weak"]:  # a class of __slots__ without __weakref__ is held for the run, as it takes no weak reference
-            namespace.update(releasing.held_weakly(bases))
+            namespace.update(watching.held_weakly(bases))
         namespace.setdefault("__slots__", ())
         skip = frozenset({"__hash__"}) if core is ContainerProxy else frozenset()
         namespace.update(protocol_methods(info["caps"], skip))
@@ -784,7 +784,7 @@ def generic(ref: Ref, caps: frozenset, names: dict) -> object:
     key = (names.get("type", "object"), caps)
     cls = _generic.get(key)
     if cls is None:
-        namespace = {"__slots__": (), **protocol_methods(caps), **releasing.held_weakly(())}
+        namespace = {"__slots__": (), **protocol_methods(caps), **watching.held_weakly(())}
         if ref.peer.role == "tests" and key[0] in introspection.CLASS_OF:
             # isinstance(f, types.FunctionType), so inspect.isfunction and ismethod, as for the code's own function
             namespace["__class__"] = property(lambda self, cls=introspection.CLASS_OF[key[0]]: cls)
