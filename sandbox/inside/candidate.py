@@ -18,10 +18,11 @@ import sys
 import types
 
 import codeside_sync
+import collecting
+import environment
 import introspection
 import one_cpu
 import proxies
-import collecting
 import sharing
 import shared_names
 import subclassing
@@ -90,9 +91,9 @@ class CodeSide:
             self.names.incoming(extra["names"], self.peer.decode)
         if extra and "stdin" in extra:  # a test set sys.stdin itself: the code reads the tests' (None: its own)
             sys.stdin = self.stdin if extra["stdin"] is None else self.peer.decode(extra["stdin"])
-        argv = extra.get("argv") if extra else None
-        if type(argv) is list and all(type(a) is str for a in argv):
-            sys.argv = list(argv)
+        argv = environment.argv_list(extra.get("argv")) if extra else None
+        if argv is not None:
+            sys.argv = argv
         try:
             self.handover.incoming(extra)
         except BadState:

@@ -17,12 +17,12 @@ import sys
 import types
 import unittest
 
+import collecting
 import fixtures
 import introspection
 import proxies
 import pytest_run
 import pytest_shim
-import collecting
 import unsupported
 from asserts import Counter, Rewriter, TestAssertion, caught, compare, safe_repr, short, truth
 from peer import Peer, PeerGone

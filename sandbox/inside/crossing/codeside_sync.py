@@ -163,7 +163,7 @@ class Sync:
                 decimal_context.apply(extra["decimal"])
         wanted = extra and (extra.get("capture") or extra.get("log") or extra.get("warn"))
         self.requests.append((_Frame(extra) if wanted else None, process_state.snapshot(), decimal_context.settings(),
-                              environment.raw(), _argv()))
+                              environment.raw(), environment.argv_list(sys.argv)))
 
     def leave(self) -> dict | None:
         frame, began, decimals, env, argv = self.requests.pop() if self.requests else (None,) * 5
@@ -184,7 +184,7 @@ class Sync:
         env_changes = environment.changes_since(env)
         if env_changes:  # os.environ["APP_MODE"] = "dev": the tests' os.environ too, as one process has one
             found = {**(found or {}), "env_changes": env_changes}
-        argv_now = _argv()
+        argv_now = environment.argv_list(sys.argv)
         if argv is not None and argv_now is not None and argv_now != argv:  # sys.argv[1:] = ['--verbose'], the same
             found = {**(found or {}), "argv": argv_now}
         return found
@@ -205,11 +205,6 @@ class Sync:
         frame = self.requests[-1][0] if self.requests else None
         flush_streams()
         return (frame.output() or None) if frame else None
-
-
-def _argv() -> list[str] | None:
-    argv = sys.argv
-    return list(argv) if type(argv) is list and len(argv) <= 10_000 and all(type(a) is str for a in argv) else None
 
 
 def flush_streams() -> None:

@@ -1,5 +1,6 @@
 """The environment variables the code changes during a call, sent back to the tests' process (one process has one
-os.environ: a test that sets APP_MODE and then calls code that overwrites it reads the code's value).
+os.environ: a test that sets APP_MODE and then calls code that overwrites it reads the code's value), and what
+sys.argv may be, either way.
 
 Runs inside the sandbox (stdlib only), in both processes. The tests' process sends its whole environment with a
 request when it changed (testside_sync); the code's answers carry only what the call set or unset, so a variable
@@ -12,6 +13,7 @@ import os
 
 MAX_CHANGES = 1000  # variables one answer may set or unset
 MAX_TEXT = 1 << 20  # characters of names and values one answer may carry
+MAX_ARGS = 10_000  # the arguments a sys.argv sent either way may hold
 
 
 def raw() -> dict | None:
@@ -53,3 +55,11 @@ def apply(changes: object) -> bool:
     for name in unset:
         os.environ.pop(name, None)
     return bool(set_now or unset)
+
+
+def argv_list(value: object) -> list[str] | None:
+    """value as a new list to be sys.argv, where it is a list of at most MAX_ARGS strings (what either side set, or
+    sent), else None: a side that set sys.argv to something else keeps it to itself."""
+    if type(value) is list and len(value) <= MAX_ARGS and all(type(a) is str for a in value):
+        return list(value)
+    return None

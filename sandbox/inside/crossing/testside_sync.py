@@ -73,8 +73,10 @@ class TestsSide:
         if sys.stdin is not self.stdin_sent:
             self.stdin_sent = sys.stdin
             extra["stdin"] = None if sys.stdin is self.stdin else self.peer.encode(sys.stdin)
-        if sys.argv != self.argv_sent and type(sys.argv) is list and all(type(a) is str for a in sys.argv):
-            extra["argv"] = self.argv_sent = list(sys.argv)
+        if sys.argv != self.argv_sent:
+            argv = environment.argv_list(sys.argv)
+            if argv is not None:
+                extra["argv"] = self.argv_sent = argv
         decimals = decimal_context.settings()
         if decimals is not None and decimals != self.decimals:
             extra["decimal"] = self.decimals = decimals
@@ -106,9 +108,9 @@ class TestsSide:
         records = extra.get("logs")
         if type(records) is list:
             _log(records)
-        argv = extra.get("argv")
-        if type(argv) is list and all(type(a) is str for a in argv):  # the code's sys.argv[1:] = [...]: the tests' too
-            sys.argv, self.argv_sent = list(argv), list(argv)  # two lists: a test's change in place is then seen
+        argv = environment.argv_list(extra.get("argv"))
+        if argv is not None:  # the code's sys.argv[1:] = [...]: the tests' too
+            sys.argv, self.argv_sent = argv, list(argv)  # two lists: a test's change in place is then seen
         if environment.apply(extra.get("env_changes")):  # as sent with the next request: what it now is here
             self.env, self.env_raw = dict(os.environ), environment.raw()
         if "decimal" in extra and decimal_context.apply(extra["decimal"]):
