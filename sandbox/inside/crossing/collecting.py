@@ -3,7 +3,8 @@ collect the code's garbage (a ``__del__`` of the code's runs, a WeakSet of its l
 as a collection starts on either side, the stand-ins a weak reference points to are kept or noted (watching.py): a
 collection clears the weak references to its garbage before any ``__del__`` runs, so a stand-in in a cycle of the
 tests' (a list that holds itself, a frame a traceback keeps) would take their weak reference with it though the code
-keeps the object.
+keeps the object. The code's side looks again at its stand-ins of the tests' objects, to let go of those it
+holds no more (watching.py).
 
 Runs inside the sandbox (stdlib only), in both processes.
 """
@@ -48,13 +49,14 @@ def follow_collections(peer: object) -> None:
 
 
 def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
-    """As a collection starts: the tests' side keeps the proxies a weak reference of its points to; kept, one is
-    watched once the tests hold it no more (watching.let_go_of_kept). The code's side, whose memo holds its proxies,
-    notes those a weak reference of the code's points to (one it moved to a WeakSet after the call that brought it),
-    for its next message (watching.watch_the_weakly_held). Only the proxies the collection may collect are looked
-    at: those made since the last collection of its generation (a young collection leaves older objects alone, and
-    an older proxy that dies outside a collection runs __del__ before its weak references are cleared), every one
-    for a full collection, so the cost is the proxies made, not those alive, at each collection."""
+    """As a collection starts: the tests' side keeps the proxies a weak reference of its points to; kept, one is watched
+    once the tests hold it no more (watching.let_go_of_kept). The code's side, whose memo holds its proxies, notes
+    them for its next message (watching.watch_the_weakly_held), which watches those the code holds no more but
+    weakly (one it moved to a WeakSet after the call that brought it, or let go of since). Only the proxies the
+    collection may collect are looked at: those made since the last collection of its generation (a young collection
+    leaves older objects alone, and an older proxy that dies outside a collection runs __del__ before its weak
+    references are cleared), every one for a full collection, so the cost is the proxies made, not those alive, at
+    each collection."""
     if phase != "start":
         return
     lifetimes, memo = peer.lifetimes, peer.proxies
@@ -74,7 +76,9 @@ def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
         candidates.append(entry() if type(entry) is weakref.ref else entry)
     code = peer.role == "code"
     for proxy in candidates:
-        if proxy is None or weakref.getweakrefcount(proxy) <= (0 if code else 1):  # the tests' memo holds one
+        # The tests' side: those a weak reference of theirs points to (their memo's is one). The code's side: every
+        # one, to see after the collection whether the code still holds it (a cycle of its that held one is gone).
+        if proxy is None or (not code and weakref.getweakrefcount(proxy) <= 1):
             continue
         try:
             ref = object.__getattribute__(proxy, "_sbx_ref")

@@ -37,6 +37,7 @@ class Lifetimes:
         self.released: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
         self.watched: dict[int, list] = {}
+        self.scanned: dict[int, list] = {}  # of the watched, those that may have changed since (watching.py)
         self.kept: dict[int, list] = {}
         self.sent: dict[int, int] = {}
         self.weakened: set[int] = set()
@@ -48,8 +49,9 @@ class Lifetimes:
         self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
     def to_tell(self) -> bool:
-        """Whether a release, a watch or a death waits for the next message."""
-        return bool(self.released or self.watch or self.gone)
+        """Whether a release, a watch or a death waits for the next message, or what the last one let go of waits
+        for it to go (leaving)."""
+        return bool(self.released or self.watch or self.gone or self.leaving)
 
 
 def unsent(peer: object, node: object) -> None:

@@ -48,7 +48,8 @@ def watch(lifetimes: object, ref: object, proxy: object) -> None:
     # Told now: its Ref, when it dies, releases only what it receives from here on. Zeroed before anything is made:
     # a collection may start at the next allocation, and must not keep a proxy on its way to being watched.
     received, ref.received = ref.received, 0
-    lifetimes.watched[ref.handle] = [proxy, False]
+    entry = lifetimes.watched[ref.handle] = [proxy, False]
+    lifetimes.scanned[ref.handle] = entry
     lifetimes.watch.append((ref.handle, received))
     lifetimes.kept.pop(ref.handle, None)
 
@@ -63,6 +64,7 @@ def known_proxy(peer: object, handle: int) -> object | None:
             watched = peer.lifetimes.watched.get(handle)
             if watched is not None:
                 watched[1] = True  # sent again, so held there again: when the tests let go, "unheld" says so
+                peer.lifetimes.scanned[handle] = watched
     elif known is not None and peer.role == "code":
         ref = object.__getattribute__(known, "_sbx_ref")
         if ref.received:  # one of the proxies this module covers (keep_proxy)
@@ -102,16 +104,25 @@ _WATCHED_REFS = 2  # a watched proxy's references when its side holds it no more
 
 def watched_changes(lifetimes: object) -> dict:
     """Of the watched proxies, those held again since the last message ("held": taken back through a weak
-    reference) and those held no more ("unheld")."""
+    reference) and those held no more ("unheld"). Only those that may have changed are looked at (scanned): a
+    watched proxy nothing holds and no weak reference points to comes back only as received again (known_proxy),
+    so a test's objects the code was handed and did not keep cost nothing at each call."""
     held, unheld = [], []
-    for handle, entry in lifetimes.watched.copy().items():  # a copy: a collection may start, another thread
+    scanned = lifetimes.scanned
+    for handle, entry in scanned.copy().items():  # a copy: a collection may start, another thread
         if not entry:  # let go of meanwhile
+            scanned.pop(handle, None)
             continue
         now = sys.getrefcount(entry[0]) > _WATCHED_REFS
         if now != entry[1]:
             entry[1] = now
             (held if now else unheld).append(handle)
+        if not now and weakref.getweakrefcount(entry[0]) <= _OWN_WEAK_REFS:
+            scanned.pop(handle, None)
     return {key: handles for key, handles in (("held", held), ("unheld", unheld)) if handles}
+
+
+_OWN_WEAK_REFS = 1  # a watched proxy's weak references of this module's own: the memo's
 
 
 _HELD_BY_THE_MEMO = 3  # a code side's proxy's references when only weak ones of the code's remain: memo, local, arg
@@ -119,18 +130,23 @@ _HELD_BY_THE_MEMO = 3  # a code side's proxy's references when only weak ones of
 
 def watch_the_weakly_held(peer: object) -> None:
     """The code's side: of its proxies of the tests' objects touched since its last message, those it now holds
-    only weakly (a WeakSet or WeakValueDictionary of the code's) are watched: held here, weakly in the memo, and the
-    tests' side told to hold the object weakly, and to say when it dies (then this side lets the proxy go, and the
-    code's weak references die too)."""
+    only weakly (a WeakSet or WeakValueDictionary of the code's) or not at all (a test's object it was handed and
+    did not keep) are watched: held here, weakly in the memo, and the tests' side told to hold the object weakly,
+    and to say when it dies (then this side lets the proxy go, and the code's weak references die too). So a test's
+    object lives as long as the tests or the code keep it, and while it lives the code's stand-in of it is the same
+    one (an id() the code took stays its id)."""
     lifetimes, memo = peer.lifetimes, peer.proxies
     touched, lifetimes.touched = lifetimes.touched, {}
     for handle in list(touched):
         proxy = touched.pop(handle)
-        if memo.get(handle) is not proxy or weakref.getweakrefcount(proxy) == 0:
+        if memo.get(handle) is not proxy:
             continue
         if sys.getrefcount(proxy) > _HELD_BY_THE_MEMO:
             # held strongly too, or by another thread's call still running: looked at again with the next message
-            lifetimes.touched.setdefault(handle, proxy)
+            # where a weak reference of the code's may take over from what holds it; else when it is received again,
+            # or at a full collection (collecting.py)
+            if weakref.getweakrefcount(proxy):
+                lifetimes.touched.setdefault(handle, proxy)
             continue
         ref = object.__getattribute__(proxy, "_sbx_ref")
         if ref.received and handle not in lifetimes.watched:
@@ -156,6 +172,7 @@ def died_there(lifetimes: object, handle: int) -> None:
     """The other side said the object of a watched proxy died: let go of the proxy, not to be watched again as it
     dies here (nothing to release)."""
     entry = lifetimes.watched.pop(handle, None)
+    lifetimes.scanned.pop(handle, None)
     if entry:
         object.__getattribute__(entry[0], "_sbx_ref").received = 0
         entry.clear()
