@@ -19,8 +19,6 @@ CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN + FOURTH_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
-_MOVED_LATER = ("a test's object the code moves into weak storage in a later call is let go of at a collection, "
-                "not at once")
 _CONTEXT = "a ContextVar of the code's is not scoped by the tests' Context.run or their asyncio tasks"
 _METACLASS = "type() of the code's class is a stand-in's class, not the code's metaclass"
 _SUBCLASS = "a test's class chain built on the code's class loses what is not its first mirror base's"
@@ -52,8 +50,6 @@ KNOWN = {
         "the code's stand-in of a test's bound method is no bound method: WeakMethod refuses it",
     "pt_runtime_checkable_protocol_with_tests_objects":
         "isinstance of a test's object with the code's runtime_checkable Protocol is False",
-    "r23_moved_to_weak_later_nogc": _MOVED_LATER,
-    "r23_moved_to_weak_later_nogc_keeps_WRONG": _MOVED_LATER,
     "r23_unheld_with_payload_error": "an exception's args that hold an object of the tests' cross as its text",
     "q4_contextvar_copy_context_run_ok": _CONTEXT,
     "q4_min_contextvar_copy_context_run": _CONTEXT,

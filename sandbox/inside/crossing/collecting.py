@@ -49,14 +49,14 @@ def follow_collections(peer: object) -> None:
 
 
 def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
-    """As a collection starts: the tests' side keeps the proxies a weak reference of its points to; kept, one is watched
-    once the tests hold it no more (watching.let_go_of_kept). The code's side, whose memo holds its proxies, notes
-    them for its next message (watching.watch_the_weakly_held), which watches those the code holds no more but
-    weakly (one it moved to a WeakSet after the call that brought it, or let go of since). Only the proxies the
-    collection may collect are looked at: those made since the last collection of its generation (a young collection
-    leaves older objects alone, and an older proxy that dies outside a collection runs __del__ before its weak
-    references are cleared), every one for a full collection, so the cost is the proxies made, not those alive, at
-    each collection."""
+    """As a collection starts, its side keeps the proxies it may collect that should not die in its garbage, until
+    its next message (watching.let_go_of_kept): a collection clears the weak references to its garbage before any
+    __del__ runs, so a proxy in a cycle of the tests' (a list that holds itself, a frame a traceback keeps) would take
+    their weak reference with it though the code keeps the object, and a proxy in a cycle of the code's would take
+    the code's weak references to a test's object the test still holds. Kept, each dies after the collection by its
+    count, its __del__ first (watching._dying). Only the proxies the collection may collect are looked at: those made
+    since the last collection of its generation (a young collection leaves older objects alone), every one for a
+    full collection, so the cost is the proxies made, not those alive, at each collection."""
     if phase != "start":
         return
     lifetimes, memo = peer.lifetimes, peer.proxies
@@ -76,19 +76,16 @@ def _keep_the_weakly_referenced(peer: object, phase: str, info: dict) -> None:
         candidates.append(entry() if type(entry) is weakref.ref else entry)
     code = peer.role == "code"
     for proxy in candidates:
-        # The tests' side: those a weak reference of theirs points to (their memo's is one). The code's side: every
-        # one, to see after the collection whether the code still holds it (a cycle of its that held one is gone).
+        # The tests' side: those a weak reference of theirs points to (their memo's is one); else one dies in their
+        # garbage, and its Ref releases it. The code's side: every one, to be watched as it dies after the
+        # collection, its memo's weak reference whole (the code's stand-in of a test's object stays the same one).
         if proxy is None or (not code and weakref.getweakrefcount(proxy) <= 1):
             continue
         try:
             ref = object.__getattribute__(proxy, "_sbx_ref")
         except AttributeError:
             continue
-        if not ref.received or ref.handle in lifetimes.watched:
-            continue
-        if code:
-            lifetimes.touched[ref.handle] = proxy
-        elif ref.handle not in lifetimes.kept:
+        if ref.received and ref.handle not in lifetimes.watched and ref.handle not in lifetimes.kept:
             lifetimes.kept[ref.handle] = [proxy]
 
 

@@ -33,6 +33,7 @@ class _Calls(threading.local):
     def __init__(self) -> None:
         self.nesting = 0
         self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
+        self.dropped: list | None = None  # what that answer let go of, held until the changes are applied
         self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
         self.kept_now: list = []  # the code's side: which containers of the request being served it kept
 
@@ -95,9 +96,12 @@ class Peer(Codec, RemoteErrors):
                 self.serve(message)
                 continue
             extra = message[-1] if len(message) >= 2 else None
+            dropped = None  # what this message let go of, held until its payload is read (releasing.incoming)
             if type(extra) is dict:
-                releasing.incoming(self, extra)
+                dropped = releasing.incoming(self, extra)
                 self.changes = extra.get("mutated")
+                if self.changes and dropped:
+                    self.calls.dropped = dropped  # the changes may name them too (proxies.call_through)
                 self.kept = extra.get("kept")
                 linking.incoming(self, extra)
                 if sent is not None and self.kept:
@@ -107,13 +111,16 @@ class Peer(Codec, RemoteErrors):
                     proxies.link_kept(self, *sent)
                 if self.hooks:
                     self.hooks.after_answer(extra)
-            if kind == "r" and len(message) == 3:
-                return self.decode(message[1])
-            if kind == "e" and len(message) == 3 and type(message[1]) is dict:
-                raise self.rebuild_error(message[1])
-            if kind == "s" and op in _ITERATION:
-                raise StopIteration(self.decode(message[1]) if len(message) == 3 else None)
-            raise self._garbled("a garbled answer")
+            try:
+                if kind == "r" and len(message) == 3:
+                    return self.decode(message[1])
+                if kind == "e" and len(message) == 3 and type(message[1]) is dict:
+                    raise self.rebuild_error(message[1])
+                if kind == "s" and op in _ITERATION:
+                    raise StopIteration(self.decode(message[1]) if len(message) == 3 else None)
+                raise self._garbled("a garbled answer")
+            finally:
+                del dropped  # not kept by the frame a raised error's traceback holds
 
     def receive(self, channel: int = 0) -> tuple:
         """The next message on channel (a request or an answer); raises PeerGone when the pipe ends or carries
@@ -161,8 +168,9 @@ class Peer(Codec, RemoteErrors):
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
+        dropped = None  # what this message let go of, held until its arguments are read (releasing.incoming)
         if type(extra) is dict:
-            releasing.incoming(self, extra)  # first: what the request names is held, what died before it is not
+            dropped = releasing.incoming(self, extra)  # first: what the request names is held, what died before not
             linking.incoming(self, extra)
         if self.hooks:
             self.hooks.before_serving(extra if type(extra) is dict else None)
@@ -198,6 +206,7 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
+            del dropped
         # The linked containers' changes with the result still held (a container it returns is not let go of);
         # then, the result sent as encoded, what the code now holds only weakly (a registering decorator returns
         # the listener it keeps in a WeakSet) is seen so with this answer (releasing.outgoing); the tests' side

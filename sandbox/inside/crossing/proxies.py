@@ -268,8 +268,11 @@ def call_through(ref: Ref, args: tuple, kwargs: dict) -> object:
     with turns.taken(sent) if sent else contextlib.nullcontext():  # another thread's call with the same list waits
         result = peer.request("call", ("h", ref.handle), *peer.encode_call(args, kwargs), sent=(args, kwargs))
         changes, peer.changes = peer.changes, None
-        if changes:
-            apply_changes(args, kwargs, changes, peer.decode)
+        try:
+            if changes:
+                apply_changes(args, kwargs, changes, peer.decode)
+        finally:
+            peer.calls.dropped = None  # what the answer let go of may go now (releasing.incoming)
     return result
 
 

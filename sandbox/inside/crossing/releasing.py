@@ -24,34 +24,30 @@ _MAX_TOLD = 100_000  # the handles one message may release, watch or say gone th
 
 
 class Lifetimes:
-    """One side's account of what the other holds. The tests' side: released, (handle, times received) of the Refs that
-    died, and watch, of the proxies it keeps while a weak reference of theirs remains (watched: handle -> [proxy,
-    whether the tests held it again when last told]), to tell; kept, of the proxies a collection found weakly
-    referenced (handle -> [proxy]), held here until the tests let go of them. The code's side: sent, how many times
-    each handle crossed; weakened, the handles it holds weakly; gone, those whose object died, to tell. The code's
-    side also: touched, its proxies of the tests' objects decoded since its last message, or found weakly referenced
-    by a collection (handle -> proxy), to see whether it now holds them only weakly. lock: one step for an export and
-    a release (encoding.export, incoming)."""
+    """One side's account, both sides alike. Of its proxies of the other side's objects: released, (handle, times
+    received) of the Refs that died, and watch, (handle, times received) of the proxies it watches since its last
+    message, to tell; watched, handle -> [proxy, whether its side held it when last looked at], and scanned, those of
+    them that may have changed since; kept, the proxies a collection kept (handle -> [proxy]), until its next
+    message; young and younger_than_gen1, the handles of the proxies made since the last collections. Of its own
+    exports: sent, how many times each handle crossed; weakened, the handles it holds weakly; gone, those whose
+    object died, to tell. lock: one step for an export and a release (encoding.export, incoming)."""
 
     def __init__(self) -> None:
         self.released: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
         self.watched: dict[int, list] = {}
-        self.scanned: dict[int, list] = {}  # of the watched, those that may have changed since (watching.py)
+        self.scanned: dict[int, list] = {}
         self.kept: dict[int, list] = {}
         self.sent: dict[int, int] = {}
         self.weakened: set[int] = set()
         self.gone: list[int] = []
-        self.touched: dict[int, object] = {}
-        self.leaving: list = []  # the tests' side: objects a message let go of, dropped once its payload was read
         self.young: list[int] = []  # handles of the proxies made since the last collection started
         self.younger_than_gen1: list[int] = []  # and since the last collection of generation 1 or 2
         self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
     def to_tell(self) -> bool:
-        """Whether a release, a watch or a death waits for the next message, or what the last one let go of waits
-        for it to go (leaving)."""
-        return bool(self.released or self.watch or self.gone or self.leaving)
+        """Whether a release, a watch or a death waits for the next message."""
+        return bool(self.released or self.watch or self.gone)
 
 
 def unsent(peer: object, node: object) -> None:
@@ -85,10 +81,8 @@ def unsent(peer: object, node: object) -> None:
 def outgoing(peer: object) -> dict | None:
     """What to tell with the next message, either side: the Refs that died, the proxies it watches since the last
     one, which of those it holds again (taken back through a weak reference) or no more, and which of its own
-    objects the other side watches died. Only outside a call, the kept and touched proxies are looked at first."""
+    objects the other side watches died. Only outside a call, the proxies a collection kept are let go of first."""
     lifetimes = peer.lifetimes
-    if lifetimes.leaving:
-        lifetimes.leaving = []  # their objects may die now (their weak callbacks say "gone", told below)
     # Only outside a call (nesting 0): a request made inside one is made while its frames still hold what it got,
     # and looking at every watched proxy at each of a call's requests would cost N squared (a publish to N
     # listeners). The tests' threads and the code's, each at its own nesting, cannot let go of a proxy meanwhile
@@ -96,8 +90,6 @@ def outgoing(peer: object) -> dict | None:
     outside = peer.nesting == 0
     if lifetimes.kept and outside:
         watching.let_go_of_kept(lifetimes)
-    if lifetimes.touched and outside:
-        watching.watch_the_weakly_held(peer)
     found = {}
     for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
         taken = []
@@ -113,9 +105,12 @@ def outgoing(peer: object) -> dict | None:
     return found or None
 
 
-def incoming(peer: object, extra: dict) -> None:
+def incoming(peer: object, extra: dict) -> list | None:
     """Take what the other side told: let go of its watched proxies of this side's objects that died, let go of (or
-    hold weakly) the exports it released (or watches) every sending of, and hold again those it took back."""
+    hold weakly) the exports it released (or watches) every sending of, and hold again those it took back. The
+    tests' side returns the objects it let go of, for the caller to hold until the message's payload is read (a
+    stand-in the code returned, or put in a list of the tests', and let go of as its call ended); the code's side
+    lets go of them here, so that a __del__ of the code's runs before the request that follows its release."""
     lifetimes = peer.lifetimes
     for handle in _told(extra.get("gone")):
         watching.died_there(lifetimes, handle)
@@ -137,10 +132,9 @@ def incoming(peer: object, extra: dict) -> None:
         for handle in _told(extra.get("held")):
             exports.hold_again(peer, handle)
     if peer.role == "tests":
-        # Held until the next message: this one's payload may name them (a stand-in the code returned, or put in a
-        # list of the tests', and holds only weakly once the call ended), and is read after this.
-        lifetimes.leaving.extend(value for value in dropped if value is not None)
+        return dropped
     del dropped
+    return None
 
 
 def _all_released(lifetimes: Lifetimes, handle: int, count: int) -> bool:

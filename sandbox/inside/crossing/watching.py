@@ -4,12 +4,15 @@ watched instead of let die: kept here, while the other side holds the object wea
 when it dies; then the weak references here die too. So ``w = weakref.ref(obj); del obj; gc.collect(); assert w() is
 None`` holds exactly where the object's own side kept no reference, as in one process.
 
-The tests' side holds its stand-ins of the code's objects weakly in its memo, and one that dies with a weak
-reference left is watched from its ``__del__`` (_dying). The code's side holds its stand-ins of the tests' objects
-(instances of their classes, their functions) in its memo until it holds one only weakly (a WeakSet of listeners, a
-WeakKeyDictionary cache; seen as its call ends, or as a collection starts): then it is watched the same way. It never
-lets go of one outright, so an id() the code took of a test's object stays its id for the run. What a collection
-finds weakly referenced (collecting.py) is kept or looked at here.
+Both sides hold their stand-ins weakly in their memo, so a stand-in dies, and its ``__del__`` (_dying) runs, the
+moment its side lets go of it, as the object would in one process. The tests' side watches one that dies with a weak
+reference of theirs left, and else lets it die (its Ref releases the code's object). The code's side watches every
+one it lets go of (the test that handed it an object may still hold it; a WeakSet of listeners may point to it):
+the tests' side holds its object weakly from then on, and says when it dies. The stand-in the code lets go of is
+kept, so while the test's object lives the code's stand-in of it is the same one (an id() the code took stays its
+id). A watched stand-in its side takes back (through a weak reference, or as it crosses again) is looked at with
+each message until it is let go of again (watched_changes). A collection keeps the stand-ins it would find in its
+garbage (collecting.py): a collection clears weak references before any ``__del__`` runs.
 
 Only the stand-ins of the other side's objects (instances of its classes, its functions and other objects) are held
 this way; live views, standard objects, generators, exceptions and values of value classes are held as long as the
@@ -32,15 +35,21 @@ def held_weakly(bases: tuple | list) -> dict:
 
 
 def _dying(proxy: object) -> None:
-    """A proxy the tests let go of, before its weak references are cleared: where one of theirs remains, it is
-    watched (kept, and the code's side told to hold the object weakly); else it dies, and its Ref releases it."""
+    """A proxy its side let go of, before its weak references are cleared (a proxy dies by its count: a collection
+    finds none, collecting.py). The tests' side: where a weak reference of theirs remains, it is watched (kept, and
+    the code's side told to hold the object weakly); else it dies, and its Ref releases it. The code's side: it is
+    watched, whatever points to it: the tests hold their object weakly from then on, and it lives as long as they
+    keep it, with this same stand-in for the code (an id() the code took of it stays its id)."""
     try:
         ref = object.__getattribute__(proxy, "_sbx_ref")
     except AttributeError:
         return
-    if not ref.received or weakref.getweakrefcount(proxy) <= 1:  # the memo's own (keep_proxy) is one
+    peer = ref.peer
+    if not ref.received or (peer.role == "tests" and weakref.getweakrefcount(proxy) <= 1):  # the memo's is one
         return
-    watch(ref.peer.lifetimes, ref, proxy)
+    watch(peer.lifetimes, ref, proxy)
+    if peer.proxies.get(ref.handle) is None:  # its memo's weak reference cleared (a collection's garbage after all)
+        peer.proxies[ref.handle] = _weakly(peer, ref.handle, proxy)
 
 
 def watch(lifetimes: object, ref: object, proxy: object) -> None:
@@ -65,28 +74,18 @@ def known_proxy(peer: object, handle: int) -> object | None:
             if watched is not None:
                 watched[1] = True  # sent again, so held there again: when the tests let go, "unheld" says so
                 peer.lifetimes.scanned[handle] = watched
-    elif known is not None and peer.role == "code":
-        ref = object.__getattribute__(known, "_sbx_ref")
-        if ref.received:  # one of the proxies this module covers (keep_proxy)
-            ref.received += 1
-            peer.lifetimes.touched[handle] = known
     return known
 
 
 def keep_proxy(peer: object, handle: int, made: object, weak: bool) -> None:
     """Remember made as this side's proxy of handle, counting this first receipt for the proxies this module covers:
-    the tests' side holds those weakly; the code's side holds them until it holds them only weakly (a WeakSet of
-    listeners: watch_the_weakly_held), so that an id() the code took of the tests' object stays its id. Other
+    both sides hold those weakly, and one its side lets go of is watched or released as it dies (_dying). Other
     proxies are held for the run."""
     if not weak:
         peer.proxies[handle] = made
         return
     object.__getattribute__(made, "_sbx_ref").received = 1
     peer.lifetimes.young.append(handle)
-    if peer.role == "code":
-        peer.proxies[handle] = made
-        peer.lifetimes.touched[handle] = made
-        return
     peer.proxies[handle] = _weakly(peer, handle, made)
 
 
@@ -125,47 +124,14 @@ def watched_changes(lifetimes: object) -> dict:
 _OWN_WEAK_REFS = 1  # a watched proxy's weak references of this module's own: the memo's
 
 
-_HELD_BY_THE_MEMO = 3  # a code side's proxy's references when only weak ones of the code's remain: memo, local, arg
-
-
-def watch_the_weakly_held(peer: object) -> None:
-    """The code's side: of its proxies of the tests' objects touched since its last message, those it now holds
-    only weakly (a WeakSet or WeakValueDictionary of the code's) or not at all (a test's object it was handed and
-    did not keep) are watched: held here, weakly in the memo, and the tests' side told to hold the object weakly,
-    and to say when it dies (then this side lets the proxy go, and the code's weak references die too). So a test's
-    object lives as long as the tests or the code keep it, and while it lives the code's stand-in of it is the same
-    one (an id() the code took stays its id)."""
-    lifetimes, memo = peer.lifetimes, peer.proxies
-    touched, lifetimes.touched = lifetimes.touched, {}
-    for handle in list(touched):
-        proxy = touched.pop(handle)
-        if memo.get(handle) is not proxy:
-            continue
-        if sys.getrefcount(proxy) > _HELD_BY_THE_MEMO:
-            # held strongly too, or by another thread's call still running: looked at again with the next message
-            # where a weak reference of the code's may take over from what holds it; else when it is received again,
-            # or at a full collection (collecting.py)
-            if weakref.getweakrefcount(proxy):
-                lifetimes.touched.setdefault(handle, proxy)
-            continue
-        ref = object.__getattribute__(proxy, "_sbx_ref")
-        if ref.received and handle not in lifetimes.watched:
-            watch(lifetimes, ref, proxy)
-            memo[handle] = _weakly(peer, handle, proxy)
-        del proxy
-
-
 def let_go_of_kept(lifetimes: object) -> None:
-    """The kept proxies (collecting.py) the tests hold no more: watched where a weak reference of theirs remains,
-    else let die here (their Refs release them with this message)."""
-    for handle, entry in lifetimes.kept.copy().items():  # a copy: a collection may start and keep more
-        if not entry or sys.getrefcount(entry[0]) > _WATCHED_REFS:
-            continue
-        ref = object.__getattribute__(entry[0], "_sbx_ref")
-        if ref.received and weakref.getweakrefcount(entry[0]) > 1:
-            watch(lifetimes, ref, entry[0])  # first: a collection may start in between, and must find it watched
-        lifetimes.kept.pop(handle, None)
+    """Let go of the proxies a collection kept (collecting.py), the collection over: one its side holds no more dies
+    here by its count, so its ``__del__`` runs before its weak references are cleared (_dying watches it where it
+    should be); one still held dies so when its side lets go of it."""
+    kept, lifetimes.kept = lifetimes.kept, {}  # a new dict: a collection may start meanwhile, and keep more
+    for entry in kept.values():
         entry.clear()
+    kept.clear()
 
 
 def died_there(lifetimes: object, handle: int) -> None:
