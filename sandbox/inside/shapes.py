@@ -228,14 +228,24 @@ def exit_words(text: str) -> str:
 
 
 def detect_shape(module: ast.Module) -> str:
-    """``check`` (HumanEval), ``pytest`` (test_* functions, Test* or unittest.TestCase classes) or ``asserts``."""
+    """``pytest`` (test_* functions, Test* or unittest.TestCase classes), ``check`` (HumanEval: a ``check`` function
+    and nothing else that tests, called by no line of the file) or ``asserts``. A ``check`` beside test functions is
+    their helper: taken for HumanEval's, it ran alone, and the tests never did (a wrong answer passed)."""
     defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    if any(isinstance(n, ast.FunctionDef) and n.name == "check" for n in defs):
-        return "check"
     if any(n.name.startswith("test") if not isinstance(n, ast.ClassDef) else
            (n.name.startswith("Test") or is_test_case(n)) for n in defs):
         return "pytest"
+    if any(isinstance(n, ast.FunctionDef) and n.name == "check" for n in defs) and not _calls_check(module):
+        return "check"
     return "asserts"
+
+
+def _calls_check(module: ast.Module) -> bool:
+    """Does a top-level line of the file (not a definition, not a __main__ block) call check itself?"""
+    lines = [stmt for stmt in module.body
+             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not is_main_guard(stmt)]
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "check"
+               for stmt in lines for n in ast.walk(stmt))
 
 
 def holds_assert(stmt: ast.stmt) -> bool:

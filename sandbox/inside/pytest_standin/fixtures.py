@@ -306,12 +306,36 @@ class TempPathFactory:
         return path
 
 
+class Node:
+    """request.node: the test's name and id, and its marks, its own first, then its class's and its module's
+    (get_closest_marker, iter_markers), as a fixture reads a mark's data."""
+
+    def __init__(self, name: str, function: object, cls: object) -> None:
+        self.name, self.nodeid = name, f"tests.py::{name}"
+        self.own_markers = _marks(function)
+        module = getattr(function, "__globals__", {}).get("pytestmark", [])
+        self._markers = [*self.own_markers, *_marks(cls), *_marks(type("module", (), {"pytestmark": module}))]
+
+    def iter_markers(self, name: str | None = None):
+        return iter([m for m in self._markers if name is None or m.name == name])
+
+    def get_closest_marker(self, name: str, default: object = None) -> object:
+        return next(self.iter_markers(name), default)
+
+
+def _marks(target: object) -> list:
+    found = getattr(target, "pytestmark", []) if target is not None else []
+    found = found if isinstance(found, list) else [found]
+    marks = [getattr(m, "mark", m) for m in found]
+    return [m for m in marks if isinstance(getattr(m, "name", None), str)]
+
+
 class Request:
     """request: the test's name, its param (a parametrized fixture's value), finalizers, getfixturevalue."""
 
     def __init__(self, resolver: Resolver, name: str, function: object, cls: object, instance: object) -> None:
         self._resolver, self.function, self.cls, self.instance = resolver, function, cls, instance
-        self.node = type("Node", (), {"name": name, "nodeid": f"tests.py::{name}", "own_markers": []})()
+        self.node = Node(name, function, cls)
         self.fixturename = None
         self.param = None
         self.scope = "function"
@@ -425,13 +449,25 @@ def _finish(generator: object) -> None:
 
 
 def arguments(fn: object) -> list[str]:
-    """The names a test or fixture function asks for (its parameters without defaults, self excluded)."""
+    """The names a test or fixture function asks for (its parameters without defaults, self excluded), but the first
+    ones a ``@mock.patch`` decorator fills with its mocks, as pytest leaves them out (``num_mock_patch_args``)."""
     try:
         parameters = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         return []
-    return [p.name for p in parameters if p.default is inspect.Parameter.empty
-            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "cls")]
+    names = [p.name for p in parameters if p.default is inspect.Parameter.empty
+             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "cls")]
+    return names[_mock_patch_arguments(fn):] if hasattr(fn, "__wrapped__") else names
+
+
+def _mock_patch_arguments(fn: object) -> int:
+    """How many mocks the patch decorators on fn pass it: those that make one (no ``new``, not ``patch.multiple``)."""
+    patchings = getattr(fn, "patchings", None)
+    if not isinstance(patchings, list) or not patchings:
+        return 0
+    mock = sys.modules.get("unittest.mock")
+    default = getattr(mock, "DEFAULT", object())
+    return len([p for p in patchings if not getattr(p, "attribute_name", None) and getattr(p, "new", None) is default])
 
 
 class LocalPath(os.PathLike):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 import time
 import types
 import unittest
@@ -26,13 +27,16 @@ def run(ns: dict, reporter: Reporter) -> None:
                if isinstance(getattr(fn, "_sbx_fixture", None), pytest_shim.FixtureDef)}
     resolver = fixtures.Resolver(defined)
     module_marks = _module_marks(ns.get("pytestmark"))
+    if not _setup_module(ns, reporter):
+        return
+    around = (ns.get("setup_function"), ns.get("teardown_function"))
     for name, obj in list(ns.items()):
         if not getattr(obj, "__test__", True):
             continue  # `__test__ = False`: pytest collects nothing of it
         if isinstance(obj, type) and issubclass(obj, unittest.TestCase) and obj.__module__ == "tests":
             _run_unittest(obj, reporter)
         elif name.startswith("test") and type(obj) is types.FunctionType:  # the file's own, not a code function's proxy
-            _run_function(reporter, resolver, name, obj, module_marks)
+            _run_function(reporter, resolver, name, obj, module_marks, around=around)
         elif name.startswith("Test") and isinstance(obj, type) and obj.__module__ == "tests":
             constructor = _constructor(obj)
             if constructor:
@@ -41,9 +45,37 @@ def run(ns: dict, reporter: Reporter) -> None:
                               message=uncollected_class_words(name, constructor, _test_methods(obj)))
             else:
                 _run_class(reporter, resolver, obj, module_marks)
+    _teardown_module(ns, reporter)
     errors = resolver.end("session")
     if errors:
         reporter.emit(ev="test", name="fixture teardown", passed=False, duration_ms=0, **reporter.failure(errors[0]))
+
+
+def _setup_module(ns: dict, reporter: Reporter) -> bool:
+    """pytest's xunit setup_module(module) (or setUpModule), before the file's first test; False when it failed
+    (reported: pytest errors every test of the file then)."""
+    setup = ns.get("setup_module")
+    if not callable(setup) or type(setup) is not types.FunctionType:
+        return True
+    started = time.perf_counter()
+    try:
+        _call_optional(setup, sys.modules.get("tests"))
+    except (Exception, SystemExit) as exc:
+        reporter.emit(ev="test", name="setup_module", passed=False,
+                      duration_ms=round((time.perf_counter() - started) * 1000, 3), **reporter.failure(exc))
+        return False
+    return True
+
+
+def _teardown_module(ns: dict, reporter: Reporter) -> None:
+    """pytest's xunit teardown_module(module), after the file's last test; its failure is an error."""
+    teardown = ns.get("teardown_module")
+    if not callable(teardown) or type(teardown) is not types.FunctionType:
+        return
+    try:
+        _call_optional(teardown, sys.modules.get("tests"))
+    except (Exception, SystemExit) as exc:
+        reporter.emit(ev="test", name="teardown_module", passed=False, duration_ms=0, **reporter.failure(exc))
 
 
 def _constructor(cls: type) -> str | None:
@@ -61,7 +93,9 @@ def _module_marks(value: object) -> list:
 
 
 def _run_function(reporter: Reporter, resolver: fixtures.Resolver, name: str, fn: object, marks: list,
-                  owner: type | None = None, make_instance: object = None) -> None:
+                  owner: type | None = None, make_instance: object = None, around: tuple = (None, None)) -> None:
+    """One test function or method, each of its parametrized cases and fixture params; around: the file's xunit
+    setup_function and teardown_function, for a test function of the file (pytest calls them around each)."""
     marks = [*marks, *pytest_shim.marks_of(fn)]
     cases = pytest_shim.param_cases(fn, marks)
     if not cases:
@@ -85,13 +119,29 @@ def _run_function(reporter: Reporter, resolver: fixtures.Resolver, name: str, fn
         for fixture_suffix, chosen in _fixture_params(resolver, closure):
             label = case if not fixture_suffix else (f"{case[:-1]}-{fixture_suffix}]" if suffix
                                                      else f"{case}[{fixture_suffix}]")
-            call = _caller(resolver, label, fn, owner, make_instance, closure, params, chosen)
-            reporter.run(label, call, xfail=_xfail(all_marks), teardown=lambda: resolver.end("function"))
+            call = _caller(resolver, label, fn, owner, make_instance, closure, params, chosen, around[0])
+            reporter.run(label, call, xfail=_xfail(all_marks), teardown=_teardown(resolver, fn, around[1]))
+
+
+def _teardown(resolver: fixtures.Resolver, fn: object, teardown_function: object):
+    """After a test: its fixtures' teardown, then the file's teardown_function (pytest sets it up first, as an
+    autouse fixture, so it is torn down last); the errors of either fail the test."""
+    def teardown() -> list:
+        errors = resolver.end("function")
+        if type(teardown_function) is types.FunctionType:
+            try:
+                _call_optional(teardown_function, fn)
+            except (Exception, SystemExit) as exc:
+                errors = [*errors, exc]
+        return errors
+    return teardown
 
 
 def _caller(resolver: fixtures.Resolver, label: str, fn: object, owner: type | None, make_instance: object,
-            closure: list, params: dict, chosen: dict):
+            closure: list, params: dict, chosen: dict, setup_function: object = None):
     def call() -> object:
+        if type(setup_function) is types.FunctionType:
+            _call_optional(setup_function, fn)
         instance = make_instance() if make_instance else None
         target = fn.__get__(instance, owner) if instance is not None else fn
         if instance is not None:

@@ -46,8 +46,9 @@ class ExceptionInfo:
         self.type = self.value = self.tb = None
 
     def match(self, pattern: str) -> bool:
-        if not re.search(pattern, str(self.value)):
-            raise AssertionError(f"Regex pattern {pattern!r} does not match {str(self.value)!r}")
+        text = _matched_text(self.value)
+        if not re.search(pattern, text):
+            raise AssertionError(f"Regex pattern {pattern!r} does not match {text!r}")
         return True
 
     def errisinstance(self, kind: type) -> bool:
@@ -59,6 +60,13 @@ class ExceptionInfo:
 
     def __repr__(self) -> str:
         return f"<ExceptionInfo {self.value!r}>"
+
+
+def _matched_text(value: BaseException | None) -> str:
+    """What raises(match=) searches: the exception's str and, as pytest 8 does, its notes (add_note), a line each."""
+    notes = getattr(value, "__notes__", None)
+    notes = [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
+    return "\n".join([str(value), *notes])
 
 
 class _RaisesContext:
@@ -75,8 +83,8 @@ class _RaisesContext:
         if not issubclass(kind, self.expected):
             return False
         self.info.type, self.info.value, self.info.tb = kind, value, tb
-        if self.match is not None and not re.search(self.match, str(value)):
-            raise AssertionError(f"Regex pattern {self.match!r} does not match {str(value)!r}")
+        if self.match is not None and not re.search(self.match, _matched_text(value)):
+            raise AssertionError(f"Regex pattern {self.match!r} does not match {_matched_text(value)!r}")
         return True
 
 
@@ -324,10 +332,13 @@ def marks_of(target: object) -> list[Mark]:
 
 
 def param_cases(fn: object, marks: list[Mark]) -> list[tuple[str, dict, list[Mark]]]:
-    """(id suffix, arguments, marks) for each case of a test's parametrize marks (the nearest decorator last, as
-    pytest orders ids); [("", {}, [])] without any."""
+    """(id suffix, arguments, marks) for each case of a test's parametrize marks; [("", {}, [])] without any. As
+    pytest orders them: the function's own decorators first, the nearest first (its values vary slowest), then
+    those of its class and module."""
     cases: list[tuple[str, dict, list[Mark]]] = [("", {}, [])]
-    for mark in reversed([m for m in marks if m.name == "parametrize"]):
+    own = [m for m in marks_of(fn) if m.name == "parametrize"]
+    outer = [m for m in marks if m.name == "parametrize" and not any(m is o for o in own)]
+    for mark in [*own, *reversed(outer)]:
         names, values = (mark.args + (None, None))[:2]
         names = mark.kwargs.get("argnames", names)
         values = mark.kwargs.get("argvalues", values)
@@ -357,18 +368,24 @@ def _as_mark(mark: object) -> Mark:
 def _case_id(ids: object, index: int, names: list[str], values: tuple) -> str:
     if isinstance(ids, (list, tuple)) and index < len(ids) and ids[index] is not None:
         return str(ids[index])
-    if callable(ids):
-        made = [ids(v) for v in values]
-        if all(m is not None for m in made):
-            return "-".join(str(m) for m in made)
+    if callable(ids):  # where it says None for a value, pytest's own id of it
+        return "-".join(value_id(v, name, index) if (made := ids(v)) is None else str(made)
+                        for name, v in zip(names, values))
     return "-".join(value_id(v, name, index) for name, v in zip(names, values))
 
 
 def value_id(value: object, name: str, index: int) -> str:
-    """pytest's id for one parameter value: numbers, strings, booleans and None as themselves, a function or class
-    by its name, else the parameter's name and the case's index (``a0``)."""
+    """pytest's id for one parameter value: numbers, booleans and None as themselves, strings and bytes escaped to
+    ASCII (``a\\tb``, ``\\xe9``), an enum member as ``Op.ADD``, a function or class by its name, else the parameter's
+    name and the case's index (``a0``)."""
+    import enum
+
     if isinstance(value, (int, float, bool)) or value is None:
         return str(value)
     if isinstance(value, str):
-        return value if value.isprintable() and len(value) < 40 else f"{name}{index}"
+        return value.encode("unicode_escape").decode("ascii")
+    if isinstance(value, bytes):
+        return value.decode("ascii", "backslashreplace")
+    if isinstance(value, enum.Enum):
+        return str(value)
     return f"{name}{index}" if not hasattr(value, "__name__") else str(value.__name__)
