@@ -31,14 +31,14 @@ def follow_collections(peer: object) -> None:
         found = collect(generation)
         lifetimes = peer.lifetimes
         try:
-            while peer.dead is None and lifetimes.to_tell():  # more than one message holds
+            while peer.dead is None and lifetimes.to_tell(peer.nesting == 0):  # more than one message holds
                 peer.request("collect", ("h", 0), -1)
             for _ in range(_SETTLING):
                 if peer.dead is not None:
                     break
                 there = peer.request("collect", ("h", 0), generation)
                 found += there if type(there) is int else 0
-                if not lifetimes.to_tell():
+                if not lifetimes.to_tell(peer.nesting == 0):
                     break
         except Exception:  # the code's process is gone or refuses: this side's collection stands
             pass

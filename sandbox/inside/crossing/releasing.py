@@ -35,6 +35,7 @@ class Lifetimes:
     def __init__(self) -> None:
         self.released: list[tuple[int, int]] = []
         self.watch: list[tuple[int, int]] = []
+        self.watch_outside: list[tuple[int, int]] = []  # those a weak reference of this side points to (outgoing)
         self.watched: dict[int, list] = {}
         self.scanned: dict[int, list] = {}
         self.kept: dict[int, list] = {}
@@ -45,9 +46,9 @@ class Lifetimes:
         self.younger_than_gen1: list[int] = []  # and since the last collection of generation 1 or 2
         self.lock = threading.RLock()  # reentrant: an object that dies under it runs its weak callback (died)
 
-    def to_tell(self) -> bool:
-        """Whether a release, a watch or a death waits for the next message."""
-        return bool(self.released or self.watch or self.gone)
+    def to_tell(self, outside: bool = True) -> bool:
+        """Whether a release, a watch or a death waits for the next message (outside a call, or inside one)."""
+        return bool(self.released or self.gone or self.watch or (self.watch_outside and outside))
 
 
 def unsent(peer: object, node: object) -> None:
@@ -91,8 +92,15 @@ def outgoing(peer: object) -> dict | None:
     if lifetimes.kept and outside:
         watching.let_go_of_kept(lifetimes)
     found = {}
-    for key, told in (("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)):
-        taken = []
+    # The watch of a proxy a weak reference of this side's points to only outside a call: inside one, it may be taken
+    # back through it (the code's list(weak_set), values() of its identity map), and the other side, told to hold
+    # the object weakly and not yet that it is held again (watched_changes, outside calls only), would let it die.
+    # Nothing takes back a proxy no weak reference points to, but its crossing again, which holds it there again.
+    told_now = [("released", lifetimes.released), ("watched", lifetimes.watch), ("gone", lifetimes.gone)]
+    if outside:
+        told_now.append(("watched", lifetimes.watch_outside))
+    for key, told in told_now:
+        taken = found.get(key, [])
         while len(taken) < _MAX_TOLD:
             try:
                 taken.append(told.pop())  # one at a time: what another thread adds meanwhile is told next time

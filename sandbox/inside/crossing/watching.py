@@ -59,7 +59,8 @@ def watch(lifetimes: object, ref: object, proxy: object) -> None:
     received, ref.received = ref.received, 0
     entry = lifetimes.watched[ref.handle] = [proxy, False]
     lifetimes.scanned[ref.handle] = entry
-    lifetimes.watch.append((ref.handle, received))
+    # told outside a call where a weak reference of this side's (not the memo's) may take it back (outgoing)
+    (lifetimes.watch_outside if weakref.getweakrefcount(proxy) > 1 else lifetimes.watch).append((ref.handle, received))
     lifetimes.kept.pop(ref.handle, None)
 
 
