@@ -61,7 +61,8 @@ class Reporter:
         if isinstance(exc, TestAssertion):
             detail.update(op=exc.op, left=exc.left, right=exc.right)
         if isinstance(exc, SystemExit):
-            detail["message"] = (f"the tests exited here (SystemExit: {short(safe_repr(exc.code), 200)}: sys.exit, "
+            who = "the code under test exited" if isinstance(exc, RemoteError) else "the tests exited here"
+            detail["message"] = (f"{who} (SystemExit: {short(safe_repr(exc.code), 200)}: sys.exit, "
                                  "exit(), quit() or raise SystemExit); pytest fails a test that exits, and stops at "
                                  "one that exits while the tests load")
         if isinstance(exc, ModuleNotFoundError):

@@ -88,7 +88,9 @@ def _ended_loading(raised: BaseException | None, lineno: int | None, text: str, 
     """Whether what a top-level statement raised ends the tests file there, as it ends pytest's import of it: an exit
     (an error, saying so), or a skip of the whole file (pytest.skip(allow_module_level=True), importorskip)."""
     where = f"line {lineno} (`{short(text.strip(), 80)}`)" if lineno else "the top level"
-    if isinstance(raised, SystemExit):
+    if isinstance(raised, SystemExit) and not isinstance(raised, proxies.RemoteError):
+        # The tests' own exit; the code's (sys.exit in the function a line calls) fails that line, and the code is
+        # what to mend, not the tests.
         reporter.emit(ev="tests_invalid", lineno=lineno,
                       message=f"the tests exit at {where} while they load (SystemExit: {safe_repr(raised.code)}): "
                               "pytest reports an error there, and nothing after it ran; take the exit out")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import threading
 
 import decimal_context
 import environment
@@ -207,9 +208,20 @@ class Sync:
         return (frame.output() or None) if frame else None
 
 
+_flushing = threading.local()
+
+
 def flush_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            pass
+    """Flush the code's streams, once at a time per thread: a stream the code set to a test's buffer flushes by a
+    request, whose own flush before it would flush it again, and again (it hung)."""
+    if getattr(_flushing, "now", False):
+        return
+    _flushing.now = True
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+    finally:
+        _flushing.now = False

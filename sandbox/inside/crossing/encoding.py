@@ -34,6 +34,7 @@ from kinds import (
     read_as,
     text_of,
 )
+from values import VALUE_DUNDERS
 
 
 TUPLE_IN_ITSELF = "a tuple that holds itself (through a list or dict inside it) cannot cross the sandbox boundary"
@@ -241,7 +242,8 @@ class Encoder:
             # the public names it defines over its value type's (a classmethod `now` of a datetime subclass)
             # (methods only: a property such as numerator is what the standard type's own comparisons read)
             "overrides": [n for n, v in type.__dict__["__dict__"].__get__(cls).items() if type(n) is str
-                          and not n.startswith("_") and isinstance(v, (types.FunctionType, classmethod, staticmethod))
+                          and (not n.startswith("_") or n in VALUE_DUNDERS)
+                          and isinstance(v, (types.FunctionType, classmethod, staticmethod))
                           and callable(getattr(value_base, n, None))] if value_base else [],
             "abcs": standard_abcs.names_of(cls),
             "eq_by": standard_abcs.standard_eq(cls),

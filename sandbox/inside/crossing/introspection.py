@@ -70,6 +70,11 @@ def answer(what: object, obj: object, codec: object) -> object:
         if not isinstance(code, types.CodeType):
             raise AttributeError("__code__")
         return (code.co_flags & _CODE_FLAGS, code.co_firstlineno, code.co_name)
+    if what in ("defaults", "kwdefaults"):  # a function's __defaults__ and __kwdefaults__, its values as they are
+        found = getattr(obj, f"__{what}__", None)
+        if not isinstance(obj, types.FunctionType) or not (found is None or type(found) in (tuple, dict)):
+            raise AttributeError(f"__{what}__")
+        return None if found is None else type(found)(found)  # a copy: the function's own would cross as a live view
     if what == "source":
         import linecache
 
@@ -154,12 +159,17 @@ def attribute(ref: object, name: str) -> object:
             return _named_annotations(ref.ask(OP, "annotations"))
         if name == "__code__":
             return _code(ref, ref.ask(OP, "code"))
+        if name in ("__defaults__", "__kwdefaults__"):
+            found = ref.ask(OP, name.strip("_"))
+            if found is not None and type(found) is not (tuple if name == "__defaults__" else dict):
+                raise BadAnswer(f"{name} of the wrong type")
+            return found
     except BadAnswer as exc:
         raise ref.peer._garbled(f"a {name} it could not read ({exc})") from None
     raise AttributeError(name)
 
 
-ATTRIBUTES = frozenset({"__signature__", "__annotations__", "__code__"})
+ATTRIBUTES = frozenset({"__signature__", "__annotations__", "__code__", "__defaults__", "__kwdefaults__"})
 
 
 def signature(found: object) -> inspect.Signature:

@@ -34,6 +34,7 @@ class _Calls(threading.local):
         self.nesting = 0
         self.changes: list | None = None  # the in-place changes to a call's arguments, from the last answer
         self.dropped: list | None = None  # what that answer let go of, held until the changes are applied
+        self.request_dropped: list | None = None  # what a request being served let go of, until its arguments are read
         self.kept: list | None = None  # which of a request's containers the code kept (linking), from the last answer
         self.kept_now: list = []  # the code's side: which containers of the request being served it kept
 
@@ -168,9 +169,10 @@ class Peer(Codec, RemoteErrors):
     def serve(self, message: tuple) -> None:
         """Perform one request of the other side and send the answer."""
         _, op, target, args, extra = message
-        dropped = None  # what this message let go of, held until its arguments are read (releasing.incoming)
         if type(extra) is dict:
-            dropped = releasing.incoming(self, extra)  # first: what the request names is held, what died before not
+            # First: what the request names is held, what died before it is not; what it let go of is held until its
+            # arguments are read (performing._call), or it is performed.
+            self.calls.request_dropped = releasing.incoming(self, extra)
             linking.incoming(self, extra)
         if self.hooks:
             self.hooks.before_serving(extra if type(extra) is dict else None)
@@ -206,7 +208,7 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
-            del dropped
+            self.calls.request_dropped = None
         # The linked containers' changes with the result still held (a container it returns is not let go of);
         # then, the result sent as encoded, what the code now holds only weakly (a registering decorator returns
         # the listener it keeps in a WeakSet) is seen so with this answer (releasing.outgoing); the tests' side

@@ -10,20 +10,23 @@ import marshal
 import sys
 import traceback
 
+import collecting
 import linking
 import proxies
-import collecting
 import sharing
 import standard_abcs
 import standard_objects
 import values
 from kinds import as_list, read_as
+from values import VALUE_DUNDERS
 
 _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
 
 
 def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object, list | None]:
     """(result, the call's arguments that changed in place), for one request of the other side."""
+    if not args:
+        peer.calls.request_dropped = None  # nothing to read (next(it)): what the request let go of goes now
     if op == "collect":
         return collecting.collect_here(peer, args), None
     if op == "await_all":
@@ -69,6 +72,12 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
     if op == "own_eq":  # the object's own __eq__, not reflected (proxies._compare): None for NotImplemented
         answer = type(obj).__eq__(obj, peer.decode(args[0]))
         return (None if answer is NotImplemented else bool(answer)), None
+    if op == "value_op" and args and args[0] in VALUE_DUNDERS:  # a value class's own operator (proxies._Operator)
+        answer = getattr(type(obj), args[0])(obj, *(peer.decode(arg) for arg in args[1:]))
+        return ((False, None) if answer is NotImplemented else (True, answer)), None
+    if op == "own_op" and args and args[0] in proxies.ONE_SIDED:  # its own != or ordering, not reflected
+        answer = getattr(type(obj), args[0])(obj, peer.decode(args[1]))
+        return ((False, None) if answer is NotImplemented else (True, answer)), None
     if op == "await":
         return proxies.run_to_end(obj), None
     if op == "await_all":
@@ -123,6 +132,7 @@ def _call(peer: object, fn: object, args: tuple) -> tuple[object, list | None]:
     positional, named = args
     # Fresh copies, so that the request still shows the arguments as they were sent (a change is then seen).
     decoded, keywords = peer.decode_call(*_fresh(positional, named))
+    peer.calls.request_dropped = None  # read: what the request let go of goes now (peer.serve), not after the call
     counts = _counts(peer, decoded, keywords)
     nested = _nested_counts(peer, args, decoded, keywords)
     try:

@@ -29,6 +29,7 @@ import standard_abcs
 import turns
 import unsupported
 import values
+from values import VALUE_DUNDERS
 
 # Dunder attributes the other side may be asked for (the rest would reach into frames, globals or code objects).
 REMOTE_DUNDERS = frozenset({"__dict__", "__members__", "__wrapped__", "__annotations__", "__self__", "__func__"})
@@ -191,22 +192,25 @@ def _format(self, spec: str) -> str:
     return text
 
 
+ONE_SIDED = frozenset({"__ne__", "__lt__", "__le__", "__gt__", "__ge__"})  # asked of one side's object alone
+
+
 def _compare(name: str):
     def compare(self, other: object) -> object:
         if _same_side(self, other):
             return _ask(self, "op", name, _encode(self, other))
-        if name == "__ne__":
-            # The other side's __ne__ on this side's data, as in one process (by default, the inverse of its
-            # __eq__): an answer of "not equal" passes only what one process passes; an object's == with this side's
-            # data stays NotImplemented below, never the other side's yes.
-            return _ask(self, "op", name, _encode(self, other))
         if name != "__eq__":
-            # Ordered against this side's data (Temp(20) < 25): the other side's method answers in one process, and
-            # what it raises (TypeError where it has none) is raised here; the tests' answer the code may take, but
-            # an answer of the code's never decides a test.
-            answer = _ask(self, "op", name, _encode(self, other))
-            if _ref(self).peer.role != "tests":
-                return answer
+            # The other side's own method on this side's data, not reflected (the reflected step is this side's, as
+            # Python takes it when the first says NotImplemented; asked there, it asked here again, 500 deep): its
+            # __ne__ answers as in one process (by default, the inverse of its __eq__), and an ordering
+            # (Temp(20) < 25) too, with what it raises; where neither side has one, != falls back to identity and an
+            # ordering raises TypeError, here. The tests' ordering the code may take, but an ordering of the code's
+            # never decides a test.
+            found = _ask(self, "own_op", name, _encode(self, other))
+            if type(found) is not tuple or len(found) != 2 or not found[0]:
+                return NotImplemented
+            if name == "__ne__" or _ref(self).peer.role != "tests":
+                return found[1]
             raise unsupported.Unsupported(unsupported.ORDERED_BY_THE_CODE.format(op=_SYMBOLS[name]))
         # The other side's own __eq__, as one process asks it first: its "not implemented" lets this side's data
         # answer (reflected), and its no stands (Money(5) == Amount(5) is False where Money's __eq__ says so);
@@ -267,12 +271,12 @@ def call_through(ref: Ref, args: tuple, kwargs: dict) -> object:
     sent = [a for a in (*args, *kwargs.values()) if ref_of(a) is None and isinstance(a, values.CONTAINER_BASES)]
     with turns.taken(sent) if sent else contextlib.nullcontext():  # another thread's call with the same list waits
         result = peer.request("call", ("h", ref.handle), *peer.encode_call(args, kwargs), sent=(args, kwargs))
+        # Taken at once, as the changes are: a call the changes make (a __del__ that calls the code) has its own.
         changes, peer.changes = peer.changes, None
-        try:
-            if changes:
-                apply_changes(args, kwargs, changes, peer.decode)
-        finally:
-            peer.calls.dropped = None  # what the answer let go of may go now (releasing.incoming)
+        dropped, peer.calls.dropped = peer.calls.dropped, None
+        if changes:
+            apply_changes(args, kwargs, changes, peer.decode)
+        del dropped  # what the answer let go of may go now (releasing.incoming)
     return result
 
 
@@ -513,6 +517,8 @@ def give_args(exc: BaseException, info: dict) -> None:
     args = info.get("args")
     exc.args = args if type(args) is tuple else (message,)
     exc.__dict__["_sbx_message"] = message
+    if isinstance(exc, SystemExit):  # its code, as SystemExit's __init__ sets it from its args
+        exc.code = exc.args[0] if len(exc.args) == 1 else exc.args or None
     fields = info.get("os_error")
     if isinstance(exc, OSError) and type(fields) is list and len(fields) == len(OS_ERROR_FIELDS):
         for name, value in zip(OS_ERROR_FIELDS, fields):
@@ -660,8 +666,10 @@ def _exception_core(base: type) -> type:
 
 
 def _builtin_exception(name: str) -> type:
+    """The builtin exception class named, of the Exception family or SystemExit (the code's sys.exit() or argparse's
+    error is one a test may catch; a test that lets it through fails, as in pytest); else Exception."""
     found = getattr(builtins, name, None)
-    if isinstance(found, type) and issubclass(found, Exception):
+    if isinstance(found, type) and (issubclass(found, Exception) or found is SystemExit):
         return found
     return Exception
 
@@ -706,7 +714,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
         # asked of the other side, where lookup would otherwise find the value type's own first.
-        namespace.update({n: _Overridden(n) for n in info.get("overrides", ())
+        namespace.update({n: _Operator(n) if n in VALUE_DUNDERS else _Overridden(n) for n in info.get("overrides", ())
                           if callable(getattr(info["value"], n, None))})
     if info["match_args"] is not None:
         namespace["__match_args__"] = info["match_args"]  # ``case Point(x, y)`` reads the fields by these names
@@ -764,6 +772,27 @@ class _Overridden:
         if obj is None:
             return _ref_for(cls, _class_ref(cls)).ask("getattr", self.name)
         return _ask(obj, "getattr", self.name)
+
+
+class _Operator:
+    """An operator or protocol method of the other side's value class over its value type's (Cents.__add__,
+    Flag.__bool__): the method of the other side's class, on the other side; where it says NotImplemented, Python
+    goes on to the reflected operand's here."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, cls: type | None = None) -> object:
+        if obj is None:
+            return self
+        name = self.name
+
+        def operator_of_the_other_side(*args: object) -> object:
+            found = _ask(obj, "value_op", name, *(_encode(obj, arg) for arg in args))
+            if type(found) is not tuple or len(found) != 2:
+                raise TypeError(f"{name} of the other side gave no answer")
+            return found[1] if found[0] else NotImplemented
+        return operator_of_the_other_side
 
 
 def _dataclass_fields(names: list[str]) -> dict:

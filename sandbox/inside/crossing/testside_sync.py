@@ -188,14 +188,30 @@ class TestsSide:
 
     def patch(self, module: types.ModuleType, name: str, value: object) -> None:
         """Set a module's attribute in the code's process too (a test's monkeypatch or mock.patch)."""
-        module_name = getattr(module, "__name__", None)
-        if module_name in _PATCHABLE or str(module_name).split(".")[0] in _PATCHABLE:
+        module_name = _patched_there(module, name)
+        if module_name:
             self.peer.request("patch", ("m", module_name), name, self.peer.encode(value))
 
     def restore(self, module: types.ModuleType, name: str) -> None:
-        module_name = getattr(module, "__name__", None)
-        if module_name in _PATCHABLE or str(module_name).split(".")[0] in _PATCHABLE:
+        module_name = _patched_there(module, name)
+        if module_name:
             self.peer.request("restore", ("m", module_name), name)
+
+
+_OWN_STREAMS = frozenset({"stdout", "stderr", "__stdout__", "__stderr__"})
+
+
+def _patched_there(module: types.ModuleType, name: str) -> str | None:
+    """The name of a module whose attribute a test's patch sets in the code's process too, or None. Not sys.stdout
+    and sys.stderr: what the code prints reaches whatever the tests' own are as each answer comes (``out``), as
+    when a test sets them itself; the code's writing through a stand-in of a test's buffer waited on the tests'
+    process while it waited on the code's (a hang)."""
+    module_name = getattr(module, "__name__", None)
+    if module_name == "sys" and name in _OWN_STREAMS:
+        return None
+    if module_name in _PATCHABLE or str(module_name).split(".")[0] in _PATCHABLE:
+        return module_name
+    return None
 
 
 def follow_mock_patches(side: TestsSide) -> None:

@@ -24,6 +24,15 @@ import re
 import sys
 import types
 
+# The operators and protocols a value class of either side (Cents(int), Path(str)) may define over its value type's,
+# asked of its side: the standard type's ran instead (a Cents.__add__ that subtracts passed 1 + 2 == 3). Not ==, the
+# orderings or the hash (such values compare and hash by the standard type's rules), nor repr, str or format (sent).
+VALUE_DUNDERS = frozenset(f"__{name}__" for name in (
+    "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod divmod rdivmod pow rpow matmul rmatmul "
+    "lshift rlshift rshift rrshift and rand or ror xor rxor neg pos abs invert round trunc floor ceil "
+    "iadd isub imul itruediv ifloordiv imod ipow ilshift irshift iand ior ixor "
+    "bool len getitem contains iter reversed int float complex index").split())
+
 # The classes as they were when the sandbox loaded: a test that patches the module (monkeypatch.setattr(datetime,
 # 'datetime', FakeDT), to fix "now") changes what the code's `datetime.datetime` is, never what a value here is.
 datetime = types.SimpleNamespace(**{name: getattr(_datetime_module, name)
