@@ -44,7 +44,7 @@ def unittest_style(folder):
         def addFailure(self, t, e): out[self._name(t)] = 'fail'
         def addError(self, t, e): out[self._name(t)] = 'fail'
         def addSkip(self, t, r): out[self._name(t)] = 'skip'
-        def addExpectedFailure(self, t, e): out[self._name(t)] = 'pass'
+        def addExpectedFailure(self, t, e): out[self._name(t)] = 'skip'  # as pytest reports an xfail
         def addUnexpectedSuccess(self, t): out[self._name(t)] = 'fail'
         def addSubTest(self, t, s, e):
             if e is not None: out[self._name(t)] = 'fail'
