@@ -66,6 +66,9 @@ MEMORY_SHARED = ("the test asks whether arrays share memory (np.shares_memory, n
 FINALIZER_MID_MESSAGE = ("a finalizer (__del__, a weak reference's callback) ran during a collection while the "
                          "sandbox was sending or reading a message between the processes, and called the other "
                          "side, which it cannot do there; one process would have made the call")
+STREAM_MOCKED = ("the test put a mock in place of sys.stdout or sys.stderr and the code printed: the sandbox hands "
+                 "the mock what the code printed in one write a call, where one process makes a write for each part "
+                 "print writes, so what the mock recorded differs; patch with io.StringIO and compare its getvalue()")
 _MAX_NOTES = 8
 
 

@@ -199,7 +199,7 @@ def _class_info(info: dict) -> dict:
             "exception": exception if type(exception) is str else None,
             "enum": info.get("enum") is True,
             "overrides": [n for n in as_list(info.get("overrides", []))[:100] if type(n) is str and n.isidentifier()
-                          and (not n.startswith("_") or n in VALUE_DUNDERS)],
+                          and (not n.startswith("_") or n in VALUE_DUNDERS or n in ("__eq__", "__ne__"))],
             "abcs": [n for n in as_list(info.get("abcs", []))[:20]
                      if type(n) is str and n in standard_abcs.STANDARD_ABCS],
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,

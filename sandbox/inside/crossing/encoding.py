@@ -163,6 +163,18 @@ class Encoder:
     def _pairs(self, mapping: dict, depth: int) -> list:
         return [(self._node(k, depth), self._node(v, depth)) for k, v in dict_items(mapping)]
 
+    def _overrides(self, cls: type, value_base: type) -> list[str]:
+        """What a value class of this side's defines over its value type's (_overridden_by), in its own body or a
+        mixin of this side's before the value type in its order (``class Cents(AddMixin, int)``)."""
+        found: list[str] = []
+        for klass in cls.__mro__:
+            if klass is value_base or not issubclass(klass, value_base) and not self._own_class(klass):
+                break
+            if self._own_class(klass):
+                own = type.__dict__["__dict__"].__get__(klass)
+                found += [n for n in _overridden_by(own, value_base) if n not in found]
+        return found
+
     def _own_class(self, cls: type) -> bool:
         """Was cls defined by this side's own code (its module is this side's: solution.py, or tests.py)?"""
         return type.__dict__["__dict__"].__get__(cls).get("__module__") == self.home
@@ -241,10 +253,7 @@ class Encoder:
             "enum": any(k.__name__ == "Enum" and k.__module__ == "enum" for k in cls.__mro__),
             # the public names it defines over its value type's (a classmethod `now` of a datetime subclass)
             # (methods only: a property such as numerator is what the standard type's own comparisons read)
-            "overrides": [n for n, v in type.__dict__["__dict__"].__get__(cls).items() if type(n) is str
-                          and (not n.startswith("_") or n in VALUE_DUNDERS)
-                          and isinstance(v, (types.FunctionType, classmethod, staticmethod))
-                          and callable(getattr(value_base, n, None))] if value_base else [],
+            "overrides": self._overrides(cls, value_base) if value_base else [],
             "abcs": standard_abcs.names_of(cls),
             "eq_by": standard_abcs.standard_eq(cls),
             "weak": cls.__weakrefoffset__ != 0,  # takes weak references (a class with __slots__ may not)
@@ -253,6 +262,21 @@ class Encoder:
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
     # --- values in -----------------------------------------------------------------------------------------------
+
+
+def _overridden_by(own: dict, value_base: type) -> list[str]:
+    """Of one class's own namespace, the names that override its value type's: public methods, and the operators and
+    protocol methods (VALUE_DUNDERS, ==, !=) however they are made (``__add__ = int.__sub__``)."""
+    found = []
+    for name, value in own.items():
+        if type(name) is not str or not callable(getattr(value_base, name, None)):
+            continue
+        if name in VALUE_DUNDERS or name in ("__eq__", "__ne__"):
+            if callable(value) or isinstance(value, (classmethod, staticmethod)):
+                found.append(name)
+        elif not name.startswith("_") and isinstance(value, (types.FunctionType, classmethod, staticmethod)):
+            found.append(name)
+    return found
 
 
 def _match_args(cls: type) -> list[str] | None:

@@ -168,9 +168,13 @@ def exception_args(exc: BaseException) -> tuple | None:
 
 
 def exception_fields(exc: BaseException) -> dict:
-    """What an exception carries beside its message, for proxies.give_args on the other side: its args and an
-    OSError's fields, each where they are plain values."""
-    return {"args": exception_args(exc), "os_error": os_error_fields(exc)}
+    """What an exception carries beside its message, for proxies.give_args on the other side: its args, an OSError's
+    fields and a SystemExit's code (set apart from its args: ``e.code = 3``), each where they are plain values."""
+    found = {"args": exception_args(exc), "os_error": os_error_fields(exc)}
+    if isinstance(exc, SystemExit):
+        code = getattr(exc, "code", None)
+        found["exit_code"] = [code] if _plain_arg(code) else None
+    return found
 
 
 def os_error_fields(exc: BaseException) -> list | None:

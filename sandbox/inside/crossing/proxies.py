@@ -492,8 +492,10 @@ class ContainerProxy(ObjectProxy):
     __hash__ = None
 
 
-class RemoteError(Exception):
-    """Base of the other side's exceptions raised here (``remote_traceback`` holds where they came from)."""
+class RemoteError(BaseException):
+    """Base of the other side's exceptions raised here (``remote_traceback`` holds where they came from), beside the
+    builtin class they were: a BaseException only, so that ``except Exception`` catches what one process's would
+    (a ValueError of the other side's), and not its SystemExit."""
 
     remote_traceback = ""
 
@@ -517,8 +519,10 @@ def give_args(exc: BaseException, info: dict) -> None:
     args = info.get("args")
     exc.args = args if type(args) is tuple else (message,)
     exc.__dict__["_sbx_message"] = message
-    if isinstance(exc, SystemExit):  # its code, as SystemExit's __init__ sets it from its args
-        exc.code = exc.args[0] if len(exc.args) == 1 else exc.args or None
+    if isinstance(exc, SystemExit):  # its code as it was there, else as SystemExit's __init__ sets it from its args
+        code = info.get("exit_code")
+        exc.code = code[0] if type(code) is list and len(code) == 1 else (
+            exc.args[0] if len(exc.args) == 1 else exc.args or None)
     fields = info.get("os_error")
     if isinstance(exc, OSError) and type(fields) is list and len(fields) == len(OS_ERROR_FIELDS):
         for name, value in zip(OS_ERROR_FIELDS, fields):
@@ -660,7 +664,7 @@ def _exception_core(base: type) -> type:
     core = _exception_cores.get(base)
     if core is None:
         namespace = {"__getattr__": _getattr, "__module__": "solution", "__str__": _remote_str}
-        core = type(base.__name__, (base, RemoteError) if base is not Exception else (RemoteError,), namespace)
+        core = type(base.__name__, (base, RemoteError), namespace)
         _exception_cores[base] = core
     return core
 
@@ -714,8 +718,15 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
         # asked of the other side, where lookup would otherwise find the value type's own first.
-        namespace.update({n: _Operator(n) if n in VALUE_DUNDERS else _Overridden(n) for n in info.get("overrides", ())
-                          if callable(getattr(info["value"], n, None))})
+        overrides = [n for n in info.get("overrides", ()) if callable(getattr(info["value"], n, None))]
+        namespace.update({n: _Operator(n) if n in VALUE_DUNDERS else _Overridden(n) for n in overrides
+                          if n not in ("__eq__", "__ne__")})
+        # Its own == and != (a text that compares ignoring case): asked of its side as an object's are; its no stands,
+        # and its yes where the value type's rule says yes too (else the test is not judged). Its hash stays the
+        # value type's (a class that defines __eq__ alone would lose it).
+        namespace.update({n: _value_compare(n, info["value"]) for n in ("__eq__", "__ne__") if n in overrides})
+        if "__eq__" in overrides or "__ne__" in overrides:
+            namespace["__hash__"] = info["value"].__hash__
     if info["match_args"] is not None:
         namespace["__match_args__"] = info["match_args"]  # ``case Point(x, y)`` reads the fields by these names
     for index, field in enumerate(info["fields"]):
@@ -772,6 +783,23 @@ class _Overridden:
         if obj is None:
             return _ref_for(cls, _class_ref(cls)).ask("getattr", self.name)
         return _ask(obj, "getattr", self.name)
+
+
+def _value_compare(name: str, value_type: type):
+    def compare(self, other: object) -> object:
+        if name == "__ne__":
+            found = _ask(self, "own_op", name, _encode(self, other))
+            if type(found) is not tuple or len(found) != 2 or not found[0]:
+                return NotImplemented
+            return found[1]
+        answer = _ask(self, "own_eq", _encode(self, other))
+        if answer is None:
+            return NotImplemented
+        if not answer or _ref(self).peer.role != "tests" or value_type.__eq__(self, other) is True:
+            return bool(answer)
+        raise unsupported.Unsupported(unsupported.EQUAL_BY_THE_CODE)
+    compare.__name__ = name
+    return compare
 
 
 class _Operator:
@@ -1032,8 +1060,7 @@ def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None
     key = (name, base)
     cls = _named_errors.get(key)
     if cls is None:
-        bases = (base, RemoteError) if base is not Exception else (RemoteError,)
-        cls = type(name, bases, {"__module__": "solution" if peer.role == "tests" else "tests",
+        cls = type(name, (base, RemoteError), {"__module__": "solution" if peer.role == "tests" else "tests",
                                  "__getattr__": _getattr, "__str__": _remote_str})
         _named_errors[key] = cls
     made = cls.__new__(cls)
@@ -1051,7 +1078,7 @@ def _remote_group(base: type, message: str, group: list, ref: Ref | None) -> Bas
     # BaseException only is a BaseExceptionGroup, as Python makes it.
     if base is ExceptionGroup and not all(isinstance(e, Exception) for e in group):
         base = BaseExceptionGroup
-    made = base(message, group or [RemoteError(message)])
+    made = base(message, group or [Exception(message)])
     if ref is not None:
         made.__dict__["_sbx_ref"] = ref
     return made

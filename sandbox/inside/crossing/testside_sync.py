@@ -19,6 +19,7 @@ import environment
 import one_cpu
 import process_state
 import shared_names
+import unsupported
 from codeside_sync import LOG_ARGS
 from handover import BadState, Handover
 
@@ -104,6 +105,8 @@ class TestsSide:
         for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
             text = extra.get(name)
             if type(text) is str and text:
+                if _mocked(stream):
+                    raise unsupported.Unsupported(unsupported.STREAM_MOCKED)
                 stream.write(text)
         records = extra.get("logs")
         if type(records) is list:
@@ -196,6 +199,12 @@ class TestsSide:
         module_name = _patched_there(module, name)
         if module_name:
             self.peer.request("restore", ("m", module_name), name)
+
+
+def _mocked(stream: object) -> bool:
+    """Is stream a unittest.mock object (patch("sys.stdout") without new_callable)?"""
+    mock = sys.modules.get("unittest.mock")
+    return mock is not None and isinstance(stream, mock.NonCallableMock)
 
 
 _OWN_STREAMS = frozenset({"stdout", "stderr", "__stdout__", "__stderr__"})

@@ -357,6 +357,7 @@ class Resolver:
         self.finalizers: dict[str, list] = {scope: [] for scope in self.cache}
         self.factory = TempPathFactory()
         self.params: dict[str, object] = {}
+        self.module_error: BaseException | None = None  # what the file's setup_module raised (pytest_run)
 
     def closure(self, names: list[str], seen: tuple = ()) -> list[str]:
         """Every fixture these names need, their own needs first (raises FixtureError for an unknown one)."""
@@ -428,7 +429,7 @@ class Resolver:
             while self.finalizers[name]:
                 try:
                     self.finalizers[name].pop()()
-                except Exception as exc:
+                except (Exception, SystemExit) as exc:  # the code's exit in a teardown fails it, as pytest errors
                     errors.append(exc)
             self.cache[name].clear()
         return errors

@@ -27,8 +27,7 @@ def run(ns: dict, reporter: Reporter) -> None:
                if isinstance(getattr(fn, "_sbx_fixture", None), pytest_shim.FixtureDef)}
     resolver = fixtures.Resolver(defined)
     module_marks = _module_marks(ns.get("pytestmark"))
-    if not _setup_module(ns, reporter):
-        return
+    resolver.module_error = _setup_module(ns)  # raised again by each test of the file, as pytest errors each
     around = (ns.get("setup_function"), ns.get("teardown_function"))
     for name, obj in list(ns.items()):
         if not getattr(obj, "__test__", True):
@@ -45,32 +44,45 @@ def run(ns: dict, reporter: Reporter) -> None:
                               message=uncollected_class_words(name, constructor, _test_methods(obj)))
             else:
                 _run_class(reporter, resolver, obj, module_marks)
-    _teardown_module(ns, reporter)
+    if resolver.module_error is None:  # pytest tears down only what it set up
+        _teardown_module(ns, reporter)
     errors = resolver.end("session")
     if errors:
         reporter.emit(ev="test", name="fixture teardown", passed=False, duration_ms=0, **reporter.failure(errors[0]))
 
 
-def _setup_module(ns: dict, reporter: Reporter) -> bool:
-    """pytest's xunit setup_module(module) (or setUpModule), before the file's first test; False when it failed
-    (reported: pytest errors every test of the file then)."""
-    setup = ns.get("setup_module")
-    if not callable(setup) or type(setup) is not types.FunctionType:
-        return True
-    started = time.perf_counter()
+def _module_hook(ns: dict, names: tuple) -> object:
+    """The file's xunit module hook, as pytest finds it (the first of names); unittest's own name (setUpModule) is
+    left to unittest where the file has a TestCase class, which runs it."""
+    unittest_runs_it = any(isinstance(v, type) and issubclass(v, unittest.TestCase) for v in ns.values())
+    for name in names:
+        hook = ns.get(name)
+        if _hook(hook) and not (name in ("setUpModule", "tearDownModule") and unittest_runs_it):
+            return hook
+    return None
+
+
+def _hook(value: object) -> bool:
+    return callable(value) and not isinstance(value, type)
+
+
+def _setup_module(ns: dict) -> BaseException | None:
+    """pytest's xunit setup_module(module) (or setUpModule), before the file's first test: what it raised (a
+    failure, or pytest.skip), which each test of the file then raises (pytest errors, or skips, each), or None."""
+    setup = _module_hook(ns, ("setUpModule", "setup_module"))
+    if setup is None:
+        return None
     try:
         _call_optional(setup, sys.modules.get("tests"))
     except (Exception, SystemExit) as exc:
-        reporter.emit(ev="test", name="setup_module", passed=False,
-                      duration_ms=round((time.perf_counter() - started) * 1000, 3), **reporter.failure(exc))
-        return False
-    return True
+        return exc
+    return None
 
 
 def _teardown_module(ns: dict, reporter: Reporter) -> None:
     """pytest's xunit teardown_module(module), after the file's last test; its failure is an error."""
-    teardown = ns.get("teardown_module")
-    if not callable(teardown) or type(teardown) is not types.FunctionType:
+    teardown = _module_hook(ns, ("tearDownModule", "teardown_module"))
+    if teardown is None:
         return
     try:
         _call_optional(teardown, sys.modules.get("tests"))
@@ -128,7 +140,7 @@ def _teardown(resolver: fixtures.Resolver, fn: object, teardown_function: object
     autouse fixture, so it is torn down last); the errors of either fail the test."""
     def teardown() -> list:
         errors = resolver.end("function")
-        if type(teardown_function) is types.FunctionType:
+        if _hook(teardown_function):
             try:
                 _call_optional(teardown_function, fn)
             except (Exception, SystemExit) as exc:
@@ -140,7 +152,9 @@ def _teardown(resolver: fixtures.Resolver, fn: object, teardown_function: object
 def _caller(resolver: fixtures.Resolver, label: str, fn: object, owner: type | None, make_instance: object,
             closure: list, params: dict, chosen: dict, setup_function: object = None):
     def call() -> object:
-        if type(setup_function) is types.FunctionType:
+        if resolver.module_error is not None:
+            raise resolver.module_error
+        if _hook(setup_function):
             _call_optional(setup_function, fn)
         instance = make_instance() if make_instance else None
         target = fn.__get__(instance, owner) if instance is not None else fn
@@ -239,7 +253,7 @@ def _run_class(reporter: Reporter, resolver: fixtures.Resolver, cls: type, marks
     started = time.perf_counter()
     try:
         _call_optional(getattr(cls, "setup_class", None), cls)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         reporter.emit(ev="test", name=f"{cls.__name__}::setup_class", passed=False,
                       duration_ms=round((time.perf_counter() - started) * 1000, 3), **reporter.failure(exc))
         return
@@ -247,12 +261,15 @@ def _run_class(reporter: Reporter, resolver: fixtures.Resolver, cls: type, marks
         _run_function(reporter, resolver, f"{cls.__name__}::{attr}", vars(cls)[attr], marks, cls, cls)
     try:
         _call_optional(getattr(cls, "teardown_class", None), cls)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         reporter.emit(ev="test", name=f"{cls.__name__}::teardown_class", passed=False, duration_ms=0,
                       **reporter.failure(exc))
     resolver.defined.clear()
     resolver.defined.update(module_fixtures)
-    resolver.end("class")
+    errors = resolver.end("class")  # a class-scoped fixture's teardown that failed fails the run, as pytest errors
+    if errors:
+        reporter.emit(ev="test", name=f"{cls.__name__}::fixture teardown", passed=False, duration_ms=0,
+                      **reporter.failure(errors[0]))
 
 
 def _test_methods(cls: type) -> list[str]:

@@ -62,6 +62,15 @@ class ExceptionInfo:
         return f"<ExceptionInfo {self.value!r}>"
 
 
+def _as_float(x: object) -> float:
+    """x as a float, as pytest's arithmetic (abs(expected - actual)) reads it: an int or float of a subclass by its
+    value, not by the subclass's own __float__ (which the other side's class may answer)."""
+    for base in (int, float):
+        if isinstance(x, base) and type(x) is not base and type(x) is not bool:
+            return base.__float__(x)
+    return float(x)
+
+
 def _matched_text(value: BaseException | None) -> str:
     """What raises(match=) searches: the exception's str and, as pytest 8 does, its notes (add_note), a line each."""
     notes = getattr(value, "__notes__", None)
@@ -176,7 +185,7 @@ class _Approx:
             if cmath.isnan(complex(a)) or cmath.isnan(complex(b)):
                 return self.nan_ok and cmath.isnan(complex(a)) and cmath.isnan(complex(b))
             return cmath.isclose(a, b, rel_tol=self._rel(), abs_tol=self._abs())
-        a, b = float(a), float(b)
+        a, b = _as_float(a), _as_float(b)
         if math.isnan(a) or math.isnan(b):
             return self.nan_ok and math.isnan(a) and math.isnan(b)
         return math.isclose(a, b, rel_tol=self._rel(), abs_tol=self._abs())
@@ -358,7 +367,23 @@ def param_cases(fn: object, marks: list[Mark]) -> list[tuple[str, dict, list[Mar
             expanded.append((f"{label}-{case_id}" if label else case_id, {**kwargs, **dict(zip(keys, vals))},
                              extra + own_marks))
         cases = expanded
-    return [(f"[{label}]" if label else "", kwargs, extra) for label, kwargs, extra in cases]
+    labels = _unique([label for label, _, _ in cases])
+    return [(f"[{label}]" if label else "", kwargs, extra) for label, (_, kwargs, extra) in zip(labels, cases)]
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """pytest's ids made unique: each that occurs more than once numbered from 0 (``a0``, ``a1``; ``v1_0`` after a
+    digit)."""
+    counts = collections.Counter(labels)
+    seen: collections.Counter = collections.Counter()
+    unique = []
+    for label in labels:
+        if counts[label] > 1 and label:
+            unique.append(f"{label}{'_' if label[-1:].isdigit() else ''}{seen[label]}")
+            seen[label] += 1
+        else:
+            unique.append(label)
+    return unique
 
 
 def _as_mark(mark: object) -> Mark:
