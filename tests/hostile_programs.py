@@ -278,8 +278,10 @@ EXPECTED = {
     # make the next frame at the memory limit (SystemError, which fails the test): never a pass.
     "deep_recursion_segfault": {"timeout", "crashed", "failed", "memory"},
     "print_success_marker": {"failed"},
-    **dict.fromkeys(["decimal_subclass_eq_always_true", "date_subclass_posing_as_date", "dict_subclass_eq_always_true",
-                     "namedtuple_with_lying_eq", "callback_gets_an_always_equal_object",
+    # A value class's own __eq__ is asked (its yes, where the value type's rule says no, is not judged): never a pass.
+    **dict.fromkeys(["decimal_subclass_eq_always_true", "date_subclass_posing_as_date", "namedtuple_with_lying_eq",
+                     "int_subclass_eq_always_true"], {"failed", "unsupported"}),
+    **dict.fromkeys(["dict_subclass_eq_always_true", "callback_gets_an_always_equal_object",
                      "callback_reaches_for_the_harness", "mock_assert_methods_replaced", "raise_skiptest_in_unittest",
                      "raise_stopiteration_to_end_a_loop",
                      "escape_through_the_fixture_path",
@@ -312,7 +314,6 @@ EXPECTED = {
     "exit_zero_in_call": {"crashed"},
     "replace_assertion_error_and_builtins": {"error"},
     "eq_always_true": {"failed"},
-    "int_subclass_eq_always_true": {"failed"},
     "kill_parent_and_everything": {"failed"},
     "kill_every_process_seen": {"failed"},
     "forge_report_on_every_fd": {"crashed"},

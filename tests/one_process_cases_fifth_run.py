@@ -3,7 +3,8 @@ code, tests), on themes the earlier runs touched little: dataclasses, enums, gen
 (chains, notes, groups), tests' classes built on the code's, module state and caches, sorting and heaps, numbers and
 value subclasses, datetime, files and descriptors, unittest.mock (decorators, patched streams), logging and warnings,
 sqlite3, protocols and introspection, pytest's xunit hooks, marks and ids; then the round's own cases of how long a
-test's object handed to the code lives, and of the code writing to a test's buffer. Wrong code (name ending _bad)
+test's object handed to the code lives, and of the code writing to a test's buffer; then the cases of the two reviews
+of the round (v24_*: lifetimes; se_, v_, out_, xu_, pid_, ...: the fifth run's mends). Wrong code (name ending _bad)
 beside right; _min_ cases are minimised differences."""
 from textwrap import dedent as d
 
@@ -8156,3 +8157,876 @@ def test_thread_drop():
     gc.collect()
     assert all(w() is None for w in ws)
 ''')
+
+
+# The review of the fifth run's mends (a helper): SystemExit across, value classes' operators, a patched
+# sys.stdout, xunit hooks, mock.patch decorators, parametrize ids.
+EXIT0 = """
+import sys
+def bye(code=0):
+    sys.exit(code)
+def f(x):
+    return x + 1
+"""
+
+C("se_teardown_class", EXIT0, """
+class TestA:
+    @classmethod
+    def teardown_class(cls):
+        bye(0)
+    def test_a(self):
+        assert f(1) == 2
+def test_b():
+    assert f(1) == 3
+""")
+
+C("se_setup_class", EXIT0, """
+class TestA:
+    @classmethod
+    def setup_class(cls):
+        bye(0)
+    def test_a(self):
+        assert f(1) == 3
+def test_b():
+    assert f(1) == 3
+""")
+
+C("se_session_fixture", EXIT0, """
+import pytest
+@pytest.fixture(scope="session")
+def res():
+    yield 1
+    bye(0)
+def test_a(res):
+    assert f(res) == 2
+""")
+
+C("se_class_fixture", EXIT0, """
+import pytest
+@pytest.fixture(scope="class")
+def res():
+    yield 1
+    bye(0)
+class TestA:
+    def test_a(self, res):
+        assert f(res) == 2
+def test_b():
+    assert f(1) == 3
+""")
+
+C("se_setup_module", EXIT0, """
+def setup_module(module):
+    bye(0)
+def test_a():
+    assert f(1) == 2
+""")
+
+C("se_teardown_module", EXIT0, """
+def teardown_module(module):
+    bye(0)
+def test_a():
+    assert f(1) == 2
+""")
+
+C("se_teardown_function", EXIT0, """
+def teardown_function(fn):
+    bye(0)
+def test_a():
+    assert f(1) == 2
+""")
+
+C("skip_setup_module", EXIT0, """
+import pytest
+def setup_module(module):
+    pytest.skip("no")
+def test_a():
+    assert f(1) == 3
+""")
+
+C("se_plain_exit0", EXIT0, """
+bye(0)
+assert f(1) == 3
+""")
+
+C("se_plain_exit1", EXIT0, """
+assert f(1) == 2
+bye(1)
+""")
+
+C("se_in_test_raises_exception", EXIT0, """
+import pytest
+def test_a():
+    with pytest.raises(Exception):
+        bye(0)
+""")
+
+C("se_unittest_raises_exception", EXIT0, """
+import unittest
+class T(unittest.TestCase):
+    def test_a(self):
+        with self.assertRaises(Exception):
+            bye(0)
+""")
+
+C("se_code_catches_exception_from_cb", """
+def run(cb):
+    try:
+        cb()
+    except Exception:
+        return "caught"
+    return "no"
+""", """
+import sys, pytest
+def test_a():
+    def cb():
+        sys.exit(3)
+    assert run(cb) == "caught"
+""")
+
+C("se_xfail_raises", EXIT0, """
+import pytest
+@pytest.mark.xfail(raises=ValueError)
+def test_a():
+    bye(0)
+""")
+
+C("se_code_obj", """
+import sys
+class Code:
+    def __repr__(self): return "Code()"
+def bye():
+    sys.exit(Code())
+""", """
+import pytest
+def test_a():
+    with pytest.raises(SystemExit) as e:
+        bye()
+    assert isinstance(e.value.code, str)
+""")
+
+C("out_buffer_write", """
+import sys
+def f():
+    sys.stdout.buffer.write(b"hi\\n")
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f()
+    assert out.getvalue() == "hi\\n"
+""")
+
+C("out_mock_write_count", """
+def f():
+    print("hi")
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        f()
+    assert out.write.call_count == 1
+""")
+
+C("out_captured_at_import", """
+import sys
+OUT = sys.stdout
+def f():
+    OUT.write("hi\\n")
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f()
+    assert out.getvalue() == "hi\\n"
+""")
+
+C("out_dunder_stdout_capsys", """
+import sys
+def f():
+    print("hi", file=sys.__stdout__)
+""", """
+def test_a(capsys):
+    f()
+    assert capsys.readouterr().out == "hi\\n"
+""")
+
+C("out_dunder_stdout_patch", """
+import sys
+def f():
+    print("hi", file=sys.__stdout__)
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f()
+    assert out.getvalue() == "hi\\n"
+""")
+
+C("out_stderr_to_stdout_patch", """
+import sys
+def f():
+    print("err", file=sys.stderr)
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f()
+    assert "err" in out.getvalue()
+""")
+
+C("out_order_callback", """
+def f(cb):
+    print("a")
+    cb()
+    print("c")
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f(lambda: print("b"))
+    assert out.getvalue() == "a\\nb\\nc\\n"
+""")
+
+C("out_monkeypatch_order", """
+def f(cb):
+    print("a", end="")
+    cb()
+    print("c", end="")
+""", """
+import io, sys
+def test_a(monkeypatch):
+    buf = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", buf)
+    f(lambda: sys.stdout.write("b"))
+    assert buf.getvalue() == "abc"
+""")
+
+C("out_after_patch_end", """
+import sys
+def f():
+    print("x")
+""", """
+import io
+from unittest import mock
+def test_a(capsys):
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+        f()
+    assert capsys.readouterr().out == "x\\n"
+""")
+
+C("out_code_reads_stdout", """
+import sys
+def f():
+    return type(sys.stdout).__name__
+""", """
+import io
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout", new_callable=io.StringIO):
+        assert f() != "StringIO"
+""")
+
+C("out_isatty", """
+import sys
+def f():
+    return sys.stdout.isatty()
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        out.isatty.return_value = True
+        r = f()
+    assert r is not True
+""")
+
+C("out_mock_called_once_with", """
+def f():
+    print("hi")
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        f()
+    out.write.assert_called_once_with("hi\\n")
+""")
+
+C("out_mock_any_call", """
+def f():
+    print("hi")
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        f()
+    out.write.assert_any_call("hi")
+""")
+
+C("out_code_flush_mock", """
+import sys
+def f():
+    sys.stdout.write("x")
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        f()
+    out.flush.assert_called()
+""")
+
+C("v_inherited_add", """
+class Base(int):
+    def __add__(self, o):
+        return int(self) - int(o)
+class Cents(Base):
+    pass
+def f(x):
+    return Cents(x)
+""", """
+def test_a():
+    assert f(1) + 2 == 3
+""")
+
+C("v_mixin_add", """
+class Mix:
+    def __add__(self, o):
+        return 0
+class Cents(Mix, int):
+    pass
+def f(x):
+    return Cents(x)
+""", """
+def test_a():
+    assert f(1) + 2 == 3
+""")
+
+C("v_alias_add", """
+class Cents(int):
+    __add__ = int.__sub__
+def f(x):
+    return Cents(x)
+""", """
+def test_a():
+    assert f(1) + 2 == 3
+""")
+
+C("v_bool_len", """
+class S(str):
+    def __len__(self):
+        return 0
+    def __bool__(self):
+        return False
+def f():
+    return S("abc")
+""", """
+def test_a():
+    s = f()
+    assert s
+def test_b():
+    assert len(f()) == 3
+""")
+
+C("v_radd_left", """
+class C(int):
+    def __radd__(self, o):
+        return 100
+def f():
+    return C(2)
+""", """
+def test_a():
+    assert 1 + f() == 3
+""")
+
+C("v_iter_list", """
+class T(tuple):
+    def __iter__(self):
+        return iter([9])
+def f():
+    return T((1, 2))
+""", """
+def test_a():
+    assert list(f()) == [1, 2]
+def test_b():
+    a, b = f()
+    assert (a, b) == (1, 2)
+""")
+
+C("v_iadd_weird", """
+class C(int):
+    def __iadd__(self, o):
+        return "weird"
+def f():
+    return C(2)
+""", """
+def test_a():
+    x = f()
+    x += 1
+    assert x == 3
+""")
+
+C("v_contains", """
+class S(str):
+    def __contains__(self, x):
+        return True
+def f():
+    return S("abc")
+""", """
+def test_a():
+    assert "z" not in f()
+""")
+
+C("v_back_to_code", """
+class T(tuple):
+    def __len__(self):
+        return 5
+def f():
+    return T((1, 2))
+def g(t):
+    return len(t)
+""", """
+def test_a():
+    assert g(f()) == 2
+""")
+
+C("v_int_index", """
+class C(int):
+    def __index__(self):
+        return 1
+def f():
+    return C(5)
+""", """
+def test_a():
+    assert [10, 20, 30, 40, 50, 60][f()] == 60
+def test_b():
+    assert int(f()) == 5
+""")
+
+C("v_ne_code", """
+class C(int):
+    def __ne__(self, o):
+        return False
+def f():
+    return C(5)
+""", """
+def test_a():
+    assert f() != 6
+""")
+
+C("v_eq_code_false", """
+class C(int):
+    def __eq__(self, o):
+        return False
+    __hash__ = int.__hash__
+def f():
+    return C(5)
+""", """
+def test_a():
+    assert f() == 5
+""")
+
+MP = """
+import random, time
+def cwd():
+    return random.random()
+def pid():
+    return time.time()
+"""
+
+C("mp_new_and_fixture", MP, """
+from unittest import mock
+import pytest
+@pytest.fixture
+def val():
+    return 7
+@mock.patch("random.random", new=lambda: 0.5)
+def test_a(val):
+    assert cwd() == 0.5 and val == 7
+""")
+
+C("mp_object_stacked", MP, """
+from unittest import mock
+import os, random, time, pytest
+@pytest.fixture
+def val():
+    return 7
+@mock.patch.object(random, "random", return_value=0.5)
+@mock.patch("time.time", return_value=5)
+def test_a(m_pid, m_cwd, val):
+    assert cwd() == 0.5 and pid() == 5 and val == 7
+""")
+
+C("mp_dict_and_patch", MP, """
+from unittest import mock
+import os, random, time, pytest
+@pytest.fixture
+def val():
+    return 7
+@mock.patch.dict(os.environ, {"A": "1"})
+@mock.patch("random.random", return_value=0.5)
+def test_a(m_cwd, val):
+    assert cwd() == 0.5 and val == 7 and os.environ["A"] == "1"
+""")
+
+C("mp_multiple", MP, """
+from unittest import mock
+import os, random, time, pytest
+@mock.patch.multiple("random", random=mock.DEFAULT)
+def test_a(random):
+    random.return_value = 0.5
+    assert cwd() == 0.5
+""")
+
+C("mp_class_decorator", MP, """
+from unittest import mock
+import pytest
+@pytest.fixture
+def val():
+    return 7
+@mock.patch("random.random", return_value=0.5)
+class TestA:
+    def test_a(self, m, val):
+        assert cwd() == 0.5 and val == 7
+""")
+
+C("mp_too_few_params", MP, """
+from unittest import mock
+@mock.patch("random.random", return_value=0.5)
+@mock.patch("time.time", return_value=5)
+def test_a(m):
+    assert cwd() == 0.5
+""")
+
+C("mp_wraps_other_decorator", MP, """
+import functools
+from unittest import mock
+def deco(fn):
+    @functools.wraps(fn)
+    def inner(*a, **k):
+        return fn(*a, **k)
+    return inner
+@deco
+def test_a(tmp_path):
+    assert tmp_path.exists()
+""")
+
+C("mp_new_callable", MP, """
+from unittest import mock
+import pytest
+@pytest.fixture
+def val():
+    return 7
+@mock.patch("random.random", new_callable=lambda: (lambda: 0.5))
+def test_a(m, val):
+    assert cwd() == 0.5 and val == 7
+""")
+
+C("mp_os_getcwd_crash", """
+import os
+def cwd():
+    return os.getcwd()
+""", """
+from unittest import mock
+@mock.patch("os.getcwd", return_value="/x")
+def test_a(m):
+    assert cwd() == "/x"
+""")
+
+C("se_code_attr_modified", """
+def main():
+    e = SystemExit(0)
+    e.code = 3
+    raise e
+""", """
+import pytest
+def test_a():
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 0
+""")
+
+C("out_write_raises", """
+def f():
+    try:
+        print("x")
+    except OSError:
+        return "handled"
+    return "ok"
+""", """
+from unittest import mock
+def test_a():
+    with mock.patch("sys.stdout") as out:
+        out.write.side_effect = OSError("broken pipe")
+        r = f()
+    assert r == "ok"
+""")
+
+C("pid_dup_enum_str", """
+import enum
+class Op(enum.Enum):
+    ADD = 1
+def f(x):
+    return x == Op.ADD
+""", """
+import pytest
+@pytest.mark.parametrize("x", [Op.ADD, "Op.ADD"])
+def test_a(x):
+    assert f(x)
+""")
+
+C("pid_dup_str", """
+def f(x):
+    return x == 1
+""", """
+import pytest
+@pytest.mark.parametrize("x", ["a", "a"])
+def test_a(x):
+    assert x == "a"
+@pytest.mark.parametrize("x", [1, 2], ids=lambda v: "same")
+def test_b(x):
+    assert f(x)
+""")
+
+C("v_float_approx", """
+class I(int):
+    def __float__(self):
+        return 1.0
+def f():
+    return I(5)
+""", """
+import pytest
+def test_a():
+    assert f() == pytest.approx(1.0)
+def test_b():
+    assert pytest.approx(1.0) == f()
+""")
+
+C("v_complex_approx", """
+class F(float):
+    def __complex__(self):
+        return 1j
+    def __abs__(self):
+        return 0.0
+    def __rsub__(self, o):
+        return 0.0
+    def __sub__(self, o):
+        return 0.0
+def f():
+    return F(5.0)
+""", """
+import pytest
+def test_a():
+    assert f() == pytest.approx(1.0)
+def test_b():
+    assert f() == pytest.approx(1j)
+""")
+
+C("intro_defaults_mutate", """
+def f(acc=[]):
+    return acc
+""", """
+def test_a():
+    f.__defaults__[0].append(5)
+    assert f() == []
+""")
+
+C("enc_value_lies", """
+class T(tuple):
+    def __iter__(self):
+        return iter([1, 2])
+    def __len__(self):
+        return 2
+    def __getitem__(self, i):
+        return [1, 2][i]
+class S(str):
+    def __str__(self):
+        return "abc"
+    def __iter__(self):
+        return iter("abc")
+    def __getitem__(self, i):
+        return "abc"[i]
+class I(int):
+    def __int__(self):
+        return 1
+    def __index__(self):
+        return 1
+class F(float):
+    def __float__(self):
+        return 1.0
+class L(list):
+    def __iter__(self):
+        return iter([1, 2])
+class D(dict):
+    def __iter__(self):
+        return iter(["a"])
+    def keys(self):
+        return ["a"]
+    def items(self):
+        return [("a", 1)]
+def t(): return T((5, 6))
+def s(): return S("xyz")
+def i(): return I(5)
+def fl(): return F(5.0)
+def l(): return L([5, 6])
+def dd(): return D(b=2)
+""", """
+def test_t():
+    assert t() == (1, 2)
+def test_s():
+    assert s() == "abc"
+def test_i():
+    assert i() == 1
+def test_f():
+    assert fl() == 1.0
+def test_l():
+    assert l() == [1, 2]
+def test_d():
+    assert dd() == {"a": 1}
+""")
+
+C("cb_pytest_fail_swallowed", """
+def run(cb):
+    try:
+        cb()
+    except Exception:
+        pass
+    return 1
+""", """
+import pytest
+def test_a():
+    def cb():
+        pytest.fail("must not be called")
+    assert run(cb) == 1
+def test_b():
+    def cb():
+        pytest.skip("skip it")
+    assert run(cb) == 1
+""")
+
+C("cb_sysexit_swallowed_plain", """
+def run(cb):
+    try:
+        cb()
+    except Exception:
+        return "caught"
+    return "no"
+""", """
+import sys
+def cb():
+    sys.exit(1)
+assert run(cb) == "caught"
+""")
+
+INIT = """
+def init():
+    raise RuntimeError("init broken")
+def f(x):
+    return x + 1
+"""
+
+C("xu_setUpModule_pytest", INIT, """
+def setUpModule():
+    init()
+def test_a():
+    assert f(1) == 2
+""")
+
+C("xu_setUpModule_unittest", INIT, """
+import unittest
+def setUpModule():
+    init()
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEqual(f(1), 2)
+""")
+
+C("xu_teardown_method", INIT, """
+class TestA:
+    def teardown_method(self, m):
+        init()
+    def test_a(self):
+        assert f(1) == 2
+""")
+
+C("xu_setup_module_noarg_code_fn", INIT, """
+setup_module = init
+def test_a():
+    assert f(1) == 2
+""")
+
+C("out_capfd_dunder", """
+import sys, os
+def f():
+    print("a", file=sys.__stdout__, flush=True)
+    os.write(1, b"b\\n")
+""", """
+def test_a(capfd):
+    f()
+    assert capfd.readouterr().out == "a\\nb\\n"
+""")
+
+C("out_capsys_patched_inside", """
+def f():
+    print("x")
+""", """
+import io
+from unittest import mock
+def test_a(capsys):
+    with mock.patch("sys.stdout", new_callable=io.StringIO):
+        f()
+    assert capsys.readouterr().out == ""
+""")
+
+C("out_redirect_and_patch_nested", """
+def f(cb):
+    print("a")
+    cb()
+    print("c")
+""", """
+import io, contextlib
+from unittest import mock
+def test_a():
+    outer = io.StringIO()
+    with mock.patch("sys.stdout", new_callable=io.StringIO) as inner:
+        f(lambda: None)
+        with contextlib.redirect_stdout(outer):
+            pass
+    assert inner.getvalue() == "a\\nc\\n" and outer.getvalue() == ""
+def test_b():
+    buf = io.StringIO()
+    def cb():
+        patcher.stop()
+    patcher = mock.patch("sys.stdout", buf)
+    patcher.start()
+    f(cb)
+    assert buf.getvalue() == "a\\n"
+""")
+
+C("tests_exit_in_teardown_class", """
+def f(x):
+    return x + 1
+""", """
+import sys
+class TestA:
+    @classmethod
+    def teardown_class(cls):
+        sys.exit(0)
+    def test_a(self):
+        assert f(1) == 2
+def test_b():
+    assert f(1) == 3
+""")
+
+C("tests_exit_in_setup_module", """
+def f(x):
+    return x + 1
+""", """
+import sys
+def setup_module(m):
+    sys.exit(0)
+def test_b():
+    assert f(1) == 3
+""")

@@ -48,6 +48,10 @@ _INTROSPECT_TESTS = "the code cannot introspect a test's function (inspect.signa
 _TAKEN_BACK = ("a test's object the code took back from its weak storage inside a call is held again only as the call "
                "ends: a test's function it calls meanwhile that drops the last other reference frees it")
 _WEAK_IN_CALL = "a test's object the code holds only weakly inside a call lives until the call ends"
+_OWN_ENTRY = ("a failure or exit in a class's or the module's setup or teardown, or in a fixture's teardown, is "
+              'reported as its own entry, where pytest errors the test beside it')
+_STDOUT_OWN = ("the code's sys.stdout is its own, not a stream a test patched in: what the code reads of it (its type,"
+               ' isatty()) is its own')
 KNOWN = {
     "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
@@ -170,6 +174,28 @@ KNOWN = {
                                ' the run once handed to the code'),
     "v24_del_calls_code_on_error_answer": ("a test's object handed to a call of the code's that raises lives as long "
                                            "as the code's exception (its frames hold it)"),
+    "se_teardown_class": _OWN_ENTRY,
+    "se_setup_class": _OWN_ENTRY,
+    "se_session_fixture": _OWN_ENTRY,
+    "se_class_fixture": _OWN_ENTRY,
+    "se_teardown_module": _OWN_ENTRY,
+    "tests_exit_in_teardown_class": _OWN_ENTRY,
+    "out_code_reads_stdout": _STDOUT_OWN,
+    "out_isatty": _STDOUT_OWN,
+    "se_plain_exit0": ("a plain-assert file the code's sys.exit(0) ends passes as a script; the sandbox fails that "
+                       "line, as pytest's import errors"),
+    "se_code_obj": "the code's SystemExit whose code is an object reaches the tests with its text as the code",
+    "mp_os_getcwd_crash": ("mock.patch('os.getcwd') of the tests patches the code's process too, where the sandbox's "
+                           'own machinery calls it'),
+    "pid_dup_enum_str": ("a mirror of either side's class loses a standard-library base that is no builtin type "
+                         "(Enum): pytest's ids miss it"),
+    "v_complex_approx": ("pytest.approx reads a float subclass of the code's by its value, where pytest's arithmetic "
+                         'asks its own __rsub__ and __abs__'),
+    "cb_pytest_fail_swallowed": ("the pytest stand-in's fail() and skip() are Exceptions (pytest's are "
+                                 "BaseExceptions): the code's except Exception catches them"),
+    "cb_sysexit_swallowed_plain": ("the tests' own exit while they load is an error of the tests (pytest's import "
+                                   'error), where the file run as a script fails'),
+    "xu_setUpModule_unittest": 'setUpModule of a unittest file that fails is reported as its own entry',
 }
 
 
