@@ -90,6 +90,12 @@ def test_tests_asking_for_a_fixture_nobody_gives_are_refused_as_an_environment_p
              "@pytest.mark.parametrize('n', [3])\ndef test_a(nums, n, capsys, tmp_path, monkeypatch):\n"
              "    assert second_largest(nums + [n]) == 2\n")
     assert validate_input(SECOND, tests).name == "second_largest"
+    # The mocks a @mock.patch decorator passes are no fixtures (pytest leaves them out); one with new= passes none.
+    tests = ("from unittest import mock\n@mock.patch('time.sleep')\n@mock.patch.object(time, 'time')\n"
+             "def test_a(sleep, clock, tmp_path):\n    assert second_largest([1, 2]) == 1\n")
+    assert validate_input(SECOND, tests).name == "second_largest"
+    with pytest.raises(EnvironmentProblem, match=r"the fixture 'clock'"):  # pytest leaves out the first mocks
+        validate_input(SECOND, tests.replace("'time.sleep'", "'time.sleep', new=print"))
 
 
 def test_tests_building_a_class_on_one_of_the_codes_are_refused_as_an_environment_problem():

@@ -43,11 +43,30 @@ def missing_fixtures(module: ast.Module) -> list[str]:
         names = [a.arg for a in (*unit.args.posonlyargs, *unit.args.args, *unit.args.kwonlyargs)]
         defaults = len(unit.args.defaults)
         names = names[:len(names) - defaults] if defaults else names
+        names = [n for n in names if n not in ("self", "cls")][_mock_patch_arguments(unit):]
         for name in names:
-            if name not in ("self", "cls") and name not in params and name not in defined \
-                    and name not in BUILTIN_FIXTURES:
+            if name not in params and name not in defined and name not in BUILTIN_FIXTURES:
                 missing[name] = None
     return list(missing)
+
+
+def _mock_patch_arguments(unit: ast.FunctionDef) -> int:
+    """How many mocks the function's ``@patch(...)`` and ``@patch.object(...)`` decorators pass it (those without a
+    ``new``), its first parameters, which pytest does not take for fixtures."""
+    count = 0
+    for decorator in unit.decorator_list:
+        if not isinstance(decorator, ast.Call):
+            continue
+        name = ast.unparse(decorator.func)
+        if name.split(".")[-1] == "patch":
+            given = 2
+        elif name.endswith("patch.object"):
+            given = 3
+        else:
+            continue
+        if len(decorator.args) < given and not any(k.arg in ("new", None) for k in decorator.keywords):
+            count += 1
+    return count
 
 
 def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
