@@ -72,11 +72,9 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
     if op == "own_eq":  # the object's own __eq__, not reflected (proxies._compare): None for NotImplemented
         answer = type(obj).__eq__(obj, peer.decode(args[0]))
         return (None if answer is NotImplemented else bool(answer)), None
-    if op == "value_op" and args and args[0] in VALUE_DUNDERS:  # a value class's own operator (proxies._Operator)
+    if op == "own_op" and args and (args[0] in proxies.ONE_SIDED or args[0] in VALUE_DUNDERS):
+        # its own != or ordering, or a value class's own operator (proxies._Operator), not reflected
         answer = getattr(type(obj), args[0])(obj, *(peer.decode(arg) for arg in args[1:]))
-        return ((False, None) if answer is NotImplemented else (True, answer)), None
-    if op == "own_op" and args and args[0] in proxies.ONE_SIDED:  # its own != or ordering, not reflected
-        answer = getattr(type(obj), args[0])(obj, peer.decode(args[1]))
         return ((False, None) if answer is NotImplemented else (True, answer)), None
     if op == "await":
         return proxies.run_to_end(obj), None

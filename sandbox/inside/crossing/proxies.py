@@ -21,6 +21,7 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import contextlib
+import functools
 import operator
 
 import introspection
@@ -206,11 +207,9 @@ def _compare(name: str):
             # (Temp(20) < 25) too, with what it raises; where neither side has one, != falls back to identity and an
             # ordering raises TypeError, here. The tests' ordering the code may take, but an ordering of the code's
             # never decides a test.
-            found = _ask(self, "own_op", name, _encode(self, other))
-            if type(found) is not tuple or len(found) != 2 or not found[0]:
-                return NotImplemented
-            if name == "__ne__" or _ref(self).peer.role != "tests":
-                return found[1]
+            found = _own_op(self, name, other)
+            if found is NotImplemented or name == "__ne__" or _ref(self).peer.role != "tests":
+                return found
             raise unsupported.Unsupported(unsupported.ORDERED_BY_THE_CODE.format(op=_SYMBOLS[name]))
         # The other side's own __eq__, as one process asks it first: its "not implemented" lets this side's data
         # answer (reflected), and its no stands (Money(5) == Amount(5) is False where Money's __eq__ says so);
@@ -724,7 +723,10 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         # Its own == and != (a text that compares ignoring case): asked of its side as an object's are; its no stands,
         # and its yes where the value type's rule says yes too (else the test is not judged). Its hash stays the
         # value type's (a class that defines __eq__ alone would lose it).
-        namespace.update({n: _value_compare(n, info["value"]) for n in ("__eq__", "__ne__") if n in overrides})
+        if "__eq__" in overrides:
+            namespace["__eq__"] = _value_eq(info["value"])
+        if "__ne__" in overrides:
+            namespace["__ne__"] = _compare("__ne__")
         if "__eq__" in overrides or "__ne__" in overrides:
             namespace["__hash__"] = info["value"].__hash__
     if info["match_args"] is not None:
@@ -785,21 +787,24 @@ class _Overridden:
         return _ask(obj, "getattr", self.name)
 
 
-def _value_compare(name: str, value_type: type):
-    def compare(self, other: object) -> object:
-        if name == "__ne__":
-            found = _ask(self, "own_op", name, _encode(self, other))
-            if type(found) is not tuple or len(found) != 2 or not found[0]:
-                return NotImplemented
-            return found[1]
+def _own_op(proxy: object, name: str, *args: object) -> object:
+    """The other side's object's own method name (an ordering, !=, a value class's operator) on args, not
+    reflected: its answer, or NotImplemented (Python then goes on to the reflected operand's here)."""
+    found = _ask(proxy, "own_op", name, *(_encode(proxy, arg) for arg in args))
+    if type(found) is not tuple or len(found) != 2:
+        raise TypeError(f"{name} of the other side gave no answer")
+    return found[1] if found[0] else NotImplemented
+
+
+def _value_eq(value_type: type):
+    def __eq__(self, other: object) -> object:
         answer = _ask(self, "own_eq", _encode(self, other))
         if answer is None:
             return NotImplemented
         if not answer or _ref(self).peer.role != "tests" or value_type.__eq__(self, other) is True:
             return bool(answer)
         raise unsupported.Unsupported(unsupported.EQUAL_BY_THE_CODE)
-    compare.__name__ = name
-    return compare
+    return __eq__
 
 
 class _Operator:
@@ -813,14 +818,7 @@ class _Operator:
     def __get__(self, obj: object, cls: type | None = None) -> object:
         if obj is None:
             return self
-        name = self.name
-
-        def operator_of_the_other_side(*args: object) -> object:
-            found = _ask(obj, "value_op", name, *(_encode(obj, arg) for arg in args))
-            if type(found) is not tuple or len(found) != 2:
-                raise TypeError(f"{name} of the other side gave no answer")
-            return found[1] if found[0] else NotImplemented
-        return operator_of_the_other_side
+        return functools.partial(_own_op, obj, self.name)
 
 
 def _dataclass_fields(names: list[str]) -> dict:
