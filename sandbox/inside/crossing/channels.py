@@ -53,6 +53,10 @@ class Channels:
             self.local.channel = channel
         return channel
 
+    def current(self) -> int:
+        """The channel of this thread's messages (0 for one that has none of its own)."""
+        return getattr(self.local, "channel", None) or 0
+
     def adopt(self, channel: int) -> None:
         """This thread serves channel (the code's side, for a channel the tests opened)."""
         self.local.channel = channel

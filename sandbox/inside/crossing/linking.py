@@ -39,6 +39,10 @@ class Links:
         self.by_handle: dict[int, list] = {}
         self.by_id: dict[int, int] = {}  # the tests' side: id(original) -> the code's handle
         self.busy = False  # working out what to send
+        # The code's side: the channel (channels.py) of the call that kept each copy. A copy is let go of only in a
+        # message on that channel, after that call's answer: the thread of the tests that reads the answer naming it
+        # reads that it is let go of after it, where another thread's answer could cross first.
+        self.channel_of: dict[int, int] = {}
 
 
 def contents(peer: object, obj: object) -> tuple:
@@ -57,11 +61,13 @@ def link(peer: object, obj: object, handle: int) -> None:
     links = peer.links
     if handle in links.by_handle or len(links.by_handle) >= MAX_LINKED:
         return
-    links.by_handle[handle] = [obj, None, nested_of(obj)]
+    entry = links.by_handle[handle] = [obj, None, nested_of(obj)]
     if peer.role == "tests":
         links.by_id[id(obj)] = handle
-    links.by_handle[handle][1] = contents(peer, obj)
-    releasing.unsent(peer, links.by_handle[handle][1])  # a snapshot to compare with, not sent
+    else:
+        links.channel_of[handle] = peer.channels.current()
+    entry[1] = contents(peer, obj)
+    releasing.unsent(peer, entry[1])  # a snapshot to compare with, not sent
 
 
 def outgoing(peer: object) -> dict | None:
@@ -79,11 +85,13 @@ def outgoing(peer: object) -> dict | None:
 
 def _outgoing(peer: object, links: Links) -> dict | None:
     changed, gone = [], []
+    channel = peer.channels.current() if peer.role == "code" else None
     for handle in list(links.by_handle):
         entry = links.by_handle.get(handle)
         if entry is None:  # let go meanwhile by another of the tests' threads
             continue
-        let_go = peer.role == "code" and _only_linked(entry)
+        let_go = (peer.role == "code" and links.channel_of.get(handle, channel) == channel
+                  and _only_linked(entry))
         now = contents(peer, entry[0])
         if not changed_since(now, entry[1]):
             releasing.unsent(peer, now)  # read to compare, not sent
@@ -95,6 +103,7 @@ def _outgoing(peer: object, links: Links) -> dict | None:
             entry[2] = nested_of(entry[0])
         if let_go:
             del links.by_handle[handle]
+            links.channel_of.pop(handle, None)
             peer.forget(handle)
             gone.append(handle)
     found = {}
