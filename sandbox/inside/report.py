@@ -144,6 +144,12 @@ def hidden_check(exc: BaseException) -> str:
     check a test hands it, so it says neither pass nor fail."""
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == TESTS_FILE]
     where = f" (line {lines[-1]} of the tests)" if lines else ""
+    if isinstance(exc, pytest_shim.OUTCOMES):
+        called = "pytest.skip" if isinstance(exc, pytest_shim.Skipped) else (
+            "pytest.xfail" if isinstance(exc, pytest_shim.XFailed) else "pytest.fail")
+        return (f"{called} ran inside a function of the tests that the code called{where}, and the code caught it "
+                "and went on; in pytest it is no Exception (the code's `except Exception` would not catch it), so "
+                "the sandbox does not judge the test")
     return (f"a check of the tests failed inside a function of theirs that the code called{where}, and the code "
             "caught the failure and went on; one process would pass the test, the sandbox does not pass a check "
             "the code hid")

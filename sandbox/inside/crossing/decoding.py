@@ -16,6 +16,7 @@ import named_tuples
 import proxies
 import watching
 import standard_abcs
+import standard_bases
 import standard_objects
 import values
 from kinds import METHOD_OWNERS, SAFE_BUILTINS, MAX_DEPTH, STANDARD_TYPES, as_list, caps_in, short_text
@@ -106,6 +107,9 @@ class Decoder:
             return self.exports[node[1]]
         if tag == "class":
             return self.mirror(node[1])
+        if tag == "stdclass" and len(node) == 3:
+            found = standard_bases.class_named(node[1], self.role)
+            return found if found is not None else self._value(node[2], down)
         if tag == "obj":
             return self._proxy(node)
         raise values.BadRecord(f"unknown value tag {tag!r}")
@@ -202,6 +206,7 @@ def _class_info(info: dict) -> dict:
                           and (not n.startswith("_") or n in VALUE_DUNDERS or n in ("__eq__", "__ne__"))],
             "abcs": [n for n in as_list(info.get("abcs", []))[:20]
                      if type(n) is str and n in standard_abcs.STANDARD_ABCS],
+            "standard_bases": standard_bases.resolve(info.get("standard_bases")),
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,
             "weak": info.get("weak") is True,
             "match_args": tuple(n for n in as_list(info.get("match_args") or [])[:100]

@@ -16,6 +16,7 @@ import named_tuples
 import proxies
 import exports
 import standard_abcs
+import standard_bases
 import standard_objects
 import unsupported
 import values
@@ -145,6 +146,9 @@ class Encoder:
                 return ("type", named)
             if self._own_class(value):
                 return ("class", self.describe_class(value))
+            named = standard_bases.name_of(value)
+            if named is not None:  # the other side's own class of that name, or where it has none, as before
+                return ("stdclass", named, self._object(value))
         named = _builtin_name(value)
         if named is not None:
             return ("builtin", named)
@@ -255,6 +259,7 @@ class Encoder:
             # (methods only: a property such as numerator is what the standard type's own comparisons read)
             "overrides": self._overrides(cls, value_base) if value_base else [],
             "abcs": standard_abcs.names_of(cls),
+            "standard_bases": standard_bases.names_of(cls, self._own_class),
             "eq_by": standard_abcs.standard_eq(cls),
             "weak": cls.__weakrefoffset__ != 0,  # takes weak references (a class with __slots__ may not)
             "match_args": _match_args(cls),

@@ -132,7 +132,9 @@ def standard_name(cls: type) -> str | None:
     """module.Class for a class of the standard library (not builtins), else None."""
     module = cls.__dict__.get("__module__")
     if type(module) is str and module.split(".")[0] in sys.stdlib_module_names and module != "builtins":
-        return f"{module}.{cls.__qualname__}"
+        # only a class that name finds: one that says it is a standard module's (its __module__ set) is not named
+        if getattr(sys.modules.get(module), cls.__qualname__, None) is cls:
+            return f"{module}.{cls.__qualname__}"
     return None
 
 

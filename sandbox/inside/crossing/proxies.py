@@ -27,6 +27,7 @@ import operator
 import introspection
 import watching
 import standard_abcs
+import standard_bases
 import turns
 import unsupported
 import values
@@ -563,6 +564,13 @@ class RemoteType(type):
         else:
             ref.ask("delattr", name)
 
+    def mro(cls) -> list[type]:
+        # The other side's class's standard-library bases (Enum, Thread) after the mirror's own classes:
+        # isinstance, issubclass and except read this order (standard_bases.py).
+        order = super().mro()
+        bases = type.__dict__["__dict__"].__get__(cls).get("_sbx_standard_bases")
+        return standard_bases.with_bases(order, bases) if bases else order
+
     def __subclasscheck__(cls, sub: type) -> bool:
         # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
         mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
@@ -581,6 +589,10 @@ class RemoteType(type):
 
     def __iter__(cls):
         found = _class_ref(cls).ask("iter")
+        return found if hasattr(type(found), "__next__") else iter(found)
+
+    def __reversed__(cls):
+        found = _class_ref(cls).ask("reversed")  # reversed(Color): an Enum's members, last first
         return found if hasattr(type(found), "__next__") else iter(found)
 
     def __bool__(cls) -> bool:
@@ -737,10 +749,10 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         namespace["__dataclass_fields__"] = (introspection.RemoteFields(ref) if peer.role == "tests"
                                              else _dataclass_fields(info["dataclass"]))
     own = tuple(bases) if any(issubclass(b, core) for b in bases) else (*bases, core)
-    try:
-        cls = _mirror_type(own)(name, own, namespace)
-    except TypeError:  # bases whose layouts or orders cannot be combined here: keep the kind, lose the bases
-        cls = _mirror_type((core,))(name, (core,), namespace)
+    cls = _made_mirror(name, own, namespace, info["standard_bases"])
+    if cls is None:  # bases whose layouts or orders cannot be combined here: keep the kind, lose the bases
+        cls = _made_mirror(name, (core,), namespace, info["standard_bases"]) or _mirror_type((core,))(
+            name, (core,), namespace)
     if {"__await__", "send", "throw"} <= info["caps"]:
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
@@ -751,6 +763,28 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         shadow.__new__ = staticmethod(lambda _cls, *args, **kwargs: cls(*args, **kwargs))
         shadow._sbx_mirror = cls
     return cls
+
+
+def _made_mirror(name: str, bases: tuple, namespace: dict, standard: tuple) -> type | None:
+    """A mirror on bases, with the other side's standard bases in its order where they can be (standard_bases.py),
+    else without them; None where the bases themselves cannot be combined."""
+    if standard:
+        try:
+            made = _mirror_type(bases)(name, bases, standard_bases.namespace_with(standard, bases, namespace,
+                                                                                   _forwarded))
+            if standard_bases.sound(made, standard):
+                return made
+        except TypeError:  # a standard base whose layout is not a proxy's (a C type's): the mirror goes without
+            pass
+    try:
+        return _mirror_type(bases)(name, bases, namespace)
+    except TypeError:
+        return None
+
+
+def _forwarded(name: str) -> object:
+    """A standard base's special method, asked of the other side's object (None for a name that is none)."""
+    return _Operator(name) if name in VALUE_DUNDERS else None
 
 
 _joined_types: dict[tuple, type] = {}

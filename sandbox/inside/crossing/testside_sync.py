@@ -153,10 +153,11 @@ class TestsSide:
             self.swallowed.append(exc)
 
     def may_read(self, obj: object, name: str) -> bool:
-        """The code may read the public attributes of what the tests hand it, and a function's names (for
-        functools.wraps); never a private one, nor __self__ or __class__, which reach into the test harness."""
+        """The code may read the public attributes of what the tests hand it, a function's names (for
+        functools.wraps) and an Enum's members; never a private one, nor __self__ or __class__, which reach into the
+        test harness."""
         return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
-                                                    "__wrapped__", "__annotations__")
+                                                    "__wrapped__", "__annotations__", "__members__")
 
     def may_change(self, obj: object, name: str) -> bool:
         """The code may set the public data attributes of the tests' objects (user.name = ...), never replace a

@@ -31,7 +31,7 @@ VALUE_DUNDERS = frozenset(f"__{name}__" for name in (
     "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod divmod rdivmod pow rpow matmul rmatmul "
     "lshift rlshift rshift rrshift and rand or ror xor rxor neg pos abs invert round trunc floor ceil "
     "iadd isub imul itruediv ifloordiv imod ipow ilshift irshift iand ior ixor "
-    "bool len getitem contains iter reversed int float complex index").split())
+    "bool len getitem contains iter reversed int float complex index bytes fspath length_hint").split())
 
 # The classes as they were when the sandbox loaded: a test that patches the module (monkeypatch.setattr(datetime,
 # 'datetime', FakeDT), to fix "now") changes what the code's `datetime.datetime` is, never what a value here is.

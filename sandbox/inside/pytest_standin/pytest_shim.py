@@ -39,6 +39,11 @@ class Failed(AssertionError):
     """pytest.fail."""
 
 
+# pytest.fail, skip and xfail: BaseExceptions in pytest (outcomes, which the code's `except Exception` does not catch),
+# Exceptions here, so a test's function the code called that raised one is watched for the code catching it (report.py).
+OUTCOMES = (Failed, Skipped, XFailed)
+
+
 class ExceptionInfo:
     """What pytest.raises caught: type, value, and match()."""
 
