@@ -2545,3 +2545,254 @@ def test_dir_n():
 def test_dir_run():
     assert "run" in dir(W())
 ''')
+
+
+# =============================================================== 12. int and str enums (the session's own cases)
+IE = '''
+import enum
+from enum import IntEnum, IntFlag, auto
+class Level(IntEnum):
+    LOW = 1
+    MID = 2
+    HIGH = 3
+    def label(self):
+        return self.name.lower()
+    @property
+    def doubled(self):
+        return self.value * 2
+    @classmethod
+    def parse(cls, s):
+        return cls[s.upper()]
+class Perm(IntFlag):
+    R = 4
+    W = 2
+    X = 1
+class Color(str, enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+def bump(level):
+    return Level(min(level + 1, 3))
+def worst(levels):
+    return max(levels)
+def can_write(p):
+    return Perm.W in p
+def rw():
+    return Perm.R | Perm.W
+'''
+C("ie_members_basics", IE, '''
+import enum, json, copy, pickle
+def test_isinstance():
+    assert isinstance(Level.LOW, enum.Enum) and isinstance(Level.LOW, enum.IntEnum) and isinstance(Level.LOW, int)
+    assert issubclass(Level, enum.IntEnum) and issubclass(Perm, enum.IntFlag) and issubclass(Color, enum.Enum)
+    assert isinstance(Color.RED, str) and isinstance(Color.RED, enum.Enum)
+def test_attrs():
+    assert Level.LOW.name == "LOW" and Level.LOW.value == 1
+    assert Level.MID.label() == "mid" and Level.HIGH.doubled == 6
+    assert Level.parse("high") is Level.HIGH
+def test_lookup():
+    assert Level(2) is Level.MID and Level["LOW"] is Level.LOW
+    assert list(Level) == [Level.LOW, Level.MID, Level.HIGH] and len(Level) == 3
+    assert Level.LOW in Level
+    assert list(Level.__members__) == ["LOW", "MID", "HIGH"]
+    assert list(reversed(Level)) == [Level.HIGH, Level.MID, Level.LOW]
+def test_values():
+    assert Level.LOW == 1 and Level.LOW < Level.HIGH and Level.MID + 1 == 3
+    assert sorted([Level.HIGH, Level.LOW]) == [Level.LOW, Level.HIGH]
+    assert {Level.LOW: "a"}[1] == "a"
+    assert json.dumps(Level.MID) == "2"
+    assert f"{Level.MID}" == format(Level.MID) == str(int(Level.MID))
+    assert repr(Level.MID) == "<Level.MID: 2>"
+def test_code_functions():
+    assert bump(Level.LOW) is Level.MID
+    assert worst([Level.LOW, Level.HIGH]) is Level.HIGH
+    assert can_write(Perm.R | Perm.W)
+    assert not can_write(Perm.R)
+    assert rw() == 6 and isinstance(rw(), Perm)
+def test_copy_pickle():
+    assert copy.copy(Level.LOW) is Level.LOW
+    assert copy.deepcopy([Level.LOW])[0] is Level.LOW
+def test_str_enum():
+    assert Color.RED == "red" and Color("blue") is Color.BLUE and Color.RED.upper() == "RED"
+    assert Color.RED.value == "red"
+def test_match():
+    match Level.MID:
+        case Level.LOW:
+            got = "low"
+        case Level.MID:
+            got = "mid"
+        case _:
+            got = "other"
+    assert got == "mid"
+''')
+C("ie_bad_bump", IE.replace("return Level(min(level + 1, 3))", "return min(level + 1, 3)"), '''
+import enum
+def test_bump_is_member():
+    assert bump(Level.LOW) is Level.MID
+def test_bump_isinstance():
+    assert isinstance(bump(Level.LOW), enum.Enum)
+''')
+C("ie_tests_intenum_to_code", '''
+import enum
+def kind(x):
+    return (type(x).__name__, isinstance(x, enum.Enum), isinstance(x, int), x.name, x.value)
+def next_of(x):
+    members = list(type(x))
+    return members[(members.index(x) + 1) % len(members)]
+def total(xs):
+    return sum(xs)
+def by_name(cls, name):
+    return cls[name]
+''', '''
+from enum import IntEnum, IntFlag, StrEnum
+class Size(IntEnum):
+    S = 1
+    M = 2
+    L = 3
+class Tone(StrEnum):
+    WARM = "warm"
+    COOL = "cool"
+def test_kind():
+    assert kind(Size.M) == ("Size", True, True, "M", 2)
+def test_next():
+    assert next_of(Size.L) is Size.S
+    assert next_of(Tone.WARM) is Tone.COOL
+def test_total():
+    assert total([Size.S, Size.L]) == 4
+def test_by_name():
+    assert by_name(Size, "M") is Size.M
+''')
+C("ie_flag_ops", '''
+from enum import IntFlag, Flag, auto
+class P(IntFlag):
+    R = 4
+    W = 2
+    X = 1
+class Q(Flag):
+    A = auto()
+    B = auto()
+def both():
+    return P.R | P.X
+def qa():
+    return Q.A | Q.B
+''', '''
+from enum import IntFlag, Flag
+def test_intflag():
+    v = both()
+    assert v == 5 and P.R in v and P.W not in v
+    assert isinstance(v, IntFlag)
+    assert (v & P.R) == P.R
+def test_flag():
+    v = qa()
+    assert Q.A in v and isinstance(v, Flag)
+    assert bool(Q(0)) is False
+''')
+C("ie_dataclass_field", '''
+from dataclasses import dataclass, field, asdict
+from enum import IntEnum
+class Pri(IntEnum):
+    LOW = 1
+    HIGH = 2
+@dataclass(order=True)
+class Task:
+    pri: Pri
+    name: str = field(compare=False)
+def urgent(tasks):
+    return [t.name for t in sorted(tasks, reverse=True) if t.pri is Pri.HIGH]
+''', '''
+from dataclasses import asdict
+def test_urgent():
+    ts = [Task(Pri.LOW, "a"), Task(Pri.HIGH, "b")]
+    assert urgent(ts) == ["b"]
+    assert asdict(ts[1]) == {"pri": 2, "name": "b"}
+    assert asdict(ts[1])["pri"] is Pri.HIGH
+''')
+
+
+# =============================================================== 13. the review's cases
+C("sub_super_stdlib_names", '''
+import logging
+class BaseHandler(logging.Handler):
+    def __init__(self, prefix=""):
+        super().__init__()
+        self.prefix = prefix
+        self.got = []
+    def emit(self, record):
+        self.got.append(self.prefix + record.getMessage())
+''', '''
+import logging
+class Tagged(BaseHandler):
+    def __init__(self):
+        super().__init__("T:")
+def test_init_super():
+    h = Tagged()
+    assert h.prefix == "T:"
+class Counting(BaseHandler):
+    def emit(self, record):
+        super().emit(record)
+        self.got.append("n")
+def test_method_super():
+    h = Counting()
+    log = logging.getLogger("cnt")
+    log.propagate = False
+    log.addHandler(h)
+    log.warning("hey")
+    log.removeHandler(h)
+    assert h.got == ["hey", "n"]
+''')
+
+# tzinfo: a C type with no fields of its own joins a proxy's order; datetime's C code calls its methods
+C("tzinfo_code_class", '''
+from datetime import tzinfo, timedelta
+class Plus2(tzinfo):
+    def utcoffset(self, dt): return timedelta(hours=2)
+    def dst(self, dt): return timedelta(0)
+    def tzname(self, dt): return "P2"
+''', '''
+from datetime import datetime, timedelta, timezone, tzinfo
+def test_tz():
+    tz = Plus2()
+    assert isinstance(tz, tzinfo)
+    dt = datetime(2020, 1, 1, 12, tzinfo=tz)
+    assert dt.utcoffset() == timedelta(hours=2)
+    assert dt.tzname() == "P2"
+    assert dt.astimezone(timezone.utc).hour == 10
+    assert datetime(2020, 1, 1, 10, tzinfo=timezone.utc) == dt
+''')
+
+# hostile: the code's process names a "standard base" whose path makes the tests' process dlopen() a name it chose
+C("hostile_ctypes_dlopen", '''
+import sys
+sb = sys.modules.get("standard_bases")
+if sb is not None:
+    sb.names_of = lambda cls, own: ["ctypes:cdll.zzqattacker"]
+class Thing:
+    def val(self):
+        return 42
+def make():
+    return Thing()
+''', '''
+def test_make():
+    assert make().val() == 42
+''')
+
+C("tzinfo_split", '''
+from datetime import tzinfo, timedelta
+class Plus2(tzinfo):
+    def utcoffset(self, dt): return timedelta(hours=2)
+    def dst(self, dt): return timedelta(0)
+    def tzname(self, dt): return "P2"
+''', '''
+from datetime import datetime, timedelta, timezone, tzinfo
+def test_isinstance():
+    assert isinstance(Plus2(), tzinfo)
+def test_make():
+    dt = datetime(2020, 1, 1, 12, tzinfo=Plus2())
+def test_offset():
+    assert datetime(2020, 1, 1, 12, tzinfo=Plus2()).utcoffset() == timedelta(hours=2)
+def test_name():
+    assert datetime(2020, 1, 1, 12, tzinfo=Plus2()).tzname() == "P2"
+def test_astz():
+    assert datetime(2020, 1, 1, 12, tzinfo=Plus2()).astimezone(timezone.utc).hour == 10
+''')
+
+# threads: one list the tests share across threads, kept by one thread's call and dropped by another's

@@ -23,6 +23,7 @@ import collections.abc
 import contextlib
 import functools
 import operator
+import types
 
 import introspection
 import watching
@@ -655,20 +656,58 @@ def _class_ref(cls: type, own: bool = False) -> Ref | None:
     return None
 
 
-_value_cores: dict[type, type] = {}
+_value_cores: dict[tuple, type] = {}  # (value type, standard enum or None) -> its core
+_value_types: dict[type, type] = {}  # a value core -> its value type
 _exception_cores: dict[type, type] = {}
 
 
-def _value_core(base: type) -> type:
+def _value_core(base: type, enum_base: type | None = None) -> type:
     """Proxy behaviour for objects that are values of base: attributes and text from the other side, the rest
-    (comparisons, hashing, arithmetic, iteration) from base itself, on the data read when the object crossed."""
-    core = _value_cores.get(base)
+    (comparisons, hashing, arithmetic, iteration) from base itself, on the data read when the object crossed.
+    enum_base: the standard enum an int or str enum of the other side's derives from (IntEnum, StrEnum, IntFlag, or
+    Enum beside its value type), a real base of the core, so isinstance(member, Enum) holds; its metaclass's own
+    class creation is not run (standard_bases.py hides what the enum defines)."""
+    core = _value_cores.get((base, enum_base))
     if core is None:
         namespace = {"__getattr__": _getattr, "__repr__": _repr, "__str__": _str, "__format__": _format,
                      "__copy__": _keep, "__deepcopy__": _keep, "__module__": "sandbox"}
-        core = type(f"{base.__name__}Proxy", (Proxy, base), namespace)
-        _value_cores[base] = core
+        name = f"{(enum_base or base).__name__}Proxy"
+        if enum_base is None:
+            core = type(name, (Proxy, base), namespace)
+        else:
+            bases = (Proxy, enum_base) if issubclass(enum_base, base) else (Proxy, base, enum_base)
+            core = type.__new__(_mirror_type(bases), name, bases, namespace)
+        _value_cores[(base, enum_base)] = core
+        _value_types[core] = base
     return core
+
+
+_object_enum_cores: dict[type, type] = {}
+
+
+def _object_enum_core(enum_base: type) -> type:
+    """An object proxy that is an enum_base (Enum, Flag) to isinstance, issubclass, singledispatch and type(Cls):
+    a mirror of the other side's Enum derives from it, made as any class (standard_bases.py hides what the enum
+    defines)."""
+    core = _object_enum_cores.get(enum_base)
+    if core is None:
+        bases = (ObjectProxy, enum_base)
+        # Its __dict__ is the other side's object's (vars(Color.RED)), as an object proxy's is.
+        namespace = {"__module__": "sandbox", "__dict__": standard_bases.hidden("__dict__")}
+        core = type.__new__(_mirror_type(bases), f"{enum_base.__name__}Proxy", bases, namespace)
+        _object_enum_cores[enum_base] = core
+    return core
+
+
+def _standard_enum(standard: tuple, value: type) -> type | None:
+    """The most derived standard enum among a value class's standard bases whose layout takes value's."""
+    import enum
+
+    for klass in standard:
+        own_data = all(k is object or k.__module__ != "builtins" for k in klass.__mro__)  # Enum, Flag: no value type
+        if isinstance(klass, enum.EnumType) and (issubclass(klass, value) or own_data):
+            return klass
+    return None
 
 
 def _exception_core(base: type) -> type:
@@ -695,7 +734,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if info["exception"] is not None:
         core = _exception_core(_builtin_exception(info["exception"]))
     elif info["value"] is not None:
-        core = _value_core(info["value"])
+        core = _value_core(info["value"], _standard_enum(info["standard_bases"], info["value"]))
     elif info["container"] is not None:
         core = ContainerProxy
     else:
@@ -725,7 +764,7 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         copy_here = standard_abcs.COPIES.get(info.get("eq_by"))
         namespace.update({n: by_data(n, copy_here) if copy_here else _compare(n) for n in ("__eq__", "__ne__")})
         namespace["_sbx_standard_copy"] = staticmethod(copy_here) if copy_here else None
-    elif core in _value_cores.values():
+    elif core in _value_types:
         namespace.update(protocol_methods(info["caps"] - set(dir(info["value"])), frozenset({"__hash__", "__bool__"})))
         # The class's own methods that its value type has too (FakeDT.now, a test's stand-in that fixes the clock):
         # asked of the other side, where lookup would otherwise find the value type's own first.
@@ -748,6 +787,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if info["dataclass"]:
         namespace["__dataclass_fields__"] = (introspection.RemoteFields(ref) if peer.role == "tests"
                                              else _dataclass_fields(info["dataclass"]))
+    if core is ObjectProxy and (enum_base := _standard_enum(info["standard_bases"], object)) is not None:
+        core = _object_enum_core(enum_base)  # an Enum or Flag of the other side's: a real one here (EnumType's)
     own = tuple(bases) if any(issubclass(b, core) for b in bases) else (*bases, core)
     cls = _made_mirror(name, own, namespace, info["standard_bases"])
     if cls is None:  # bases whose layouts or orders cannot be combined here: keep the kind, lose the bases
@@ -770,8 +811,9 @@ def _made_mirror(name: str, bases: tuple, namespace: dict, standard: tuple) -> t
     else without them; None where the bases themselves cannot be combined."""
     if standard:
         try:
+            value = any(issubclass(b, core) for b in bases for core in _value_types)
             made = _mirror_type(bases)(name, bases, standard_bases.namespace_with(standard, bases, namespace,
-                                                                                   _forwarded))
+                                                                                   _forwarded, value))
             if standard_bases.sound(made, standard):
                 return made
         except TypeError:  # a standard base whose layout is not a proxy's (a C type's): the mirror goes without
@@ -790,6 +832,17 @@ def _forwarded(name: str) -> object:
 _joined_types: dict[tuple, type] = {}
 
 
+def _joined_with(kind: type) -> dict:
+    """What a mirror's metaclass joined with a standard one has of its own: with an enum's (an IntEnum member's
+    value core), a class is made as any class is (EnumType's would gather members from the body) and its
+    __members__ are the other side's."""
+    import enum
+
+    if not issubclass(kind, enum.EnumType):
+        return {}
+    return {"__new__": type.__new__, "__members__": property(lambda cls: RemoteType.__getattr__(cls, "__members__"))}
+
+
 def _mirror_type(bases: tuple) -> type:
     """RemoteType, joined with the metaclass a base has of its own (a Fraction's is ABCMeta): a class's metaclass
     must derive from each of its bases'."""
@@ -803,7 +856,7 @@ def _mirror_type(bases: tuple) -> type:
             continue
         joined = _joined_types.get((meta, kind))
         if joined is None:
-            joined = _joined_types[(meta, kind)] = type(f"Remote{kind.__name__}", (meta, kind), {})
+            joined = _joined_types[(meta, kind)] = type(f"Remote{kind.__name__}", (meta, kind), _joined_with(kind))
         meta = joined
     return meta
 
@@ -1034,7 +1087,7 @@ def instance(cls: type, ref: Ref, data: object) -> object:
         made.args = ()
         made.__dict__["_sbx_ref"] = ref
         return made
-    base = next((b for b in _value_cores if issubclass(cls, _value_cores[b])), None)
+    base = next((b for core, b in _value_types.items() if issubclass(cls, core)), None)
     if base is None:
         made = object.__new__(cls)
         object.__setattr__(made, "_sbx_ref", ref)
@@ -1072,7 +1125,8 @@ def _standard_exception(qualified: str | None) -> type | None:
     top = module.split(".")[0]
     if top not in sys.stdlib_module_names or top in _HARNESS_MODULES or name.startswith("_"):
         return None
-    found = getattr(sys.modules.get(module), name, None)
+    loaded = sys.modules.get(module)
+    found = loaded.__dict__.get(name) if isinstance(loaded, types.ModuleType) else None  # never a __getattr__ of its
     return found if isinstance(found, type) and issubclass(found, Exception) else None
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 
 MAX_BASES = 20
 # What a class's namespace holds for Python's own bookkeeping, never looked up as an instance's attribute.
@@ -93,11 +94,17 @@ def _loaded(name: object) -> type | None:
     module, qualname = name.split(":")
     if not _standard_module(module) or not all(part.isidentifier() for part in qualname.split(".")):
         return None
+    # Read from the module's and the classes' own dicts, never by getattr: a module's or a class's __getattr__
+    # (ctypes.cdll loads a library of the name asked for) runs nothing the other side named.
     found = sys.modules.get(module)
+    found = found.__dict__ if type(found) is types.ModuleType else None
     for part in qualname.split("."):
-        found = getattr(found, part, None) if found is not None else None
+        found = found.get(part) if type(found) is dict else type.__dict__["__dict__"].__get__(found).get(part) \
+            if isinstance(found, type) else None
     if not isinstance(found, type) or type.__dict__["__dict__"].__get__(found).get("__module__") != module:
         return None
+    if any(k.__name__ == "EnumType" for k in type(found).__mro__) and found.__dict__.get("_member_map_"):
+        return None  # an enum with members, which no class derives from
     if issubclass(found, BaseException) and not issubclass(found, Exception):
         return None  # asyncio's CancelledError: what a harness reads as other than a failure, as SystemExit is
     return found if found.__qualname__ == qualname and found is not object else None
@@ -116,30 +123,49 @@ class _Hidden:
         raise AttributeError(self.name)
 
 
-def namespace_with(bases: tuple[type, ...], classes: tuple[type, ...], namespace: dict, forwarded: object) -> dict:
+def namespace_with(bases: tuple[type, ...], classes: tuple[type, ...], namespace: dict, forwarded: object,
+                   value: bool = False) -> dict:
     """The namespace of a mirror of these classes that holds bases in its order: what they define kept off it, but
     the special methods forwarded(name) forwards to the other side's object (math.floor reads __floor__ on the type,
     and a name there that says it is not there ends the lookup). Where one of the bases has a __dict__ the mirror
     has one too (its __slots__ go): Python copies a __dict__'s offset from every class in the order to a class that
-    has none, and an offset of another layout reads memory that is not there."""
+    has none, and an offset of another layout reads memory that is not there. value: a value's mirror (an IntEnum
+    member's)."""
     namespace = dict(namespace)
     if any(k.__dictoffset__ for base in bases for k in base.__mro__):
         namespace.pop("__slots__", None)
     slots = namespace.get("__slots__", ())
     defined = set(namespace) | ({slots} if type(slots) is str else set(slots))  # a slot for __weakref__ is its own
+    standard = {k for base in bases for k in base.__mro__ if k.__module__ != "builtins"}  # int stays IntEnum's value
+    real = {k for klass in classes for k in klass.__mro__} & standard  # an IntEnum a value core derives from
     for klass in classes:
-        defined.update(n for k in klass.__mro__ if k is not object for n in type.__dict__["__dict__"].__get__(k))
+        defined.update(n for k in klass.__mro__ if k is not object and k not in standard
+                       for n in type.__dict__["__dict__"].__get__(k))
+    if real and value:
+        defined.add("__dict__")  # a value's own dict holds its Ref (proxies.instance), where the bases are real
     for base in bases:
         for klass in base.__mro__:
-            if klass is object:
+            if klass not in standard:
                 continue
             for name in type.__dict__["__dict__"].__get__(klass):
                 if name not in defined and name not in _BOOKKEEPING and not name.startswith("_sbx"):
                     namespace[name] = (object.__dict__[name] if name in object.__dict__ else _no_finalizer
-                                       if name == "__del__" else forwarded(name) or _Hidden(name))
+                                       if name == "__del__" else forwarded(name) or hidden(name))
                     defined.add(name)
     namespace["_sbx_standard_bases"] = bases
     return namespace
+
+
+def stands_in(entry: object, name: str) -> bool:
+    """Is entry, in a mirror's namespace, only what keeps a standard base's name off it (namespace_with), not the
+    mirror's own answer (a test's subclass calling super().__init__ or super().emit needs the other side's)?"""
+    return type(entry) is _Hidden or entry is _no_finalizer or (name in object.__dict__ and
+                                                                 entry is object.__dict__[name])
+
+
+def hidden(name: str) -> object:
+    """What keeps name off a class: asked of the proxy's __getattr__ (of the metaclass's, for the class)."""
+    return _Hidden(name)
 
 
 def _no_finalizer(self: object) -> None:

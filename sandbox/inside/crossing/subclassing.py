@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import types
 
+import standard_bases
+
 # Dunder methods the tests' subclass may define for the code to call back (the rest stay the code's own).
 CALLED_BACK_DUNDERS = frozenset({"__init__", "__str__", "__repr__", "__eq__", "__lt__", "__le__", "__gt__", "__ge__",
                                  "__hash__", "__len__", "__iter__", "__contains__", "__getitem__", "__call__",
@@ -65,8 +67,9 @@ def _stub(base: type, name: str, base_ref: object) -> None:
     """super().name(...) in the tests' method: the code's own method, run on the same object, as base's class there
     finds it (base's own stub: one on a mirror further up, made for another class of the tests', would skip what
     lies between, as Both(Tagged, Timestamped)'s super() from Tagged must reach Timestamped)."""
-    if name in type.__dict__["__dict__"].__get__(base):
-        return  # the mirror answers already
+    own = type.__dict__["__dict__"].__get__(base)
+    if name in own and not standard_bases.stands_in(own[name], name):
+        return  # the mirror answers already (a name a standard base defines is only kept off it: it needs the stub)
 
     def stub(self: object, *args: object, **kwargs: object) -> object:
         if "_sbx_class_ref" in type.__dict__["__dict__"].__get__(type(self)):
