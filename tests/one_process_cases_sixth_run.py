@@ -2796,3 +2796,115 @@ def test_astz():
 ''')
 
 # threads: one list the tests share across threads, kept by one thread's call and dropped by another's
+
+C("threads_shared_keep_clear", '''
+import threading
+class Box:
+    def __init__(self):
+        self.items = None
+        self.lock = threading.Lock()
+        self.n = 0
+    def put(self, xs):
+        with self.lock:
+            self.items = xs
+            self.n += 1
+            return len(xs)
+    def clear(self):
+        with self.lock:
+            self.items = None
+''', '''
+import threading
+def test_keep_clear():
+    box = Box()
+    shared = [1, 2, 3]
+    errors = []
+    def work():
+        try:
+            for _ in range(60):
+                assert box.put(shared) == 3
+                box.clear()
+        except BaseException as e:
+            errors.append(repr(e))
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert errors == []
+    assert box.n == 240
+''')
+
+
+# =============================================================== 14. copies the code let go of (the session's own)
+C("ret_coroutine_returns_kept_list", '''
+import asyncio
+async def echo_later(items):
+    kept = items
+    await asyncio.sleep(0)
+    return kept
+''', '''
+import asyncio
+def test_same_list():
+    data = [1, 2]
+    got = asyncio.run(echo_later(data))
+    got.append(3)
+    assert data == [1, 2, 3]
+''')
+C("ret_hold_drop_hold_again", '''
+KEPT = None
+def hold(xs):
+    global KEPT
+    KEPT = xs
+    return len(xs)
+def drop():
+    global KEPT
+    KEPT = None
+def kept_len():
+    return None if KEPT is None else len(KEPT)
+''', '''
+def test_hold_drop():
+    data = [1]
+    assert hold(data) == 1
+    drop()
+    data.append(2)
+    assert kept_len() is None
+    assert hold(data) == 2
+    data.append(3)
+    assert kept_len() == 3
+''')
+C("ret_generator_yields_then_returns_list_ok", '''
+def walk(items):
+    for x in items:
+        yield x
+    return items[:]
+''', '''
+def run(gen):
+    out = []
+    def outer():
+        ret = yield from gen
+        out.append(ret)
+    seen = list(outer())
+    return seen, out[0]
+def test_copy():
+    data = [1, 2]
+    seen, ret = run(walk(data))
+    ret.append(9)
+    assert seen == [1, 2] and data == [1, 2]
+''')
+C("ret_many_keep_drop_loop", '''
+class Box:
+    def __init__(self):
+        self.items = None
+    def put(self, xs):
+        self.items = xs
+        return len(xs)
+    def clear(self):
+        self.items = None
+''', '''
+def test_loop():
+    b = Box()
+    for i in range(300):
+        xs = list(range(i % 5))
+        assert b.put(xs) == i % 5
+        xs.append(1)
+        assert len(b.items) == i % 5 + 1
+        b.clear()
+''')

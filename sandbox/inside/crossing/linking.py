@@ -17,6 +17,7 @@ dict inside an argument that the code keeps through a copy of the outer one (``d
 
 from __future__ import annotations
 
+import collections
 import sys
 
 import releasing
@@ -29,6 +30,7 @@ MAX_LINKED = 256  # linked containers a run keeps in step; past it, a kept conta
 MAX_NESTED = 64  # the lists and dicts inside one value whose identity a change keeps (nested_of); past it, copies
 _MAX_LOOKED_AT = 1000  # the items nested_of reads of one value: a flat list of 200,000 numbers is no walk each call
 MAX_PATH = 64  # the steps of a path another side may name (same_paths): longer ones are ignored
+MAX_RETIRED = 4096  # copies let go of that the code's side keeps while a message may still name them (Links.retired)
 
 
 class Links:
@@ -43,6 +45,10 @@ class Links:
         # message on that channel, after that call's answer: the thread of the tests that reads the answer naming it
         # reads that it is let go of after it, where another thread's answer could cross first.
         self.channel_of: dict[int, int] = {}
+        # The code's side: copies let go of, kept by handle (the oldest forgotten past MAX_RETIRED). Several threads
+        # of the tests may hand the code one list it keeps: one thread's message may name the copy while another's
+        # answer says it was let go of; it names a copy that is still there, brought up to date by what came with it.
+        self.retired: collections.OrderedDict[int, object] = collections.OrderedDict()
 
 
 def contents(peer: object, obj: object) -> tuple:
@@ -61,6 +67,7 @@ def link(peer: object, obj: object, handle: int) -> None:
     links = peer.links
     if handle in links.by_handle or len(links.by_handle) >= MAX_LINKED:
         return
+    links.retired.pop(handle, None)
     entry = links.by_handle[handle] = [obj, None, nested_of(obj)]
     if peer.role == "tests":
         links.by_id[id(obj)] = handle
@@ -104,7 +111,9 @@ def _outgoing(peer: object, links: Links) -> dict | None:
         if let_go:
             del links.by_handle[handle]
             links.channel_of.pop(handle, None)
-            peer.forget(handle)
+            links.retired[handle] = entry[0]
+            if len(links.retired) > MAX_RETIRED:
+                peer.forget(links.retired.popitem(last=False)[0])
             gone.append(handle)
     found = {}
     if changed:
@@ -123,8 +132,10 @@ def changed_since(now: tuple, before: object) -> bool:
         return True
 
 
-def incoming(peer: object, extra: dict) -> None:
-    """Take the other side's changes into the linked containers here."""
+def incoming(peer: object, extra: dict, let_go: bool = True) -> None:
+    """Take the other side's changes into the linked containers here, and (let_go) the links it let go of; an answer
+    lets go after its payload is read (let_go_of), which may name a copy its own message lets go of (the list a
+    generator returns, let go of as the generator ends)."""
     links = peer.links
     synced = extra.get("synced")
     for item in synced if type(synced) is list else ():  # before the unlinked: a copy's last change, then let go
@@ -132,10 +143,19 @@ def incoming(peer: object, extra: dict) -> None:
             continue
         entry = links.by_handle.get(item[0])
         if entry is None:
+            if item[0] in links.retired:  # sent by a thread of the tests that did not yet know it was let go of
+                write_back(links.retired[item[0]], peer.decode(item[1]), item[2] if len(item) == 3 else ())
             continue
         write_back(entry[0], peer.decode(item[1]), item[2] if len(item) == 3 else ())
         entry[1] = contents(peer, entry[0])
         entry[2] = nested_of(entry[0])
+    if let_go:
+        let_go_of(peer, extra)
+
+
+def let_go_of(peer: object, extra: dict) -> None:
+    """Forget the links the other side let go of."""
+    links = peer.links
     for handle in extra.get("unlinked") or ():
         entry = links.by_handle.pop(handle, None) if type(handle) is int else None
         if entry is not None:

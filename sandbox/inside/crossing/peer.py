@@ -105,7 +105,7 @@ class Peer(Codec, RemoteErrors):
                 if self.changes and dropped:
                     self.calls.dropped = dropped  # the changes may name them too (proxies.call_through)
                 self.kept = extra.get("kept")
-                linking.incoming(self, extra)
+                linking.incoming(self, extra, let_go=False)
                 if sent is not None and self.kept:
                     # Linked before the answer and the names the code rebound are decoded: an answer holding a kept
                     # container (return [lst, lst]), or a global the code bound it to (KEPT = xs), then holds the
@@ -123,6 +123,8 @@ class Peer(Codec, RemoteErrors):
                 raise self._garbled("a garbled answer")
             finally:
                 del dropped  # not kept by the frame a raised error's traceback holds
+                if type(extra) is dict:
+                    linking.let_go_of(self, extra)
 
     def receive(self, channel: int = 0) -> tuple:
         """The next message on channel (a request or an answer); raises PeerGone when the pipe ends or carries

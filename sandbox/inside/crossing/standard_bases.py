@@ -1,16 +1,19 @@
 """The standard library's classes a class derives from that are no builtin type (``Enum``, ``IntEnum``, ``Flag``,
 ``logging.Handler``, ``collections.UserDict``, ``threading.Thread``, ``json.JSONDecodeError``): what a mirror keeps
-of them.
+of them, and such a class itself handed to the other side.
 
 Runs inside the sandbox (stdlib only), in both processes. A mirror derives from a proxy's class, not from the
 other side's bases, so ``isinstance(Color.RED, Enum)``, ``issubclass(L, IntEnum)``, ``except json.JSONDecodeError``
 and pytest's ids of an enum member said False where one process says True. The sender names these classes
-(names_of); the receiver finds them among the modules it has loaded already (it never imports one because the other
-side named it) and its mirror's method resolution order holds them after its own classes, before ``object``
-(RemoteType.mro): ``isinstance``, ``issubclass`` and ``except`` read that order. What those classes define must not
-run on a proxy (``Thread.start`` would start a thread here), so every name they define that the mirror's own
-classes do not is hidden on the mirror (asked of the other side, as before) or, where ``object`` defines it, is
-``object``'s, as it was.
+(names_of: only a class its name finds, not one that sets ``__module__``); the receiver finds them among the modules
+it has loaded (it never imports one because the other side named it, and reads module and class dicts only, never a
+``__getattr__``), and its mirror's method resolution order holds them after its own classes, before ``object``
+(RemoteType.mro; an enum is a real base instead: proxies._value_core): ``isinstance``, ``issubclass`` and
+``except`` read that order. What those classes define must not run on a proxy (``Thread.start`` would start a thread
+here), so every name they define that the mirror's own classes do not is hidden on the mirror (asked of the other
+side, as before), a special method of theirs is asked of the other side's object (forwarded), and one ``object``
+defines is ``object``'s, as it was. A standard class itself crosses by its name (name_of, class_named): the other
+side's own class of that name stands for it.
 """
 
 from __future__ import annotations
