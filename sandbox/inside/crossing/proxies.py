@@ -1123,15 +1123,11 @@ def _standard_exception(qualified: str | None) -> type | None:
 
     module, _, name = (qualified or "").rpartition(".")
     top = module.split(".")[0]
-    if top not in sys.stdlib_module_names or top in _HARNESS_MODULES or name.startswith("_"):
+    if top not in sys.stdlib_module_names or top in standard_bases.HARNESS_MODULES or name.startswith("_"):
         return None
     loaded = sys.modules.get(module)
     found = loaded.__dict__.get(name) if isinstance(loaded, types.ModuleType) else None  # never a __getattr__ of its
     return found if isinstance(found, type) and issubclass(found, Exception) else None
-
-
-# A test harness's own exceptions (unittest's SkipTest skips a test): the other side may not raise those.
-_HARNESS_MODULES = frozenset({"unittest", "doctest", "bdb", "pdb", "test"})
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,

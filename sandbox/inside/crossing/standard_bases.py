@@ -28,7 +28,7 @@ _BOOKKEEPING = frozenset({"__module__", "__qualname__", "__doc__", "__slots__", 
                           "__annotations__", "__orig_bases__", "__parameters__", "__match_args__", "__firstlineno__",
                           "__static_attributes__", "__type_params__"})
 # A test harness's own classes (unittest's SkipTest skips a test, a TestCase is run): the other side may not claim them.
-_HARNESS_MODULES = frozenset({"unittest", "doctest", "bdb", "pdb", "test"})
+HARNESS_MODULES = frozenset({"unittest", "doctest", "bdb", "pdb", "test"})
 
 
 def names_of(cls: type, own: object) -> list[str]:
@@ -36,12 +36,11 @@ def names_of(cls: type, own: object) -> list[str]:
     "module:qualname"; own(klass) says which classes are this side's (described to the other side as classes)."""
     found = []
     for klass in cls.__mro__[1:]:
-        module = type.__dict__["__dict__"].__get__(klass).get("__module__")
-        if own(klass) or not _standard_module(module) or _loaded(f"{module}:{klass.__qualname__}") is not klass:
-            continue  # a class that only says it is a standard module's (its __module__ set) is not named
-        found.append(f"{module}:{klass.__qualname__}")
-        if len(found) == MAX_BASES:
-            break
+        name = None if own(klass) else name_of(klass)
+        if name is not None:
+            found.append(name)
+            if len(found) == MAX_BASES:
+                break
     return found
 
 
@@ -88,7 +87,7 @@ def _standard_module(module: object) -> bool:
     if type(module) is not str or module == "builtins":
         return False
     top = module.split(".")[0]
-    return top in sys.stdlib_module_names and top not in _HARNESS_MODULES and not top.startswith("_")
+    return top in sys.stdlib_module_names and top not in HARNESS_MODULES and not top.startswith("_")
 
 
 def _loaded(name: object) -> type | None:
