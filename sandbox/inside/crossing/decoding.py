@@ -11,6 +11,7 @@ import builtins
 import collections
 import operator
 
+import class_data
 import live_views
 import named_tuples
 import proxies
@@ -209,6 +210,8 @@ def _class_info(info: dict) -> dict:
             "standard_bases": standard_bases.resolve(info.get("standard_bases")),
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,
             "weak": info.get("weak") is True,
+            "class_data": class_data.read(info.get("class_data")),
+            "checks": info.get("checks") is True,
             "match_args": tuple(n for n in as_list(info.get("match_args") or [])[:100]
                                 if type(n) is str and n.isidentifier()) if info.get("match_args") is not None else None}
 

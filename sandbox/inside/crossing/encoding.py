@@ -11,6 +11,7 @@ import collections
 import operator
 import types
 
+import class_data
 import live_views
 import named_tuples
 import proxies
@@ -213,6 +214,8 @@ class Encoder:
         standard = standard_objects.name_of(value)
         if standard:
             info["standard"] = standard
+            if info.get("doc") is None and standard_objects.doc_of(value) is not None:
+                info["doc"] = standard_objects.doc_of(value)
         mirror = self.describe_class(cls) if self._own_class(cls) else None
         if mirror is not None:
             base = values.value_base(cls)
@@ -263,6 +266,8 @@ class Encoder:
             "eq_by": standard_abcs.standard_eq(cls),
             "weak": cls.__weakrefoffset__ != 0,  # takes weak references (a class with __slots__ may not)
             "match_args": _match_args(cls),
+            "class_data": class_data.of(cls),
+            "checks": _checks(cls),
         }
         return ("C", handle, cls.__name__, getattr(cls, "__qualname__", cls.__name__), bases, info)
 
@@ -282,6 +287,15 @@ def _overridden_by(own: dict, value_base: type) -> list[str]:
         elif not name.startswith("_") and isinstance(value, (types.FunctionType, classmethod, staticmethod)):
             found.append(name)
     return found
+
+
+def _checks(cls: type) -> bool:
+    """Does cls's metaclass decide isinstance and issubclass itself (ABCMeta's registry, a runtime_checkable
+    Protocol)? Then the other side's mirror asks this side (proxies.RemoteType); a mirror's own metaclass does not."""
+    meta = type(cls)
+    return not issubclass(meta, proxies.RemoteType) and (
+        getattr(meta, "__instancecheck__", None) is not type.__instancecheck__
+        or getattr(meta, "__subclasscheck__", None) is not type.__subclasscheck__)
 
 
 def _match_args(cls: type) -> list[str] | None:

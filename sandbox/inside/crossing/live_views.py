@@ -88,6 +88,13 @@ def _snapshot_view(name: str):
 
 
 _DICT_VIEWS = {name: _snapshot_view(name) for name in ("keys", "values", "items")}
+
+
+def _concat_after(view: object, other: object) -> object:
+    # ``[0] + view``: list's + takes only a list on its right, and a list defines no __radd__ for the view's to
+    # stand for; so the view's own joins this side's copy of the contents after the left operand, by its rules (a
+    # tuple on the left still refuses, as it would the container itself).
+    return other + _data(view)
 _made: dict[tuple, type] = {}
 
 
@@ -110,6 +117,8 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
                      **{name: proxies.by_data(name, _data) for name in proxies.COMPARISONS}}
         if issubclass(base, dict):
             namespace.update(_DICT_VIEWS)
+        if base in (list, bytearray):
+            namespace["__radd__"] = _concat_after
         if base is values.array_type():  # (loaded already where an array's view is made: no import for a list's)
             namespace["__array__"] = _array
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)

@@ -267,6 +267,8 @@ _ONE_ARG = {
     "format": format, "reversed": reversed, "int": int, "float": float, "index": lambda o: o.__index__(),
     "round": round, "enter": lambda o: o.__enter__(), "exit": lambda o, t, v: o.__exit__(t, v, None),
     "dir": lambda o: [n for n in dir(o) if type(n) is str],
+    # a mirror's isinstance and issubclass, where this side's class decides them (proxies.RemoteType)
+    "isinstance": lambda o, v: isinstance(v, o) is True, "issubclass": lambda o, v: issubclass(v, o) is True,
     "aiter": lambda o: o.__aiter__(), "anext": lambda o: proxies.run_to_end(o.__anext__()),
     "aenter": lambda o: proxies.run_to_end(o.__aenter__()),
     "aclose": lambda o: proxies.run_to_end(o.aclose()),

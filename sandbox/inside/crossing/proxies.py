@@ -25,6 +25,7 @@ import functools
 import operator
 import types
 
+import class_data
 import introspection
 import watching
 import standard_abcs
@@ -575,7 +576,18 @@ class RemoteType(type):
     def __subclasscheck__(cls, sub: type) -> bool:
         # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
         mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
+        ref = _checked_by(cls)
+        if ref is not None and mirror is None and isinstance(sub, type):
+            return ref.ask("issubclass", ref.peer.encode(sub)) is True
         return super().__subclasscheck__(mirror if mirror is not None else sub)
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        # A class whose metaclass decides (an ABC that registers classes, a runtime_checkable Protocol that reads
+        # the object's methods, one that refuses the check): asked of its own side, with the object as it crosses.
+        ref = _checked_by(cls)
+        if ref is not None:
+            return ref.ask("isinstance", ref.peer.encode(obj)) is True
+        return super().__instancecheck__(obj)
 
     def __dir__(cls) -> list[str]:
         # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
@@ -646,6 +658,12 @@ def _init_subclass(cls: type, **keywords: object) -> None:
     before a test adds or patches a method: docs/sandbox.md)."""
     if keywords and "_sbx_class_ref" not in type.__dict__["__dict__"].__get__(cls):
         _made_ref(cls, keywords)
+
+
+def _checked_by(cls: type) -> Ref | None:
+    """The other side's class, where its metaclass has its own isinstance and issubclass (encoding: "checks")."""
+    own = type.__dict__["__dict__"].__get__(cls)
+    return own.get("_sbx_class_ref") if own.get("_sbx_checks") is True else None
 
 
 def _class_ref(cls: type, own: bool = False) -> Ref | None:
@@ -794,10 +812,17 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
     if cls is None:  # bases whose layouts or orders cannot be combined here: keep the kind, lose the bases
         cls = _made_mirror(name, (core,), namespace, info["standard_bases"]) or _mirror_type((core,))(
             name, (core,), namespace)
+    class_data.hold(cls, info["class_data"])
+    registered = {"__await__", "send", "throw"} <= info["caps"] or bool(info.get("abcs"))
     if {"__await__", "send", "throw"} <= info["caps"]:
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
         standard_abcs.STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping
+    if info["checks"] and not registered:
+        # Not for a mirror registered in a standard ABC above: isinstance(x, Mapping) anywhere in this process then
+        # asks it about x's class, where in one process the code's class (a subclass, not a registered one) is never
+        # asked (a TypedDict's refuses every check). Set last: register() itself asks issubclass(Mapping, cls).
+        type.__setattr__(cls, "_sbx_checks", True)
     if shadow is not None:
         # What the object says its class is stands for the mirror: d.__class__(...) makes one of the code's,
         # issubclass(d.__class__, Record) holds (RemoteType.__subclasscheck__).
@@ -1089,7 +1114,12 @@ def instance(cls: type, ref: Ref, data: object) -> object:
         return made
     base = next((b for core, b in _value_types.items() if issubclass(cls, core)), None)
     if base is None:
-        made = object.__new__(cls)
+        try:
+            made = object.__new__(cls)
+        except TypeError:
+            if not class_data.made_concrete(cls):
+                raise
+            made = object.__new__(cls)
         object.__setattr__(made, "_sbx_ref", ref)
         return made
     made = _new_value(cls, base, data)

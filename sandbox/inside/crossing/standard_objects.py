@@ -1,5 +1,6 @@
 """Standard objects that are neither plain values nor containers, held by the other side: a ``SimpleNamespace``, an
-``array.array``, a ``ChainMap``, a ``MappingProxyType``, a ``functools.partial``.
+``array.array``, a ``ChainMap``, a ``MappingProxyType``, a ``functools.partial``, a ``property`` read off a class
+(``isinstance(Rectangle.area, property)``, its ``__doc__``; its ``fget`` is the other side's function).
 
 Runs inside the sandbox (stdlib only), in both processes. Such an object stays where it was made (a view keeps
 reading the dict it wraps, a namespace the code keeps changing is one object), so it crosses by reference, as any
@@ -21,15 +22,23 @@ import proxies
 
 KINDS: dict[str, type] = {"types.SimpleNamespace": types.SimpleNamespace, "array.array": array.array,
                           "collections.ChainMap": collections.ChainMap,
-                          "types.MappingProxyType": types.MappingProxyType, "functools.partial": functools.partial}
+                          "types.MappingProxyType": types.MappingProxyType, "functools.partial": functools.partial,
+                          "builtins.property": property}
 _NAMES = {id(cls): name for name, cls in KINDS.items()}
-# partial compares by identity in one process too: it is no data to read
-_BY_DATA = frozenset(KINDS) - {"functools.partial"}
+# partial and property compare by identity in one process too: they are no data to read
+_BY_DATA = frozenset(KINDS) - {"functools.partial", "builtins.property"}
 
 
 def name_of(value: object) -> str | None:
     """The standard name of value's type when it is exactly one of KINDS, else None."""
     return _NAMES.get(id(type(value)))
+
+
+def doc_of(value: object) -> str | None:
+    """A property's own docstring (its getter's, or the one it was given), sent with it; None for the other kinds,
+    whose docstring is their type's."""
+    doc = value.__doc__ if type(value) is property else None
+    return doc if type(doc) is str else None
 
 
 def data_of(value: object) -> object:
@@ -82,6 +91,8 @@ def view(ref: proxies.Ref, name: str, caps: frozenset, names: dict) -> object:
             # bytes(a) reads an array's buffer, which no proxy has: the items' bytes, not a byte per item
             namespace["__bytes__"] = lambda self: _copy_of("array.array", self).tobytes()
         cls = type(standard.__name__, (proxies.ObjectProxy,), namespace)
+        if standard is property:
+            cls.__doc__ = property(lambda self: proxies._ref(self).names.get("doc"))
         _made[key] = cls
     made = object.__new__(cls)
     object.__setattr__(made, "_sbx_ref", ref)

@@ -1,0 +1,99 @@
+"""A class's data that the other side's mirror holds as it is: ``__slots__``, ``__abstractmethods__`` (which
+``inspect.isabstract`` reads through the type's flag), and a TypedDict's ``__required_keys__``,
+``__optional_keys__`` and ``__total__``.
+
+Runs inside the sandbox (stdlib only), in both processes. A mirror asks the other side for what its class holds,
+but Python looks these special names up on the type itself, never through a mirror's requests: so
+``Point.__slots__ == ('x', 'y')`` read the mirror's own empty slots, and ``Shape.__abstractmethods__`` and
+``inspect.isabstract(Shape)`` said the class was not abstract. The describing side reads them once, with the rest
+of the class's description, as plain text; the receiving side checks their shape (nothing in them is run) and sets
+them on the mirror. A mirror stays concrete where an object of its class exists (proxies.instance): the class was
+changed after it was described.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+NAMES = ("__slots__", "__abstractmethods__", "__required_keys__", "__optional_keys__", "__total__")
+_MAX_ITEMS = 1_000
+_MAX_TEXT = 1_000
+_KINDS = {"tuple": tuple, "list": list, "frozenset": frozenset, "set": set}
+
+
+class BadClassData(ValueError):
+    """Class data no class has (a garbled description)."""
+
+
+def of(cls: type) -> dict:
+    """The describing side: each of NAMES that cls has and that is plain text, as (kind, items)."""
+    found = {}
+    for name in NAMES:
+        try:
+            value = getattr(cls, name)
+        except Exception:  # absent, or a class of the code's whose metaclass refuses: the mirror goes without
+            continue
+        record = _record(value)
+        if record is not None:
+            found[name] = record
+    return found
+
+
+def _text(item: object) -> bool:
+    return type(item) is str and len(item) <= _MAX_TEXT
+
+
+def _record(value: object) -> tuple | None:
+    if type(value) is bool:
+        return ("bool", value)
+    if _text(value):
+        return ("str", value)
+    if type(value) in _KINDS.values() and len(value) <= _MAX_ITEMS and all(_text(i) for i in value):
+        return (type(value).__name__, sorted(value) if isinstance(value, (set, frozenset)) else list(value))
+    if type(value) is dict and len(value) <= _MAX_ITEMS and all(
+            _text(k) and (v is None or _text(v)) for k, v in value.items()):
+        return ("dict", [[k, v] for k, v in value.items()])  # __slots__ with docstrings
+    return None
+
+
+def read(found: object) -> dict:
+    """The receiving side: the class data a description holds, rebuilt ({} for none); BadClassData for a shape no
+    class has."""
+    if found is None:
+        return {}
+    if type(found) is not dict or any(name not in NAMES for name in found):
+        raise BadClassData("class data under names it may not set")
+    return {name: _value(record) for name, record in found.items()}
+
+
+def _value(record: object) -> object:
+    if type(record) not in (tuple, list) or len(record) != 2 or type(record[0]) is not str:
+        raise BadClassData("class data of the wrong shape")
+    kind, items = record
+    if kind == "bool" and type(items) is bool:
+        return items
+    if kind == "str" and _text(items):
+        return items
+    if kind in _KINDS and type(items) in (tuple, list) and len(items) <= _MAX_ITEMS and all(_text(i) for i in items):
+        return _KINDS[kind](items)
+    if kind == "dict" and type(items) in (tuple, list) and len(items) <= _MAX_ITEMS and all(
+            type(p) in (tuple, list) and len(p) == 2 and _text(p[0]) and (p[1] is None or _text(p[1])) for p in items):
+        return {k: v for k, v in items}
+    raise BadClassData(f"class data of a kind no class has: {kind!r}")
+
+
+def hold(mirror: type, data: dict) -> None:
+    """Set the class data on the mirror as the other side's class has it (``__abstractmethods__`` makes it abstract
+    here too, so inspect.isabstract reads it)."""
+    for name, value in data.items():
+        type.__setattr__(mirror, name, value)
+
+
+def made_concrete(mirror: type) -> bool:
+    """Where an object of an abstract mirror's class exists after all (its class was changed after it was
+    described): the mirror is concrete from then on. True if it was abstract."""
+    if not mirror.__flags__ & inspect.TPFLAGS_IS_ABSTRACT:
+        return False
+    type.__setattr__(mirror, "__abstractmethods__", frozenset())
+    return True
+
