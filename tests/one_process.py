@@ -107,9 +107,18 @@ class OneProcess:
     def verdicts(self, code: str, tests: str, folder: Path) -> dict[str, str]:
         """Each test's verdict, code and tests in one file ('<file>' for plain asserts; '<load>' when the case's
         process died before it said)."""
+        self.submit(code, tests, folder)
+        return self.collect(folder)
+
+    def submit(self, code: str, tests: str, folder: Path) -> None:
+        """Start one case (its child runs while the caller does something else: the sandbox's run of the same
+        case, on the other core); collect() its verdicts before the next submit."""
         (folder / "test_case.py").write_text(code + "\n" + tests)
         self.server.stdin.write(json.dumps([str(folder), style_of(tests)]) + "\n")
         self.server.stdin.flush()
+
+    def collect(self, folder: Path) -> dict[str, str]:
+        """The verdicts of the case submitted last (verdicts())."""
         if self.server.stdout.readline().strip() != "done":
             raise RuntimeError("the one-process server stopped")
         answer = folder / "verdicts.json"

@@ -391,3 +391,1480 @@ class Sq:
 def test_hook():
     assert isinstance(Sq(), HasArea)
 ''')
+
+
+# =============================================================== 6. the review of the first version (a helper)
+
+# ---- the review's cases.py ----
+
+
+SHAPE = '''
+from abc import ABC, abstractmethod
+class Shape(ABC):
+    @abstractmethod
+    def area(self): ...
+class Square(Shape):
+    def __init__(self, s):
+        self.s = s
+    def area(self):
+        return self.s * self.s
+class Blob:
+    def area(self):
+        return 0
+def check(x):
+    if not isinstance(x, Shape):
+        raise TypeError("not a shape")
+    return x.area()
+'''
+
+# ---------------------------------------------------------------- speed
+C("speed_abc_2000", SHAPE, '''
+import time
+class Mine:
+    pass
+def test_many_checks():
+    objs = [Square(1), Blob(), Mine(), 3, "s", [1], Square(2)]
+    t = time.time()
+    n = 0
+    for i in range(2000):
+        n += isinstance(objs[i % len(objs)], Shape)
+    assert n == 2000 * 2 // 7 + (1 if 2000 % 7 > 0 else 0) + (1 if 2000 % 7 > 6 else 0)
+def test_many_subclass_checks():
+    n = sum(issubclass(c, Shape) for c in [Square, Blob, int, str, dict] * 400)
+    assert n == 400
+''')
+
+C("speed_protocol_2000", '''
+from typing import Protocol, runtime_checkable
+@runtime_checkable
+class Closer(Protocol):
+    def close(self): ...
+class File:
+    def close(self):
+        pass
+''', '''
+class Door:
+    def close(self):
+        pass
+def test_many():
+    objs = [File(), Door(), 1, "x", object()]
+    assert sum(isinstance(objs[i % 5], Closer) for i in range(2000)) == 800
+''')
+
+# ---------------------------------------------------------------- Mock(spec=...) of an ABC
+C("mock_spec_abc_isinstance_tests", SHAPE, '''
+from unittest import mock
+def test_mock_spec_is_instance():
+    m = mock.Mock(spec=Square)
+    assert isinstance(m, Square)
+    assert isinstance(m, Shape)
+def test_magicmock_spec():
+    m = mock.MagicMock(spec=Shape)
+    assert isinstance(m, Shape)
+''')
+C("mock_spec_abc_code_checks", SHAPE, '''
+from unittest import mock
+def test_code_accepts_spec_mock():
+    m = mock.Mock(spec=Shape)
+    m.area.return_value = 7
+    assert check(m) == 7
+''')
+C("mock_spec_plain_class_code_checks", '''
+class Shape:
+    def area(self):
+        return 1
+def check(x):
+    if not isinstance(x, Shape):
+        raise TypeError("not a shape")
+    return x.area()
+''', '''
+from unittest import mock
+def test_code_accepts_spec_mock():
+    m = mock.Mock(spec=Shape)
+    m.area.return_value = 7
+    assert isinstance(m, Shape)
+    assert check(m) == 7
+''')
+
+# ---------------------------------------------------------------- harness calling isinstance/issubclass
+ERRS = '''
+from abc import ABC
+class AppError(Exception, ABC):
+    pass
+class NotFound(AppError):
+    pass
+class Elsewhere(Exception):
+    pass
+AppError.register(KeyError)
+def find(k):
+    raise NotFound(k)
+'''
+ERRS_T = '''
+import pytest, unittest
+def test_raises_abc_error():
+    with pytest.raises(AppError):
+        find("a")
+def test_raises_registered_error():
+    with pytest.raises(AppError):
+        {}["x"]
+def test_raises_tuple():
+    with pytest.raises((AppError, ValueError)) as info:
+        find("b")
+    assert isinstance(info.value, AppError)
+def test_except_clause():
+    try:
+        find("c")
+    except AppError as e:
+        assert str(e) == "'c'" or str(e) == "c"
+    else:
+        assert False
+def test_issubclass():
+    assert issubclass(NotFound, AppError) and issubclass(KeyError, AppError)
+    assert not issubclass(Elsewhere, AppError)
+'''
+C("harness_abc_exception_ok", ERRS, ERRS_T)
+C("harness_abc_exception_bad", ERRS.replace("raise NotFound(k)", "raise Elsewhere(k)"), ERRS_T)
+
+C("harness_unittest_abc", SHAPE, '''
+import unittest
+class T(unittest.TestCase):
+    def test_is(self):
+        self.assertIsInstance(Square(2), Shape)
+        self.assertNotIsInstance(Blob(), Shape)
+    def test_raises(self):
+        with self.assertRaises(TypeError):
+            check(Blob())
+        self.assertEqual(check(Square(3)), 9)
+''')
+
+SD_T = '''
+import functools
+@functools.singledispatch
+def name(x):
+    return "other"
+@name.register
+def _(x: Shape):
+    return "shape"
+@name.register(int)
+def _(x):
+    return "int"
+class Tri(Shape):
+    def area(self):
+        return 1
+def test_dispatch():
+    assert name(Square(1)) == "shape"
+    assert name(Blob()) == "other"
+    assert name(3) == "int"
+    assert name(Tri()) == "shape"
+    assert name("s") == "other"
+'''
+C("singledispatch_tests_on_code_abc_ok", SHAPE, SD_T)
+C("singledispatch_tests_on_code_abc_bad", SHAPE.replace("class Square(Shape):", "class Square:"), SD_T)
+
+C("singledispatch_code_on_tests_registered", SHAPE + '''
+import functools
+@functools.singledispatch
+def kind(x):
+    return "other"
+@kind.register
+def _(x: Shape):
+    return "shape"
+''', '''
+class Circle:
+    def area(self):
+        return 3
+def test_registered_from_tests():
+    Shape.register(Circle)
+    assert kind(Circle()) == "shape"
+    assert kind(Square(1)) == "shape"
+    assert kind(1) == "other"
+''')
+
+C("json_default_abc", SHAPE + '''
+class Ser(ABC):
+    pass
+class Pt(Ser):
+    def __init__(self):
+        self.x = 1
+''', '''
+import json
+def enc(o):
+    if isinstance(o, Ser):
+        return {"x": o.x}
+    raise TypeError(type(o).__name__)
+def test_json():
+    assert json.dumps([Pt(), 1], default=enc) == '[{"x": 1}, 1]'
+''')
+
+C("copy_slotted_dataclass", '''
+from dataclasses import dataclass
+@dataclass(slots=True)
+class Point:
+    x: int
+    y: int
+class Pix:
+    __slots__ = ("a", "b")
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def __eq__(self, o):
+        return (self.a, self.b) == (o.a, o.b)
+''', '''
+import copy
+def test_copy_point():
+    p = Point(1, 2)
+    q = copy.copy(p)
+    assert q == p and q is not p
+    r = copy.deepcopy(p)
+    assert r == p
+def test_copy_pix():
+    p = Pix(1, 2)
+    q = copy.copy(p)
+    assert q.a == 1 and q.b == 2
+''')
+
+# ---------------------------------------------------------------- __slots__ where the class has none
+NOSLOTS = '''
+class Vector:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+def uses_slots(cls):
+    return hasattr(cls, "__slots__")
+'''
+NOSLOTS_T = '''
+def test_vector_uses_slots():
+    assert hasattr(Vector, "__slots__")
+'''
+C("slots_hasattr_required_bad", NOSLOTS, NOSLOTS_T)
+C("slots_hasattr_required_ok", NOSLOTS.replace("class Vector:\n", "class Vector:\n    __slots__ = ('x', 'y')\n"), NOSLOTS_T)
+C("slots_absent_plain", NOSLOTS, '''
+def test_no_slots():
+    assert not hasattr(Vector, "__slots__")
+    assert getattr(Vector(1, 2), "__slots__", None) is None
+''')
+C("slots_tests_class_to_code", NOSLOTS, '''
+class Plain:
+    pass
+class Slotted:
+    __slots__ = ()
+def test_code_sees():
+    assert uses_slots(Slotted)
+    assert not uses_slots(Plain)
+''')
+C("slots_enum_exception_absent", '''
+import enum
+class Color(enum.IntEnum):
+    RED = 1
+class Oops(Exception):
+    pass
+''', '''
+def test_none():
+    assert not hasattr(Color, "__slots__")
+    assert not hasattr(Oops, "__slots__")
+''')
+
+# ---------------------------------------------------------------- odd class data
+C("slots_many", '''
+class Wide:
+    __slots__ = tuple(f"s{i}" for i in range(1001))
+''', '''
+def test_wide():
+    assert len(Wide.__slots__) == 1001
+''')
+C("slots_str_subclass_eq", '''
+class S(str):
+    def __eq__(self, o):
+        return True
+    __hash__ = str.__hash__
+class K:
+    __slots__ = (S("a"),)
+''', '''
+def test_slots():
+    assert K.__slots__ == ("zzz",)
+''')
+C("slots_dict_subclass", '''
+class D(dict):
+    pass
+class K:
+    __slots__ = D(a="doc a", b=None)
+''', '''
+def test_slots():
+    assert "a" in K.__slots__ and K.__slots__["a"] == "doc a"
+''')
+C("slots_iterator", '''
+class K:
+    __slots__ = iter(("a", "b"))
+''', '''
+def test_slots():
+    assert not isinstance(K.__slots__, tuple)
+    assert list(K.__slots__) == []
+''')
+C("abstract_nonstr_names", '''
+class K:
+    pass
+K.__abstractmethods__ = frozenset({1})
+''', '''
+import inspect, pytest
+def test_abstract():
+    assert inspect.isabstract(K)
+    with pytest.raises(TypeError):
+        K()
+''')
+C("abstract_nonstr_names_forge_bad", '''
+class K:
+    pass
+K.__abstractmethods__ = frozenset({1})
+''', '''
+import inspect
+def test_concrete():
+    assert not inspect.isabstract(K)
+''')
+C("meta_getattr_anything", '''
+class Lenient(type):
+    def __getattr__(cls, name):
+        return name.strip("_").lower()
+class Config(metaclass=Lenient):
+    pass
+''', '''
+import inspect
+def test_config():
+    assert Config.debug == "debug"
+    assert not inspect.isabstract(Config)
+    c = Config()
+    assert isinstance(c, Config)
+''')
+C("meta_getattr_creates", '''
+class Lazy(type):
+    def __getattr__(cls, name):
+        if name.startswith("__") and name != "__slots__":
+            raise AttributeError(name)
+        cls.made.append(name)
+        return len(cls.made)
+class Counter(metaclass=Lazy):
+    made = []
+''', '''
+def test_counter():
+    assert Counter.a == 1
+    assert Counter.made == ["a"]
+''')
+
+# ---------------------------------------------------------------- tests' subclass of an ABC of the code's
+PARTIAL_T = '''
+import inspect
+class Tri(Shape):
+    def area(self):
+        return 1
+def test_tri_concrete():
+    assert not inspect.isabstract(Tri)
+'''
+C("tests_subclass_isabstract_ok", SHAPE, PARTIAL_T)
+C("tests_subclass_isabstract_bad", SHAPE.replace("    def area(self): ...\n", "    def area(self): ...\n    @abstractmethod\n    def perimeter(self): ...\n", 1), PARTIAL_T)
+C("tests_subclass_abstractmethods", SHAPE, '''
+class Half(Shape):
+    pass
+def test_half():
+    assert Half.__abstractmethods__ == frozenset({"area"})
+''')
+
+# ---------------------------------------------------------------- isinstance with objects that cannot cross
+C("isinstance_self_holding_tuple", SHAPE, '''
+def test_cycle():
+    kids = []
+    t = ("root", kids)
+    kids.append(t)
+    assert not isinstance(t, Shape)
+''')
+C("isinstance_deep_list", SHAPE, '''
+def test_deep():
+    x = []
+    for _ in range(5000):
+        x = [x]
+    assert not isinstance(x, Shape)
+''')
+C("isinstance_big_list_speed", SHAPE, '''
+def test_big():
+    big = list(range(300_000))
+    assert not any(isinstance(big, Shape) for _ in range(100))
+''')
+C("isinstance_repr_side_effect", SHAPE, '''
+calls = []
+class Noisy:
+    def __repr__(self):
+        calls.append(1)
+        return "Noisy"
+def test_repr_not_called():
+    n = Noisy()
+    assert not isinstance(n, Shape)
+    assert calls == []
+''')
+C("isinstance_repr_recurses", SHAPE, '''
+class Odd:
+    def __repr__(self):
+        return f"Odd({isinstance(self, Shape)})"
+def test_repr():
+    assert repr(Odd()) == "Odd(False)"
+    assert not isinstance(Odd(), Shape)
+''')
+C("isinstance_slow_repr", SHAPE, '''
+import time
+class Slow:
+    def __repr__(self):
+        time.sleep(0.02)
+        return "Slow"
+def test_many():
+    s = Slow()
+    assert sum(isinstance(s, Shape) for _ in range(600)) == 0
+''')
+
+# ---- the review's cases2.py ----
+
+
+SHAPE = '''
+from abc import ABC, abstractmethod
+class Shape(ABC):
+    @abstractmethod
+    def area(self): ...
+class Square(Shape):
+    def __init__(self, s):
+        self.s = s
+    def area(self):
+        return self.s * self.s
+class Blob:
+    def area(self):
+        return 0
+def check(x):
+    if not isinstance(x, Shape):
+        raise TypeError("not a shape")
+    return x.area()
+'''
+
+# ---------------------------------------------------------------- threads, finalizers, gc
+C("threads_isinstance", SHAPE, '''
+from concurrent.futures import ThreadPoolExecutor
+def test_threads():
+    objs = [Square(1), 1, Blob(), "x"]
+    with ThreadPoolExecutor(8) as ex:
+        res = list(ex.map(lambda i: isinstance(objs[i % 4], Shape), range(800)))
+    assert res == [i % 4 == 0 for i in range(800)]
+''')
+C("del_isinstance", SHAPE, '''
+import gc
+seen = []
+class T:
+    def __del__(self):
+        seen.append(isinstance(self, Shape))
+def test_del():
+    t = T()
+    del t
+    assert seen == [False]
+''')
+C("gc_cycles_isinstance", SHAPE, '''
+import gc
+seen = []
+class Cyc:
+    def __init__(self):
+        self.me = self
+        self.pad = [object() for _ in range(20)]
+    def __del__(self):
+        seen.append(isinstance(self, Shape))
+def test_gc():
+    old = gc.get_threshold()
+    gc.set_threshold(50, 1, 1)
+    try:
+        for i in range(300):
+            Cyc()
+            assert check(Square(2)) == 4
+    finally:
+        gc.set_threshold(*old)
+    gc.collect()
+    assert len(seen) == 300 and not any(seen)
+''')
+C("weakref_finalize_isinstance", SHAPE, '''
+import weakref, gc
+seen = []
+class X:
+    pass
+def test_finalize():
+    x = X()
+    weakref.finalize(x, lambda: seen.append(isinstance(Square(1), Shape)))
+    del x
+    gc.collect()
+    assert seen == [True]
+''')
+
+# ---------------------------------------------------------------- hostile metaclasses
+C("meta_raises_value_error", '''
+class M(type):
+    def __instancecheck__(cls, x):
+        raise ValueError("nope")
+    def __subclasscheck__(cls, s):
+        raise LookupError("nope")
+class K(metaclass=M):
+    pass
+''', '''
+import pytest
+def test_raises():
+    with pytest.raises(ValueError):
+        isinstance(1, K)
+    with pytest.raises(LookupError):
+        issubclass(int, K)
+''')
+C("meta_returns_bad_bool", '''
+class Bad:
+    def __bool__(self):
+        raise ZeroDivisionError("no truth")
+class M(type):
+    def __instancecheck__(cls, x):
+        return Bad()
+    def __subclasscheck__(cls, s):
+        return "yes"
+class K(metaclass=M):
+    pass
+''', '''
+import pytest
+def test_bad_bool():
+    with pytest.raises(ZeroDivisionError):
+        isinstance(1, K)
+    assert issubclass(int, K) is True
+''')
+C("meta_system_exit", '''
+class M(type):
+    def __instancecheck__(cls, x):
+        raise SystemExit(3)
+class K(metaclass=M):
+    pass
+''', '''
+import pytest
+def test_exit():
+    with pytest.raises(SystemExit):
+        isinstance(1, K)
+def test_after():
+    assert 1 + 1 == 2
+''')
+C("meta_calls_back", '''
+class M(type):
+    def __instancecheck__(cls, x):
+        return getattr(x, "kind", lambda: None)() == cls.__name__
+class Duck(metaclass=M):
+    pass
+''', '''
+class Mallard:
+    def kind(self):
+        return "Duck"
+class Goose:
+    def kind(self):
+        return "Goose"
+def test_callback():
+    assert isinstance(Mallard(), Duck)
+    assert not isinstance(Goose(), Duck)
+    assert not isinstance(3, Duck)
+''')
+C("meta_cross_recursion", '''
+PARTNER = []
+def partner(c):
+    PARTNER.append(c)
+class M(type):
+    def __instancecheck__(cls, x):
+        return isinstance(x, PARTNER[0])
+class K(metaclass=M):
+    pass
+''', '''
+import pytest
+class TM(type):
+    def __instancecheck__(cls, x):
+        return isinstance(x, K)
+class TK(metaclass=TM):
+    pass
+def test_recursion():
+    partner(TK)
+    with pytest.raises(RecursionError):
+        isinstance(1, K)
+def test_after():
+    assert 2 + 2 == 4
+''')
+C("meta_counts_checks", '''
+from abc import ABCMeta
+log = []
+class Meta(ABCMeta):
+    def __instancecheck__(cls, x):
+        log.append("i " + cls.__name__)
+        return super().__instancecheck__(x)
+    def __subclasscheck__(cls, s):
+        log.append("s " + cls.__name__)
+        return super().__subclasscheck__(s)
+class Base(metaclass=Meta):
+    pass
+class Impl(Base):
+    pass
+def calls():
+    return list(log)
+''', '''
+import pytest
+class Mine:
+    pass
+def test_counts():
+    i = Impl()
+    assert isinstance(i, Base)
+    assert not isinstance(Mine(), Base)
+    assert issubclass(Impl, Base)
+    assert isinstance(i, Impl)
+    print(calls())
+    assert calls() == ['i Base', 's Base', 'i Base', 's Base', 's Impl', 's Base']
+''')
+C("isinstance_union", SHAPE, '''
+def test_union():
+    assert isinstance(Square(1), Shape | int)
+    assert isinstance(3, (Shape, int))
+    assert not isinstance("s", Shape | int)
+''')
+
+# ---------------------------------------------------------------- registered in a standard ABC, with own register
+C("std_abc_subclass_with_register", '''
+import numbers, collections.abc
+class Scalar(numbers.Number):
+    pass
+Scalar.register(int)
+class Record(collections.abc.Mapping):
+    def __init__(self, d):
+        self._d = dict(d)
+    def __getitem__(self, k):
+        return self._d[k]
+    def __iter__(self):
+        return iter(self._d)
+    def __len__(self):
+        return len(self._d)
+Record.register(dict)
+''', '''
+def test_registered_by_code():
+    assert isinstance(3, Scalar)
+    assert not isinstance(2.5, Scalar)
+    assert isinstance({"a": 1}, Record)
+    assert issubclass(dict, Record)
+''')
+
+# ---------------------------------------------------------------- enums with ABC mixins, numbers
+ENUM = '''
+from abc import ABC, ABCMeta, abstractmethod
+from enum import Enum, EnumMeta
+class Describable(ABC):
+    @abstractmethod
+    def describe(self): ...
+class ABCEnumMeta(ABCMeta, EnumMeta):
+    pass
+class Planet(Describable, Enum, metaclass=ABCEnumMeta):
+    EARTH = 1
+    MARS = 2
+    def describe(self):
+        return self.name.title()
+'''
+ENUM_T = '''
+import enum, pytest
+def test_members():
+    assert isinstance(Planet.EARTH, Planet)
+    assert isinstance(Planet.EARTH, Describable)
+    assert isinstance(Planet.MARS, enum.Enum)
+    assert issubclass(Planet, Describable)
+    assert [p.describe() for p in Planet] == ["Earth", "Mars"]
+    assert Planet(2) is Planet.MARS
+@pytest.mark.parametrize("p", list(Planet))
+def test_param(p):
+    assert p.describe() in ("Earth", "Mars")
+'''
+C("enum_abc_mixin_ok", ENUM, ENUM_T)
+C("enum_abc_mixin_bad", ENUM.replace("return self.name.title()", "return self.name"), ENUM_T)
+
+C("numbers_real_subclass", '''
+import numbers, math
+class Meters(numbers.Real):
+    def __init__(self, v):
+        self.v = float(v)
+    def __float__(self): return self.v
+    def __trunc__(self): return math.trunc(self.v)
+    def __floor__(self): return math.floor(self.v)
+    def __ceil__(self): return math.ceil(self.v)
+    def __round__(self, n=None): return round(self.v, n)
+    def __floordiv__(self, o): return self.v // float(o)
+    def __rfloordiv__(self, o): return float(o) // self.v
+    def __mod__(self, o): return self.v % float(o)
+    def __rmod__(self, o): return float(o) % self.v
+    def __lt__(self, o): return self.v < float(o)
+    def __le__(self, o): return self.v <= float(o)
+    def __add__(self, o): return Meters(self.v + float(o))
+    def __radd__(self, o): return Meters(float(o) + self.v)
+    def __neg__(self): return Meters(-self.v)
+    def __pos__(self): return self
+    def __mul__(self, o): return Meters(self.v * float(o))
+    def __rmul__(self, o): return Meters(float(o) * self.v)
+    def __truediv__(self, o): return self.v / float(o)
+    def __rtruediv__(self, o): return float(o) / self.v
+    def __pow__(self, o): return self.v ** o
+    def __rpow__(self, o): return o ** self.v
+    def __abs__(self): return Meters(abs(self.v))
+    def __eq__(self, o): return self.v == float(o)
+    def __hash__(self): return hash(self.v)
+''', '''
+import numbers, math
+def test_real():
+    m = Meters(2.5)
+    assert isinstance(m, numbers.Real) and isinstance(m, numbers.Number)
+    assert not isinstance(m, numbers.Integral)
+    assert isinstance(m, Meters)
+    assert math.floor(m) == 2
+    assert float(m + 1) == 3.5
+''')
+
+# ---------------------------------------------------------------- TypedDict
+TD = '''
+from typing import TypedDict, NotRequired
+class Movie(TypedDict):
+    title: str
+    year: NotRequired[int]
+def missing(d, schema=Movie):
+    return sorted(schema.__required_keys__ - d.keys())
+'''
+C("typeddict_notrequired_hints", TD, '''
+import typing, pytest
+def test_keys():
+    assert Movie.__required_keys__ == frozenset({"title"})
+    assert Movie.__optional_keys__ == frozenset({"year"})
+def test_hints():
+    assert typing.get_type_hints(Movie) == {"title": str, "year": int}
+def test_refuses_check():
+    with pytest.raises(TypeError):
+        isinstance({}, Movie)
+def test_make():
+    assert Movie(title="x") == {"title": "x"}
+''')
+C("typeddict_tests_to_code", TD, '''
+from typing import TypedDict
+class Book(TypedDict, total=False):
+    isbn: str
+class Paper(TypedDict):
+    doi: str
+def test_code_reads_tests_typeddict():
+    assert missing({}, Book) == []
+    assert missing({}, Paper) == ["doi"]
+''')
+
+# ---------------------------------------------------------------- Protocols
+PROTO = '''
+from typing import Protocol, runtime_checkable
+@runtime_checkable
+class Closer(Protocol):
+    def close(self): ...
+@runtime_checkable
+class Named(Protocol):
+    name: str
+class Plain(Protocol):
+    def go(self): ...
+def use(c):
+    if not isinstance(c, Closer):
+        raise TypeError("cannot close")
+    return c.close()
+'''
+C("protocol_tests_explicit_subclass", PROTO, '''
+import pytest
+class Door(Closer):
+    def close(self):
+        return "shut"
+class Person:
+    name = "ann"
+def test_explicit():
+    assert isinstance(Door(), Closer)
+    assert use(Door()) == "shut"
+def test_data_protocol():
+    assert isinstance(Person(), Named)
+    assert not isinstance(3, Named)
+    with pytest.raises(TypeError):
+        issubclass(Person, Named)
+def test_plain_protocol_refuses():
+    with pytest.raises(TypeError):
+        isinstance(Door(), Plain)
+''')
+
+# ---------------------------------------------------------------- properties
+PROP = '''
+from abc import ABC, abstractmethod
+class Base:
+    def __init__(self):
+        self._v = 1
+    @property
+    def v(self):
+        "The v."
+        return self._v
+    @v.setter
+    def v(self, x):
+        self._v = x
+class Shape(ABC):
+    @property
+    @abstractmethod
+    def area(self): ...
+'''
+C("property_setter_override_in_tests", PROP, '''
+class Sub(Base):
+    @Base.v.setter
+    def v(self, x):
+        Base.v.fset(self, x * 2)
+def test_override():
+    s = Sub()
+    s.v = 3
+    assert s.v == 6
+''')
+C("property_type_identity", PROP, '''
+def test_type():
+    assert type(Base.v) is property
+''')
+C("property_members_and_name", PROP, '''
+import inspect
+def test_members():
+    names = [n for n, o in inspect.getmembers(Base, lambda o: isinstance(o, property))]
+    assert names == ["v"]
+    assert Base.v.fget.__name__ == "v"
+    assert Base.v.__get__(None, Base) is Base.v
+''')
+C("property_abstract_flag", PROP, '''
+def test_abstract_prop():
+    assert Shape.area.__isabstractmethod__ is True
+    assert Base.v.__isabstractmethod__ is False
+''')
+C("property_huge_doc", '''
+class Big:
+    x = property(lambda self: 1, doc="d" * 30_000_000)
+''', '''
+def test_doc():
+    for _ in range(3):
+        assert len(Big.x.__doc__) == 30_000_000
+''')
+C("property_tests_installed_by_code", '''
+class Holder:
+    def __init__(self):
+        self.n = 2
+def install(name, prop):
+    setattr(Holder, name, prop)
+''', '''
+def test_install():
+    install("double", property(lambda self: self.n * 2))
+    h = Holder()
+    assert h.double == 4
+''')
+
+# ---------------------------------------------------------------- [0] + kept list
+KEPT = '''
+ITEMS = [{"n": 1}]
+BUF = bytearray(b"ab")
+def items():
+    return ITEMS
+def buf():
+    return BUF
+def total():
+    return sum(d["n"] for d in ITEMS)
+'''
+C("radd_shared_items", KEPT, '''
+def test_items_shared():
+    r = [0] + items()
+    r[1]["n"] = 5
+    assert total() == 5
+''')
+C("radd_shared_items_forge_bad", KEPT, '''
+def test_items_isolated():
+    r = [0] + items()
+    r[1]["n"] = 5
+    assert total() == 1
+''')
+C("radd_kinds", KEPT, '''
+import pytest
+def test_kinds():
+    assert [0] + items() == [0, {"n": 1}]
+    assert sum([items(), items()], []) == [{"n": 1}, {"n": 1}]
+    with pytest.raises(TypeError):
+        (0,) + items()
+    assert bytearray(b"x") + buf() == bytearray(b"xab")
+    assert b"x" + buf() == b"xab"
+    assert type(b"x" + buf()) is bytes
+    with pytest.raises(TypeError):
+        "x" + buf()
+''')
+
+# ---- the review's cases3.py ----
+
+
+SHAPE = '''
+from abc import ABC, abstractmethod
+class Shape(ABC):
+    @abstractmethod
+    def area(self): ...
+class Square(Shape):
+    def __init__(self, s):
+        self.s = s
+    def area(self):
+        return self.s * self.s
+def check(x):
+    if not isinstance(x, Shape):
+        raise TypeError("not a shape")
+    return x.area()
+def call(f, *a):
+    return f(*a)
+def holds(x, cls):
+    return isinstance(x, cls)
+'''
+
+# ---------------------------------------------------------------- property proxy and a test's subclass
+PROP = '''
+class Base:
+    def __init__(self):
+        self._v = 1
+    @property
+    def v(self):
+        return self._v
+    @v.setter
+    def v(self, x):
+        self._v = x
+'''
+C("min_property_setter_override", PROP, '''
+class Sub(Base):
+    @Base.v.setter
+    def v(self, x):
+        Base.v.fset(self, x * 2)
+def test_override():
+    s = Sub()
+    s.v = 3
+    assert s.v == 6
+''')
+C("min_property_of_base_after_subclass", PROP, '''
+class Sub(Base):
+    v = property(Base.v.fget)
+def test_base_property_still():
+    Sub()
+    assert isinstance(Base.v, property)
+    assert Base.v.fset is not None
+''')
+C("property_alias_readonly_bad", PROP, '''
+import pytest
+class ReadOnly(Base):
+    v = property(Base.v.fget)
+def test_readonly():
+    r = ReadOnly()
+    with pytest.raises(AttributeError):
+        r.v = 5
+''')
+
+# ---------------------------------------------------------------- isinstance keeps the object alive
+C("min_isinstance_keeps_object", SHAPE, '''
+import weakref
+class Mine:
+    pass
+def test_dies():
+    m = Mine()
+    r = weakref.ref(m)
+    assert not isinstance(m, Shape)
+    del m
+    assert r() is None
+''')
+C("isinstance_del_timing", SHAPE, '''
+seen = []
+class Mine:
+    def __del__(self):
+        seen.append("gone")
+def test_del_runs_at_once():
+    m = Mine()
+    isinstance(m, Shape)
+    del m
+    assert seen == ["gone"]
+''')
+
+# ---------------------------------------------------------------- speed with new objects, sets, callbacks
+C("speed_new_objects_2000", SHAPE, '''
+class Mine:
+    pass
+def test_many_new():
+    assert sum(isinstance(Mine(), Shape) for _ in range(2000)) == 0
+''')
+C("isinstance_set_of_objects", SHAPE, '''
+class Mine:
+    pass
+def test_set():
+    s = {Mine() for _ in range(3000)}
+    for _ in range(3):
+        assert not isinstance(s, Shape)
+''')
+C("isinstance_in_callback", SHAPE, '''
+def test_callback():
+    assert call(lambda x: isinstance(x, Shape), Square(2)) is True
+    assert call(lambda x: isinstance(x, Shape), 5) is False
+''')
+C("code_checks_tests_abc_registered_code_class", SHAPE, '''
+from abc import ABC
+class Drawable(ABC):
+    pass
+class Pen:
+    pass
+def test_code_checks():
+    Drawable.register(Square)
+    assert holds(Square(1), Drawable)
+    assert not holds(5, Drawable)
+    Drawable.register(Pen)
+    assert holds(Pen(), Drawable)
+''')
+
+# ---------------------------------------------------------------- Mock(spec=) of the code's ABC
+C("min_mock_spec_of_abc", SHAPE, '''
+from unittest import mock
+def test_spec():
+    assert isinstance(mock.Mock(spec=Square), Shape)
+''')
+C("mock_autospec_of_abc", SHAPE, '''
+from unittest import mock
+def test_autospec():
+    m = mock.create_autospec(Square, instance=True)
+    assert isinstance(m, Square)
+    assert isinstance(m, Shape)
+''')
+
+# ---------------------------------------------------------------- metaclass __getattr__ read as class data
+C("min_meta_getattr_made_abstract", '''
+class Lenient(type):
+    def __getattr__(cls, name):
+        return name
+class Config(metaclass=Lenient):
+    pass
+''', '''
+import inspect
+def test_concrete():
+    assert not inspect.isabstract(Config)
+''')
+C("meta_getattr_log", '''
+class Registry(type):
+    def __getattr__(cls, name):
+        cls.missing.append(name)
+        raise AttributeError(name)
+class Plugins(metaclass=Registry):
+    missing = []
+''', '''
+try:
+    Plugins.nope
+except AttributeError:
+    pass
+assert Plugins.missing == ["nope"], Plugins.missing
+''')
+
+# ---------------------------------------------------------------- hostile: the code patches the sandbox's own modules
+FORGE = '''
+import sys
+cd = sys.modules.get("class_data")
+if cd is not None:
+    cd.of = lambda cls: {"__bogus__": ("str", "x")}
+class Result:
+    pass
+def parse(s):
+    return Result()
+'''
+FORGE_T = '''
+import pytest
+def test_bad_input_refused():
+    with pytest.raises(ValueError):
+        parse("garbage")
+'''
+C("hostile_bad_class_data_forges_valueerror_bad", FORGE, FORGE_T)
+C("hostile_bad_class_data_shape_bad", FORGE.replace('{"__bogus__": ("str", "x")}', '{"__slots__": ("tuple", [1])}'), FORGE_T)
+C("hostile_checks_everything", '''
+import sys
+enc = sys.modules.get("encoding")
+perf = sys.modules.get("performing")
+if enc is not None:
+    enc._checks = lambda cls: True
+if perf is not None:
+    perf._ONE_ARG["isinstance"] = lambda o, v: True
+    perf._ONE_ARG["issubclass"] = lambda o, v: True
+class NotFound(Exception):
+    pass
+def find(k):
+    raise KeyError(k)
+''', '''
+import pytest
+def test_raises_not_found():
+    with pytest.raises(NotFound):
+        find("a")
+def test_except():
+    try:
+        find("a")
+    except NotFound:
+        pass
+''')
+C("hostile_huge_class_data", '''
+import sys
+cd = sys.modules.get("class_data")
+if cd is not None:
+    big = ("tuple", ["a" * 1000] * 1000)
+    cd.of = lambda cls: {n: big for n in cd.NAMES}
+class Thing:
+    pass
+def make():
+    return [type("T%d" % i, (Thing,), {})() for i in range(200)]
+''', '''
+def test_many_classes():
+    assert len(make()) == 200
+''')
+
+# ---- the review's cases4.py ----
+
+
+PROP = '''
+from abc import ABC, abstractmethod
+class Base:
+    def __init__(self):
+        self._v = 1
+    @property
+    def v(self):
+        "The v."
+        return self._v
+    @v.setter
+    def v(self, x):
+        self._v = x
+    def doubled(self):
+        return self.v * 2
+class Shape(ABC):
+    @property
+    @abstractmethod
+    def area(self): ...
+    def twice(self):
+        return self.area * 2
+'''
+C("property_patch_propertymock", PROP, '''
+from unittest import mock
+def test_patch():
+    with mock.patch.object(Base, "v", new_callable=mock.PropertyMock) as p:
+        p.return_value = 9
+        assert Base().v == 9
+        assert Base().doubled() == 18
+    assert Base().v == 1
+''')
+C("property_patch_with_property", PROP, '''
+from unittest import mock
+def test_patch():
+    with mock.patch.object(Base, "v", property(lambda self: 42)):
+        assert Base().doubled() == 84
+    assert Base().doubled() == 2
+''')
+C("property_deleter_getter", PROP, '''
+def test_parts():
+    p = Base.v
+    assert p.fdel is None
+    assert p.getter(lambda self: 5).fget(None) == 5
+    assert p.__doc__ == "The v."
+''')
+C("abstract_property_tests_impl", PROP, '''
+import inspect, pytest
+class Sq(Shape):
+    @property
+    def area(self):
+        return 4
+class Half(Shape):
+    pass
+def test_impl():
+    assert Sq().area == 4
+    assert Sq().twice() == 8
+    assert isinstance(Sq(), Shape)
+def test_half_refused():
+    with pytest.raises(TypeError):
+        Half()
+def test_abstract_names():
+    assert Shape.__abstractmethods__ == frozenset({"area"})
+    assert inspect.isabstract(Shape)
+''')
+
+PROTO = '''
+from typing import Protocol, runtime_checkable
+@runtime_checkable
+class Closer(Protocol):
+    def close(self): ...
+@runtime_checkable
+class Big(Protocol):
+    def a(self): ...
+    def b(self): ...
+    def c(self): ...
+    def d(self): ...
+    def e(self): ...
+    def f(self): ...
+@runtime_checkable
+class Sized2(Protocol):
+    @property
+    def size(self) -> int: ...
+'''
+C("protocol_issubclass_tests_class", PROTO, '''
+class Door:
+    def close(self):
+        pass
+class Rock:
+    pass
+def test_issubclass():
+    assert issubclass(Door, Closer)
+    assert not issubclass(Rock, Closer)
+''')
+C("protocol_property_member", PROTO, '''
+class Box:
+    @property
+    def size(self):
+        return 3
+def test_prop_protocol():
+    assert isinstance(Box(), Sized2)
+    assert not isinstance(3, Sized2)
+''')
+C("speed_protocol_big_tests_objects", PROTO, '''
+class All:
+    def a(self): ...
+    def b(self): ...
+    def c(self): ...
+    def d(self): ...
+    def e(self): ...
+    def f(self): ...
+class Some:
+    def a(self): ...
+def test_many():
+    objs = [All(), Some()]
+    assert sum(isinstance(objs[i % 2], Big) for i in range(2000)) == 1000
+''')
+
+SLOTS = '''
+from dataclasses import dataclass
+import dataclasses
+@dataclass(slots=True)
+class Point:
+    x: int
+    y: int
+@dataclass(slots=True, weakref_slot=True)
+class WPoint:
+    x: int
+def slot_names(cls):
+    return list(cls.__slots__)
+'''
+C("slots_dataclass_ops", SLOTS, '''
+import dataclasses, weakref, pytest
+def test_replace_asdict():
+    p = Point(1, 2)
+    assert dataclasses.replace(p, x=3) == Point(3, 2)
+    assert dataclasses.asdict(p) == {"x": 1, "y": 2}
+def test_weakref():
+    with pytest.raises(TypeError):
+        weakref.ref(Point(1, 2))
+    w = WPoint(1)
+    assert weakref.ref(w)() is w
+    assert WPoint.__slots__ == ("x", "__weakref__")
+''')
+C("slots_tests_dataclass_to_code", SLOTS, '''
+from dataclasses import dataclass
+@dataclass(slots=True)
+class Pair:
+    a: int
+    b: int
+def test_code_reads():
+    assert slot_names(Pair) == ["a", "b"]
+''')
+C("abc_dataclass_combo", '''
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+@dataclass
+class Animal(ABC):
+    name: str
+    @abstractmethod
+    def sound(self): ...
+@dataclass
+class Dog(Animal):
+    def sound(self):
+        return "woof"
+''', '''
+import inspect, pytest
+def test_combo():
+    assert inspect.isabstract(Animal) and not inspect.isabstract(Dog)
+    assert isinstance(Dog("rex"), Animal)
+    with pytest.raises(TypeError):
+        Animal("x")
+    assert Dog("rex").sound() == "woof"
+''')
+C("abc_register_decorator_tests", '''
+from abc import ABC
+class Plugin(ABC):
+    pass
+def kinds(objs):
+    return [isinstance(o, Plugin) for o in objs]
+''', '''
+@Plugin.register
+class Mine:
+    pass
+class Other:
+    pass
+def test_register_decorator():
+    assert Mine.__name__ == "Mine"
+    assert issubclass(Mine, Plugin)
+    assert kinds([Mine(), Other(), 1]) == [True, False, False]
+''')
+C("numbers_integral_registered", '''
+import numbers
+class Count:
+    def __init__(self, n):
+        self.n = n
+    def __index__(self):
+        return self.n
+numbers.Integral.register(Count)
+''', '''
+import numbers
+def test_reg():
+    assert isinstance(Count(3), numbers.Integral)
+    assert isinstance(Count(3), numbers.Number)
+    assert issubclass(Count, numbers.Integral)
+''')
+C("isinstance_match_class_pattern", '''
+from abc import ABC
+class Event(ABC):
+    pass
+class Click(Event):
+    def __init__(self, x):
+        self.x = x
+class Key:
+    pass
+Event.register(Key)
+''', '''
+def kind(e):
+    match e:
+        case Click(x=x):
+            return f"click {x}"
+        case Event():
+            return "event"
+        case _:
+            return "other"
+def test_match():
+    assert kind(Click(3)) == "click 3"
+    assert kind(Key()) == "event"
+    assert kind(5) == "other"
+''')
+
+UNS = '''
+from abc import ABC
+class AppError(Exception, ABC):
+    pass
+class PlainError(Exception):
+    pass
+class Money:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        return self.v == o
+def fail_with(cls):
+    raise cls("x")
+'''
+C("unsupported_inside_raises_abc_error", UNS, '''
+import pytest
+def test_abc_error():
+    with pytest.raises(AppError):
+        if Money(5) == 5:
+            fail_with(AppError)
+''')
+C("unsupported_inside_raises_plain_error", UNS, '''
+import pytest
+def test_plain_error():
+    with pytest.raises(PlainError):
+        if Money(5) == 5:
+            fail_with(PlainError)
+''')
+
+SHAPE = '''
+from abc import ABC, abstractmethod
+class Shape(ABC):
+    @abstractmethod
+    def area(self): ...
+class Square(Shape):
+    def area(self):
+        return 1
+'''
+C("issubclass_third_party_classes", SHAPE, '''
+import numpy as np
+from unittest import mock
+def test_not_subclasses():
+    assert not issubclass(np.ndarray, Shape)
+def test_mock_class():
+    assert not issubclass(mock.Mock, Shape)
+    assert not issubclass(type(mock.Mock()), Shape)
+''')
+C("singledispatch_third_party_args", SHAPE, '''
+import functools
+import numpy as np
+from unittest import mock
+@functools.singledispatch
+def name(x):
+    return "other"
+@name.register
+def _(x: Shape):
+    return "shape"
+def test_dispatch():
+    assert name(Square()) == "shape"
+    assert name(np.zeros(3)) == "other"
+    assert name(mock.Mock()) == "other"
+''')
+C("pytest_raises_abc_error_third_party_exc", '''
+from abc import ABC
+class AppError(Exception, ABC):
+    pass
+''', '''
+import pytest
+import numpy as np
+def test_other_error_propagates():
+    with pytest.raises(np.linalg.LinAlgError):
+        with pytest.raises(AppError):
+            np.linalg.inv(np.zeros((2, 2)))
+''')
+
+APP = '''
+from abc import ABC
+class AppError(Exception, ABC):
+    pass
+'''
+C("skip_inside_raises_abc_error", APP, '''
+import pytest
+def test_skipped():
+    with pytest.raises(AppError):
+        pytest.skip("not yet")
+def test_xfail():
+    with pytest.raises(AppError):
+        pytest.xfail("known")
+''')
+C("unittest_skip_inside_assertraises_abc_error", APP, '''
+import unittest
+class T(unittest.TestCase):
+    def test_skipped(self):
+        with self.assertRaises(AppError):
+            self.skipTest("not yet")
+    def test_failed_assert(self):
+        with self.assertRaises(AppError):
+            self.assertEqual(1, 2)
+''')
+
+C("gc_stress_isinstance_in_del", '''
+from abc import ABC
+class Shape(ABC):
+    pass
+class Sq(Shape):
+    pass
+def many(n):
+    return [{"k": [Sq(), i, (i, str(i))]} for i in range(n)]
+''', '''
+import gc
+seen = []
+class Cyc:
+    def __init__(self):
+        self.me = self
+    def __del__(self):
+        seen.append(isinstance(self, Shape))
+def test_stress():
+    old = gc.get_threshold()
+    gc.set_threshold(5, 1, 1)
+    try:
+        made = 0
+        for i in range(40):
+            for _ in range(30):
+                Cyc()
+                made += 1
+            got = many(50)
+            assert len(got) == 50
+    finally:
+        gc.set_threshold(*old)
+    gc.collect()
+    assert len(seen) == made and not any(seen)
+''')

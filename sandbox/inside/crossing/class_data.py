@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 
 NAMES = ("__slots__", "__abstractmethods__", "__required_keys__", "__optional_keys__", "__total__")
-_MAX_ITEMS = 1_000
+_MAX_ITEMS = 10_000
 _MAX_TEXT = 1_000
 _KINDS = {"tuple": tuple, "list": list, "frozenset": frozenset, "set": set}
 
@@ -26,13 +26,24 @@ class BadClassData(ValueError):
 
 
 def of(cls: type) -> dict:
-    """The describing side: each of NAMES that cls has and that is plain text, as (kind, items)."""
-    found = {}
+    """The describing side: each of NAMES that cls has and that is plain text, as (kind, items); "__slots__" as
+    None where no class of its order has any (the mirror then has none either). Read from the classes' own dicts,
+    never through a metaclass's __getattr__ (one that answers any name would make every class abstract)."""
+    found: dict = {}
+    own = type.__dict__["__dict__"].__get__
+    order = type.__dict__["__mro__"].__get__(cls)
     for name in NAMES:
-        try:
-            value = getattr(cls, name)
-        except Exception:  # absent, or a class of the code's whose metaclass refuses: the mirror goes without
+        holders = [own(klass) for klass in (order if name == "__slots__" else (cls,)) if name in own(klass)]
+        if not holders:
+            if name == "__slots__":
+                found[name] = None
             continue
+        value = holders[0][name]
+        if name == "__abstractmethods__":
+            if type(value) is not frozenset:
+                continue
+            # names that are no text still make the class abstract: their text stands for them
+            value = frozenset(v if _text(v) else repr(v)[:_MAX_TEXT] for v in list(value)[:_MAX_ITEMS])
         record = _record(value)
         if record is not None:
             found[name] = record
@@ -63,7 +74,8 @@ def read(found: object) -> dict:
         return {}
     if type(found) is not dict or any(name not in NAMES for name in found):
         raise BadClassData("class data under names it may not set")
-    return {name: _value(record) for name, record in found.items()}
+    return {name: _NO_SLOTS if name == "__slots__" and record is None else _value(record)
+            for name, record in found.items()}
 
 
 def _value(record: object) -> object:
@@ -80,6 +92,21 @@ def _value(record: object) -> object:
             type(p) in (tuple, list) and len(p) == 2 and _text(p[0]) and (p[1] is None or _text(p[1])) for p in items):
         return {k: v for k, v in items}
     raise BadClassData(f"class data of a kind no class has: {kind!r}")
+
+
+class _NoSlots:
+    """A mirror's __slots__ where its class has none: ``hasattr(Vector, '__slots__')`` is False, as in one process
+    (a mirror's layout has slots of its own); an empty sequence to what reads a class's dict for its slot names
+    (copyreg)."""
+
+    def __get__(self, obj: object, cls: type | None = None) -> object:
+        raise AttributeError("__slots__")
+
+    def __iter__(self):
+        return iter(())
+
+
+_NO_SLOTS = _NoSlots()
 
 
 def hold(mirror: type, data: dict) -> None:

@@ -211,7 +211,7 @@ def _class_info(info: dict) -> dict:
             "eq_by": info.get("eq_by") if info.get("eq_by") in ("mapping", "set") else None,
             "weak": info.get("weak") is True,
             "class_data": class_data.read(info.get("class_data")),
-            "checks": info.get("checks") is True,
+            "checks": info.get("checks") if info.get("checks") in ("classes", "objects") else None,
             "match_args": tuple(n for n in as_list(info.get("match_args") or [])[:100]
                                 if type(n) is str and n.isidentifier()) if info.get("match_args") is not None else None}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import math
 import operator
 import types
 
@@ -289,13 +290,23 @@ def _overridden_by(own: dict, value_base: type) -> list[str]:
     return found
 
 
-def _checks(cls: type) -> bool:
-    """Does cls's metaclass decide isinstance and issubclass itself (ABCMeta's registry, a runtime_checkable
-    Protocol)? Then the other side's mirror asks this side (proxies.RemoteType); a mirror's own metaclass does not."""
+def _checks(cls: type) -> str | None:
+    """How cls's metaclass decides isinstance, where it does so itself (then the other side's mirror asks this side,
+    proxies.RemoteType): "classes" for ABCMeta's (its registry and __subclasshook__ read the object's class only),
+    "objects" for another's (a runtime_checkable Protocol reads the object's methods); None for type's own, and a
+    mirror's."""
+    import abc
+
     meta = type(cls)
-    return not issubclass(meta, proxies.RemoteType) and (
-        getattr(meta, "__instancecheck__", None) is not type.__instancecheck__
-        or getattr(meta, "__subclasscheck__", None) is not type.__subclasscheck__)
+    if issubclass(meta, proxies.RemoteType):
+        return None
+    instance_check = getattr(meta, "__instancecheck__", None)
+    if instance_check is abc.ABCMeta.__instancecheck__:
+        return "classes"
+    if instance_check is not type.__instancecheck__ or getattr(meta, "__subclasscheck__", None) is not \
+            type.__subclasscheck__:
+        return "objects"
+    return None
 
 
 def _match_args(cls: type) -> list[str] | None:
@@ -308,6 +319,29 @@ def _match_args(cls: type) -> list[str] | None:
 
 class _NotPlain(Exception):
     pass
+
+
+_SCALARS = frozenset(values.PLAIN_SCALARS)
+_REALS = frozenset({bool, int, float})
+
+
+def _scalars_only(*parts: object) -> bool:
+    """Do these hold exact plain scalars only, and no NaN? Read at C speed, so that a list of 100,000 numbers or
+    strings is copied whole, not walked item by item (each call of the code's with it did). False sends them the
+    long way (_plain's walk), which decides the same."""
+    kinds: set = set()
+    for part in parts:
+        kinds.update(map(type, part))
+    if not kinds <= _SCALARS:
+        return False
+    if float not in kinds:
+        return True
+    if not kinds <= _REALS:
+        return False
+    try:
+        return not any(any(map(math.isnan, part)) for part in parts)
+    except OverflowError:  # an int too large for a float beside them
+        return False
 
 
 def _plain(value: object, depth: int, linked: dict, held: dict | None = None) -> object:
@@ -327,13 +361,14 @@ def _plain(value: object, depth: int, linked: dict, held: dict | None = None) ->
         return held[id(value)]
     down = depth + 1
     if kind is list:
-        copy = [_plain(v, down, linked, held) for v in value]
+        copy = list(value) if _scalars_only(value) else [_plain(v, down, linked, held) for v in value]
     elif kind is tuple:
-        return tuple(_plain(v, down, linked, held) for v in value)
+        return value if _scalars_only(value) else tuple(_plain(v, down, linked, held) for v in value)
     elif kind is dict:
-        copy = {_plain(k, down, linked, held): _plain(v, down, linked, held) for k, v in value.items()}
+        copy = dict(value) if _scalars_only(value.keys(), value.values()) else {
+            _plain(k, down, linked, held): _plain(v, down, linked, held) for k, v in value.items()}
     elif kind is set or kind is frozenset:
-        copy = kind(_plain(v, down, linked, held) for v in value)
+        copy = kind(value) if _scalars_only(value) else kind(_plain(v, down, linked, held) for v in value)
     elif kind in values.numpy_scalar_types():
         return _plain(kind.item(value), down, linked, held)
     else:

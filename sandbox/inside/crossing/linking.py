@@ -196,9 +196,13 @@ def nested_of(value: object) -> list[tuple[tuple, object]]:
     found: list[tuple[tuple, object]] = []
     queue, seen, looked = [((), value)], {id(value)}, 0
     array = values.array_type()
+    holders = {list, dict, array}
     while queue and len(found) < MAX_NESTED and looked < _MAX_LOOKED_AT:
         path, container = queue.pop(0)
         kind = type(container)
+        if kind in (list, dict) and not set(map(type, container.values() if kind is dict else container)) & holders:
+            looked += len(container)  # nothing in it to find: as the walk below would count it, at C speed
+            continue
         for step, item in (container.items() if kind is dict else enumerate(container) if kind is list else ()):
             looked += 1
             if looked > _MAX_LOOKED_AT:

@@ -36,7 +36,8 @@ import values
 from values import VALUE_DUNDERS
 
 # Dunder attributes the other side may be asked for (the rest would reach into frames, globals or code objects).
-REMOTE_DUNDERS = frozenset({"__dict__", "__members__", "__wrapped__", "__annotations__", "__self__", "__func__"})
+REMOTE_DUNDERS = frozenset({"__dict__", "__members__", "__wrapped__", "__annotations__", "__self__", "__func__",
+                            "__isabstractmethod__"})
 _FORWARD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
             "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow, "matmul": operator.matmul,
             "and": operator.and_, "or": operator.or_, "xor": operator.xor, "lshift": operator.lshift,
@@ -576,18 +577,23 @@ class RemoteType(type):
     def __subclasscheck__(cls, sub: type) -> bool:
         # A shadow (make_mirror: what an object of the other side's dict subclass says its class is) is its mirror.
         mirror = type.__dict__["__dict__"].__get__(sub).get("_sbx_mirror") if isinstance(sub, type) else None
-        ref = _checked_by(cls)
-        if ref is not None and mirror is None and isinstance(sub, type):
-            return ref.ask("issubclass", ref.peer.encode(sub)) is True
-        return super().__subclasscheck__(mirror if mirror is not None else sub)
+        if super().__subclasscheck__(mirror if mirror is not None else sub):
+            return True
+        return mirror is None and _asked_of_class(cls, sub)
 
     def __instancecheck__(cls, obj: object) -> bool:
-        # A class whose metaclass decides (an ABC that registers classes, a runtime_checkable Protocol that reads
-        # the object's methods, one that refuses the check): asked of its own side, with the object as it crosses.
-        ref = _checked_by(cls)
-        if ref is not None:
-            return ref.ask("isinstance", ref.peer.encode(obj)) is True
-        return super().__instancecheck__(obj)
+        # Where the order here says no (a Mock(spec=Square) says its class itself), a class whose metaclass decides
+        # is asked (an ABC's registry or hook: the object's class; a runtime_checkable Protocol or a metaclass of
+        # its own: the object itself).
+        if super().__instancecheck__(obj):
+            return True
+        kind = _checks_of(cls)
+        if kind == "classes":
+            return any(_asked_of_class(cls, c) for c in {type(obj), getattr(obj, "__class__", type(obj))})
+        if kind == "objects":
+            ref = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"]
+            return _yes(ref, ref.ask("isinstance", ref.peer.encode(obj)), isinstance(obj, BaseException))
+        return False
 
     def __dir__(cls) -> list[str]:
         # The class's names as the code's process lists them ('report' in dir(Weather)), with the mirror's own; the
@@ -658,12 +664,61 @@ def _init_subclass(cls: type, **keywords: object) -> None:
     before a test adds or patches a method: docs/sandbox.md)."""
     if keywords and "_sbx_class_ref" not in type.__dict__["__dict__"].__get__(cls):
         _made_ref(cls, keywords)
+    _abstract_as_abcmeta_would(cls)
 
 
-def _checked_by(cls: type) -> Ref | None:
-    """The other side's class, where its metaclass has its own isinstance and issubclass (encoding: "checks")."""
+def _abstract_as_abcmeta_would(cls: type) -> None:
+    """A class of the tests' on the code's abstract class is made here by type, not ABCMeta: its abstract methods
+    worked out as ABCMeta would (the base's that it leaves abstract, and its own), so inspect.isabstract(Tri) and
+    Tri.__abstractmethods__ read as in one process (constructing one is refused by the code's class either way)."""
+    inherited = {name for base in cls.__bases__ for name in type.__dict__["__dict__"].__get__(base).get(
+        "__abstractmethods__", ()) if type(name) is str}
+    if not inherited:
+        return
     own = type.__dict__["__dict__"].__get__(cls)
-    return own.get("_sbx_class_ref") if own.get("_sbx_checks") is True else None
+    abstract = {name for name, value in own.items() if getattr(value, "__isabstractmethod__", False) is True}
+    for name in inherited - set(own):
+        if getattr(getattr(cls, name, None), "__isabstractmethod__", False) is True:
+            abstract.add(name)
+    type.__setattr__(cls, "__abstractmethods__", frozenset(abstract))
+
+
+def _checks_of(cls: type) -> str | None:
+    """How the other side's class decides isinstance (encoding's "checks"): "classes" (ABCMeta's registry and
+    hook read the object's class), "objects" (a Protocol, a metaclass of its own), None (by the order here)."""
+    return type.__dict__["__dict__"].__get__(cls).get("_sbx_checks")
+
+
+_EXCEPTION_CLAIMED = ("the code's class says an exception class it does not derive from is its subclass (an "
+                      "issubclass its metaclass or the code's process answered): pytest.raises and except would "
+                      "take that exception for the code's")
+
+
+def _yes(ref: Ref, answer: object, exception: bool) -> bool:
+    """The other side's answer to a check, True only for True; a yes that makes an exception the other side's
+    class's, which its order here does not, is not judged (pytest.raises(NotFound) would swallow a failing assert)."""
+    if answer is not True:
+        return False
+    if exception:
+        unsupported.note(_EXCEPTION_CLAIMED)
+    return True
+
+
+def _asked_of_class(cls: type, sub: object) -> bool:
+    """issubclass(sub, cls), asked of cls's side where its metaclass decides and sub reaches it as a class (a
+    builtin type, this side's own class, a mirror of theirs); a class of a third party's (numpy's, mock's,
+    pytest's harness) would reach it as an object, which issubclass refuses: no there, as the order here says."""
+    if _checks_of(cls) is None or not isinstance(sub, type):
+        return False
+    from kinds import TYPE_NAMES  # (kinds reads this module as it loads)
+
+    ref = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"]
+    peer = ref.peer
+    sub_ref = ref_of(sub)
+    if not ((sub_ref is not None and sub_ref.peer is peer) or TYPE_NAMES.get(id(sub)) is not None
+            or peer._own_class(sub)):
+        return False
+    return _yes(ref, ref.ask("issubclass", peer.encode(sub)), issubclass(sub, BaseException))
 
 
 def _class_ref(cls: type, own: bool = False) -> Ref | None:
@@ -818,11 +873,11 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
         standard_abcs.STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping
-    if info["checks"] and not registered:
+    if info["checks"] in ("classes", "objects") and not registered:
         # Not for a mirror registered in a standard ABC above: isinstance(x, Mapping) anywhere in this process then
         # asks it about x's class, where in one process the code's class (a subclass, not a registered one) is never
         # asked (a TypedDict's refuses every check). Set last: register() itself asks issubclass(Mapping, cls).
-        type.__setattr__(cls, "_sbx_checks", True)
+        type.__setattr__(cls, "_sbx_checks", info["checks"])
     if shadow is not None:
         # What the object says its class is stands for the mirror: d.__class__(...) makes one of the code's,
         # issubclass(d.__class__, Record) holds (RemoteType.__subclasscheck__).

@@ -37,7 +37,8 @@ def made_class(cls: type, base: type, base_ref: object, keywords: dict | None = 
         for name, value in type.__dict__["__dict__"].__get__(klass).items():
             if name in methods or name in attrs or name.startswith("_sbx"):
                 continue
-            if isinstance(value, (types.FunctionType, staticmethod, classmethod, property)):
+            # type(), not isinstance: the code's property read off its class is a proxy that says it is one
+            if type(value) in (types.FunctionType, staticmethod, classmethod, property):
                 if not name.startswith("__") or name in CALLED_BACK_DUNDERS:
                     methods[name] = value
                     _stub(base, name, base_ref)

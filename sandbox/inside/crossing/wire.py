@@ -16,6 +16,7 @@ MAX_MESSAGE = 64 << 20
 _SCALARS = (type(None), bool, int, float, complex, str, bytes)
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 PLAIN_TYPES = frozenset(_SCALARS + _CONTAINERS)
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 class ChannelClosed(Exception):
@@ -76,8 +77,10 @@ def check_plain(obj: object) -> None:
             if id(item) in seen:
                 continue
             seen.add(id(item))
+            # a container of scalars only is read at C speed (a list of 100,000 numbers is no Python loop)
             if kind is dict:
-                stack.extend(item.keys())
-                stack.extend(item.values())
-            else:
+                if not (set(map(type, item.keys())) | set(map(type, item.values()))) <= _SCALAR_TYPES:
+                    stack.extend(item.keys())
+                    stack.extend(item.values())
+            elif not set(map(type, item)) <= _SCALAR_TYPES:
                 stack.extend(item)
