@@ -207,6 +207,8 @@ KNOWN = {
     "property_alias_readonly_bad": _SUBCLASS_PROPERTY,
     "abstract_property_tests_impl": _SUBCLASS_PROPERTY,
     "meta_getattr_log": _META_GETATTR,
+    "abs_update_abstractmethods": ("abc.update_abstractmethods of a test's class on the code's abstract class updates "
+                                   "it in the tests only: the code's class made for it stays abstract"),
     "meta_getattr_creates": ("pytest's collection reads names of the file's classes (pytestmark, ...) that a metaclass "
                              "__getattr__ of the code's records; the sandbox's pytest reads none"),
     "min_protocol_explicit_subclass": ("isinstance with the code's Protocol that is not runtime_checkable holds in the "

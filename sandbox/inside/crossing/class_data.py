@@ -42,8 +42,9 @@ def of(cls: type) -> dict:
         if name == "__abstractmethods__":
             if type(value) is not frozenset:
                 continue
-            # names that are no text still make the class abstract: their text stands for them
-            value = frozenset(v if _text(v) else repr(v)[:_MAX_TEXT] for v in list(value)[:_MAX_ITEMS])
+            # names that are no text still make the class abstract: a placeholder stands for each (their repr is
+            # the code's to run, and may raise, exit or sleep)
+            value = frozenset(v if _text(v) else f"<abstract name {i}>" for i, v in enumerate(list(value)[:_MAX_ITEMS]))
         record = _record(value)
         if record is not None:
             found[name] = record

@@ -589,7 +589,9 @@ class RemoteType(type):
             return True
         kind = _checks_of(cls)
         if kind == "classes":
-            return any(_asked_of_class(cls, c) for c in {type(obj), getattr(obj, "__class__", type(obj))})
+            peer = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"].peer
+            found = {_crossing(peer, c) for c in (type(obj), getattr(obj, "__class__", type(obj)))}
+            return any(_asked_of_class(cls, c) for c in found if c is not None)
         if kind == "objects":
             ref = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"]
             return _yes(ref, ref.ask("isinstance", ref.peer.encode(obj)), isinstance(obj, BaseException))
@@ -604,7 +606,13 @@ class RemoteType(type):
         return sorted(set(type.__dir__(cls)) | set(listed))
 
     def __call__(cls, *args: object, **kwargs: object) -> object:
-        return call_through(_class_ref(cls, own=True) or _made_ref(cls), args, kwargs)
+        own = _class_ref(cls, own=True)
+        abstract = type.__dict__["__dict__"].__get__(cls).get("__abstractmethods__") if own is None else None
+        if abstract:  # a test's class on the code's abstract one, with abstract methods of its own or left
+            names = sorted(str(n) for n in abstract)
+            raise TypeError(f"Can't instantiate abstract class {cls.__name__} with abstract method"
+                            f"{'s' if len(names) > 1 else ''} {', '.join(names)}")
+        return call_through(own or _made_ref(cls), args, kwargs)
 
     def __iter__(cls):
         found = _class_ref(cls).ask("iter")
@@ -676,9 +684,9 @@ def _abstract_as_abcmeta_would(cls: type) -> None:
     if not inherited:
         return
     own = type.__dict__["__dict__"].__get__(cls)
-    abstract = {name for name, value in own.items() if getattr(value, "__isabstractmethod__", False) is True}
+    abstract = {name for name, value in own.items() if getattr(value, "__isabstractmethod__", False)}
     for name in inherited - set(own):
-        if getattr(getattr(cls, name, None), "__isabstractmethod__", False) is True:
+        if getattr(getattr(cls, name, None), "__isabstractmethod__", False):
             abstract.add(name)
     type.__setattr__(cls, "__abstractmethods__", frozenset(abstract))
 
@@ -704,19 +712,32 @@ def _yes(ref: Ref, answer: object, exception: bool) -> bool:
     return True
 
 
+def _crosses_as_class(peer: object, sub: type) -> bool:
+    """Does sub reach the other side as a class: a builtin type, this side's own class, a mirror of theirs?"""
+    from kinds import TYPE_NAMES  # (kinds reads this module as it loads)
+
+    sub_ref = ref_of(sub)
+    return (sub_ref is not None and sub_ref.peer is peer) or TYPE_NAMES.get(id(sub)) is not None or \
+        peer._own_class(sub)
+
+
+def _crossing(peer: object, kind: object) -> type | None:
+    """The first class of kind's order that reaches the other side as a class (the ValueError of an exception the
+    code raised, which arrives as a class of this side's standing for it); what an ABC's registry reads of it."""
+    if not isinstance(kind, type):
+        return None
+    return next((c for c in type.__dict__["__mro__"].__get__(kind) if _crosses_as_class(peer, c)), None)
+
+
 def _asked_of_class(cls: type, sub: object) -> bool:
     """issubclass(sub, cls), asked of cls's side where its metaclass decides and sub reaches it as a class (a
     builtin type, this side's own class, a mirror of theirs); a class of a third party's (numpy's, mock's,
     pytest's harness) would reach it as an object, which issubclass refuses: no there, as the order here says."""
     if _checks_of(cls) is None or not isinstance(sub, type):
         return False
-    from kinds import TYPE_NAMES  # (kinds reads this module as it loads)
-
     ref = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"]
     peer = ref.peer
-    sub_ref = ref_of(sub)
-    if not ((sub_ref is not None and sub_ref.peer is peer) or TYPE_NAMES.get(id(sub)) is not None
-            or peer._own_class(sub)):
+    if not _crosses_as_class(peer, sub):
         return False
     return _yes(ref, ref.ask("issubclass", peer.encode(sub)), issubclass(sub, BaseException))
 
