@@ -29,17 +29,25 @@ from bench.runs.driver import execute
 from bench.runs.record import new_run_row
 from bench.settings import bench_db_path, ray_address
 
-_active: dict[str, threading.Event] = {}  # run id -> its stop flag, for the runs this process drives
+# run id -> (its stop flag, set once its driver has left), for the runs this process drives
+_active: dict[str, tuple[threading.Event, threading.Event]] = {}
 _active_lock = threading.Lock()
+_LEAVING_S = 30.0  # how long a resume waits for a stopped run's driver to leave (it has stored "stopped" already)
 
 
 def _launch(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRecipe | None, background: bool,
             progress=None, place: Place | None = None) -> str:
-    stop = threading.Event()
+    stop, left = threading.Event(), threading.Event()
+    with _active_lock:
+        going = _active.get(run_id)
+    if going is not None and going[0].is_set():
+        # Asked to stop, its driver stores "stopped" and then leaves: a resume pressed in that moment follows it
+        # (it was refused as "already going").
+        going[1].wait(_LEAVING_S)
     with _active_lock:
         if run_id in _active:
             raise RuntimeError(f"run {run_id} is already going in this process")
-        _active[run_id] = stop
+        _active[run_id] = (stop, left)
     db = store.open_store(db_path)
     # Claimed before the status says starting, so no reader sees a starting run without a live owner.
     owner = keep_alive(db_path, "runs", "id", run_id)
@@ -62,6 +70,7 @@ def _launch(db_path: Path, run_id: str, solver: Solver | None, recipe: SolverRec
             owner.__exit__(None, None, None)
             with _active_lock:
                 _active.pop(run_id, None)
+            left.set()
 
     if background:
         threading.Thread(target=go, name=f"bench-{run_id}", daemon=True).start()
@@ -139,9 +148,9 @@ def stop_run(run_id: str, db_path: Path | None = None) -> None:
     if store.get_run(db, run_id).status in ("running", "starting"):
         store.update_run(db, run_id, status="stopping")
     with _active_lock:
-        event = _active.get(run_id)
-    if event:
-        event.set()
+        going = _active.get(run_id)
+    if going:
+        going[0].set()
 
 
 def resume_run(run_id: str, db_path: Path | None = None, *, solver: Solver | None = None,
