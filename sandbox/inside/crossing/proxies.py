@@ -678,7 +678,8 @@ def _init_subclass(cls: type, **keywords: object) -> None:
 def _abstract_as_abcmeta_would(cls: type) -> None:
     """A class of the tests' on the code's abstract class is made here by type, not ABCMeta: its abstract methods
     worked out as ABCMeta would (the base's that it leaves abstract, and its own), so inspect.isabstract(Tri) and
-    Tri.__abstractmethods__ read as in one process (constructing one is refused by the code's class either way)."""
+    Tri.__abstractmethods__ read as in one process, and constructing one that has any is refused (RemoteType.__call__):
+    the code's class made for it knows only its own abstract methods."""
     inherited = {name for base in cls.__bases__ for name in type.__dict__["__dict__"].__get__(base).get(
         "__abstractmethods__", ()) if type(name) is str}
     if not inherited:
@@ -704,7 +705,8 @@ _EXCEPTION_CLAIMED = ("the code's class says an exception class it does not deri
 
 def _yes(ref: Ref, answer: object, exception: bool) -> bool:
     """The other side's answer to a check, True only for True; a yes that makes an exception the other side's
-    class's, which its order here does not, is not judged (pytest.raises(NotFound) would swallow a failing assert)."""
+    class's, which its order here does not, is noted as a limit, so the test never passes on it (not judged, or
+    failed): pytest.raises(NotFound) would swallow a failing assert."""
     if answer is not True:
         return False
     if exception:
