@@ -33,12 +33,12 @@ def of(cls: type) -> dict:
     own = type.__dict__["__dict__"].__get__
     order = type.__dict__["__mro__"].__get__(cls)
     for name in NAMES:
-        holders = [own(klass) for klass in (order if name == "__slots__" else (cls,)) if name in own(klass)]
-        if not holders:
+        holder = next((own(k) for k in (order if name == "__slots__" else (cls,)) if name in own(k)), None)
+        if holder is None:
             if name == "__slots__":
                 found[name] = None
             continue
-        value = holders[0][name]
+        value = holder[name]
         if name == "__abstractmethods__":
             if type(value) is not frozenset:
                 continue

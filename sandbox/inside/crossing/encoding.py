@@ -185,6 +185,12 @@ class Encoder:
         """Was cls defined by this side's own code (its module is this side's: solution.py, or tests.py)?"""
         return type.__dict__["__dict__"].__get__(cls).get("__module__") == self.home
 
+    def sends_as_class(self, cls: type) -> bool:
+        """Does _node send cls as a class the other side has ("home": a mirror of theirs, "type": a builtin type,
+        "class": this side's own)? A class of a third party's crosses as an object instead."""
+        ref = proxies.ref_of(cls)
+        return (ref is not None and ref.peer is self) or TYPE_NAMES.get(id(cls)) is not None or self._own_class(cls)
+
     def export(self, value: object) -> int:
         """The handle of an object of this side's (the same object always gets the same handle)."""
         with self.lifetimes.lock:  # one step with a release (releasing.incoming): a handle sent is never let go of
@@ -215,8 +221,9 @@ class Encoder:
         standard = standard_objects.name_of(value)
         if standard:
             info["standard"] = standard
-            if info.get("doc") is None and standard_objects.doc_of(value) is not None:
-                info["doc"] = standard_objects.doc_of(value)
+            doc = standard_objects.doc_of(value)
+            if info.get("doc") is None and doc is not None:
+                info["doc"] = doc
         mirror = self.describe_class(cls) if self._own_class(cls) else None
         if mirror is not None:
             base = values.value_base(cls)

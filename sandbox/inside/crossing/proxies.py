@@ -670,7 +670,9 @@ def _init_subclass(cls: type, **keywords: object) -> None:
     ``__init_subclass__`` as the statement ends (a registry of plugins); what that raises ends the tests' load, as it
     would there. Without keywords it is made at first use, as before (making it at once would freeze the class
     before a test adds or patches a method: docs/sandbox.md)."""
-    if keywords and "_sbx_class_ref" not in type.__dict__["__dict__"].__get__(cls):
+    if "_sbx_class_ref" in type.__dict__["__dict__"].__get__(cls):
+        return  # a mirror being made: its abstract methods are the other side's (class_data.hold)
+    if keywords:
         _made_ref(cls, keywords)
     _abstract_as_abcmeta_would(cls)
 
@@ -680,16 +682,12 @@ def _abstract_as_abcmeta_would(cls: type) -> None:
     worked out as ABCMeta would (the base's that it leaves abstract, and its own), so inspect.isabstract(Tri) and
     Tri.__abstractmethods__ read as in one process, and constructing one that has any is refused (RemoteType.__call__):
     the code's class made for it knows only its own abstract methods."""
-    inherited = {name for base in cls.__bases__ for name in type.__dict__["__dict__"].__get__(base).get(
-        "__abstractmethods__", ()) if type(name) is str}
-    if not inherited:
+    import abc
+
+    if not any(type.__dict__["__dict__"].__get__(base).get("__abstractmethods__") for base in cls.__bases__):
         return
-    own = type.__dict__["__dict__"].__get__(cls)
-    abstract = {name for name, value in own.items() if getattr(value, "__isabstractmethod__", False)}
-    for name in inherited - set(own):
-        if getattr(getattr(cls, name, None), "__isabstractmethod__", False):
-            abstract.add(name)
-    type.__setattr__(cls, "__abstractmethods__", frozenset(abstract))
+    type.__setattr__(cls, "__abstractmethods__", frozenset())  # update_abstractmethods reads a class ABCMeta made
+    abc.update_abstractmethods(cls)
 
 
 def _checks_of(cls: type) -> str | None:
@@ -714,21 +712,12 @@ def _yes(ref: Ref, answer: object, exception: bool) -> bool:
     return True
 
 
-def _crosses_as_class(peer: object, sub: type) -> bool:
-    """Does sub reach the other side as a class: a builtin type, this side's own class, a mirror of theirs?"""
-    from kinds import TYPE_NAMES  # (kinds reads this module as it loads)
-
-    sub_ref = ref_of(sub)
-    return (sub_ref is not None and sub_ref.peer is peer) or TYPE_NAMES.get(id(sub)) is not None or \
-        peer._own_class(sub)
-
-
 def _crossing(peer: object, kind: object) -> type | None:
     """The first class of kind's order that reaches the other side as a class (the ValueError of an exception the
     code raised, which arrives as a class of this side's standing for it); what an ABC's registry reads of it."""
     if not isinstance(kind, type):
         return None
-    return next((c for c in type.__dict__["__mro__"].__get__(kind) if _crosses_as_class(peer, c)), None)
+    return next((c for c in type.__dict__["__mro__"].__get__(kind) if peer.sends_as_class(c)), None)
 
 
 def _asked_of_class(cls: type, sub: object) -> bool:
@@ -739,7 +728,7 @@ def _asked_of_class(cls: type, sub: object) -> bool:
         return False
     ref = type.__dict__["__dict__"].__get__(cls)["_sbx_class_ref"]
     peer = ref.peer
-    if not _crosses_as_class(peer, sub):
+    if not peer.sends_as_class(sub):
         return False
     return _yes(ref, ref.ask("issubclass", peer.encode(sub)), issubclass(sub, BaseException))
 
@@ -891,8 +880,9 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
         cls = _made_mirror(name, (core,), namespace, info["standard_bases"]) or _mirror_type((core,))(
             name, (core,), namespace)
     class_data.hold(cls, info["class_data"])
-    registered = {"__await__", "send", "throw"} <= info["caps"] or bool(info.get("abcs"))
-    if {"__await__", "send", "throw"} <= info["caps"]:
+    coroutine = {"__await__", "send", "throw"} <= info["caps"]
+    registered = coroutine or bool(info.get("abcs"))
+    if coroutine:
         collections.abc.Coroutine.register(cls)
     for abc in info.get("abcs", ()):
         standard_abcs.STANDARD_ABCS[abc].register(cls)  # isinstance(f, Mapping) of the code's Mapping
