@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import ast
 
+if __package__:
+    from .syntax_walk import walk
+else:
+    from syntax_walk import walk
+
 
 def reads_and_binds(module: ast.AST, code_modules: frozenset[str] = frozenset({"solution"})) -> tuple[set, set]:
     """(names read, names bound) anywhere in module. Bound: defs, classes, arguments, assignments, imports, except
@@ -12,7 +17,7 @@ def reads_and_binds(module: ast.AST, code_modules: frozenset[str] = frozenset({"
     read as its attribute (``solution.f``), counts as read: it is the code's, not the reader's own."""
     read: set[str] = set()
     bound: set[str] = set()
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Name):
             (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -10,8 +10,10 @@ import ast
 # they are the package sandbox.inside.
 if __package__:
     from .names import reads_and_binds
+    from .syntax_walk import walk
 else:
     from names import reads_and_binds
+    from syntax_walk import walk
 
 # Well-known packages of PyPI: a test that imports one of them needs it, and is never importing the code under test
 # by another name (the sandbox says what it offers instead).
@@ -36,7 +38,7 @@ PLUGIN_FIXTURES = {"mocker": "pytest-mock", "benchmark": "pytest-benchmark", "ev
 def missing_fixtures(module: ast.Module) -> list[str]:
     """The fixtures the test functions ask for that neither the sandbox nor the tests file gives (a plugin's
     ``mocker``), in order: no answer can pass a test that asks for one."""
-    defined = {n.name for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    defined = {n.name for n in walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                and any(_is_fixture(d) for d in n.decorator_list)}
     missing: dict[str, None] = {}
     for unit, params in _test_functions(module):
@@ -74,7 +76,7 @@ def classes_on_the_codes(module: ast.Module) -> list[tuple[str, str]]:
     only be the code's own class: the sandbox cannot make objects of such a class (the code runs in another
     process)."""
     bound = _bound(module)
-    return [(node.name, base.id) for node in ast.walk(module) if isinstance(node, ast.ClassDef)
+    return [(node.name, base.id) for node in walk(module) if isinstance(node, ast.ClassDef)
             for base in node.bases if isinstance(base, ast.Name) and base.id not in bound]
 
 
@@ -201,7 +203,7 @@ def unrun_checks(module: ast.Module, shape: str | None = None) -> list[tuple[int
     less than it says; where it checks nothing, the sandbox says "no assert ran, so nothing was checked"."""
     shape = shape or detect_shape(module)
     read = {n.id for stmt in module.body if not is_main_guard(stmt)
-            for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            for n in walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     found = []
     for stmt in module.body:
         why = None
@@ -264,12 +266,12 @@ def _calls_check(module: ast.Module) -> bool:
     lines = [stmt for stmt in module.body
              if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not is_main_guard(stmt)]
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "check"
-               for stmt in lines for n in ast.walk(stmt))
+               for stmt in lines for n in walk(stmt))
 
 
 def holds_assert(stmt: ast.stmt) -> bool:
     """A top-level statement of plain-assert tests is a test when it holds an assert; else it is setup."""
-    return any(isinstance(n, ast.Assert) for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Assert) for n in walk(stmt))
 
 
 def count_tests(module: ast.Module, shape: str) -> int:
@@ -296,7 +298,7 @@ def assert_tests(module: ast.Module) -> list[ast.stmt]:
     for stmt in module.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or is_main_guard(stmt):
             continue
-        if holds_assert(stmt) or any(isinstance(n, ast.Name) and n.id in checking for n in ast.walk(stmt)):
+        if holds_assert(stmt) or any(isinstance(n, ast.Name) and n.id in checking for n in walk(stmt)):
             found.append(stmt)
     return found
 
@@ -305,7 +307,7 @@ def imported_names(module: ast.Module) -> list[str]:
     """The top-level module names the source imports, in order of first appearance (no relative imports, no
     __future__)."""
     found: list[tuple[int, int, int, str]] = []
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Import):
             found += [(node.lineno, node.col_offset, i, alias.name.split(".")[0]) for i, alias in enumerate(node.names)]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -320,12 +322,12 @@ def _taken(module: ast.Module, name: str) -> set[str]:
     import); ``import name as m`` gives every attribute they read of m."""
     taken: set[str] = set()
     aliases = set()
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.ImportFrom) and not node.level and node.module == name:
             taken.update(alias.name for alias in node.names)
         elif isinstance(node, ast.Import):
             aliases.update(alias.asname or alias.name for alias in node.names if alias.name == name)
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
             taken.add(node.attr)
     return taken
@@ -338,7 +340,7 @@ def module_under_test(module: ast.Module, importable, defined: set[str] | None =
     None when there is none. The sandbox gives that name the code's module, as if the code were saved under it."""
     bound = _bound(module)
     if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in bound
-           for n in ast.walk(module)):
+           for n in walk(module)):
         return None  # they call the code's functions by their bare names: what they import is something else
     for name in imported_names(module):
         if name in _HARNESS or name in KNOWN_PACKAGES or importable(name):

@@ -27,6 +27,7 @@ import unsupported
 from asserts import Counter, Rewriter, TestAssertion, caught, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
+from syntax_walk import fix_missing_locations, walk
 from shapes import constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, uncollected_class_words
 from testside_sync import SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
@@ -50,7 +51,7 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
     for stmt in module.body:
         checks = holds_assert(stmt)  # before the rewriting, which turns its asserts into calls
         # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
-        code = compile(ast.fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
+        code = compile(fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
                        flags=flags, dont_inherit=True)
         first = (ast.get_source_segment(source, stmt) or "").splitlines()[0] if source else ""
         name = f"line {stmt.lineno}: {short(first, 120)}"
@@ -108,7 +109,7 @@ def _ended_loading(raised: BaseException | None, lineno: int | None, text: str, 
 def _load(module: ast.Module, ns: dict, reporter: Reporter) -> bool:
     """Execute a pytest-style or check() tests file as pytest imports it; False when it did not load (reported)."""
     # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
-    rewritten = compile(ast.fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
+    rewritten = compile(fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
     try:
         exec(rewritten, ns)
     except (Exception, SystemExit) as exc:
@@ -125,7 +126,7 @@ def imports_solution(module: ast.Module) -> bool:
     """Do the tests import the code by the name ``solution`` (``from solution import f``, ``import solution``)?"""
     return any(isinstance(node, ast.ImportFrom) and node.module == "solution" and not node.level
                or isinstance(node, ast.Import) and any(alias.name == "solution" for alias in node.names)
-               for node in ast.walk(module))
+               for node in walk(module))
 
 
 def _run_by_the_sandbox(*args: object, **kwargs: object) -> None:
@@ -203,7 +204,7 @@ def _import_standard_modules(module: ast.Module) -> None:
     code's derives from a standard class (an HTMLParser, an HTTPError) that its mirror holds only where that class's
     module is loaded here (crossing/standard_bases.py), and the code's names are read before the tests' own imports
     run. A module that fails to load fails again, and is reported, where the tests import it."""
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 if __package__:
     from .names import reads_and_binds
     from .shapes import KNOWN_PACKAGES, module_under_test
+    from .syntax_walk import CodeTransformer, is_data, walk
 else:
     from names import reads_and_binds
     from shapes import KNOWN_PACKAGES, module_under_test
+    from syntax_walk import CodeTransformer, is_data, walk
 
 # What each run-time limit says, shown to the person, the model and the bench.
 THREAD_CALLBACK = ("a thread the code started called a function of the tests; the sandbox runs the tests in a "
@@ -156,7 +158,7 @@ def _dotted(node: ast.AST) -> str | None:
 def _mentions(node: ast.AST | None, names: set[str]) -> bool:
     """Whether an expression reads one of names (a name, or a dotted ``self.x``), outside id() calls (an id is the
     tests' own number, whatever it was taken of) and outside a comprehension's iterables (what it ranges over)."""
-    if node is None or _is_id(node):
+    if node is None or _is_id(node) or is_data(node):
         return False
     if isinstance(node, (ast.Name, ast.Attribute)) and _dotted(node) in names:
         return True
@@ -186,7 +188,7 @@ def _from_the_code(module: ast.Module) -> set[str]:
     read, bound = reads_and_binds(module, code_modules)
     found = (read - bound - set(dir(builtins))) | code_modules  # `import registry`: registry.Registry() is the code's
     bindings: list[tuple[list[str], list[ast.AST]]] = []
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Assign):
             bindings.append(([t for target in node.targets for t in _targets(target)], [node.value]))
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
@@ -196,7 +198,7 @@ def _from_the_code(module: ast.Module) -> set[str]:
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             bindings.append((_targets(node.optional_vars), [node.context_expr]))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            bindings.append(([node.name], [n.value for n in ast.walk(node)
+            bindings.append(([node.name], [n.value for n in walk(node)
                                            if isinstance(n, (ast.Return, ast.Yield)) and n.value is not None]))
     grew = True
     while grew:
@@ -216,7 +218,7 @@ def _ids_crossing(module: ast.Module) -> list[ast.expr]:
         return []  # the tests' own `id`, not the builtin
     code = _from_the_code(module)
     found: dict[int, ast.expr] = {}
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             ids = [o for o in operands if _is_id(o)]
@@ -224,7 +226,7 @@ def _ids_crossing(module: ast.Module) -> list[ast.expr]:
                 found.update((id(o), o) for o in ids)
         elif isinstance(node, ast.Call) and not _is_id(node) and _mentions(node.func, code):
             for argument in [*node.args, *(k.value for k in node.keywords)]:
-                found.update((id(n), n) for n in ast.walk(argument) if _is_id(n))
+                found.update((id(n), n) for n in walk(argument) if _is_id(n))
     return sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))
 
 
@@ -232,7 +234,7 @@ def _memory_checks(module: ast.Module) -> list[ast.expr]:
     """np.shares_memory / np.may_share_memory calls given a value from the code (its array, or what it returned)."""
     code = _from_the_code(module)
     found = []
-    for node in ast.walk(module):
+    for node in walk(module):
         name = _dotted(node.func) if isinstance(node, ast.Call) else None
         if name and name.rsplit(".", 1)[-1] in ("shares_memory", "may_share_memory") and any(
                 _mentions(argument, code) for argument in [*node.args, *(k.value for k in node.keywords)]):
@@ -268,7 +270,7 @@ def limits_in(module: ast.Module, source: str | None = None) -> list[tuple[int, 
     return sorted(dict.fromkeys(found), key=lambda item: item[0])
 
 
-class _Marker(ast.NodeTransformer):
+class _Marker(CodeTransformer):
     def __init__(self, marks: dict[int, int]) -> None:
         self.marks = marks
 

@@ -31,6 +31,7 @@ import types
 
 import sharing
 import unsupported
+from syntax_walk import is_data, walk
 from codec import PeerGone
 
 # Names the sandbox binds in the tests' namespace, which only it may rebind.
@@ -158,7 +159,7 @@ class TestsNames:
         if separate:
             return
         self.namespace = namespace
-        self.read = frozenset(n.id for n in ast.walk(tests) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+        self.read = frozenset(n.id for n in walk(tests) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
         bound = global_names(tests)
         # What the tests call and compare with besides their own names: the builtins, and what the code took from
         # elsewhere (``abs = abs``, ``from math import isclose``): the code's own are its data, its functions and
@@ -171,7 +172,7 @@ class TestsNames:
         # import. What else they bind may be a name of the code's they set (DEBUG = True, a setUp's reset): those are
         # looked at, every one where the tests can bind names unseen (a star import, globals(), exec).
         never = self.imported | defined_names(tests)
-        anything = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tests)
+        anything = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(tests)
                        ) or bool(self.read & {"globals", "exec", "eval", "vars"}) or names_own_module(tests)
         self.watched = [name for name in self.last if name not in never and (anything or name in bound)]
 
@@ -262,7 +263,7 @@ def names_own_module(module: ast.Module) -> bool:
     def is_name(node: ast.AST) -> bool:
         return isinstance(node, ast.Name) and node.id == "__name__"
 
-    for node in ast.walk(module):
+    for node in walk(module):
         if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "modules"
                 and isinstance(node.value.value, ast.Name) and node.value.value.id == "sys"):
             return True
@@ -278,7 +279,7 @@ def names_own_module(module: ast.Module) -> bool:
 
 def imported_names(module: ast.Module) -> set[str]:
     """The names the tests' imports bind."""
-    return {(alias.asname or alias.name).split(".")[0] for node in ast.walk(module)
+    return {(alias.asname or alias.name).split(".")[0] for node in walk(module)
             if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
 
 
@@ -297,6 +298,8 @@ def global_names(module: ast.Module) -> set[str]:
 
     def top_level(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
+            if is_data(child):
+                continue
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 found.add(child.name)
                 for decorator in child.decorator_list:
@@ -313,7 +316,7 @@ def global_names(module: ast.Module) -> set[str]:
             top_level(child)
 
     top_level(module)
-    for node in ast.walk(module):
+    for node in walk(module):
         if isinstance(node, ast.Global):
             found.update(node.names)
         elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import operator
 
+from syntax_walk import CodeTransformer, walk
+
 _REPR_LIMIT = 300
 OPS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt,
        "GtE": operator.ge, "Is": operator.is_, "IsNot": operator.is_not, "In": lambda a, b: a in b,
@@ -82,12 +84,12 @@ def caught(lineno: int) -> None:
     Counter.lines.add(lineno)
 
 
-class Rewriter(ast.NodeTransformer):
+class Rewriter(CodeTransformer):
     """Turns ``assert a == b, m`` into a call that evaluates a and b once and keeps both values, and has an except
     clause whose try block holds an assert say it was entered (caught)."""
 
     def visit_Try(self, node: ast.Try) -> ast.AST:
-        expects = any(isinstance(n, ast.Assert) for stmt in node.body for n in ast.walk(stmt))
+        expects = any(isinstance(n, ast.Assert) for stmt in node.body for n in walk(stmt))
         self.generic_visit(node)
         if expects:
             for handler in node.handlers:
