@@ -139,8 +139,10 @@ def test_every_canonical_solution_passes_its_mbppplus_hidden_tests_in_our_sandbo
     # EvalPlus's reference solutions must score 378/378 under our scorer, with the time limits a candidate gets.
     def score(task_id):
         return task_id, _run(plus, task_id, mbppplus.canonical_program(task_id))
+    # The slowest first (Mbpp/599's takes half a minute): none is left running alone at the end.
+    slowest_first = sorted(plus, key=lambda tid: -mbppplus.tasks_info()[tid]["canonical_seconds"])
     with ThreadPoolExecutor(max_workers=2) as pool:
-        failures = {tid: r.summary() for tid, r in pool.map(score, plus) if not r.passed}
+        failures = {tid: r.summary() for tid, r in pool.map(score, slowest_first) if not r.passed}
     assert failures == {}
 
 
