@@ -38,7 +38,6 @@ from bench.reports.words import (
 from bench.runs import store
 from bench.runs.backends import BACKENDS, DEFAULT_BACKEND, parse_endpoints
 from bench.runs.config import RunConfig, config_of, selected_tasks
-from bench.runs.lifecycle import resume_run, start_run
 from bench.runs.reference import REFERENCE_DIR, ReferenceRuns, RunSources, reference_runs
 from bench.runs.transfer import dump_runs, load_file, write_file
 from bench.scoring.comparison import common_tasks, compare_runs
@@ -216,6 +215,8 @@ def _search(args: argparse.Namespace) -> Search:
 
 def run_command(args: argparse.Namespace, db_path: Path) -> int:
     """run: start a run, show its progress, and print it as show does when it ends."""
+    from bench.runs.lifecycle import start_run  # the loop's libraries: only the commands that solve import them
+
     config = RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file, provider=args.provider,
                        model=args.model, search=_search(args), feedback=args.feedback, parallel=args.parallel,
                        max_tokens=args.max_tokens, backend=args.backend, ray_address=args.ray_address,
@@ -229,6 +230,8 @@ def run_command(args: argparse.Namespace, db_path: Path) -> int:
 
 def resume_command(args: argparse.Namespace, db_path: Path) -> int:
     """resume: continue a stopped, failed or killed run where it stopped."""
+    from bench.runs.lifecycle import resume_run
+
     db = store.open_store(db_path)
     run = store.get_run(db, args.run_id)
     progress = TerminalProgress(len(run.task_ids), len(store.finished_task_ids(db, run.id)), not args.json)

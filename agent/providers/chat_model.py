@@ -11,11 +11,13 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING
 
 from agent.config import DEFAULT_OLLAMA_MODEL, Settings
 from agent.models import DEFAULT_MODEL, ModelError, find_model
+
+if TYPE_CHECKING:  # the model's classes are imported with the provider that makes one
+    from langchain_core.language_models import BaseChatModel
 
 
 class ModelUnavailable(Exception):
