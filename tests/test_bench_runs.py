@@ -89,6 +89,25 @@ def test_stop_at_task_boundary_then_resume_without_duplicates(tmp_path):
     assert len(pairs) == len(set(pairs)) == 8
 
 
+def test_a_stop_in_the_middle_of_a_task_leaves_it_at_its_next_step_and_a_resume_does_it_again(tmp_path):
+    # HumanEval/1 is wrong until its fifth candidate, each drawn in a second: its whole search takes five seconds and
+    # more. A stop asked during its first candidate ends the run at the next step, not after the search.
+    db_path = tmp_path / "bench.sqlite"
+    solver = fake_solver(tmp_path, fix_on_attempt={"HumanEval/1": 5}, delay=1.0)
+    config = RunConfig(tasks="1", search=Search(budget=5, strategy="repair"), parallel=1, backend="threads")
+    run_id = start_run(config, db_path, solver=solver)
+    db = store.open_store(db_path)
+    wait_for(lambda: solver.model.calls >= 1)
+    stop_run(run_id, db_path)
+    wait_for(lambda: store.get_run(db, run_id).status == "stopped")
+    assert solver.model.calls < 5
+    assert store.results(db, run_id) == [] and store.attempts(db, run_id) == []  # nothing of the task is kept
+    resume_run(run_id, db_path, solver=solver, background=False)
+    assert store.get_run(db, run_id).status == "finished"
+    assert [r["iterations"] for r in store.results(db, run_id)] == [5]
+    assert [a["iteration"] for a in store.attempts(db, run_id)] == [1, 2, 3, 4, 5]
+
+
 def test_concurrent_writers_and_a_reader_never_see_a_locked_database(tmp_path):
     db_path = tmp_path / "bench.sqlite"
     ids = [start_run(RunConfig(tasks="0-9", parallel=3, backend="threads"), db_path,

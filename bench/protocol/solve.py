@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable, Iterator
 
 from agent import BadInput, RunFinished, Solver, validate_input
 from agent.inputs import EnvironmentProblem, UnsupportedTests
@@ -37,13 +38,34 @@ class ModelOutage(Exception):
     no solver left stops, keeps what it finished, and can be resumed."""
 
 
+class TaskStopped(Exception):
+    """The run was asked to stop in the middle of this task: nothing of it is kept, and a resume does it again."""
+
+
+def _until_stopped(events: Iterator[Event], should_stop: Callable[[], bool]) -> Iterator[Event]:
+    """The solve's events, ended with TaskStopped at the first step after should_stop() says so: a stop waits for the
+    candidate being drawn or run, not for the task's whole search."""
+    for event in events:
+        yield event
+        if should_stop():
+            close = getattr(events, "close", None)
+            if close:
+                close()
+            raise TaskStopped
+
+
+def _never() -> bool:
+    return False
+
+
 def _lost_status(exc: BadInput) -> str:
     if isinstance(exc, UnsupportedTests):
         return UNSUPPORTED_TESTS
     return ENV_ERROR if isinstance(exc, EnvironmentProblem) else BAD_INPUT
 
 
-def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None) -> tuple[list[Event], int]:
+def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None,
+            should_stop: Callable[[], bool] = _never) -> tuple[list[Event], int]:
     """The events of the task's solve, run to its end, and the rows of its answer's table the simulated person read.
     In an interactive run (rules.ask), that person answers each question the solve puts from the task's reference;
     then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row,
@@ -55,12 +77,12 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
                          shown_tests=shown, origin=f"bench run {rules.run_id}", thread_id=thread_id,
                          ask=bool(rules.ask))
     if not rules.ask:
-        return list(solve), 0
+        return list(_until_stopped(solve, should_stop)), 0
 
     def person(question: Question) -> Reply:
         # The solve's entry point (typed, or inferred when the task named none) is the function the reference defines.
         return reference_reply(task["reference"], solver.state_at(thread_id)["entry_point"], question)
-    events = list(answering(solver, solve, person))
+    events = list(_until_stopped(answering(solver, solve, person), should_stop))
     rows_read = 0
     for _ in range(rules.corrections or 0):
         final, state = events[-1], solver.state_at(thread_id)
@@ -76,11 +98,12 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
         except BadInput:  # a correction the solve cannot take as a test: the person's reading ends, the answer stands
             break
         # The solve goes on from the correction as after an answer, and may ask again: the person answers as before.
-        events += list(answering(solver, going_on, person))
+        events += list(_until_stopped(answering(solver, going_on, person), should_stop))
     return events, rows_read
 
 
-def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dict], list[dict]]:
+def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[], bool] = _never
+               ) -> tuple[dict, list[dict], list[dict]]:
     """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row, its
     attempts rows and (an interactive run's) its questions rows.
 
@@ -89,7 +112,8 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
     tests need what the sandbox lacks) or a solve that ends in env_error is a result with no answer, not an
     outage: the solver goes on. ModelOutage is raised only when the model gave no answer. A samples run
     (rules.samples) draws its samples instead (sample_task). An interactive run's results row keeps the answer after
-    0, 1, ... questions (answer_by_question) and the seconds its doubt batch added."""
+    0, 1, ... questions (answer_by_question) and the seconds its doubt batch added. TaskStopped when should_stop()
+    says so between two steps of the solve."""
     if rules.samples:
         return sample_task(solver, task, rules)
     visible, oracle = task["tests"], rules.feedback == "oracle"
@@ -97,7 +121,7 @@ def solve_task(solver: Solver, task: Task, rules: Rules) -> tuple[dict, list[dic
     started = time.perf_counter()
     try:
         # The run's search, whole (a run without feedback stored a budget of one candidate).
-        events, rows_read = _events(solver, task, rules, executed, shown)
+        events, rows_read = _events(solver, task, rules, executed, shown, should_stop)
     except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
         return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), [], []
     final = events[-1]

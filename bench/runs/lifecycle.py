@@ -142,8 +142,9 @@ def start_run(config: RunConfig, db_path: Path | None = None, *, solver: Solver 
 
 
 def stop_run(run_id: str, db_path: Path | None = None) -> None:
-    """Ask a run to stop (works across processes through the store). Threads finish the task they are on;
-    solver processes and Ray actors are ended at once, and the tasks they held are done again on resume."""
+    """Ask a run to stop (works across processes through the store). Threads leave the task they are on at its next
+    step (a candidate drawn or run); solver processes and Ray actors are ended at once; the tasks they held are done
+    again on resume."""
     db = store.open_store(Path(db_path or bench_db_path()))
     if store.get_run(db, run_id).status in ("running", "starting"):
         store.update_run(db, run_id, status="stopping")

@@ -12,12 +12,17 @@ import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from agent import ModelUnavailable, Settings, Solver, load_settings, make_solver
+from agent import ModelUnavailable, Settings, load_settings
 from bench.datasets.task import Task
 from bench.protocol.rules import Rules
-from bench.protocol.solve import ModelOutage, solve_task
 from bench.settings import DEFAULT_AT_ONCE
+
+# The solver and the solve (the loop's libraries: two seconds to import) are imported where a task is solved, not by
+# every command that reads a run's backend (``python -m bench list``).
+if TYPE_CHECKING:
+    from agent import Solver
 
 BACKENDS = ("threads", "processes", "ray")
 # A run's backend when none is asked. Processes: on 2 cores, with the default search on the same 10 tasks in one run,
@@ -51,7 +56,7 @@ class SolverLost:
 Outcome = TaskDone | SolverLost | None  # None: nothing new, a moment to check the stop flag
 Outcomes = Iterator[Outcome]
 # Makes one of the run's solvers where it runs: (model endpoint or None, CPU threads or None) -> Solver.
-SolverRecipe = Callable[[str | None, int | None], Solver]
+SolverRecipe = Callable[[str | None, int | None], "Solver"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,8 @@ class ModelRecipe:
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None) -> Solver:
         settings = replace(self.settings, data_dir=load_settings().data_dir,
                            n_threads=n_threads or self.settings.n_threads)
+        from agent import make_solver
+
         return make_solver(with_endpoint(settings, endpoint) if endpoint else settings)
 
 
@@ -86,6 +93,8 @@ def default_parallel(backend: str) -> int:
 def failure_words(exc: BaseException) -> str:
     """Why a solver is lost, for the run's notes: the message of a model that is unusable or stopped answering,
     else the exception's type and message (a bug)."""
+    from bench.protocol.solve import ModelOutage
+
     return str(exc) if isinstance(exc, (ModelUnavailable, ModelOutage)) else f"{type(exc).__name__}: {exc}"
 
 
@@ -105,11 +114,17 @@ def ready_report(name: str, solver: Solver | None, problem: str | None) -> dict:
             "model": spec.model if spec else ""}
 
 
-def solve_one(solver: Solver, name: str, problem: Task, rules: Rules) -> TaskDone | SolverLost:
+def solve_one(solver: Solver, name: str, problem: Task, rules: Rules,
+              should_stop: Callable[[], bool] | None = None) -> TaskDone | SolverLost | None:
     """One task on one of the run's solvers, as every backend does it: the task done, or the solver lost (a model
-    outage, or a bug) with the task named, for the driver to hand it to another."""
+    outage, or a bug) with the task named, for the driver to hand it to another; None when should_stop() said so in
+    the middle of the task (nothing of it is kept: a resume does it again)."""
+    from bench.protocol.solve import TaskStopped, solve_task
+
     try:
-        result, rows, questions = solve_task(solver, problem, rules)
+        result, rows, questions = solve_task(solver, problem, rules, should_stop or (lambda: False))
+    except TaskStopped:
+        return None
     except Exception as exc:
         return SolverLost(name, f"{problem['task_id']}: {failure_words(exc)}")
     return TaskDone(name, result, rows, questions)

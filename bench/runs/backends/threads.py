@@ -36,8 +36,8 @@ def run_threads(problems: list[Task], run: Run, solvers: list[tuple[str, Solver]
                 should_stop: Callable[[], bool]) -> Outcomes:
     """Solve the problems on the solvers' threads; yields outcomes until every thread has ended.
 
-    A thread ends when no task is left, when should_stop() says so (at a task boundary), or when its
-    model fails (the task goes back to the queue for the others)."""
+    A thread ends when no task is left, when should_stop() says so (at the next step of its task's solve: the
+    task is left for a resume), or when its model fails (the task goes back to the queue for the others)."""
     todo: queue.SimpleQueue[Task] = queue.SimpleQueue()
     for problem in problems:
         todo.put(problem)
@@ -50,7 +50,9 @@ def run_threads(problems: list[Task], run: Run, solvers: list[tuple[str, Solver]
                     problem = todo.get_nowait()
                 except queue.Empty:
                     return
-                outcome = solve_one(solver, name, problem, run.rules)
+                outcome = solve_one(solver, name, problem, run.rules, should_stop)
+                if outcome is None:  # stopped in the middle of the task: a resume does it again
+                    return
                 if isinstance(outcome, SolverLost):  # a model outage, or a bug: this thread stops, the task is not lost
                     todo.put(problem)
                     out.put(outcome)
