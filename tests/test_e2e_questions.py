@@ -77,7 +77,9 @@ def test_a_question_adds_a_test_in_one_click_that_changes_the_answer_and_run_kee
         _in_the_tests_box(page, call)  # the answer's test
         # Run again: a new solve (the address names it) runs the added test beside the person's own. Asking is turned
         # off for it: its doubt batch would cost a minute here and show nothing this test has not seen.
-        page.get_by_role("checkbox", name="Ask me when answers disagree").uncheck()
+        page.get_by_text("Ask me when answers disagree", exact=True).click()  # its label, as a person clicks it
+        settle(page)
+        assert not page.get_by_role("checkbox", name="Ask me when answers disagree").is_checked()
         first = page.url
         page.get_by_role("button", name="Run", exact=True).click()
         page.wait_for_function("first => window.location.href !== first", arg=first, timeout=60_000)
