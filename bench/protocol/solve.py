@@ -42,20 +42,17 @@ class TaskStopped(Exception):
     """The run was asked to stop in the middle of this task: nothing of it is kept, and a resume does it again."""
 
 
-def _until_stopped(events: Iterator[Event], should_stop: Callable[[], bool]) -> Iterator[Event]:
+def _until_stopped(events: Iterator[Event], should_stop: Callable[[], bool] | None) -> Iterator[Event]:
     """The solve's events, ended with TaskStopped at the first step after should_stop() says so: a stop waits for the
-    candidate being drawn or run, not for the task's whole search."""
+    candidate being drawn or run, not for the task's whole search (a solve that has just ended is kept)."""
     for event in events:
         yield event
-        if should_stop():
+        ended = isinstance(event, RunFinished) and not event.paused
+        if should_stop is not None and not ended and should_stop():
             close = getattr(events, "close", None)
             if close:
                 close()
             raise TaskStopped
-
-
-def _never() -> bool:
-    return False
 
 
 def _lost_status(exc: BadInput) -> str:
@@ -65,7 +62,7 @@ def _lost_status(exc: BadInput) -> str:
 
 
 def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None,
-            should_stop: Callable[[], bool] = _never) -> tuple[list[Event], int]:
+            should_stop: Callable[[], bool] | None = None) -> tuple[list[Event], int]:
     """The events of the task's solve, run to its end, and the rows of its answer's table the simulated person read.
     In an interactive run (rules.ask), that person answers each question the solve puts from the task's reference;
     then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row,
@@ -102,7 +99,7 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
     return events, rows_read
 
 
-def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[], bool] = _never
+def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[], bool] | None = None
                ) -> tuple[dict, list[dict], list[dict]]:
     """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row, its
     attempts rows and (an interactive run's) its questions rows.

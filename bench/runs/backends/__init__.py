@@ -122,7 +122,7 @@ def solve_one(solver: Solver, name: str, problem: Task, rules: Rules,
     from bench.protocol.solve import TaskStopped, solve_task
 
     try:
-        result, rows, questions = solve_task(solver, problem, rules, should_stop or (lambda: False))
+        result, rows, questions = solve_task(solver, problem, rules, should_stop)
     except TaskStopped:
         return None
     except Exception as exc:
