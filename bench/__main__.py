@@ -215,8 +215,6 @@ def _search(args: argparse.Namespace) -> Search:
 
 def run_command(args: argparse.Namespace, db_path: Path) -> int:
     """run: start a run, show its progress, and print it as show does when it ends."""
-    from bench.runs.lifecycle import start_run  # the loop's libraries: only the commands that solve import them
-
     config = RunConfig(tasks=args.tasks, dataset=args.dataset, tasks_file=args.tasks_file, provider=args.provider,
                        model=args.model, search=_search(args), feedback=args.feedback, parallel=args.parallel,
                        max_tokens=args.max_tokens, backend=args.backend, ray_address=args.ray_address,
@@ -224,6 +222,10 @@ def run_command(args: argparse.Namespace, db_path: Path) -> int:
                        endpoints=parse_endpoints(args.endpoints), samples=args.samples, temperature=args.temperature,
                        ask=args.ask, corrections=args.corrections)
     progress = TerminalProgress(len(selected_tasks(config)), 0, not args.json)
+    # The loop's libraries (two seconds) are imported once the run's settings and tasks are known good: a mistake in
+    # them is said at once.
+    from bench.runs.lifecycle import start_run
+
     run_id = start_run(config, db_path, background=False, progress=progress)
     return _finish(db_path, run_id, args)
 
