@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 _MARK = "_sbx_data"  # kept on a display once it is known to be (or not to be) constant data
 _SIGNS = (ast.USub, ast.UAdd)
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
 def is_data(node: ast.AST) -> bool:
@@ -63,29 +64,18 @@ class CodeTransformer(ast.NodeTransformer):
 
 
 def fix_missing_locations(node: ast.AST) -> ast.AST:
-    """ast.fix_missing_locations(node), stepping over displays of constants that have a location: the parser gave it
-    to them and all they hold (the sandbox builds no display of its own)."""
-    def fix(node: ast.AST, lineno: int, col: int, end_lineno: int, end_col: int) -> None:
+    """ast.fix_missing_locations(node), stepping over displays of constants that had a location: the parser gave it
+    to them and to all they hold."""
+    def fix(node: ast.AST, where: dict[str, int]) -> None:
+        parsed = getattr(node, "lineno", None) is not None
         if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is None:
-                node.lineno = lineno
-            else:
-                lineno = node.lineno
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno = end_lineno
-            else:
-                end_lineno = node.end_lineno
-            if getattr(node, "col_offset", None) is None:
-                node.col_offset = col
-            else:
-                col = node.col_offset
-            if getattr(node, "end_col_offset", None) is None:
-                node.end_col_offset = end_col
-            else:
-                end_col = node.end_col_offset
-        if _is_display_of_data(node) and getattr(node, "lineno", None) is not None:
+            for name, value in where.items():
+                if getattr(node, name, None) is None:
+                    setattr(node, name, value)
+            where = {name: getattr(node, name) for name in _LOCATION}
+        if parsed and _is_display_of_data(node):
             return
         for child in ast.iter_child_nodes(node):
-            fix(child, lineno, col, end_lineno, end_col)
-    fix(node, 1, 0, 1, 0)
+            fix(child, where)
+    fix(node, {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0})
     return node
