@@ -4,6 +4,7 @@ Solver.start(..., ask=True) until the solve pauses, Solver.question, then Solver
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 
 from agent.loop.questions import Question, Reply
@@ -13,10 +14,11 @@ from agent.solves.solver import Solver
 Person = Callable[[Question], Reply]  # reads a question, gives the answer (Reply() to skip)
 
 
-def answering(solver: Solver, events: Iterator[Event], person: Person) -> Iterator[Event]:
+def answering(solver: Solver, events: Iterator[Event], person: Person, stop: threading.Event | None = None
+              ) -> Iterator[Event]:
     """The events of a solve (Solver.start(..., ask=True)) and of every carry-on after an answer: whenever it pauses
     at a question, person answers it and the solve goes on. A RunFinished ends each stretch; the last one ends the
-    solve (or pauses it in step mode, where the caller carries on as usual)."""
+    solve (or pauses it in step mode, where the caller carries on as usual, or where stop ended it)."""
     while True:
         final = None
         for event in events:
@@ -26,4 +28,4 @@ def answering(solver: Solver, events: Iterator[Event], person: Person) -> Iterat
         question = solver.question(final.thread_id) if final is not None and final.paused else None
         if question is None:
             return
-        events = solver.answer(final.thread_id, person(question))
+        events = solver.answer(final.thread_id, person(question), stop=stop)

@@ -10,9 +10,9 @@ visible tests run on each sample and are stored, deciding nothing; pass@k reads 
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
 
 from agent import BadInput, RunFinished, Solver, validate_input
 from agent.inputs import EnvironmentProblem, UnsupportedTests
@@ -42,17 +42,12 @@ class TaskStopped(Exception):
     """The run was asked to stop in the middle of this task: nothing of it is kept, and a resume does it again."""
 
 
-def _until_stopped(events: Iterator[Event], should_stop: Callable[[], bool] | None) -> Iterator[Event]:
-    """The solve's events, ended with TaskStopped at the first step after should_stop() says so: a stop waits for the
-    candidate being drawn or run, not for the task's whole search (a solve that has just ended is kept)."""
-    for event in events:
-        yield event
-        ended = isinstance(event, RunFinished) and not event.paused
-        if should_stop is not None and not ended and should_stop():
-            close = getattr(events, "close", None)
-            if close:
-                close()
-            raise TaskStopped
+def _unless_stopped(events: list[Event], stop: threading.Event | None) -> list[Event]:
+    """The solve's events, or TaskStopped when stop ended it (Solver.start(stop=...) pauses a solve at its next
+    checkpoint: a stop waits for the candidate being drawn or run, not for the task's whole search)."""
+    if stop is not None and stop.is_set() and events[-1].paused:
+        raise TaskStopped
+    return events
 
 
 def _lost_status(exc: BadInput) -> str:
@@ -62,7 +57,7 @@ def _lost_status(exc: BadInput) -> str:
 
 
 def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str | None,
-            should_stop: Callable[[], bool] | None = None) -> tuple[list[Event], int]:
+            stop: threading.Event | None = None) -> tuple[list[Event], int]:
     """The events of the task's solve, run to its end, and the rows of its answer's table the simulated person read.
     In an interactive run (rules.ask), that person answers each question the solve puts from the task's reference;
     then (rules.corrections), while the answer passes, reads its behaviour table and corrects the first wrong row,
@@ -72,14 +67,14 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
     thread_id = uuid.uuid4().hex
     solve = solver.start(task["prompt"], executed, entry_point=task["entry_point"], search=rules.search,
                          shown_tests=shown, origin=f"bench run {rules.run_id}", thread_id=thread_id,
-                         ask=bool(rules.ask))
+                         ask=bool(rules.ask), stop=stop)
     if not rules.ask:
-        return list(_until_stopped(solve, should_stop)), 0
+        return _unless_stopped(list(solve), stop), 0
 
     def person(question: Question) -> Reply:
         # The solve's entry point (typed, or inferred when the task named none) is the function the reference defines.
         return reference_reply(task["reference"], solver.state_at(thread_id)["entry_point"], question)
-    events = list(_until_stopped(answering(solver, solve, person), should_stop))
+    events = list(answering(solver, solve, person, stop))
     rows_read = 0
     for _ in range(rules.corrections or 0):
         final, state = events[-1], solver.state_at(thread_id)
@@ -91,15 +86,15 @@ def _events(solver: Solver, task: Task, rules: Rules, executed: str, shown: str 
         if reading.wrong is None:
             break
         try:
-            going_on = solver.correct(thread_id, reading.wrong.call, reading.reply, reading.wrong.argument)
+            going_on = solver.correct(thread_id, reading.wrong.call, reading.reply, reading.wrong.argument, stop=stop)
         except BadInput:  # a correction the solve cannot take as a test: the person's reading ends, the answer stands
             break
         # The solve goes on from the correction as after an answer, and may ask again: the person answers as before.
-        events += list(_until_stopped(answering(solver, going_on, person), should_stop))
-    return events, rows_read
+        events += list(answering(solver, going_on, person, stop))
+    return _unless_stopped(events, stop), rows_read
 
 
-def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[], bool] | None = None
+def solve_task(solver: Solver, task: Task, rules: Rules, stop: threading.Event | None = None
                ) -> tuple[dict, list[dict], list[dict]]:
     """One agent solve on one task, then every attempt scored on the hidden tests: the task's results row, its
     attempts rows and (an interactive run's) its questions rows.
@@ -109,8 +104,8 @@ def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[
     tests need what the sandbox lacks) or a solve that ends in env_error is a result with no answer, not an
     outage: the solver goes on. ModelOutage is raised only when the model gave no answer. A samples run
     (rules.samples) draws its samples instead (sample_task). An interactive run's results row keeps the answer after
-    0, 1, ... questions (answer_by_question) and the seconds its doubt batch added. TaskStopped when should_stop()
-    says so between two steps of the solve."""
+    0, 1, ... questions (answer_by_question) and the seconds its doubt batch added. TaskStopped when stop is set
+    before the solve ends (the solver ends it at its next checkpoint, paused)."""
     if rules.samples:
         return sample_task(solver, task, rules)
     visible, oracle = task["tests"], rules.feedback == "oracle"
@@ -118,7 +113,7 @@ def solve_task(solver: Solver, task: Task, rules: Rules, should_stop: Callable[[
     started = time.perf_counter()
     try:
         # The run's search, whole (a run without feedback stored a budget of one candidate).
-        events, rows_read = _events(solver, task, rules, executed, shown, should_stop)
+        events, rows_read = _events(solver, task, rules, executed, shown, stop)
     except BadInput as exc:  # raised before any model call: nothing was drawn, nothing to score
         return lost_result(task, rules.run_id, started, _lost_status(exc), str(exc)), [], []
     final = events[-1]

@@ -56,7 +56,7 @@ def _outcomes(db_path: Path, run: Run, problems: list[Task], solver: Solver | No
         spec = solvers[0][1].model_spec
         on_ready({"provider": spec.provider, "model": spec.model})
     if solvers:
-        yield from run_threads(problems, run, solvers, halt.is_set)
+        yield from run_threads(problems, run, solvers, halt)
 
 
 def _record_model(db_path: Path, run: Run, report: dict) -> None:

@@ -9,6 +9,7 @@ never writes the store: the driver (bench.runs.driver) alone does, one transacti
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -115,14 +116,14 @@ def ready_report(name: str, solver: Solver | None, problem: str | None) -> dict:
 
 
 def solve_one(solver: Solver, name: str, problem: Task, rules: Rules,
-              should_stop: Callable[[], bool] | None = None) -> TaskDone | SolverLost | None:
+              stop: threading.Event | None = None) -> TaskDone | SolverLost | None:
     """One task on one of the run's solvers, as every backend does it: the task done, or the solver lost (a model
-    outage, or a bug) with the task named, for the driver to hand it to another; None when should_stop() said so in
-    the middle of the task (nothing of it is kept: a resume does it again)."""
+    outage, or a bug) with the task named, for the driver to hand it to another; None when stop was set in the
+    middle of the task (nothing of it is kept: a resume does it again)."""
     from bench.protocol.solve import TaskStopped, solve_task
 
     try:
-        result, rows, questions = solve_task(solver, problem, rules, should_stop)
+        result, rows, questions = solve_task(solver, problem, rules, stop)
     except TaskStopped:
         return None
     except Exception as exc:

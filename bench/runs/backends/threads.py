@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
 
 from agent import ModelUnavailable, Solver
 from bench.datasets.task import Task
@@ -33,11 +32,11 @@ def thread_solvers(recipe: SolverRecipe, count: int, endpoints: list[str], solve
 
 
 def run_threads(problems: list[Task], run: Run, solvers: list[tuple[str, Solver]],
-                should_stop: Callable[[], bool]) -> Outcomes:
+                halt: threading.Event) -> Outcomes:
     """Solve the problems on the solvers' threads; yields outcomes until every thread has ended.
 
-    A thread ends when no task is left, when should_stop() says so (at the next step of its task's solve: the
-    task is left for a resume), or when its model fails (the task goes back to the queue for the others)."""
+    A thread ends when no task is left, when halt is set (at the next step of its task's solve: the task is left
+    for a resume), or when its model fails (the task goes back to the queue for the others)."""
     todo: queue.SimpleQueue[Task] = queue.SimpleQueue()
     for problem in problems:
         todo.put(problem)
@@ -45,12 +44,12 @@ def run_threads(problems: list[Task], run: Run, solvers: list[tuple[str, Solver]
 
     def work(name: str, solver: Solver) -> None:
         try:
-            while not should_stop():
+            while not halt.is_set():
                 try:
                     problem = todo.get_nowait()
                 except queue.Empty:
                     return
-                outcome = solve_one(solver, name, problem, run.rules, should_stop)
+                outcome = solve_one(solver, name, problem, run.rules, halt)
                 if outcome is None:  # stopped in the middle of the task: a resume does it again
                     return
                 if isinstance(outcome, SolverLost):  # a model outage, or a bug: this thread stops, the task is not lost
