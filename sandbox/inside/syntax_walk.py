@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 _MARK = "_sbx_data"  # kept on a display once it is known to be (or not to be) constant data
 _SIGNS = (ast.USub, ast.UAdd)
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
@@ -28,7 +29,7 @@ def is_data(node: ast.AST) -> bool:
         return True
     if kind is ast.UnaryOp:
         return type(node.op) in _SIGNS and type(node.operand) is ast.Constant
-    if kind not in (ast.List, ast.Tuple, ast.Set, ast.Dict):
+    if kind not in _DISPLAYS:
         return False
     known = node.__dict__.get(_MARK)
     if known is None:
@@ -41,7 +42,7 @@ def is_data(node: ast.AST) -> bool:
 
 
 def _is_display_of_data(node: ast.AST) -> bool:
-    return type(node) in (ast.List, ast.Tuple, ast.Set, ast.Dict) and is_data(node)
+    return type(node) in _DISPLAYS and is_data(node)
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:
