@@ -1881,3 +1881,76 @@ CASES.append(('abs_two_level_tests', 'from abc import ABC, abstractmethod\nclass
 CASES.append(('abs_truthy_flag', 'from abc import ABC, abstractmethod\nclass Shape(ABC):\n    @abstractmethod\n    def area(self): ...\n    def describe(self):\n        return f"area {self.area()}"\n', 'import inspect, pytest\nclass Odd:\n    __isabstractmethod__ = 1\n    def __call__(self, *a): return 1\nclass Tri(Shape):\n    area = Odd()\ndef test_abstract():\n    assert Tri.__abstractmethods__ == frozenset({"area"})\n    with pytest.raises(TypeError):\n        Tri()\n'))
 CASES.append(('abs_update_abstractmethods', 'from abc import ABC, abstractmethod\nclass Shape(ABC):\n    @abstractmethod\n    def area(self): ...\n    def describe(self):\n        return f"area {self.area()}"\n', 'import abc\nclass Tri(Shape):\n    pass\ndef test_make():\n    Tri.area = lambda self: 9\n    abc.update_abstractmethods(Tri)\n    assert Tri().describe() == "area 9"\n'))
 CASES.append(('upd_no_update', 'from abc import ABC, abstractmethod\nclass Shape(ABC):\n    @abstractmethod\n    def area(self): ...\n    def describe(self):\n        return f"area {self.area()}"\n', 'import pytest\nclass Tri(Shape):\n    pass\ndef test_make():\n    Tri.area = lambda self: 9\n    with pytest.raises(TypeError):\n        Tri()\n'))
+
+
+# =============================================================== 8. a test's class that reaches the code only as a class
+# The code makes the object (a factory, a registry): in one process cls() is the tests' class's object. It crashed the
+# code's process: the tests' answer let go of the object it returned, and the code forgot it before reading the answer.
+FACTORY = '''
+class Shape:
+    sides = 0
+    deleted = []
+    def __init__(self, size=1):
+        self.size = size
+    def describe(self):
+        return f"{type(self).__name__} with {self.sides} sides of {self.size}"
+    def __del__(self):
+        Shape.deleted.append(type(self).__name__)
+REGISTRY = {}
+KEPT = []
+def register(cls):
+    REGISTRY[cls.__name__] = cls
+    return cls
+def build(cls, *args):
+    return cls(*args)
+def make(name, *args):
+    return REGISTRY[name](*args)
+def build_and_keep(cls):
+    KEPT.append(cls())
+    return len(KEPT)
+def kept_sides():
+    return [k.sides for k in KEPT]
+def deleted():
+    return list(Shape.deleted)
+'''
+C("factory_tests_class_made_by_the_code_ok", FACTORY, '''
+import gc
+class Tri(Shape):
+    sides = 3
+class Square(Shape):
+    sides = 4
+    def __init__(self, size):
+        super().__init__(size * 2)
+    def describe(self):
+        return "square: " + super().describe()
+@register
+class Hexagon(Shape):
+    sides = 6
+def test_built():
+    t = build(Tri)
+    assert t.sides == 3 and t.size == 1
+    assert t.describe() == "Tri with 3 sides of 1"
+    assert isinstance(t, Tri) and isinstance(t, Shape) and type(t) is Tri
+def test_built_with_arguments_and_own_init():
+    s = build(Square, 5)
+    assert s.size == 10
+    assert s.describe() == "square: Square with 4 sides of 10"
+def test_registry():
+    h = make("Hexagon", 2)
+    assert type(h) is Hexagon and h.describe() == "Hexagon with 6 sides of 2"
+def test_kept_by_the_code():
+    assert build_and_keep(Tri) == 1
+    assert build_and_keep(Tri) == 2
+    assert kept_sides() == [3, 3]
+def test_dropped_object_is_deleted():
+    build(Tri)
+    gc.collect()
+    assert "Tri" in deleted()
+''')
+C("factory_tests_class_made_by_the_code_bad", FACTORY.replace("return cls(*args)", "return Shape(*args)"), '''
+class Tri(Shape):
+    sides = 3
+def test_built():
+    t = build(Tri)
+    assert t.sides == 3
+''')

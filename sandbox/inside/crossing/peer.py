@@ -99,7 +99,13 @@ class Peer(Codec, RemoteErrors):
                 continue
             extra = message[-1] if len(message) >= 2 else None
             dropped = None  # what this message let go of, held until its payload is read (releasing.incoming)
+            released = None
             if type(extra) is dict:
+                if self.role == "code" and "released" in extra:
+                    # Let go of once the payload is read: the tests' answer may return what it lets go of (the
+                    # object of a class the tests derived from the code's, made here as the code called that class).
+                    released, extra = {"released": extra["released"]}, {k: v for k, v in extra.items()
+                                                                       if k != "released"}
                 dropped = releasing.incoming(self, extra)
                 self.changes = extra.get("mutated")
                 if self.changes and dropped:
@@ -123,6 +129,8 @@ class Peer(Codec, RemoteErrors):
                 raise self._garbled("a garbled answer")
             finally:
                 del dropped  # not kept by the frame a raised error's traceback holds
+                if released:
+                    releasing.incoming(self, released)
                 if type(extra) is dict:
                     linking.let_go_of(self, extra)
 
