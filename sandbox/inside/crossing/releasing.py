@@ -118,7 +118,10 @@ def incoming(peer: object, extra: dict) -> list | None:
     hold weakly) the exports it released (or watches) every sending of, and hold again those it took back. The
     tests' side returns the objects it let go of, for the caller to hold until the message's payload is read (a
     stand-in the code returned, or put in a list of the tests', and let go of as its call ended); the code's side
-    lets go of them here, so that a __del__ of the code's runs before the request that follows its release."""
+    lets go of them here, so that a __del__ of the code's runs before the request that follows its release. The
+    releases an answer to the code carries are handed here only once the answer is read (peer._await_answer): the
+    tests may answer with the object they let go of (one of their class the code called, made in the code's
+    process), and a forgotten export could not be read."""
     lifetimes = peer.lifetimes
     for handle in _told(extra.get("gone")):
         watching.died_there(lifetimes, handle)
