@@ -375,7 +375,9 @@ def test_the_bench_measures_its_cost_runs_and_compares_real_runs(page, data_dir)
     wait_or_explain(page, page.get_by_text("2/2 tasks done"), 400_000, "the finished run")
     wait_or_explain(page, page.get_by_text("2 tasks · wall"), 60_000, "the refreshed metrics")
     assert page.get_by_role("progressbar").first.get_attribute("aria-valuenow") == "100"
-    # Exports of the run.
+    # Exports of the run, once the page's rerun has drawn them: the metrics above come first, and on a busy machine
+    # a click before the rerun reaches the buttons took the last draw's file (one row).
+    settle(page)
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the results (CSV)").click()
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
