@@ -1954,3 +1954,159 @@ def test_built():
     t = build(Tri)
     assert t.sides == 3
 ''')
+
+
+# =============================================================== 9. `match` on what the code keeps and makes
+# A list or dict the code keeps reaches the tests as a live view: its sequence and mapping patterns missed it
+# (`match inv.stock: case {'apple': n}` fell to `case _`) until a view's type carried its container's flag.
+MATCH = '''
+import collections
+from dataclasses import dataclass
+@dataclass
+class Item:
+    name: str
+    qty: int
+class Inventory:
+    def __init__(self):
+        self.stock = {"apple": 3}
+        self.log = []
+        self.recent = collections.deque(maxlen=3)
+        self.raw = bytearray(b"ab")
+        self.items = [Item("pear", 2)]
+    def add(self, name, qty):
+        self.stock[name] = self.stock.get(name, 0) + qty
+        self.log.append(("add", name, qty))
+        self.recent.append(name)
+        self.items.append(Item(name, qty))
+class Stack(list):
+    pass
+def stack(*xs):
+    return Stack(xs)
+def describe(value):
+    match value:
+        case {"apple": n}:
+            return f"apples: {n}"
+        case [("add", name, qty), *_]:
+            return f"first added {name}"
+        case []:
+            return "empty"
+        case _:
+            return "other"
+'''
+C("match_on_the_codes_kept_containers_ok", MATCH, '''
+def first_of(value):
+    match value:
+        case {"apple": n, **rest}:
+            return ("apples", n, sorted(rest))
+        case [("add", name, qty), *rest]:
+            return ("added", name, qty, len(rest))
+        case [Item(name=name, qty=qty), *_]:
+            return ("item", name, qty)
+        case [first, second]:
+            return ("two", first, second)
+        case []:
+            return "empty"
+        case _:
+            return "other"
+def test_a_kept_dict_is_a_mapping():
+    inv = Inventory()
+    assert first_of(inv.stock) == ("apples", 3, [])
+    inv.add("kiwi", 1)
+    assert first_of(inv.stock) == ("apples", 3, ["kiwi"])
+def test_a_kept_list_is_a_sequence():
+    inv = Inventory()
+    assert first_of(inv.log) == "empty"
+    inv.add("kiwi", 2)
+    inv.add("fig", 1)
+    assert first_of(inv.log) == ("added", "kiwi", 2, 1)
+    assert first_of(inv.items) == ("item", "pear", 2)
+def test_a_kept_deque_is_a_sequence_and_a_bytearray_is_not():
+    inv = Inventory()
+    inv.add("kiwi", 2)
+    inv.add("fig", 1)
+    assert first_of(inv.recent) == ("two", "kiwi", "fig")
+    assert first_of(inv.raw) == "other"
+def test_the_code_matches_its_own_and_the_tests():
+    inv = Inventory()
+    assert describe(inv.stock) == "apples: 3"
+    assert describe({"apple": 1}) == "apples: 1"
+    inv.add("kiwi", 1)
+    assert describe(inv.log) == "first added kiwi"
+    assert describe([]) == "empty"
+def test_a_list_subclass_is_a_sequence():
+    assert first_of(stack(1, 2)) == ("two", 1, 2)
+''')
+C("match_on_the_codes_kept_containers_bad", MATCH.replace('self.stock = {"apple": 3}', 'self.stock = {"apples": 3}'),
+  '''
+def test_a_kept_dict_is_a_mapping():
+    inv = Inventory()
+    match inv.stock:
+        case {"apple": n}:
+            assert n == 3
+        case _:
+            assert False, "no apple"
+''')
+C("min_match_class_pattern_on_a_list_subclass", MATCH, '''
+def test_a_class_pattern_with_one_positional_reads_the_list_itself():
+    match stack(1, 2):
+        case Stack([1, *rest]):
+            assert rest == [2]
+        case _:
+            assert False, "no match"
+''')
+C("min_pprint_of_a_kept_dict", MATCH, '''
+import pprint
+def test_pprint_sorts_the_keys_of_a_dict_the_code_keeps():
+    inv = Inventory()
+    inv.add("banana", 1)
+    inv.stock["aardvark"] = 0
+    assert pprint.pformat(inv.stock) == "{'aardvark': 0, 'apple': 3, 'banana': 1}"
+''')
+C("min_unbound_list_method_on_a_kept_list", MATCH, '''
+def test_list_sort_called_on_the_class():
+    inv = Inventory()
+    inv.add("kiwi", 2)
+    list.sort(inv.log)
+    assert inv.log[0] == ("add", "kiwi", 2)
+''')
+
+
+# =============================================================== 10. plain-assert tests whose checks are calls
+# A line that checks with a call of a check, not an assert statement (a mock's assert_called_once_with, numpy's
+# testing functions), was no test at all: a file of such lines was refused as holding no assert, where Python
+# runs it and fails exactly where a check fails.
+CALLS = '''
+import numpy as np
+def greet(name):
+    print(f"hello {name}")
+def notify(send, who):
+    send(f"hi {who}")
+def scale(xs, k):
+    return np.array(xs) * k
+'''
+C("check_calls_in_plain_tests_ok", CALLS, '''
+from unittest import mock
+import numpy as np
+from numpy.testing import assert_allclose
+send = mock.Mock()
+notify(send, "ann")
+send.assert_called_once_with("hi ann")
+with mock.patch("builtins.print") as shown:
+    greet("bo")
+shown.assert_called_once_with("hello bo")
+np.testing.assert_array_equal(scale([1, 2], 2), [2, 4])
+assert_allclose(scale([1, 3], 0.5), [0.5, 1.5])
+try:
+    send.assert_not_called()
+    raise RuntimeError("unreached")
+except AssertionError:
+    pass
+''')
+C("check_calls_in_plain_tests_bad", CALLS.replace('send(f"hi {who}")', 'send(f"hello {who}")'), '''
+from unittest import mock
+import numpy as np
+send = mock.Mock()
+notify(send, "ann")
+send.assert_called_once_with("hi ann")
+np.testing.assert_array_equal(scale([1, 2], 2), [2, 4])
+''')

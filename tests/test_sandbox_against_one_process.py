@@ -223,6 +223,12 @@ KNOWN = {
     "min_spoof_patched_module": ("a class of the code's that its own module binds as a standard class "
                                  "(json.decoder.JSONDecodeError = Fake) is that class for the tests: the code's "
                                  "process names its classes"),
+    "min_pprint_of_a_kept_dict": ("pprint reads a list or dict the code keeps by its repr: a dict's keys are not "
+                                  "sorted, nor long ones broken into lines"),
+    "min_unbound_list_method_on_a_kept_list": _LIVE_TYPE,
+    "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
+                                                   "value (`case Stack([1, *rest])` of a list subclass) does not match "
+                                                   "the object itself: its one positional sub-pattern is refused"),
 }
 
 

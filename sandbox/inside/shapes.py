@@ -270,8 +270,20 @@ def _calls_check(module: ast.Module) -> bool:
 
 
 def holds_assert(stmt: ast.stmt) -> bool:
-    """A top-level statement of plain-assert tests is a test when it holds an assert; else it is setup."""
-    return any(isinstance(n, ast.Assert) for n in walk(stmt))
+    """A top-level statement of plain-assert tests is a test when it holds an assert, or a call of a check that
+    raises AssertionError itself (is_check_call); else it is setup."""
+    return any(isinstance(n, ast.Assert) or is_check_call(n) for n in walk(stmt))
+
+
+def is_check_call(node: ast.AST) -> bool:
+    """A call of a function or method named assert...: a mock's ``send.assert_called_once_with('hi')``,
+    ``np.testing.assert_allclose(a, b)``, ``assertEqual``. Each raises AssertionError when its check fails, so a
+    line of plain-assert tests that makes one checks as an assert statement does."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+        node.func.id if isinstance(node.func, ast.Name) else ""
+    return name.startswith("assert")
 
 
 def count_tests(module: ast.Module, shape: str) -> int:

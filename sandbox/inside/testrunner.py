@@ -24,7 +24,7 @@ import proxies
 import pytest_run
 import pytest_shim
 import unsupported
-from asserts import Counter, Rewriter, TestAssertion, caught, compare, safe_repr, short, truth
+from asserts import Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, short, truth
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
@@ -268,6 +268,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     ns.update({**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
                "__builtins__": builtins,
                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_caught__": caught,
+               "__sbx_checked__": checked,
                "__sbx_limit__": unsupported.met,
                "__name__": "tests",
                "__file__": os.path.abspath(TESTS_FILE)})

@@ -11,12 +11,17 @@ once, as ``for`` over a dict that nobody changes meanwhile would see them.
 
 from __future__ import annotations
 
+import collections.abc
+
 import proxies
 import values
 
 KINDS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.deque",
                    "collections.OrderedDict", "collections.defaultdict", "collections.Counter"})
 ARRAY = "numpy.ndarray"  # an ndarray of plain data the other side keeps (sharing.is_mutable): a live view too
+# Py_TPFLAGS_SEQUENCE and Py_TPFLAGS_MAPPING: what a `match` statement reads of a subject's type to try its sequence
+# and mapping patterns (a list and a deque are sequences, a dict and its subclasses mappings; a bytearray neither).
+SEQUENCE_FLAG, MAPPING_FLAG = 1 << 5, 1 << 6
 
 
 def _data(view: object) -> object:
@@ -122,6 +127,12 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
         if base is values.array_type():  # (loaded already where an array's view is made: no import for a list's)
             namespace["__array__"] = _array
         cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
+        # A view's type carries its container's flag, as registering with the ABC sets it: `match inv.stock:` with
+        # `case {'apple': n}` or `case [first, *rest]` reads the view as it would the container.
+        if base.__flags__ & SEQUENCE_FLAG:
+            collections.abc.Sequence.register(cls)
+        elif base.__flags__ & MAPPING_FLAG:
+            collections.abc.Mapping.register(cls)
         _made[key] = cls
         teach_json()
     made = object.__new__(cls)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import operator
 
+from shapes import is_check_call
 from syntax_walk import CodeTransformer, walk
 
 _REPR_LIMIT = 300
@@ -76,6 +77,14 @@ def truth(lineno: int, value: object, msg: object) -> None:
         raise TestAssertion(lineno, None, value, None, msg() if msg else None)
 
 
+def checked(lineno: int, value: object) -> object:
+    """A call of a check that raises AssertionError itself (shapes.is_check_call) returned: counted as an assert
+    that ran and held, its value given back (a mock's assert_called_once_with returns None)."""
+    Counter.ran += 1
+    Counter.lines.add(lineno)
+    return value
+
+
 def caught(lineno: int) -> None:
     """An except clause of the tests was entered whose try block holds an assert: the test expected the exception
     (``try: f(-1); assert False / except ValueError: pass``), and catching it is the check its run makes in Python.
@@ -85,11 +94,12 @@ def caught(lineno: int) -> None:
 
 
 class Rewriter(CodeTransformer):
-    """Turns ``assert a == b, m`` into a call that evaluates a and b once and keeps both values, and has an except
-    clause whose try block holds an assert say it was entered (caught)."""
+    """Turns ``assert a == b, m`` into a call that evaluates a and b once and keeps both values, counts a check
+    call that returned (checked), and has an except clause whose try block holds an assert say it was entered
+    (caught)."""
 
     def visit_Try(self, node: ast.Try) -> ast.AST:
-        expects = any(isinstance(n, ast.Assert) for stmt in node.body for n in walk(stmt))
+        expects = any(isinstance(n, ast.Assert) or is_check_call(n) for stmt in node.body for n in walk(stmt))
         self.generic_visit(node)
         if expects:
             for handler in node.handlers:
@@ -98,6 +108,13 @@ class Rewriter(CodeTransformer):
         return node
 
     visit_TryStar = visit_Try
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if not is_check_call(node):
+            return node
+        call = ast.Call(ast.Name("__sbx_checked__", ast.Load()), [ast.Constant(node.lineno), node], [])
+        return ast.copy_location(call, node)
 
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
         self.generic_visit(node)
