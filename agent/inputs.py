@@ -26,7 +26,7 @@ from sandbox import (
     unsupported_in,
 )
 from sandbox.inside.names import reads_and_binds
-from sandbox.inside.shapes import collected_class, detect_shape, holds_assert, module_under_test
+from sandbox.inside.shapes import collected_class, detect_shape, holds_assert, module_under_test, raises_check
 from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
@@ -72,7 +72,8 @@ def _defined_names(module: ast.Module) -> set[str]:
 
 
 def _test_units(module: ast.Module) -> list[ast.AST]:
-    """The tests as the sandbox counts them: each assert statement, or each test_* function (methods included)."""
+    """The tests as the sandbox counts them: each top-level statement holding an assert or raising under a condition,
+    or each test_* function (methods included)."""
     shape = detect_shape(module)
     if shape == "pytest":
         units: list[ast.AST] = []
@@ -82,7 +83,7 @@ def _test_units(module: ast.Module) -> list[ast.AST]:
             elif isinstance(node, ast.ClassDef) and collected_class(node):
                 units += [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
         return units
-    return [stmt for stmt in module.body if holds_assert(stmt)]
+    return [stmt for stmt in module.body if holds_assert(stmt) or raises_check(stmt)]
 
 
 def _called(unit: ast.AST, own: set[str]) -> set[str]:

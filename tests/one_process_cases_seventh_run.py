@@ -2110,3 +2110,19 @@ notify(send, "ann")
 send.assert_called_once_with("hi ann")
 np.testing.assert_array_equal(scale([1, 2], 2), [2, 4])
 ''')
+# A check written without assert, as people do who know `python -O` drops asserts: a line that raises under a
+# condition passes by not raising. Such a file was refused as holding no assert.
+C("raise_checks_in_plain_tests_ok", CALLS, '''
+result = scale([1, 2], 3).tolist()
+if result != [3, 6]:
+    raise AssertionError(f"expected [3, 6], got {result}")
+for xs, k, want in [([1], 2, [2]), ([0, 1], 5, [0, 5])]:
+    if scale(xs, k).tolist() != want:
+        raise ValueError((xs, k, want))
+print("all good")
+''')
+C("raise_checks_in_plain_tests_bad", CALLS.replace("np.array(xs) * k", "np.array(xs) + k"), '''
+result = scale([1, 2], 3).tolist()
+if result != [3, 6]:
+    raise AssertionError(f"expected [3, 6], got {result}")
+''')

@@ -275,6 +275,15 @@ def holds_assert(stmt: ast.stmt) -> bool:
     return any(isinstance(n, ast.Assert) or is_check_call(n) for n in walk(stmt))
 
 
+def raises_check(stmt: ast.stmt) -> bool:
+    """A top-level statement of plain-assert tests that raises under a condition or in a loop: ``if result != 4:
+    raise AssertionError(f"got {result}")``, a check written without assert (which ``python -O`` would drop). It
+    passes by not raising, so unlike an assert line it need not have evaluated anything to count."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Raise)) or is_main_guard(stmt):
+        return False
+    return any(isinstance(n, ast.Raise) and n.exc is not None for n in walk(stmt))
+
+
 def is_check_call(node: ast.AST) -> bool:
     """A call of a function or method named assert...: a mock's ``send.assert_called_once_with('hi')``,
     ``np.testing.assert_allclose(a, b)``, ``assertEqual``. Each raises AssertionError when its check fails, so a
@@ -303,14 +312,16 @@ def count_tests(module: ast.Module, shape: str) -> int:
 
 def assert_tests(module: ast.Module) -> list[ast.stmt]:
     """The top-level statements of plain-assert tests that are reported as tests: those holding an assert (not a
-    definition, and not a ``__main__`` block, which never runs) and those calling a definition that holds one."""
+    definition, and not a ``__main__`` block, which never runs), those raising under a condition (raises_check) and
+    those calling a definition that holds an assert."""
     checking = {stmt.name for stmt in module.body
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and holds_assert(stmt)}
     found = []
     for stmt in module.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or is_main_guard(stmt):
             continue
-        if holds_assert(stmt) or any(isinstance(n, ast.Name) and n.id in checking for n in walk(stmt)):
+        if holds_assert(stmt) or raises_check(stmt) or \
+                any(isinstance(n, ast.Name) and n.id in checking for n in walk(stmt)):
             found.append(stmt)
     return found
 

@@ -28,7 +28,8 @@ from asserts import Counter, Rewriter, TestAssertion, caught, checked, compare, 
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
-from shapes import constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, uncollected_class_words
+from shapes import (constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, raises_check,
+                    uncollected_class_words)
 from testside_sync import SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
 
@@ -43,9 +44,10 @@ def _future_flags(module: ast.Module) -> int:
 
 
 def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) -> None:
-    """Each top-level statement holding an assert is a test, and so is one that runs an assert (a call of a helper
-    that asserts) or fails; a definition is not a test by itself, but one holding asserts that never ran is reported
-    as checking nothing. A top-level exit or skip ends the file there, as it would end pytest's import of it."""
+    """Each top-level statement holding an assert is a test, and so is one that raises under a condition (a check
+    written without assert), one that runs an assert (a call of a helper that asserts) or one that fails; a
+    definition is not a test by itself, but one holding asserts that never ran is reported as checking nothing. A
+    top-level exit or skip ends the file there, as it would end pytest's import of it."""
     definitions = []
     flags = _future_flags(module)
     for stmt in module.body:
@@ -59,8 +61,9 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
             raised = reporter.run(name, exec, code, ns, setup=True)
             if checks:
                 definitions.append((stmt, name))
-        elif checks:
-            raised = reporter.run(name, exec, code, ns, must_assert=True,
+        elif checks or raises_check(stmt):
+            # a line that checks by raising (`if r != 4: raise AssertionError`) passes without evaluating anything
+            raised = reporter.run(name, exec, code, ns, must_assert=not raises_check(stmt),
                                   unchecked=MAIN_BLOCK if is_main_guard(stmt) else None)
         else:
             raised = reporter.run(name, exec, code, ns, setup=True)
