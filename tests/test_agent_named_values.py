@@ -16,6 +16,8 @@ READ = {
     "a module constant": "ITEMS = [3, 1, 2]\n\ndef test_total():\n    assert total(ITEMS) == 6\n",
     "an annotated input": "items: list = [3, 1, 2]\nassert total(items) == 6\n",
     "a built input": "items = list(range(3, 0, -1))\nassert total(items) == 6\n",
+    "a result named in the message too": "result = total([3, 1, 2])\nassert result == 6, f'got {result}'\n",
+    "an if that raises": "result = total([3, 1, 2])\nif result != 6:\n    raise AssertionError(f'got {result}')\n",
 }
 
 
@@ -29,6 +31,12 @@ def test_a_named_result_is_read_as_its_check_reads_it():
     tests = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        items = [3, 1, 2]\n"
              "        result = order(items)\n        self.assertEqual(sorted(result), [1, 2, 3])\n")
     assert [(c.args, c.observer) for c in literal_calls(tests, "order")] == [([[3, 1, 2]], "sorted(__observed_call__)")]
+
+
+def test_an_if_that_raises_reads_the_result_as_an_assert_would():
+    tests = "if not is_even(4):\n    raise ValueError('4 is even')\nif total([1]) != 1:\n    raise AssertionError\n"
+    assert [(c.name, c.args, c.observer) for c in literal_calls(tests, None)] == [
+        ("is_even", [4], "bool(__observed_call__)"), ("total", [[1]], "__observed_call__")]
 
 
 PARAMETRIZED = {

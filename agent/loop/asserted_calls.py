@@ -1,7 +1,8 @@
 """The function calls a visible test file makes in its checks: the examples both the prompt (does the task already
-show them?) and the probes (which inputs to try) read. A check is a plain ``assert``, a unittest assertion
-(``self.assertEqual(f(2), 4)``) or a call under ``with pytest.raises(...)`` / ``self.assertRaises(...)``: people
-write all three, and a file of unittest cases alone would otherwise show no example at all."""
+show them?) and the probes (which inputs to try) read. A check is a plain ``assert``, an ``if`` that raises
+(``if f(2) != 4: raise AssertionError``), a unittest assertion (``self.assertEqual(f(2), 4)``) or a call under
+``with pytest.raises(...)`` / ``self.assertRaises(...)``: people write all of them, and a file of unittest cases
+alone would otherwise show no example at all."""
 
 from __future__ import annotations
 
@@ -31,17 +32,34 @@ def _is_raises_block(node: ast.AST) -> bool:
         and item.context_expr.func.attr in ("raises", "assertRaises", "assertRaisesRegex") for item in node.items)
 
 
+def _raises_when(node: ast.AST) -> bool:
+    """An if statement that raises when its test holds: ``if f(2) != 4: raise AssertionError(...)``, a check
+    written without assert (the sandbox runs such a line as a test: sandbox.inside.shapes.raises_check)."""
+    return isinstance(node, ast.If) and any(isinstance(s, ast.Raise) and s.exc is not None for s in node.body)
+
+
 def _checked(module: ast.Module) -> list[ast.AST]:
-    """The expressions a test file checks, in order: asserts' tests, unittest assertions' arguments, and the
-    statements under a raises block."""
+    """The expressions a test file checks, in order: asserts' tests, the tests of ifs that raise, unittest
+    assertions' arguments, and the statements under a raises block."""
     found: list[ast.AST] = []
     for node in ast.walk(module):
-        if isinstance(node, ast.Assert):
+        if isinstance(node, ast.Assert) or _raises_when(node):
             found.append(node.test)
         elif _is_assertion_method(node):
             found.extend([*node.args, *(k.value for k in node.keywords)])
         elif _is_raises_block(node):
             found.extend(s.value for s in node.body if isinstance(s, ast.Expr))
+    return found
+
+
+def _messages(module: ast.Module) -> list[ast.AST]:
+    """What a check says when it fails: an assert's message, the exception an if that raises raises."""
+    found: list[ast.AST] = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            found.append(node.msg)
+        elif _raises_when(node):
+            found.extend(s.exc for s in node.body if isinstance(s, ast.Raise) and s.exc is not None)
     return found
 
 
@@ -66,7 +84,7 @@ def _observer(call: ast.Call, parents: dict[int, ast.AST]) -> str:
         inner, parent = parent, parents.get(id(parent))
     if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
         inner, parent = parent, parents.get(id(parent))
-    truth = (isinstance(parent, ast.Assert) and parent.test is inner) or (
+    truth = (isinstance(parent, ast.Assert) or _raises_when(parent)) and parent.test is inner or (
         isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
         and parent.func.attr in ("assertTrue", "assertFalse") and parent.args[:1] == [inner])
     if truth and not text.startswith("bool("):
@@ -84,8 +102,9 @@ def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.
         return []
     in_file = file_names(module)
     found = [(call, _observer(call, in_file.parents)) for call in _calls(module, names)]
-    # A result named before a check reads it (result = f(x); assert result == 6) is read where the check reads it.
-    checked = {id(node) for expression in _checked(module) for node in ast.walk(expression)}
+    # A result named before a check reads it (result = f(x); assert result == 6) is read where the check reads it;
+    # the check's message may name it too (assert result == 6, f"got {result}"), which reads nothing else of it.
+    checked = {id(node) for expression in [*_checked(module), *_messages(module)] for node in ast.walk(expression)}
     found += [(call, _observer(name, in_file.parents))
               for call, name in named_results(in_file, checked, lambda c: _is_function(c, names))]
     found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
