@@ -2126,3 +2126,4 @@ result = scale([1, 2], 3).tolist()
 if result != [3, 6]:
     raise AssertionError(f"expected [3, 6], got {result}")
 ''')
+

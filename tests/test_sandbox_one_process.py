@@ -249,3 +249,55 @@ def test_a_numpy_state_is_taken_on_whole_or_refused():
                 (sent[0], 0, 1), (sent[0][:-1], 0, 0.0), ("MT19937", sent[0], 0, 0, 0.0)]:
         with pytest.raises(random_sync.BadState):
             generators.incoming((None, bad))
+
+
+# --- what the tests read of the code's module --------------------------------------------------------------------
+# The differential suite runs code and tests as one file; a person's tests import the code's module, and read its
+# own names: its __all__, its docstring, its file. Verdicts here are one process's with solution.py beside the tests.
+
+MODULE = '''"""Shop utilities."""
+__all__ = ["area", "save"]
+COUNT = 0
+
+
+def area(r):
+    """Area of a circle of radius r."""
+    return 3.14 * r * r
+
+
+def save(name, text):
+    with open(name, "w") as f:
+        f.write(text)
+'''
+
+MODULE_TESTS = '''import os
+import solution
+
+
+def test_exports():
+    assert solution.__all__ == ["area", "save"]
+    assert solution.__doc__ == "Shop utilities."
+    assert solution.area.__doc__.startswith("Area")
+
+
+def test_a_file_beside_the_module():
+    solution.save("out.txt", "hi")
+    assert os.path.basename(solution.__file__) == "solution.py"
+    with open(os.path.join(os.path.dirname(solution.__file__), "out.txt")) as f:
+        assert f.read() == "hi"
+'''
+
+
+def test_the_tests_read_the_codes_module_all_docstring_and_file():
+    # Missing before (no __all__ or __file__, a docstring of None): the module's own names were never sent.
+    assert run_tests(MODULE, MODULE_TESTS).passed, run_tests(MODULE, MODULE_TESTS).summary()
+    wrong = run_tests(MODULE.replace('"area", "save"]', '"area"]'), MODULE_TESTS)
+    assert wrong.status == "failed" and "__all__" in wrong.summary()
+
+
+@pytest.mark.xfail(strict=True, reason="importlib.reload of the code's module fails: the tests' module of that name "
+                                       "stands for the code's process, which loads the code once")
+def test_reloading_the_codes_module_resets_its_state():
+    tests = ("import importlib\nimport solution\n\n\ndef test_reload():\n    solution.COUNT = 5\n"
+             "    importlib.reload(solution)\n    assert solution.COUNT == 0\n")
+    assert run_tests(MODULE, tests).passed

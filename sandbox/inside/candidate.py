@@ -152,14 +152,18 @@ class CodeSide:
 
 
 _MISSING = object()
+# A module's own names that tests read of the code's module, as of any (``solution.__all__ == [...]``, its
+# docstring): sent as its other values are. The rest of its dunders are this process's machinery.
+MODULE_DATA = frozenset({"__all__", "__doc__"})
 
 
 def _names(peer: Peer, namespace: dict) -> dict:
-    """What the code defines, as it crosses: its functions, classes and values, and the standard modules it imported
-    (other modules stay here)."""
+    """What the code defines, as it crosses: its functions, classes and values, its ``__all__`` and docstring, and the
+    standard modules it imported (other modules stay here)."""
     names = {}
     for name, value in list(namespace.items()):
-        if name.startswith("__") or (isinstance(value, types.ModuleType) and values.module_record(value) is None):
+        if name.startswith("__") and name not in MODULE_DATA or \
+                (isinstance(value, types.ModuleType) and values.module_record(value) is None):
             continue
         try:
             # A global list or dict is the code's state: the tests hold it live (solution.CACHE.clear()).

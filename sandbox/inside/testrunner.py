@@ -152,6 +152,9 @@ def _solution(peer: Peer, side: TestsSide, names: dict) -> SolutionModule:
         except PeerGone:
             peer.dead = None  # a name this side cannot read is left out (a test using it fails with NameError)
     module.__dict__.pop("__builtins__", None)
+    # Where one process's module file would be: beside the tests, in the folder the code's files are handed to
+    # (``os.path.dirname(solution.__file__)`` finds a file the code wrote there).
+    module.__dict__["__file__"] = os.path.abspath("solution.py")
     module.__dict__["_sbx_side"] = side
     return module
 
