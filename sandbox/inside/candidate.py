@@ -162,7 +162,7 @@ def _names(peer: Peer, namespace: dict) -> dict:
     standard modules it imported (other modules stay here)."""
     names = {}
     for name, value in list(namespace.items()):
-        if name.startswith("__") and name not in MODULE_DATA or \
+        if (name.startswith("__") and name not in MODULE_DATA) or \
                 (isinstance(value, types.ModuleType) and values.module_record(value) is None):
             continue
         try:

@@ -52,6 +52,7 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
     flags = _future_flags(module)
     for stmt in module.body:
         checks = holds_assert(stmt)  # before the rewriting, which turns its asserts into calls
+        raises = raises_check(stmt)  # a line that checks by raising: `if r != 4: raise AssertionError(r)`
         # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
         code = compile(fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
                        flags=flags, dont_inherit=True)
@@ -61,9 +62,9 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
             raised = reporter.run(name, exec, code, ns, setup=True)
             if checks:
                 definitions.append((stmt, name))
-        elif checks or raises_check(stmt):
-            # a line that checks by raising (`if r != 4: raise AssertionError`) passes without evaluating anything
-            raised = reporter.run(name, exec, code, ns, must_assert=not raises_check(stmt),
+        elif checks or raises:
+            # a line that checks by raising passes without evaluating anything
+            raised = reporter.run(name, exec, code, ns, must_assert=not raises,
                                   unchecked=MAIN_BLOCK if is_main_guard(stmt) else None)
         else:
             raised = reporter.run(name, exec, code, ns, setup=True)
