@@ -49,6 +49,7 @@ class CodeSide:
         self.watches: list[unsupported.FdWatch | None] = []
         self.names = shared_names.CodeNames(module.__dict__)
         self.peer: Peer | None = None
+        self.compiled: types.CodeType | None = None  # the code as it loaded, run again by a test's reload
 
     def before_request(self) -> dict | None:
         """The code is calling the tests back: send what it printed so far, so the tests see it in order, and what
@@ -148,6 +149,12 @@ class CodeSide:
             return subclassing.call_method(self.peer, obj, args)
         if op == introspection.OP:
             return introspection.answer(args[0], obj, self.peer)
+        if op == "reload" and obj is self.module and self.compiled is not None:
+            # importlib.reload(solution): the code runs again in its module's namespace, as one process runs the
+            # file again, so old functions read the new globals; every name it binds goes back with the answer.
+            self.names.reloaded()
+            exec(self.compiled, self.module.__dict__)
+            return None
         raise ValueError(f"unknown operation {op!r}")
 
 
@@ -189,6 +196,7 @@ def serve(code: str, req_fd: int, resp_fd: int) -> None:
         # annotations from __future__), not this file's future import.
         compiled = compile(code, SOLUTION_FILE, "exec", dont_inherit=True)
         exec(compiled, module.__dict__)
+        hooks.compiled = compiled
     except BaseException as exc:
         codeside_sync.flush_streams()
         wire.send(resp_fd, ("import_error", peer.describe_error(exc)))

@@ -83,6 +83,7 @@ class CodeNames:
         self.watched: list[str] = []
         self.stored: frozenset[str] | None = frozenset()
         self.copies: dict[str, tuple[object, object]] = {}  # a test's container bound to a name: (copy, as it came)
+        self.everything = False  # the module ran again: send every name with the next answer
 
     def agreed(self, sent: dict, stored: frozenset[str] | None) -> None:
         """The names the code's process sent when it loaded (its first message), and those its functions store
@@ -93,13 +94,20 @@ class CodeNames:
         self.watched = [name for name in self.seen if stored is None or name in stored] + sorted(
             name for name in stored or () if name not in self.seen)
 
+    def reloaded(self) -> None:
+        """The module is about to run again (importlib.reload): the next answer sends every name it binds, whatever
+        the tests last saw (a test set ``COUNT = 5``, which the code's ``COUNT = 0`` binds again as the same 0)."""
+        self.everything = True
+
     def outgoing(self, encode) -> dict | None:
         """The code's names it rebound, or bound anew, since the tests last saw them, encoded."""
         changed = {}
-        names = self.watched if self.stored is not None else list(self.namespace)
+        everything, self.everything = self.everything, False
+        names = self.watched if self.stored is not None and not everything else list(self.namespace)
         for name in names:
             value = self.namespace.get(name, _MISSING)
-            if value is _MISSING or value is self.seen.get(name, _MISSING) or not _crosses(name, value):
+            if value is _MISSING or not _crosses(name, value) or (
+                    value is self.seen.get(name, _MISSING) and not everything):
                 continue
             self.seen[name] = value
             try:
@@ -109,6 +117,8 @@ class CodeNames:
                 raise
             except Exception:  # a value that cannot cross stays the code's, as at load (candidate._names)
                 continue
+        if everything:
+            self.agreed(self.seen, self.stored)  # a name the module bound anew is looked at from now on
         return changed or None
 
     def incoming(self, sent: object, decode) -> None:

@@ -265,6 +265,35 @@ class SolutionModule(types.ModuleType):
         types.ModuleType.__delattr__(self, name)
 
 
+class CodeModuleFinder:
+    """On sys.meta_path of the tests' process: finds the code's module only to run it again, for
+    ``importlib.reload(solution)``, which asks the code's process to (a test resetting the module's state, or reading
+    an environment variable it set). Any other import of that name finds the stand-in in sys.modules first; nothing
+    here ever executes a file in the tests' process."""
+
+    def __init__(self, module: SolutionModule, names: frozenset[str]) -> None:
+        from importlib.machinery import ModuleSpec
+
+        self.module, self.names = module, names
+        self.spec = ModuleSpec("solution", self, origin=module.__dict__.get("__file__"))
+        self.spec.has_location = True  # reload sets __file__ from the origin, where one process's file would be
+        types.ModuleType.__setattr__(module, "__spec__", self.spec)
+        types.ModuleType.__setattr__(module, "__loader__", self)
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> object:
+        return self.spec if name in self.names and target is self.module else None
+
+    def create_module(self, spec: object) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Run the code again in its process; the names it binds come back with the answer (shared_names)."""
+        side = module.__dict__.get("_sbx_side")
+        if module is not self.module or side is None:
+            raise ImportError("only the code's module can be run again")
+        side.peer.request("reload", ("m", "solution"))
+
+
 def _log_levels() -> dict | None:
     """When the tests' logging has a handler (caplog, basicConfig, assertLogs, a handler of their own on the code's
     logger): the levels the tests set, by logger."""
