@@ -26,7 +26,14 @@ from sandbox import (
     unsupported_in,
 )
 from sandbox.inside.names import reads_and_binds
-from sandbox.inside.shapes import collected_class, detect_shape, holds_assert, module_under_test, raises_check
+from sandbox.inside.shapes import (
+    collected_class,
+    detect_shape,
+    holds_assert,
+    module_under_test,
+    raises_check,
+    raising_helpers,
+)
 from sandbox.locked_parse import parse
 
 _OTHER_LANGUAGE = re.compile(
@@ -83,7 +90,8 @@ def _test_units(module: ast.Module) -> list[ast.AST]:
             elif isinstance(node, ast.ClassDef) and collected_class(node):
                 units += [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
         return units
-    return [stmt for stmt in module.body if holds_assert(stmt) or raises_check(stmt)]
+    helpers = raising_helpers(module)
+    return [stmt for stmt in module.body if holds_assert(stmt) or raises_check(stmt, helpers)]
 
 
 def _called(unit: ast.AST, own: set[str]) -> set[str]:

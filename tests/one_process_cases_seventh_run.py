@@ -2127,3 +2127,28 @@ if result != [3, 6]:
     raise AssertionError(f"expected [3, 6], got {result}")
 ''')
 
+# The same check in a helper of the tests', called line by line: such a file was refused as holding no assert too.
+C("raising_helpers_in_plain_tests_ok", CALLS, '''
+def check_eq(got, want):
+    if got != want:
+        raise AssertionError(f"{got!r} != {want!r}")
+
+
+def fail(why):
+    raise AssertionError(why)
+
+
+check_eq(scale([1, 2], 3).tolist(), [3, 6])
+check_eq(scale([], 3).tolist(), [])
+if scale([2], 2).tolist() != [4]:
+    fail("scale([2], 2)")
+''')
+C("raising_helpers_in_plain_tests_bad", CALLS.replace("np.array(xs) * k", "np.array(xs) + k"), '''
+def check_eq(got, want):
+    if got != want:
+        raise AssertionError(f"{got!r} != {want!r}")
+
+
+check_eq(scale([], 3).tolist(), [])
+check_eq(scale([1, 2], 3).tolist(), [3, 6])
+''')

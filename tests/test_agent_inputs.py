@@ -205,6 +205,10 @@ def test_a_helper_the_tests_call_and_unittest_main_at_the_end_are_accepted():
     unittest_main = ("import unittest\nclass TestSecond(unittest.TestCase):\n    def test_a(self):\n"
                      "        self.assertEqual(second_largest([1, 2]), 1)\nunittest.main()\n")
     assert validate_input(SECOND, unittest_main).name == "second_largest"
+    # A helper that checks by raising (refused before as holding no assert, where Python runs the file).
+    raising = ("def check_eq(got, want):\n    if got != want:\n        raise AssertionError(f'{got} != {want}')\n\n"
+               "check_eq(second_largest([1, 2]), 1)\ncheck_eq(second_largest([5, 5, 4]), 4)\n")
+    assert validate_input(SECOND, raising).name == "second_largest"
 
 
 def test_tests_whose_text_does_what_the_sandbox_cannot_run_as_one_process_are_refused_as_unsupported(tmp_path):

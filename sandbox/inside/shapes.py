@@ -275,13 +275,22 @@ def holds_assert(stmt: ast.stmt) -> bool:
     return any(isinstance(n, ast.Assert) or is_check_call(n) for n in walk(stmt))
 
 
-def raises_check(stmt: ast.stmt) -> bool:
+def raises_check(stmt: ast.stmt, helpers: frozenset[str] = frozenset()) -> bool:
     """A top-level statement of plain-assert tests that raises under a condition or in a loop: ``if result != 4:
-    raise AssertionError(f"got {result}")``, a check written without assert (which ``python -O`` would drop). It
+    raise AssertionError(f"got {result}")``, a check written without assert (which ``python -O`` would drop), or
+    that calls one of the tests' functions that check so (helpers: raising_helpers; ``check_eq(add(2, 2), 4)``). It
     passes by not raising, so unlike an assert line it need not have evaluated anything to count."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Raise)) or is_main_guard(stmt):
         return False
-    return any(isinstance(n, ast.Raise) and n.exc is not None for n in walk(stmt))
+    return any(isinstance(n, ast.Raise) and n.exc is not None
+               or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers for n in walk(stmt))
+
+
+def raising_helpers(module: ast.Module) -> frozenset[str]:
+    """The tests' top-level functions that raise an exception of their own (``def check_eq(a, b): if a != b: raise
+    AssertionError(f"{a} != {b}")``): a line of plain-assert tests calling one is a check (raises_check)."""
+    return frozenset(stmt.name for stmt in module.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and any(isinstance(n, ast.Raise) and n.exc is not None for n in walk(stmt)))
 
 
 def is_check_call(node: ast.AST) -> bool:
@@ -312,15 +321,16 @@ def count_tests(module: ast.Module, shape: str) -> int:
 
 def assert_tests(module: ast.Module) -> list[ast.stmt]:
     """The top-level statements of plain-assert tests that are reported as tests: those holding an assert (not a
-    definition, and not a ``__main__`` block, which never runs), those raising under a condition (raises_check) and
-    those calling a definition that holds an assert."""
+    definition, and not a ``__main__`` block, which never runs), those raising under a condition or calling a
+    function of the tests' that raises (raises_check) and those calling a definition that holds an assert."""
     checking = {stmt.name for stmt in module.body
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and holds_assert(stmt)}
+    helpers = raising_helpers(module)
     found = []
     for stmt in module.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or is_main_guard(stmt):
             continue
-        if holds_assert(stmt) or raises_check(stmt) or \
+        if holds_assert(stmt) or raises_check(stmt, helpers) or \
                 any(isinstance(n, ast.Name) and n.id in checking for n in walk(stmt)):
             found.append(stmt)
     return found

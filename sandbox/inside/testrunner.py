@@ -29,7 +29,7 @@ from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
 from shapes import (constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, raises_check,
-                    uncollected_class_words)
+                    raising_helpers, uncollected_class_words)
 from testside_sync import CodeModuleFinder, SolutionModule, TestsSide, follow_mock_patches
 from wire import read_exact
 
@@ -50,9 +50,10 @@ def _run_asserts(module: ast.Module, source: str, ns: dict, reporter: Reporter) 
     top-level exit or skip ends the file there, as it would end pytest's import of it."""
     definitions = []
     flags = _future_flags(module)
+    helpers = raising_helpers(module)
     for stmt in module.body:
         checks = holds_assert(stmt)  # before the rewriting, which turns its asserts into calls
-        raises = raises_check(stmt)  # a line that checks by raising: `if r != 4: raise AssertionError(r)`
+        raises = raises_check(stmt, helpers)  # checks by raising: `if r != 4: raise AssertionError(r)`, check_eq(r, 4)
         # dont_inherit: the tests' annotations are what their own file makes them, not this file's future import.
         code = compile(fix_missing_locations(ast.Module([Rewriter().visit(stmt)], [])), TESTS_FILE, "exec",
                        flags=flags, dont_inherit=True)
