@@ -2152,3 +2152,78 @@ def check_eq(got, want):
 check_eq(scale([], 3).tolist(), [])
 check_eq(scale([1, 2], 3).tolist(), [3, 6])
 ''')
+
+
+# ======================================================= 12. a list or dict the code keeps, read as its type
+# type(x) == list and type(x) is dict of a container the code keeps, heapq on a queue it keeps, pprint of its dict:
+# the tests hold a live view, whose type was no list or dict, which heapq's C functions refused and pprint printed
+# by its repr (a dict's keys unsorted). Session 30.
+QUEUE = '''
+import itertools
+class Jobs:
+    def __init__(self):
+        self.heap = []
+        self.seen = {}
+        self.counter = itertools.count()
+    def add(self, priority, name):
+        self.heap.append((priority, name))
+        self.seen[name] = priority
+        return self.heap
+    def table(self):
+        return {"zeta": list(range(30)), "alpha": self.seen, "mid": self.heap}
+'''
+C("kept_containers_by_type_heapq_pprint_ok", QUEUE, '''
+import heapq
+import pprint
+from heapq import heappush, heappop
+
+
+def test_types():
+    jobs = Jobs()
+    assert type(jobs.add(2, "b")) == list
+    assert type(jobs.seen) is dict and type(jobs.heap) is not dict
+    assert type(jobs.seen) in (dict, list) and type(jobs.heap) not in (dict, tuple)
+    assert list == type(jobs.heap) and type(jobs.heap) != tuple
+
+
+def test_a_queue_the_code_keeps():
+    jobs = Jobs()
+    for p, n in [(5, "e"), (1, "a"), (3, "c")]:
+        jobs.add(p, n)
+    heapq.heapify(jobs.heap)
+    assert jobs.heap[0] == (1, "a")
+    heappush(jobs.heap, (0, "z"))
+    assert heappop(jobs.heap) == (0, "z")
+    assert heapq.heappushpop(jobs.heap, (2, "b")) == (1, "a")
+    assert heapq.heapreplace(jobs.heap, (9, "y")) == (2, "b")
+    assert [heappop(jobs.heap) for _ in range(len(jobs.heap))] == [(3, "c"), (5, "e"), (9, "y")]
+    assert jobs.heap == []
+
+
+def test_pprint():
+    jobs = Jobs()
+    jobs.add(2, "b")
+    jobs.add(1, "a")
+    assert pprint.pformat(jobs.seen) == "{'a': 1, 'b': 2}"
+    assert pprint.pformat(jobs.table(), width=60) == pprint.pformat(
+        {"zeta": list(range(30)), "alpha": {"b": 2, "a": 1}, "mid": [(2, "b"), (1, "a")]}, width=60)
+    assert pprint.saferepr(jobs.seen) == "{'a': 1, 'b': 2}"
+''')
+C("kept_containers_by_type_heapq_pprint_bad", QUEUE.replace("self.heap.append((priority, name))",
+                                                            "self.heap.insert(0, (priority, name))").replace(
+    "self.heap = []", "self.heap = ()").replace("self.heap.insert(0, (priority, name))",
+                                               "self.heap = ((priority, name),) + self.heap"), '''
+import heapq
+
+
+def test_types():
+    jobs = Jobs()
+    assert type(jobs.add(2, "b")) == list
+
+
+def test_a_queue_the_code_keeps():
+    jobs = Jobs()
+    jobs.add(5, "e")
+    heapq.heappush(jobs.heap, (0, "z"))
+    assert jobs.heap[0] == (0, "z")
+''')

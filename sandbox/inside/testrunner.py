@@ -20,11 +20,12 @@ import unittest
 import collecting
 import fixtures
 import introspection
+import live_views
 import proxies
 import pytest_run
 import pytest_shim
 import unsupported
-from asserts import Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, short, truth
+from asserts import Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, same, short, truth
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
@@ -245,6 +246,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     introspection.follow_type_hints(proxies.ref_of)
     collecting.follow_collections(peer)
     _import_standard_modules(module)
+    live_views.teach_standard_modules()
     try:
         hello = peer.receive()
     except PeerGone:
@@ -277,7 +279,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     ns.update({**{k: v for k, v in vars(solution).items() if not k.startswith(("__", "_sbx"))},
                "__builtins__": builtins,
                "__sbx_compare__": compare, "__sbx_truth__": truth, "__sbx_caught__": caught,
-               "__sbx_checked__": checked,
+               "__sbx_checked__": checked, "__sbx_is__": same,
                "__sbx_limit__": unsupported.met,
                "__name__": "tests",
                "__file__": os.path.abspath(TESTS_FILE)})

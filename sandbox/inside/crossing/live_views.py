@@ -12,6 +12,8 @@ once, as ``for`` over a dict that nobody changes meanwhile would see them.
 from __future__ import annotations
 
 import collections.abc
+import functools
+import sys
 
 import proxies
 import values
@@ -103,6 +105,30 @@ def _concat_after(view: object, other: object) -> object:
 _made: dict[tuple, type] = {}
 
 
+class ViewType(type):
+    """A live view's type, equal to the container type it stands for: ``type(inv.items) == list`` and
+    ``type(get_config()) in (dict, list)`` hold as in one process. ``is`` cannot be taught: the tests' asserts
+    compare by standard_type (pytest_standin/asserts.py)."""
+
+    def __eq__(cls, other: object) -> bool:
+        return cls is other or other is cls._sbx_base
+
+    def __ne__(cls, other: object) -> bool:
+        return not ViewType.__eq__(cls, other)
+
+    # Hashed as itself, not as the type it stands for: the ABCs' caches are weak sets of classes, where a view's type
+    # found equal to list (cached as a Sequence's subclass already) would never be registered and flagged.
+    __hash__ = type.__hash__
+
+    def __repr__(cls) -> str:
+        return repr(cls._sbx_base)  # a failed assert says <class 'dict'>, as one process's would
+
+
+def standard_type(value: object) -> object:
+    """The container type a live view's type stands for; anything else as it is (read without asking anyone)."""
+    return value._sbx_base if type(value) is ViewType else value
+
+
 def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
     """A live view of the other side's container of type base (ref)."""
     key = (base, caps)
@@ -126,7 +152,7 @@ def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:
             namespace["__radd__"] = _concat_after
         if base is values.array_type():  # (loaded already where an array's view is made: no import for a list's)
             namespace["__array__"] = _array
-        cls = type(base.__name__, (proxies.ContainerProxy,), namespace)
+        cls = ViewType(base.__name__, (proxies.ContainerProxy,), namespace)
         # A view's type carries its container's flag, as registering with the ABC sets it: `match inv.stock:` with
         # `case {'apple': n}` or `case [first, *rest]` reads the view as it would the container.
         if base.__flags__ & SEQUENCE_FLAG:
@@ -148,3 +174,86 @@ def teach_json() -> None:
     import json.encoder
 
     json.encoder.c_make_encoder = None
+
+
+def _heappush(heap, item):
+    heap.append(item)
+    sys.modules["heapq"]._siftdown(heap, 0, len(heap) - 1)
+
+
+def _heappop(heap):
+    last = heap.pop()
+    if heap:
+        first, heap[0] = heap[0], last
+        sys.modules["heapq"]._siftup(heap, 0)
+        return first
+    return last
+
+
+def _heapreplace(heap, item):
+    first, heap[0] = heap[0], item
+    sys.modules["heapq"]._siftup(heap, 0)
+    return first
+
+
+def _heappushpop(heap, item):
+    if heap and heap[0] < item:
+        item, heap[0] = heap[0], item
+        sys.modules["heapq"]._siftup(heap, 0)
+    return item
+
+
+def _heapify(heap):
+    for index in reversed(range(len(heap) // 2)):
+        sys.modules["heapq"]._siftup(heap, index)
+
+
+# heapq's own Python versions (its C ones replace them as it loads), which take any list-like object.
+_HEAP_FUNCTIONS = {"heappush": _heappush, "heappop": _heappop, "heapreplace": _heapreplace,
+                   "heappushpop": _heappushpop, "heapify": _heapify}
+
+
+def teach_standard_modules() -> None:
+    """Teach the standard modules the tests imported what a live view is (teach_heapq, teach_pprint). Called before
+    the tests load, so that ``from heapq import heappush`` gets the taught function."""
+    teach_heapq()
+    teach_pprint()
+
+
+def teach_pprint() -> None:
+    """pprint in this process prints a live view as it prints the container (a dict's keys sorted, long ones broken
+    into lines): it picks its printer by the object's type and repr, so a view is printed by its contents, read
+    once (the code's nested containers stay views, printed so in their turn)."""
+    pprint = sys.modules.get("pprint")
+    if pprint is None or getattr(pprint, "_sbx_taught", False):
+        return
+    printer = pprint.PrettyPrinter
+    for name in ("_format", "_safe_repr"):
+        original = getattr(printer, name)
+
+        @functools.wraps(original)
+        def by_contents(self, value, *args, _original=original):
+            return _original(self, _data(value) if type(type(value)) is ViewType else value, *args)
+
+        setattr(printer, name, by_contents)
+    pprint._sbx_taught = True
+
+
+def teach_heapq() -> None:
+    """heapq's functions in this process take a live view of a list too (``heapq.heappop(pq.heap)`` of a queue the
+    code keeps), as they take the list itself in one process: its C functions take only a real list, so for a view
+    the same steps run through the view, each a request, in the order heapq's own Python versions take them."""
+    heapq = sys.modules.get("heapq")
+    if heapq is None or getattr(heapq, "_sbx_taught", False):
+        return
+    for name, through_view in _HEAP_FUNCTIONS.items():
+        original = getattr(heapq, name, None)
+        if original is None:
+            continue
+
+        @functools.wraps(original)
+        def either(heap, *args, _original=original, _through_view=through_view):
+            return _through_view(heap, *args) if type(type(heap)) is ViewType else _original(heap, *args)
+
+        setattr(heapq, name, either)
+    heapq._sbx_taught = True
