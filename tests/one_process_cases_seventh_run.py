@@ -2227,3 +2227,29 @@ def test_a_queue_the_code_keeps():
     heapq.heappush(jobs.heap, (0, "z"))
     assert jobs.heap[0] == (0, "z")
 ''')
+C("kept_containers_by_type_unittest_ok", QUEUE, '''
+import unittest
+
+
+class TestJobs(unittest.TestCase):
+    def setUp(self):
+        self.jobs = Jobs()
+
+    def test_types(self):
+        self.jobs.add(1, "a")
+        self.assertIs(type(self.jobs.seen), dict)
+        self.assertIsNot(type(self.jobs.heap), tuple)
+        self.assertEqual(type(self.jobs.heap), list)
+        self.assertIsInstance(self.jobs.heap, list)
+''')
+C("kept_containers_by_type_unittest_bad", QUEUE.replace("self.seen = {}", "self.seen = []").replace(
+    "self.seen[name] = priority", "self.seen.append(name)"), '''
+import unittest
+
+
+class TestJobs(unittest.TestCase):
+    def test_types(self):
+        jobs = Jobs()
+        jobs.add(1, "a")
+        self.assertIs(type(jobs.seen), dict)
+''')

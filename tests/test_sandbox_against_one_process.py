@@ -37,8 +37,6 @@ _FDS = "a file descriptor number of the tests' is another file, or none, in the 
 _C_TYPES = ("a C function of the standard library refuses the other side's stand-in where it checks the type "
             "(sqlite3.Row of a test's cursor, a datetime with a test's tzinfo)")
 _LOG_RECORDS = "a log record of the code's reaches the tests without exc_info, exc_text or extra fields"
-_LIVE_TYPE = ("a list or dict the code keeps reaches the tests as a live view, which a list's or dict's unbound method "
-              "refuses (list.sort(view))")
 _C_BASES = ("a class of the code's on a standard class built in C (io.StringIO, io.TextIOBase, random.Random) or an "
             "object of a standard class the code made (argparse.Namespace) is no instance of that class in the tests")
 _DIR = "dir() of an object of the code's lists a stand-in's names"
@@ -217,7 +215,6 @@ KNOWN = {
     "min_spoof_patched_module": ("a class of the code's that its own module binds as a standard class "
                                  "(json.decoder.JSONDecodeError = Fake) is that class for the tests: the code's "
                                  "process names its classes"),
-    "min_unbound_list_method_on_a_kept_list": _LIVE_TYPE,
     "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
                                                    "value (`case Stack([1, *rest])` of a list subclass) does not match "
                                                    "the object itself: its one positional sub-pattern is refused"),

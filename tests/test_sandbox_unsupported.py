@@ -136,6 +136,23 @@ def test_memory_shared_with_the_codes_array_is_never_judged_whichever_way_it_ans
         assert [t.passed for t in report.tests] == [False, True] and report.tests[0].unsupported
 
 
+def test_a_containers_method_through_its_class_on_the_codes_container_is_not_judged_and_the_tests_own_are():
+    # Before: TypeError ("descriptor 'sort' for 'list' objects doesn't apply to a 'list' object"), a failed test
+    # where one process passes; a kept list reaches the tests as a live view, which list's own method refuses.
+    code = ("class Inv:\n    def __init__(self):\n        self.log = [3, 1]\n        self.stock = {'a': 1}\n"
+            "    def fresh(self):\n        return [2, 1]\n")
+    tests = ("def test_kept():\n    inv = Inv()\n    list.sort(inv.log)\n    assert inv.log == [1, 3]\n"
+             "def test_kept_dict():\n    assert dict.get(Inv().stock, 'a') == 1\n"
+             "def test_own():\n    xs = [2, 1]\n    list.sort(xs)\n    assert dict.get({'a': 1}, 'a') == 1\n"
+             "def test_fresh():\n    got = Inv().fresh()\n    list.sort(got)\n    assert got == [1, 2]\n")
+    assert [line.split(":")[0] for line in unsupported_in(tests)] == ["line 3", "line 6", "line 13"]
+    assert unsupported_in("list = [1]\ndef test_a():\n    assert list.count(Inv().log) == 0\n") == []
+    report = run_tests(code, tests)
+    assert report.status == "unsupported" and report.unsupported == unsupported.UNBOUND_METHOD, report.summary()
+    assert [(t.passed, bool(t.unsupported)) for t in report.tests] == [(False, True), (False, True), (True, False),
+                                                                       (True, False)]
+
+
 def test_a_limit_is_one_entry_any_developer_can_add():
     finds = [limit.finds for limit in unsupported.LIMITS]
     assert all(callable(f) and isinstance(f(ast.parse("x = 1\n")), list) for f in finds)

@@ -25,7 +25,8 @@ import proxies
 import pytest_run
 import pytest_shim
 import unsupported
-from asserts import Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, same, short, truth
+from asserts import (Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, same, short, teach_unittest,
+                     truth)
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
@@ -269,6 +270,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     sys.meta_path.insert(0, CodeModuleFinder(solution, frozenset({"solution", alias} - {None})))
     sys.modules["pytest"] = pytest_shim.pytest_module()
     unittest.main = _run_by_the_sandbox
+    teach_unittest()
     builtins.exit = builtins.quit = _exit
     # The tests' globals are a module's, under their __name__, as a pytest file's are: patching the one-file way
     # (monkeypatch.setattr(sys.modules[__name__], 'fetch', ...), mock.patch(__name__ + '.fetch')) finds them, and

@@ -71,6 +71,9 @@ FINALIZER_MID_MESSAGE = ("a finalizer (__del__, a weak reference's callback) ran
 STREAM_MOCKED = ("the test put a mock in place of sys.stdout or sys.stderr and the code printed: the sandbox hands "
                  "the mock what the code printed in one write a call, where one process makes a write for each part "
                  "print writes, so what the mock recorded differs; patch with io.StringIO and compare its getvalue()")
+UNBOUND_METHOD = ("the test calls a list's, dict's or set's method through its class (`list.sort(items)`, "
+                  "`dict.get(stock, key)`) on a container the code keeps, which reaches the tests as a live view: the "
+                  "standard type's method takes only its own objects; call it on the object (`items.sort()`)")
 _MAX_NOTES = 8
 
 
@@ -242,10 +245,29 @@ def _memory_checks(module: ast.Module) -> list[ast.expr]:
     return found
 
 
+_CONTAINER_TYPES = frozenset({"list", "dict", "set", "bytearray"})
+_BUILDERS = frozenset({"fromkeys", "fromhex"})  # class methods: they take any iterable, not one of the type's objects
+
+
+def _unbound_methods(module: ast.Module) -> list[ast.expr]:
+    """``list.sort`` of ``list.sort(inv.log)``, ``dict.get`` of ``dict.get(inv.stock, k)``: a standard container's
+    method called through its class on a value from the code (its kept container crosses as a live view). What is
+    marked is the method, read before the call, so that a test the call then fails is not judged."""
+    read, bound = reads_and_binds(module)
+    types = _CONTAINER_TYPES - bound  # the tests' own `list` is not the builtin
+    code = _from_the_code(module)
+    return [node.func for node in walk(module)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in types and node.args
+            and node.func.attr not in _BUILDERS and _mentions(node.args[0], code)]
+
+
 LIMITS: list[Limit] = [
     Limit("id() across the processes", ID_CROSSING, _ids_crossing, words=("id",)),
     Limit("memory shared across the processes", MEMORY_SHARED, _memory_checks, stops=True,
           words=("shares_memory", "may_share_memory")),
+    Limit("a standard container's method through its class", UNBOUND_METHOD, _unbound_methods,
+          words=tuple(sorted(_CONTAINER_TYPES))),
 ]
 
 

@@ -78,6 +78,25 @@ def same(left: object, right: object) -> bool:
     return standard_type(left) is standard_type(right)
 
 
+def teach_unittest() -> None:
+    """unittest's assertIs and assertIsNot in this process compare as the tests' own ``is`` does (same):
+    ``self.assertIs(type(inv.stock), dict)`` holds of a dict the code keeps, as in one process."""
+    import unittest
+
+    case = unittest.TestCase
+    if getattr(case, "_sbx_taught", False):
+        return
+    is_, is_not = case.assertIs, case.assertIsNot
+
+    def assert_is(self, expr1, expr2, msg=None):
+        return is_(self, standard_type(expr1), standard_type(expr2), msg)
+
+    def assert_is_not(self, expr1, expr2, msg=None):
+        return is_not(self, standard_type(expr1), standard_type(expr2), msg)
+
+    case.assertIs, case.assertIsNot, case._sbx_taught = assert_is, assert_is_not, True
+
+
 def truth(lineno: int, value: object, msg: object) -> None:
     Counter.ran += 1
     Counter.lines.add(lineno)
