@@ -33,6 +33,10 @@ SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
      unsupported.THREAD_CALLBACK),
     (POOL, "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
            "        self.assertEqual(sorted(run_all([lambda: 1, lambda: 2])), [1, 2])\n", unsupported.THREAD_CALLBACK),
+    # ... after the code's call returned, while the test waits on its own (noted only when the test failed: fetched)
+    ("import threading\ndef later(cb, delay):\n    t = threading.Timer(delay, cb)\n    t.start()\n    return t\n",
+     "import threading\ndef test_wait():\n    done = threading.Event()\n    later(done.set, 0.01)\n"
+     "    assert done.wait(0.5)\n", unsupported.THREAD_CALLBACK),
     # a write below sys.stdout while the test captures with capfd
     (SHOUT, "def test_out(capfd):\n    shout('hi')\n    assert capfd.readouterr().out == 'hi\\n'\n",
      unsupported.FD_WRITE),

@@ -149,6 +149,8 @@ class CodeSide:
             return subclassing.call_method(self.peer, obj, args)
         if op == introspection.OP:
             return introspection.answer(args[0], obj, self.peer)
+        if op == "notes":
+            return None  # the answer brings what this process noted (after_serving), as every answer does
         if op == "reload" and obj is self.module and self.compiled is not None:
             # importlib.reload(solution): the code runs again in its module's namespace, as one process runs the
             # file again, so old functions read the new globals; every name it binds goes back with the answer.
