@@ -107,8 +107,8 @@ _made: dict[tuple, type] = {}
 
 class ViewType(type):
     """A live view's type, equal to the container type it stands for: ``type(inv.items) == list`` and
-    ``type(get_config()) in (dict, list)`` hold as in one process. ``is`` cannot be taught: the tests' asserts
-    compare by standard_type (pytest_standin/asserts.py)."""
+    ``type(get_config()) in (dict, list)`` hold as in one process. ``is`` cannot be taught here: the tests' ``is``
+    comparisons and unittest's assertIs go through standard_type (pytest_standin/asserts.py: same)."""
 
     def __eq__(cls, other: object) -> bool:
         return cls is other or other is cls._sbx_base
