@@ -5,9 +5,19 @@ The test doubles themselves are in fakes.py (Ray actors import them by that modu
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The test doubles' solver stores (fakes._solver_folder), made in worker processes and Ray actors too, which inherit
+# this: one folder for the session, removed when it ends, so that no run leaves folders behind in the temp folder.
+os.environ["TEST_SOLVERS_DIR"] = tempfile.mkdtemp(prefix="test-solvers-")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(os.environ.get("TEST_SOLVERS_DIR", ""), ignore_errors=True)
 
 
 @pytest.hookimpl(wrapper=True)

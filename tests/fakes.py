@@ -162,9 +162,16 @@ class ScriptedRecipe:
         if endpoint in self.dead:
             ollama_models(endpoint, timeout=2.0)
         answer = humaneval_answers(load_problems(), right=set(self.right), fix_on_attempt=dict(self.fix_on_attempt))
-        folder = Path(tempfile.mkdtemp(prefix="scripted-solver-"))
+        folder = _solver_folder("scripted-solver-")
         return Solver(PromptKeyedModel(answer=answer, delay=self.delay), folder / "solves.sqlite",
                       ModelSpec("fake", "scripted", "test"))
+
+
+def _solver_folder(prefix: str) -> Path:
+    """A fresh folder for a recipe's solver store, under the session's TEST_SOLVERS_DIR (conftest.py removes it when
+    the session ends; worker processes and Ray actors inherit the variable), else the system's temp folder."""
+    root = os.environ.get("TEST_SOLVERS_DIR")
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=root if root and os.path.isdir(root) else None))
 
 
 def _refuse(prompt: str, attempt: int) -> str:
@@ -186,7 +193,7 @@ class FirstSolverDownRecipe:
             os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
         except FileExistsError:
             return self.others(endpoint, n_threads)
-        folder = Path(tempfile.mkdtemp(prefix="down-solver-"))
+        folder = _solver_folder("down-solver-")
         return Solver(PromptKeyedModel(answer=_refuse), folder / "solves.sqlite", ModelSpec("fake", "scripted", "test"))
 
 
@@ -208,7 +215,7 @@ class KeyedRecipe:
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
         from agent import ModelSpec, Solver
 
-        folder = Path(tempfile.mkdtemp(prefix="keyed-solver-"))
+        folder = _solver_folder("keyed-solver-")
         return Solver(PromptKeyedModel(answer=keyed_answers(self.answers)), folder / "solves.sqlite",
                       ModelSpec("fake", "keyed", "test"))
 
@@ -268,7 +275,7 @@ class DrawnInOrderRecipe:
     def __call__(self, endpoint: str | None = None, n_threads: int | None = None):
         from agent import ModelSpec, Solver
 
-        folder = Path(tempfile.mkdtemp(prefix="drawn-solver-"))
+        folder = _solver_folder("drawn-solver-")
         return Solver(SeededModel(answer=drawn_in_order(self.answers)), folder / "solves.sqlite",
                       ModelSpec("fake", "drawn-in-order", "test"))
 
