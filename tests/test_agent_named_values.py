@@ -18,6 +18,12 @@ READ = {
     "a built input": "items = list(range(3, 0, -1))\nassert total(items) == 6\n",
     "a result named in the message too": "result = total([3, 1, 2])\nassert result == 6, f'got {result}'\n",
     "an if that raises": "result = total([3, 1, 2])\nif result != 6:\n    raise AssertionError(f'got {result}')\n",
+    # A helper of the tests' that checks: the result handed to it, or the input it passes on (session 30).
+    "a result a helper checks by raising": ("def check_eq(got, want):\n    if got != want:\n"
+                                            "        raise AssertionError(f'{got} != {want}')\n\n"
+                                            "check_eq(total([3, 1, 2]), 6)\n"),
+    "an input a helper that asserts passes on": ("def expect(xs, want):\n    assert total(xs) == want\n\n"
+                                                 "expect([3, 1, 2], 6)\n"),
 }
 
 
@@ -76,6 +82,13 @@ NOT_READ = {
                                      "    assert total(a) == 1\n"),
     "a fixture beside the case": ("import pytest\n\n@pytest.mark.parametrize('a', [1])\ndef test_a(a, tmp_path):\n"
                                   "    assert total(a, tmp_path) == 1\n"),
+    "a helper's input changed before the call": ("def expect(xs, want):\n    xs.append(1)\n"
+                                                 "    assert total(xs) == want\n\nexpect([3], 4)\n"),
+    "a helper given no literal": "def expect(xs, want):\n    assert total(xs) == want\n\nexpect(load(), 6)\n",
+    "a result a helper changes before its check": ("def check(got, want):\n    got.sort()\n    assert got == want\n\n"
+                                                   "check(total([3]), [3])\n"),
+    "a result a helper reads outside its check": ("def check(got, want):\n    print(got)\n    assert got == want\n\n"
+                                                  "check(total([3]), [3])\n"),
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from agent.loop.named_values import file_names, named_results, with_named_inputs
+from agent.loop.named_values import file_names, named_results, results_checked_by_helpers, with_named_inputs
 from sandbox.locked_parse import parse
 
 # Calls a check may wrap around the function's result to compare only what it cares about: its items whatever
@@ -107,6 +107,9 @@ def observed_calls(tests: str, names: set[str] | None = None) -> list[tuple[ast.
     checked = {id(node) for expression in [*_checked(module), *_messages(module)] for node in ast.walk(expression)}
     found += [(call, _observer(name, in_file.parents))
               for call, name in named_results(in_file, checked, lambda c: _is_function(c, names))]
+    # A result handed straight to a helper of the tests' that checks it (check_eq(f(2), 4)) is read there alike.
+    found += [(call, _observer(name, in_file.parents))
+              for call, name in results_checked_by_helpers(in_file, checked, lambda c: _is_function(c, names))]
     found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
     read = with_named_inputs([call for call, _ in found], in_file, lambda c: _is_function(c, names))
     return [(call, observer) for calls, (_, observer) in zip(read, found) for call in calls]

@@ -241,6 +241,55 @@ def _parametrized_cases(call: ast.Call, parents: dict[int, ast.AST],
     return [{name: case[name] for name in passed} for case in cases if all(constant(case[n])[0] for n in passed)]
 
 
+def _helper(name: str, bound: dict[str, list[ast.AST]]) -> ast.FunctionDef | None:
+    """The tests' own helper of that name: a plain function (no decorator: no fixture, no mark) that pytest does not
+    run itself (not test_*), bound by its def alone."""
+    sites = bound.get(name, [])
+    if len(sites) != 1 or not isinstance(sites[0], ast.FunctionDef):
+        return None
+    function = sites[0]
+    return None if function.decorator_list or function.name.startswith("test") else function
+
+
+def _arguments_by_parameter(site: ast.Call, function: ast.FunctionDef) -> dict[str, ast.expr]:
+    """What a call of the helper passes to each of its parameters (by place or by keyword); {} where a starred
+    argument leaves it unknown."""
+    if any(isinstance(a, ast.Starred) for a in site.args) or any(k.arg is None for k in site.keywords):
+        return {}
+    parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    passed = dict(zip(parameters, site.args))
+    passed.update({k.arg: k.value for k in site.keywords})
+    return passed
+
+
+def _helper_cases(call: ast.Call, names: FileNames, is_function: Callable[[ast.Call], bool]
+                  ) -> list[dict[str, ast.expr]]:
+    """For a call inside a helper of the tests' that passes the helper's parameters (``def expect(xs, want): assert
+    total(xs) == want``, called as ``expect([3, 1, 2], 6)``), the cases its calls in the file give: one for each
+    call that passes literals there; [] otherwise. Each parameter passed must be bound nowhere else in the helper and
+    read there once, as an argument of the function's calls."""
+    bound, _, parents, _ = names
+    function = _enclosing_function(call, parents)
+    helper = _helper(function.name, bound) if isinstance(function, ast.FunctionDef) else None
+    if helper is None:
+        return []
+    parameters = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]}
+    passed = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & parameters
+    inside_bound, inside_loads = _bound_names(helper), _loads(helper)
+    if not passed or any(len(inside_bound.get(name, [])) != 1 or
+                         not _passed_once(inside_loads.get(name, []), parents, is_function) for name in passed):
+        return []
+    cases = []
+    for site in names.loads.get(helper.name, []):
+        caller = parents.get(id(site))
+        if not (isinstance(caller, ast.Call) and caller.func is site):
+            continue
+        given = _arguments_by_parameter(caller, helper)
+        if all(name in given and constant(given[name])[0] for name in passed):
+            cases.append({name: given[name] for name in passed})
+    return cases[:MAX_CASES]
+
+
 def _substituted(call: ast.Call, values: dict[str, ast.expr]) -> ast.Call:
     """A copy of the call with each argument that is a name in values replaced by its value node."""
     named = copy.copy(call)
@@ -280,7 +329,8 @@ def with_named_inputs(calls: list[ast.Call], names: FileNames,
         passed = [a for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)]
         values = {n.id: v for n in passed if (v := value_of(n, call)) is not None}
         named = _substituted(call, values) if values else call
-        cases = _parametrized_cases(call, parents, is_function)  # the call itself: its place in the file
+        # the call itself: its place in the file
+        cases = _parametrized_cases(call, parents, is_function) or _helper_cases(call, names, is_function)
         read.append([_substituted(named, case) for case in cases] or [named])
     return read
 
@@ -299,4 +349,32 @@ def named_results(names: FileNames, checked: set[int],
         if all(id(u) in checked and _before(value, u) and not isinstance(parents.get(id(u)), ast.Attribute)
                for u in uses):
             found.append((value, min(uses, key=lambda u: (u.lineno, u.col_offset))))
+    return found
+
+
+def results_checked_by_helpers(names: FileNames, checked: set[int],
+                               is_function: Callable[[ast.Call], bool]) -> list[tuple[ast.Call, ast.Name]]:
+    """Calls of the function passed straight to a helper of the tests' that checks the parameter they reach
+    (``def check_eq(got, want): if got != want: raise AssertionError(...)``, called as ``check_eq(total([3, 1, 2]),
+    6)``): (the call, the parameter where the helper's check first reads it). Only where the helper binds the
+    parameter nowhere else and reads it only inside its checks, none calling a method on it."""
+    bound, loads, parents, _ = names
+    found: list[tuple[ast.Call, ast.Name]] = []
+    for name, uses in loads.items():
+        helper = _helper(name, bound)
+        if helper is None:
+            continue
+        inside_bound, inside_loads = _bound_names(helper), _loads(helper)
+        for site in uses:
+            caller = parents.get(id(site))
+            if not (isinstance(caller, ast.Call) and caller.func is site):
+                continue
+            for parameter, value in _arguments_by_parameter(caller, helper).items():
+                reads = inside_loads.get(parameter, [])
+                if not (isinstance(value, ast.Call) and is_function(value)) or len(
+                        inside_bound.get(parameter, [])) != 1:
+                    continue
+                if reads and all(id(r) in checked and not isinstance(parents.get(id(r)), ast.Attribute)
+                                 for r in reads):
+                    found.append((value, min(reads, key=lambda r: (r.lineno, r.col_offset))))
     return found
