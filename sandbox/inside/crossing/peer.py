@@ -53,6 +53,9 @@ class Peer(Codec, RemoteErrors):
         self.channels = channels.Channels(in_fd, out_fd, self._serve_channel if role == "code" else None)
         self.calls = _Calls()
         self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
+        # A request left before its answer came (a test's own alarm raised while the other side was still busy with
+        # it, EvalPlus's call limit): the other side may be busy yet, so nothing asks it anything merely to learn.
+        self.abandoned = False
 
     # What a thread's calls in progress hold: each thread of the tests that calls the code has its own.
     nesting = property(lambda self: self.calls.nesting, lambda self, v: setattr(self.calls, "nesting", v))
@@ -92,11 +95,17 @@ class Peer(Codec, RemoteErrors):
 
     def _await_answer(self, op: str, channel: int, sent: tuple | None) -> object:
         while True:
-            message = self.receive(channel)
-            kind = message[0]
-            if kind == "q" and len(message) == 5:
-                self.serve(message)
-                continue
+            try:
+                message = self.receive(channel)
+                kind = message[0]
+                if kind == "q" and len(message) == 5:
+                    self.serve(message)
+                    continue
+            except PeerGone:
+                raise
+            except BaseException:
+                self.abandoned = True
+                raise
             extra = message[-1] if len(message) >= 2 else None
             dropped = None  # what this message let go of, held until its payload is read (releasing.incoming)
             released = None

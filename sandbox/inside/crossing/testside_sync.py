@@ -253,8 +253,8 @@ def fetch_notes(side: TestsSide | None) -> None:
     test's function (THREAD_CALLBACK) after the call that started it had returned, while the test waited on its own
     (``done.wait(2)``), so that the failing test is not judged, as it would be had another call followed."""
     peer = side.peer if side is not None else None
-    if peer is None or peer.dead:
-        return
+    if peer is None or peer.dead or peer.abandoned:
+        return  # gone, or maybe still busy with a call the test left (its own time limit): nothing to wait for
     try:
         peer.request("notes", ("m", "solution"))
     except Exception:  # the code's process gone or refusing: what it noted stays unsaid, as before
