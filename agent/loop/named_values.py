@@ -251,13 +251,24 @@ def _helper(name: str, bound: dict[str, list[ast.AST]]) -> ast.FunctionDef | Non
     return None if function.decorator_list or function.name.startswith("test") else function
 
 
+def _parameters(function: ast.FunctionDef) -> list[str]:
+    """The parameters a call may pass by place or by keyword, in order."""
+    return [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+
+
+def _calls_of(helper: ast.FunctionDef, names: FileNames) -> list[ast.Call]:
+    """The file's calls of the helper by its name."""
+    sites = names.loads.get(helper.name, [])
+    return [caller for site in sites
+            if isinstance(caller := names.parents.get(id(site)), ast.Call) and caller.func is site]
+
+
 def _arguments_by_parameter(site: ast.Call, function: ast.FunctionDef) -> dict[str, ast.expr]:
     """What a call of the helper passes to each of its parameters (by place or by keyword); {} where a starred
     argument leaves it unknown."""
     if any(isinstance(a, ast.Starred) for a in site.args) or any(k.arg is None for k in site.keywords):
         return {}
-    parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-    passed = dict(zip(parameters, site.args))
+    passed = dict(zip(_parameters(function), site.args))
     passed.update({k.arg: k.value for k in site.keywords})
     return passed
 
@@ -273,17 +284,14 @@ def _helper_cases(call: ast.Call, names: FileNames, is_function: Callable[[ast.C
     helper = _helper(function.name, bound) if isinstance(function, ast.FunctionDef) else None
     if helper is None:
         return []
-    parameters = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]}
-    passed = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & parameters
+    passed = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & set(
+        _parameters(helper))
     inside_bound, inside_loads = _bound_names(helper), _loads(helper)
     if not passed or any(len(inside_bound.get(name, [])) != 1 or
                          not _passed_once(inside_loads.get(name, []), parents, is_function) for name in passed):
         return []
     cases = []
-    for site in names.loads.get(helper.name, []):
-        caller = parents.get(id(site))
-        if not (isinstance(caller, ast.Call) and caller.func is site):
-            continue
+    for caller in _calls_of(helper, names):
         given = _arguments_by_parameter(caller, helper)
         if all(name in given and constant(given[name])[0] for name in passed):
             cases.append({name: given[name] for name in passed})
@@ -360,15 +368,12 @@ def results_checked_by_helpers(names: FileNames, checked: set[int],
     parameter nowhere else and reads it only inside its checks, none calling a method on it."""
     bound, loads, parents, _ = names
     found: list[tuple[ast.Call, ast.Name]] = []
-    for name, uses in loads.items():
+    for name in loads:
         helper = _helper(name, bound)
         if helper is None:
             continue
         inside_bound, inside_loads = _bound_names(helper), _loads(helper)
-        for site in uses:
-            caller = parents.get(id(site))
-            if not (isinstance(caller, ast.Call) and caller.func is site):
-                continue
+        for caller in _calls_of(helper, names):
             for parameter, value in _arguments_by_parameter(caller, helper).items():
                 reads = inside_loads.get(parameter, [])
                 if not (isinstance(value, ast.Call) and is_function(value)) or len(

@@ -17,7 +17,6 @@ import unsupported
 from asserts import Counter, TestAssertion, safe_repr, short
 from peer import PeerGone
 from proxies import RemoteError
-from testside_sync import fetch_notes
 
 TESTS_FILE = "tests.py"
 _TRACEBACK_LIMIT = 2000
@@ -115,7 +114,8 @@ class Reporter:
                 result.update(skipped=True, message=f"xfail: {reason or 'expected to fail'}")
             else:
                 result.update(passed=False, **self.failure(exc))
-                fetch_notes(self.side)
+                if self.side is not None:
+                    self.side.fetch_notes()
         self.limited(result, raised)
         if setup and result["passed"] and not result.get("skipped") and Counter.ran == asserts_before:
             return None  # a line that set something up and checked nothing: not a test

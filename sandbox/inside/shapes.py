@@ -282,15 +282,20 @@ def raises_check(stmt: ast.stmt, helpers: frozenset[str] = frozenset()) -> bool:
     passes by not raising, so unlike an assert line it need not have evaluated anything to count."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Raise)) or is_main_guard(stmt):
         return False
-    return any(isinstance(n, ast.Raise) and n.exc is not None
-               or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers for n in walk(stmt))
+    return any(_raises(n) or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
+               for n in walk(stmt))
+
+
+def _raises(node: ast.AST) -> bool:
+    """A raise of an exception of the tests' own (not a bare re-raise)."""
+    return isinstance(node, ast.Raise) and node.exc is not None
 
 
 def raising_helpers(module: ast.Module) -> frozenset[str]:
     """The tests' top-level functions that raise an exception of their own (``def check_eq(a, b): if a != b: raise
     AssertionError(f"{a} != {b}")``): a line of plain-assert tests calling one is a check (raises_check)."""
     return frozenset(stmt.name for stmt in module.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and any(isinstance(n, ast.Raise) and n.exc is not None for n in walk(stmt)))
+                     and any(_raises(n) for n in walk(stmt)))
 
 
 def is_check_call(node: ast.AST) -> bool:

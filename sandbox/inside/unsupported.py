@@ -253,8 +253,7 @@ def _unbound_methods(module: ast.Module) -> list[ast.expr]:
     """``list.sort`` of ``list.sort(inv.log)``, ``dict.get`` of ``dict.get(inv.stock, k)``: a standard container's
     method called through its class on a value from the code (its kept container crosses as a live view). What is
     marked is the method, read before the call, so that a test the call then fails is not judged."""
-    read, bound = reads_and_binds(module)
-    types = _CONTAINER_TYPES - bound  # the tests' own `list` is not the builtin
+    types = _CONTAINER_TYPES - reads_and_binds(module)[1]  # the tests' own `list` is not the builtin
     code = _from_the_code(module)
     return [node.func for node in walk(module)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

@@ -51,6 +51,19 @@ class TestsSide:
 
         self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
 
+    def fetch_notes(self) -> None:
+        """Ask the code's process for what it noted that no answer has brought yet: a thread of the code's that
+        called a test's function (THREAD_CALLBACK) after the call that started it had returned, while the test waited
+        on its own (``done.wait(2)``), so that the failing test is not judged, as it would be had another call
+        followed."""
+        peer = self.peer
+        if peer is None or peer.dead or peer.abandoned:
+            return  # gone, or maybe still busy with a call the test left (its own time limit): nothing to wait for
+        try:
+            peer.request("notes", ("m", "solution"))
+        except Exception:  # the code's process gone or refusing: what it noted stays unsaid, as before
+            pass
+
     def before_request(self) -> dict | None:
         extra = {}
         # The raw mapping compares in a microsecond where dict(os.environ) decodes every entry: a test may call the
@@ -246,19 +259,6 @@ def follow_mock_patches(side: TestsSide) -> None:
         return outcome
 
     mock._patch.__enter__, mock._patch.__exit__ = patched_enter, patched_exit
-
-
-def fetch_notes(side: TestsSide | None) -> None:
-    """Ask the code's process for what it noted that no answer has brought yet: a thread of the code's that called a
-    test's function (THREAD_CALLBACK) after the call that started it had returned, while the test waited on its own
-    (``done.wait(2)``), so that the failing test is not judged, as it would be had another call followed."""
-    peer = side.peer if side is not None else None
-    if peer is None or peer.dead or peer.abandoned:
-        return  # gone, or maybe still busy with a call the test left (its own time limit): nothing to wait for
-    try:
-        peer.request("notes", ("m", "solution"))
-    except Exception:  # the code's process gone or refusing: what it noted stays unsaid, as before
-        pass
 
 
 class SolutionModule(types.ModuleType):
