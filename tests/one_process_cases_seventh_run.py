@@ -2253,3 +2253,246 @@ class TestJobs(unittest.TestCase):
         jobs.add(1, "a")
         self.assertIs(type(jobs.seen), dict)
 ''')
+
+# ============================================================ the exception's own class, and what a log record holds
+PARSE = '''
+import json
+
+
+def parse_port(text):
+    value = int(text)
+    if not 0 < value < 65536:
+        raise ValueError(f"port out of range: {value}")
+    return value
+
+
+def load(text):
+    return json.loads(text)
+
+
+def lookup(table, key):
+    return table[key]
+
+
+def failure_of(fn, *args):
+    try:
+        fn(*args)
+    except Exception as exc:
+        return exc
+'''
+PARSE_BAD = PARSE.replace('raise ValueError(f"port out of range: {value}")',
+                          'raise RuntimeError(f"port out of range: {value}")')
+C("exception_class_is_the_standard_one_ok", PARSE, '''
+import json
+
+import pytest
+
+
+def test_excinfo_type():
+    with pytest.raises(ValueError) as excinfo:
+        parse_port("70000")
+    assert excinfo.type is ValueError
+    assert "out of range" in str(excinfo.value)
+
+
+def test_type_of_caught():
+    try:
+        lookup({}, "a")
+    except LookupError as exc:
+        assert type(exc) is KeyError
+        assert type(exc) == KeyError
+        assert exc.__class__ is KeyError
+        assert type(exc) not in (IndexError, ValueError)
+        assert repr(exc) == "KeyError('a')"
+
+
+def test_standard_library_class():
+    with pytest.raises(ValueError) as excinfo:
+        load("{")
+    assert excinfo.type is json.JSONDecodeError
+    assert excinfo.type is not ValueError
+
+
+def test_returned_exception():
+    exc = failure_of(parse_port, "x")
+    assert type(exc) is ValueError
+    assert isinstance(exc, ValueError)
+
+
+def test_class_as_a_key_and_in_a_traceback():
+    import traceback
+
+    exc = failure_of(lookup, [], 3)
+    assert {IndexError: "index", KeyError: "key"}[type(exc)] == "index"
+    assert len({type(exc), IndexError}) == 1
+    assert traceback.format_exception_only(type(exc), exc) == ["IndexError: list index out of range\\n"]
+''')
+C("exception_class_is_the_standard_one_bad", PARSE_BAD, '''
+import pytest
+
+
+def test_excinfo_type():
+    with pytest.raises(Exception) as excinfo:
+        parse_port("70000")
+    assert excinfo.type is ValueError
+
+
+def test_returned_exception():
+    assert type(failure_of(parse_port, "70000")) is ValueError
+''')
+C("exception_class_is_the_standard_one_unittest_ok", PARSE, '''
+import unittest
+
+
+class TestPort(unittest.TestCase):
+    def test_class(self):
+        with self.assertRaises(Exception) as cm:
+            parse_port("0")
+        self.assertIs(type(cm.exception), ValueError)
+        self.assertEqual(cm.exception.__class__, ValueError)
+        self.assertIsNot(type(cm.exception), TypeError)
+''')
+C("exception_class_is_the_standard_one_unittest_bad", PARSE_BAD, '''
+import unittest
+
+
+class TestPort(unittest.TestCase):
+    def test_class(self):
+        with self.assertRaises(Exception) as cm:
+            parse_port("0")
+        self.assertIs(type(cm.exception), ValueError)
+''')
+AUDIT = '''
+import logging
+
+log = logging.getLogger("audit")
+
+
+class Account:
+    def __init__(self, owner):
+        self.owner = owner
+
+    def __str__(self):
+        return f"account of {self.owner}"
+
+
+def withdraw(account, amount, balance):
+    if amount > balance:
+        log.warning("refused %s for %s", amount, account, extra={"owner": account.owner, "amount": amount})
+        return balance
+    return balance - amount
+
+
+def safe_ratio(a, b):
+    try:
+        return a / b
+    except ZeroDivisionError:
+        log.exception("ratio of %s to %s", a, b)
+        return None
+'''
+AUDIT_BAD = AUDIT.replace('log.exception("ratio of %s to %s", a, b)', 'log.error("ratio of %s to %s", a, b)').replace(
+    'extra={"owner": account.owner, "amount": amount}', 'extra={"owner": account.owner}')
+C("log_records_whole_ok", AUDIT, '''
+import logging
+
+
+def test_extra_fields_and_args(caplog):
+    acct = Account("ann")
+    assert withdraw(acct, 50, 20) == 20
+    record = caplog.records[0]
+    assert record.owner == "ann" and record.amount == 50
+    assert record.args[0] == 50
+    assert str(record.args[1]) == "account of ann"
+    assert record.getMessage() == "refused 50 for account of ann"
+    assert caplog.messages == ["refused 50 for account of ann"]
+
+
+def test_exception_logged(caplog):
+    assert safe_ratio(1, 0) is None
+    record = caplog.records[-1]
+    assert record.levelno == logging.ERROR
+    assert record.exc_info is not None
+    assert record.exc_info[0] is ZeroDivisionError
+    assert isinstance(record.exc_info[1], ZeroDivisionError)
+    assert "Traceback" in caplog.text
+    assert "ZeroDivisionError: division by zero" in caplog.text
+''')
+C("log_records_whole_bad", AUDIT_BAD, '''
+def test_extra_fields(caplog):
+    withdraw(Account("ann"), 50, 20)
+    assert caplog.records[0].amount == 50
+
+
+def test_exception_logged(caplog):
+    safe_ratio(1, 0)
+    assert caplog.records[-1].exc_info is not None
+    assert "ZeroDivisionError" in caplog.text
+''')
+C("log_records_whole_unittest_ok", AUDIT, '''
+import unittest
+
+
+class TestAudit(unittest.TestCase):
+    def test_logs(self):
+        with self.assertLogs("audit", level="ERROR") as cm:
+            safe_ratio(3, 0)
+        self.assertIn("ZeroDivisionError", cm.output[0])
+        self.assertIs(cm.records[0].exc_info[0], ZeroDivisionError)
+''')
+
+# ============================================================ a test patches through a package the code imported
+WEATHER = '''
+import json
+import urllib.request
+import xml.etree.ElementTree
+
+
+def temperature(city):
+    with urllib.request.urlopen(f"https://weather.example/{city}") as resp:
+        return json.loads(resp.read().decode())["temp"]
+
+
+def titles(feed_xml):
+    root = xml.etree.ElementTree.fromstring(feed_xml)
+    return [item.findtext("title") for item in root.iter("item")]
+'''
+WEATHER_BAD = WEATHER.replace('["temp"]', '["temperature"]')
+WEATHER_T = '''
+from unittest import mock
+
+
+def test_temperature_from_a_patched_urlopen():
+    resp = mock.MagicMock()
+    resp.read.return_value = b'{"temp": 21}'
+    resp.__enter__.return_value = resp
+    with mock.patch(f"{__name__}.urllib.request.urlopen", return_value=resp) as urlopen:
+        assert temperature("oslo") == 21
+    urlopen.assert_called_once_with("https://weather.example/oslo")
+
+
+def test_titles_through_a_spy():
+    feed = "<rss><item><title>a</title></item><item><title>b</title></item></rss>"
+    real = xml.etree.ElementTree.fromstring
+    with mock.patch(f"{__name__}.xml.etree.ElementTree.fromstring", wraps=real) as spy:
+        assert titles(feed) == ["a", "b"]
+    spy.assert_called_once_with(feed)
+'''
+C("patch_through_a_package_the_code_imported_ok", WEATHER, WEATHER_T)
+C("patch_through_a_package_the_code_imported_bad", WEATHER_BAD, WEATHER_T)
+
+# ============================================================ a call of the code's that raises StopIteration itself
+C("stopiteration_out_of_a_call", '''
+def first(items):
+    return next(iter(items))
+''', '''
+import pytest
+
+
+def test_first():
+    assert first([4, 5]) == 4
+
+
+def test_empty():
+    with pytest.raises(StopIteration):
+        first([])
+''')

@@ -157,6 +157,45 @@ def test_a_containers_method_through_its_class_on_the_codes_container_is_not_jud
                                                                        (True, False)]
 
 
+WORDS = ("import sys\n\ndef main(argv=None):\n    args = sys.argv[1:] if argv is None else argv\n"
+         "    print(len(args))\n    return 0\n\nif __name__ == '__main__':\n    sys.exit(main())\n")
+
+
+def test_the_codes_file_run_as_a_program_is_not_judged_whichever_way_it_exits():
+    # Before: the subprocess found no file (the code's is not in the tests' reach) and exited 2: a test of a wrong
+    # usage's exit status passed, one of the output failed, where one process ran the script.
+    tests = ("import subprocess, sys, pathlib\nimport solution\n"
+             "def test_output():\n    out = subprocess.run([sys.executable, solution.__file__, 'a', 'b'],\n"
+             "                         capture_output=True, text=True)\n    assert out.stdout == '2\\n'\n"
+             "def test_status():\n    script = pathlib.Path(solution.__file__)\n"
+             "    assert subprocess.run([sys.executable, str(script)]).returncode == 2\n"
+             "def test_module():\n    assert subprocess.call(['python', '-m', 'solution']) == 0\n"
+             "def test_shell():\n    import os\n    assert os.system('python3 -m solution x') == 0\n"
+             "def test_other_program():\n    out = subprocess.run(['echo', 'hi'], capture_output=True, text=True)\n"
+             "    assert main(out.stdout.split()) == 0\n")
+    assert [line.split(":")[0] for line in unsupported_in(tests)] == ["line 4", "line 9", "line 11", "line 14"]
+    report = run_tests(WORDS, tests)
+    assert report.status == "unsupported" and report.unsupported == unsupported.PROGRAM_OF_THE_CODE, report.summary()
+    assert [(t.passed, bool(t.unsupported)) for t in report.tests] == [(False, True)] * 4 + [(True, False)]
+    assert unsupported_in("import subprocess\ndef test_a():\n    subprocess.run(['ls', 'data.py'])\n") == []
+
+
+def test_the_codes_main_block_runs_in_its_process_through_runpy():
+    # Before: AttributeError ('CodeModuleFinder' object has no attribute 'get_code'): runpy asked the tests' process
+    # for the code to run; it runs again in the code's process, under the name asked, its module left as it was.
+    tests = ("import runpy, sys, pytest\nimport solution\n"
+             "def test_main_block(monkeypatch, capsys):\n    monkeypatch.setattr(sys, 'argv', ['words', 'a', 'b'])\n"
+             "    with pytest.raises(SystemExit) as stop:\n        runpy.run_module('solution', run_name='__main__')\n"
+             "    assert stop.value.code == 0 and capsys.readouterr().out == '2\\n'\n"
+             "def test_by_path(capsys):\n    names = runpy.run_path(solution.__file__)\n"
+             "    assert names['main'](['x']) == 0 and capsys.readouterr().out == '1\\n'\n"
+             "    assert solution.__name__ == 'solution'\n")
+    report = run_tests(WORDS, tests)
+    assert report.passed, report.summary()
+    wrong = WORDS.replace("sys.exit(main())", "sys.exit(main() + 1)")
+    assert [t.passed for t in run_tests(wrong, tests).tests] == [False, True]
+
+
 def test_a_limit_is_one_entry_any_developer_can_add():
     finds = [limit.finds for limit in unsupported.LIMITS]
     assert all(callable(f) and isinstance(f(ast.parse("x = 1\n")), list) for f in finds)

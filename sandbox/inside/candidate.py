@@ -157,7 +157,22 @@ class CodeSide:
             self.names.reloaded()
             exec(self.compiled, self.module.__dict__)
             return None
+        if op == "run_main" and obj is self.module and self.compiled is not None and args and type(args[0]) is str:
+            return self._run_as_program(args[0], self.peer.decode(args[1]) if len(args) > 1 else None)
         raise ValueError(f"unknown operation {op!r}")
+
+
+    def _run_as_program(self, run_name: str, init_globals: object) -> dict:
+        """runpy.run_module("solution", run_name="__main__") of a test: the code runs again in a namespace of its
+        own under that name, as runpy runs it (its ``if __name__ == "__main__":`` block too); what it binds is the
+        answer, as runpy returns it. The module's own namespace is left as it was."""
+        namespace = dict(init_globals) if isinstance(init_globals, dict) else {}
+        namespace.update({"__name__": run_name, "__file__": SOLUTION_FILE, "__builtins__": builtins,
+                          "__loader__": None, "__package__": None, "__spec__": None, "__cached__": None,
+                          "__doc__": None})
+        exec(self.compiled, namespace)
+        return {name: value for name, value in namespace.items() if not name.startswith("__") and not (
+            isinstance(value, types.ModuleType) and values.module_record(value) is None)}
 
 
 _MISSING = object()

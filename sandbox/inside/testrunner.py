@@ -32,7 +32,7 @@ from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
 from syntax_walk import fix_missing_locations, walk
 from shapes import (constructor_of, detect_shape, holds_assert, is_main_guard, module_under_test, raises_check,
                     raising_helpers, uncollected_class_words)
-from testside_sync import CodeModuleFinder, SolutionModule, TestsSide, follow_mock_patches
+from testside_sync import CodeModuleFinder, SolutionModule, TestsSide, follow_mock_patches, teach_runpy
 from wire import read_exact
 
 
@@ -268,6 +268,7 @@ def _run(source: str, entry_point: str | None, req_fd: int, resp_fd: int, side: 
     if alias:
         sys.modules[alias] = solution  # `from calculator import add`: the tests' name for the code's module
     sys.meta_path.insert(0, CodeModuleFinder(solution, frozenset({"solution", alias} - {None})))
+    teach_runpy(solution, frozenset({"solution", alias} - {None}))
     sys.modules["pytest"] = pytest_shim.pytest_module()
     unittest.main = _run_by_the_sandbox
     teach_unittest()

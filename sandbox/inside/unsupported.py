@@ -74,6 +74,10 @@ STREAM_MOCKED = ("the test put a mock in place of sys.stdout or sys.stderr and t
 UNBOUND_METHOD = ("the test calls a list's, dict's or set's method through its class (`list.sort(items)`, "
                   "`dict.get(stock, key)`) on a container the code keeps, which reaches the tests as a live view: the "
                   "standard type's method takes only its own objects; call it on the object (`items.sort()`)")
+PROGRAM_OF_THE_CODE = ("the test runs the code's file as a program of its own (python on solution.py, or -m "
+                       "solution, in a subprocess); the sandbox runs the code only in its own confined process, which "
+                       "the tests cannot start again: call its main function (`main(['--lines', path])`), or run "
+                       "its `__main__` block with `runpy.run_module('solution', run_name='__main__')`")
 _MAX_NOTES = 8
 
 
@@ -261,12 +265,63 @@ def _unbound_methods(module: ast.Module) -> list[ast.expr]:
             and node.func.attr not in _BUILDERS and _mentions(node.args[0], code)]
 
 
+_PROGRAM_CALLS = frozenset({"run", "Popen", "call", "check_call", "check_output", "getoutput", "getstatusoutput",
+                            "system", "popen", "create_subprocess_exec", "create_subprocess_shell"})
+_PROGRAM_MODULES = frozenset({"subprocess", "os", "asyncio"})
+
+
+def _programs_of_the_code(module: ast.Module) -> list[ast.expr]:
+    """``subprocess.run([sys.executable, solution.__file__, path])``, ``os.system("python -m solution")``: a call
+    that starts a program, given the code's file or module (its ``__file__``, a name bound from it, a text naming
+    ``solution.py``, ``-m solution`` or ``import solution``). What is marked is the function, read before the
+    program starts (in the sandbox the file is not there: a test of its failing exit could pass)."""
+    alias = module_under_test(module, lambda name: name in sys.stdlib_module_names or name in KNOWN_PACKAGES)
+    names = {"solution", alias} - {None}
+    texts = [f"{name}.py" for name in names] + [f"import {name}" for name in names]
+    imported = {item.asname or item.name for node in walk(module) if isinstance(node, ast.ImportFrom)
+                and node.module in _PROGRAM_MODULES for item in node.names}
+
+    def names_the_file(node: ast.AST, refs: set[str]) -> bool:
+        if _mentions(node, refs):
+            return True
+        # ast.walk: the arguments' own display of constants (['python', '-m', 'solution']) is what is read
+        constants = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        return any(any(text in c for text in texts) or c in names and "-m" in constants for c in constants) or \
+            any(re.search(rf"-m\s+{re.escape(name)}\b", c) for c in constants for name in names)
+
+    refs = {f"{name}.__file__" for name in names}
+    grew = True
+    while grew:  # names bound from the file (script = Path(solution.__file__)) name it too
+        grew = False
+        for node in walk(module):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and \
+                    names_the_file(node.value, refs):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                new = {t for target in targets for t in _targets(target)} - refs
+                if new:
+                    refs |= new
+                    grew = True
+    found = []
+    for node in walk(module):
+        if not isinstance(node, ast.Call):
+            continue
+        called = _dotted(node.func) or ""
+        base, _, last = called.rpartition(".")
+        if last not in _PROGRAM_CALLS or not (base.split(".")[-1] in _PROGRAM_MODULES or not base and last in imported):
+            continue
+        if any(names_the_file(argument, refs) for argument in [*node.args, *(k.value for k in node.keywords)]):
+            found.append(node.func)
+    return found
+
+
 LIMITS: list[Limit] = [
     Limit("id() across the processes", ID_CROSSING, _ids_crossing, words=("id",)),
     Limit("memory shared across the processes", MEMORY_SHARED, _memory_checks, stops=True,
           words=("shares_memory", "may_share_memory")),
     Limit("a standard container's method through its class", UNBOUND_METHOD, _unbound_methods,
           words=tuple(sorted(_CONTAINER_TYPES))),
+    Limit("the code's file run as a program", PROGRAM_OF_THE_CODE, _programs_of_the_code, stops=True,
+          words=("subprocess", "system", "popen", "create_subprocess_exec", "create_subprocess_shell")),
 ]
 
 

@@ -67,8 +67,19 @@ class _Records:
                 if (formats and type(record.msg) is str and type(args) is tuple and len(args) <= 20
                         and all(type(a) in LOG_ARGS for a in args)):
                     kept.update(msg=record.msg[:10000], args=args)
+                elif formats and type(record.msg) is str and type(args) is tuple and len(args) <= 20:
+                    # Other args cross as objects beside the message formatted here (caplog.records[0].args[0] is
+                    # the code's Item): formatting them again there would call the code back from a log handler.
+                    kept.update(msg=record.msg[:10000], message=message[:10000], objects={"args": args})
+                objects = kept.setdefault("objects", {})
+                exception = _exception_fields(record, objects)
+                kept.update(exception)
+                extra = {k: v for k, v in list(vars(record).items())[:200] if k not in own_fields}
+                if extra:  # logger.warning("login", extra={"user": user}): caplog.records[0].user
+                    objects["extra"] = extra
                 self.records.append(kept)
 
+        own_fields = _record_fields()
         self.records: list[dict] = []
         self.handler = Handler(0)
         self.saved = {}
@@ -79,13 +90,62 @@ class _Records:
                 logger.setLevel(level)
         logging.getLogger().addHandler(self.handler)
 
-    def close(self) -> list[dict]:
+    def close(self, encode) -> list[dict]:
+        """The records, each one's objects (args, exception, extra fields) encoded to cross; one that cannot is left
+        out of its record."""
         import logging
 
         logging.getLogger().removeHandler(self.handler)
         for name, level in self.saved.items():
             logging.getLogger(name or None).setLevel(level)
+        for kept in self.records:
+            objects = kept.pop("objects", None)
+            if not objects:
+                continue
+            crossed = {}
+            for key, value in objects.items():
+                if key == "extra":
+                    value = {k: _encoded(encode, v) for k, v in value.items() if type(k) is str}
+                    crossed[key] = {k: v for k, v in value.items() if v is not None}
+                else:
+                    crossed[key] = _encoded(encode, value)
+            kept["objects"] = {k: v for k, v in crossed.items() if v is not None}
         return self.records
+
+
+def _encoded(encode, value: object) -> tuple | None:
+    try:
+        return encode(value)
+    except Exception:
+        return None
+
+
+def _record_fields() -> frozenset:
+    """The attributes a LogRecord has of its own: any other was passed as extra=."""
+    import logging
+
+    made = logging.LogRecord("n", 0, "p", 0, "m", (), None)
+    return frozenset(vars(made)) | {"message", "asctime", "taskName"}
+
+
+def _exception_fields(record, objects: dict) -> dict:
+    """A record's exception (logger.exception, exc_info=True) and stack (stack_info=True): the traceback as this
+    process formats it, as a handler's formatter would here; the exception goes in objects, to cross as exc_info."""
+    import logging
+
+    found = {}
+    info = record.exc_info
+    if type(info) is tuple and len(info) == 3 and isinstance(info[1], BaseException):
+        try:
+            text = record.exc_text or logging.Formatter().formatException(info)
+        except Exception:
+            text = None
+        if type(text) is str:
+            found["exc_text"] = text[:100000]
+        objects["exc"] = info[1]
+    if type(record.stack_info) is str:
+        found["stack_info"] = record.stack_info[:100000]
+    return found
 
 
 class _Frame:
@@ -122,7 +182,7 @@ class _Frame:
         if self.streams is not None:
             sys.stdout, sys.stderr = self.streams
         if self.records is not None:
-            records = self.records.close()
+            records = self.records.close(encode)
             if records:
                 found["logs"] = records
         if self.warnings is not None:

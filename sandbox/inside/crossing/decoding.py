@@ -180,7 +180,8 @@ class Decoder:
         elif type(info.get("standard")) is str and info["standard"] in standard_objects.KINDS:
             made = standard_objects.view(ref, info["standard"], caps_in(info.get("caps")), _names(info))
         elif type(info.get("exception")) is str:
-            made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref)
+            made = proxies.remote_exception(self, info["exception"], str(info.get("message", "")), ref,
+                                            exact=info.get("exact") is True)
             if not isinstance(made, BaseExceptionGroup):
                 proxies.give_args(made, info)
         else:

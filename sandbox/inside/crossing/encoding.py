@@ -33,6 +33,7 @@ from kinds import (
     CannotCross,
     dict_items,
     builtin_exception_name,
+    is_builtin_exception,
     caps_of,
     read_as,
     text_of,
@@ -231,6 +232,8 @@ class Encoder:
                 info["value"] = self._node(read_as(base, value), 1)
         elif isinstance(value, BaseException):
             info["exception"] = builtin_exception_name(cls)
+            if is_builtin_exception(cls):
+                info["exact"] = True
         if isinstance(value, BaseException):
             info["message"] = text_of(str, value, MESSAGE_LIMIT)
             info.update(exception_fields(value))

@@ -121,6 +121,11 @@ def as_list(items: object) -> list:
     return list(items)
 
 
+def is_builtin_exception(cls: type) -> bool:
+    """Whether cls is a builtin exception class itself (ZeroDivisionError, not a subclass of it)."""
+    return getattr(builtins, cls.__name__, None) is cls and cls.__name__ not in _NEVER_RAISED
+
+
 def builtin_exception_name(cls: type) -> str:
     for klass in cls.__mro__:
         if getattr(builtins, klass.__name__, None) is klass and klass.__name__ not in _NEVER_RAISED:

@@ -105,28 +105,15 @@ def _concat_after(view: object, other: object) -> object:
 _made: dict[tuple, type] = {}
 
 
-class ViewType(type):
+class ViewType(proxies.StandInType):
     """A live view's type, equal to the container type it stands for: ``type(inv.items) == list`` and
-    ``type(get_config()) in (dict, list)`` hold as in one process. ``is`` cannot be taught here: the tests' ``is``
-    comparisons and unittest's assertIs go through standard_type (pytest_standin/asserts.py: same)."""
-
-    def __eq__(cls, other: object) -> bool:
-        return cls is other or other is cls._sbx_base
-
-    def __ne__(cls, other: object) -> bool:
-        return not ViewType.__eq__(cls, other)
-
-    # Hashed as itself, not as the type it stands for: the ABCs' caches are weak sets of classes, where a view's type
-    # found equal to list (cached as a Sequence's subclass already) would never be registered and flagged.
-    __hash__ = type.__hash__
-
-    def __repr__(cls) -> str:
-        return repr(cls._sbx_base)  # a failed assert says <class 'dict'>, as one process's would
+    ``type(get_config()) in (dict, list)`` hold as in one process."""
 
 
 def standard_type(value: object) -> object:
-    """The container type a live view's type stands for; anything else as it is (read without asking anyone)."""
-    return value._sbx_base if type(value) is ViewType else value
+    """The standard class a class of stand-ins stands for (a live view's container type, the exception class the
+    other side raised); anything else as it is (read without asking anyone)."""
+    return value._sbx_base if issubclass(type(value), proxies.StandInType) else value
 
 
 def view(ref: proxies.Ref, base: type, caps: frozenset) -> object:

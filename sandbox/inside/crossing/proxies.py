@@ -495,6 +495,36 @@ class ContainerProxy(ObjectProxy):
     __hash__ = None
 
 
+class StandInType(type):
+    """The type of a class that stands here for a standard class of the other side's (``_sbx_base``): a live view of
+    its list or dict, its ZeroDivisionError. Equal to that class, so ``type(inv.items) == list`` and
+    ``type(err) == ZeroDivisionError`` hold as in one process. ``is`` cannot be taught here: the tests' ``is``
+    comparisons and unittest's assertIs go through live_views.standard_type (pytest_standin/asserts.py: same)."""
+
+    def __eq__(cls, other: object) -> bool:
+        return cls is other or other is cls._sbx_base
+
+    def __ne__(cls, other: object) -> bool:
+        return not StandInType.__eq__(cls, other)
+
+    # Hashed as itself, not as the class it stands for: the ABCs' caches are weak sets of classes, where a view's type
+    # found equal to list (cached as a Sequence's subclass already) would never be registered and flagged.
+    __hash__ = type.__hash__
+
+    def __repr__(cls) -> str:
+        return repr(cls._sbx_base)  # a failed assert says <class 'dict'>, as one process's would
+
+
+class StandInErrorType(StandInType):
+    """The class of the other side's exception raised as a standard class itself (its ZeroDivisionError), hashed as
+    that class: ``{ZeroDivisionError: "math"}[type(err)]`` finds it, as in one process. No ABC registers such a
+    class, so an ABC's cache that takes it for the standard one answers as it would for that one (it is its
+    subclass)."""
+
+    def __hash__(cls) -> int:
+        return hash(cls._sbx_base)
+
+
 class RemoteError(BaseException):
     """Base of the other side's exceptions raised here (``remote_traceback`` holds where they came from), beside the
     builtin class they were: a BaseException only, so that ``except Exception`` catches what one process's would
@@ -1229,19 +1259,27 @@ def _standard_exception(qualified: str | None) -> type | None:
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,
-                     qualified: str | None = None, group: list | None = None) -> BaseException:
+                     qualified: str | None = None, group: list | None = None, exact: bool = False) -> BaseException:
     """An exception of the other side's, as one of this side's classes of the same family (the standard library's
     class it was, or its nearest builtin one), named as the other side named it, which ``except`` and
-    ``pytest.raises`` match by that family. group: an exception group's exceptions, rebuilt."""
-    base = _standard_exception(qualified) or _builtin_exception(base_name)
+    ``pytest.raises`` match by that family. group: an exception group's exceptions, rebuilt. exact: it was of the
+    builtin class base_name itself, as one raised by the standard library is of the class qualified names: its
+    class here then stands for that one (StandInType)."""
+    standard = _standard_exception(qualified)
+    base = standard or _builtin_exception(base_name)
     if issubclass(base, BaseExceptionGroup):
         return _remote_group(base, message, group or [], ref)
     name = type_name or base.__name__
     key = (name, base)
     cls = _named_errors.get(key)
     if cls is None:
-        cls = type(name, (base, RemoteError), {"__module__": "solution" if peer.role == "tests" else "tests",
-                                 "__getattr__": _getattr, "__str__": _remote_str})
+        namespace = {"__module__": "solution" if peer.role == "tests" else "tests", "__getattr__": _getattr,
+                     "__str__": _remote_str}
+        if (base is standard or exact) and name == base.__name__:  # pytest.raises's .type is that very class
+            cls = StandInErrorType(name, (base, RemoteError), {**namespace, "_sbx_base": base,
+                                                              "__module__": base.__module__})
+        else:
+            cls = type(name, (base, RemoteError), namespace)
         _named_errors[key] = cls
     made = cls.__new__(cls)
     made.args = (message,)

@@ -11,7 +11,15 @@ import traceback
 
 import proxies
 import values
-from kinds import MESSAGE_LIMIT, builtin_exception_name, exception_fields, short_text, standard_name, text_of
+from kinds import (
+    MESSAGE_LIMIT,
+    builtin_exception_name,
+    exception_fields,
+    is_builtin_exception,
+    short_text,
+    standard_name,
+    text_of,
+)
 
 
 class RemoteErrors:
@@ -54,7 +62,8 @@ class RemoteErrors:
         # A group's str adds "(2 sub-exceptions)" to its message, which rebuilding it would add again.
         grouped = isinstance(exc, BaseExceptionGroup) and type(exc.message) is str
         message = exc.message if grouped else text_of(str, exc, MESSAGE_LIMIT)
-        info = {"type": cls.__name__, "base": builtin_exception_name(cls), "message": message,
+        info = {"type": cls.__name__, "base": builtin_exception_name(cls), "exact": is_builtin_exception(cls),
+                "message": message,
                 **exception_fields(exc),
                 "qualified": standard_name(cls),
                 "traceback": short_text("".join(lines)),
@@ -126,7 +135,7 @@ class RemoteErrors:
         qualified = info.get("qualified")
         exc = proxies.remote_exception(self, str(info.get("base", "Exception")), str(info.get("message", "")),
                                        ref, str(info.get("type")), qualified if type(qualified) is str else None,
-                                       group)
+                                       group, info.get("exact") is True)
         exc.remote_traceback = str(info.get("traceback", ""))
         if not isinstance(exc, BaseExceptionGroup):
             proxies.give_args(exc, info)

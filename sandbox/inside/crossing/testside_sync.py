@@ -123,7 +123,7 @@ class TestsSide:
                 stream.write(text)
         records = extra.get("logs")
         if type(records) is list:
-            _log(records)
+            _log(records, self.peer.decode)
         argv = environment.argv_list(extra.get("argv"))
         if argv is not None:  # the code's sys.argv[1:] = [...]: the tests' too
             sys.argv, self.argv_sent = argv, list(argv)  # two lists: a test's change in place is then seen
@@ -307,6 +307,36 @@ class CodeModuleFinder:
         side.peer.request("reload", ("m", "solution"))
 
 
+def teach_runpy(module: types.ModuleType, names: frozenset[str]) -> None:
+    """runpy in this process runs the code's module as a program in the code's process (a test of its ``if __name__
+    == "__main__":`` block: ``runpy.run_module("solution", run_name="__main__")``, or run_path of its file); any
+    other module or path as runpy does. Never a file of the code's executed here."""
+    runpy = sys.modules.get("runpy")
+    if runpy is None or getattr(runpy, "_sbx_taught", False):
+        return
+    run_module, run_path = runpy.run_module, runpy.run_path
+    origin = module.__dict__.get("__file__")
+
+    def as_program(run_name: str, init_globals: object) -> object:
+        side = module.__dict__.get("_sbx_side")
+        if side is None:
+            raise ImportError("the code's module cannot be run here")
+        return side.peer.request("run_main", ("m", "solution"), run_name, side.peer.encode(init_globals))
+
+    def taught_run_module(mod_name, init_globals=None, run_name=None, alter_sys=False):
+        if mod_name in names:
+            return as_program(mod_name if run_name is None else run_name, init_globals)
+        return run_module(mod_name, init_globals, run_name, alter_sys)
+
+    def taught_run_path(path_name, init_globals=None, run_name=None):
+        if type(origin) is str and isinstance(path_name, (str, os.PathLike)) and \
+                os.path.normpath(os.fspath(path_name)) == os.path.normpath(origin):
+            return as_program("<run_path>" if run_name is None else run_name, init_globals)
+        return run_path(path_name, init_globals, run_name)
+
+    runpy.run_module, runpy.run_path, runpy._sbx_taught = taught_run_module, taught_run_path, True
+
+
 def _log_levels() -> dict | None:
     """When the tests' logging has a handler (caplog, basicConfig, assertLogs, a handler of their own on the code's
     logger): the levels the tests set, by logger."""
@@ -324,16 +354,68 @@ def _log_levels() -> dict | None:
     return levels
 
 
-def _log(records: list) -> None:
+def _log(records: list, decode) -> None:
     import logging
 
     for record in records[:10000]:
         if type(record) is not dict:
             continue
-        fields = {k: record[k] for k in ("name", "levelname", "msg", "funcName") if type(record.get(k)) is str}
+        fields = {k: record[k] for k in ("name", "levelname", "msg", "funcName", "exc_text", "stack_info")
+                  if type(record.get(k)) is str}
         fields.update({k: record[k] for k in ("levelno", "lineno") if type(record.get(k)) is int})
         args = record.get("args")
         plain = type(args) is tuple and all(type(a) in LOG_ARGS for a in args)
-        made = logging.makeLogRecord({**fields, "args": args if plain else None, "pathname": "solution.py",
+        objects = _decoded(record.get("objects"), decode)
+        # A field named as a LogRecord's method or attribute (getMessage) would replace it on the record here, and
+        # the tests' handlers would call the code from inside one: left out.
+        extra = {k: v for k, v in (objects.get("extra") or {}).items() if not hasattr(logging.LogRecord, k)}
+        made = logging.makeLogRecord({**extra, **fields,
+                                      "args": args if plain else None, "pathname": "solution.py",
                                       "filename": "solution.py", "module": "solution"})
+        exc = objects.get("exc")
+        if isinstance(exc, BaseException):
+            made.exc_info = (type(exc), exc, None)
+        message = record.get("message")
+        if type(objects.get("args")) is tuple and type(message) is str:
+            made.args = objects["args"]
+            made.__class__ = _formatted_record()
+            made.__class__.messages[made] = message
         logging.getLogger(fields.get("name") or None).handle(made)
+
+
+def _decoded(objects: object, decode) -> dict:
+    """A record's objects as the tests hold them; one that does not decode is left out."""
+    found = {}
+    if type(objects) is not dict:
+        return found
+    for key, value in objects.items():
+        try:
+            if key == "extra" and type(value) is dict:
+                found[key] = {k: decode(v) for k, v in value.items() if type(k) is str}
+            elif key in ("args", "exc"):
+                found[key] = decode(value)
+        except Exception:
+            continue
+    return found
+
+
+_formatted_record_class = None
+
+
+def _formatted_record():
+    """A LogRecord whose message is the one the code's process formatted: its args are the code's objects, and
+    formatting them again here would call the code back from inside a log handler."""
+    global _formatted_record_class
+    if _formatted_record_class is None:
+        import logging
+        import weakref
+
+        messages = weakref.WeakKeyDictionary()
+
+        class LogRecord(logging.LogRecord):
+            def getMessage(self) -> str:
+                return messages.get(self, self.msg)
+
+        LogRecord.messages = messages
+        _formatted_record_class = LogRecord
+    return _formatted_record_class

@@ -323,9 +323,31 @@ _NOT_IMPORTED = frozenset({"antigravity", "this", "idlelib", "tkinter", "turtle"
 
 
 def module_record(value: object) -> tuple | None:
-    """("module", name) for a module of the standard library (the code's `import random`), else None."""
+    """("module", name) for a module of the standard library (the code's `import random`), else None; a package
+    with ("module", name, submodules): those loaded here that it holds as attributes (the code's `import
+    urllib.request` binds urllib, and a test patches "solution.urllib.request.urlopen")."""
     name = getattr(value, "__name__", None)
-    return ("module", name) if standard_module(name) else None
+    if not standard_module(name):
+        return None
+    if type(getattr(value, "__dict__", None)) is not dict or "__path__" not in value.__dict__:
+        return ("module", name)
+    found = _submodules(name)
+    return ("module", name, found) if found else ("module", name)
+
+
+def _submodules(package: str, limit: int = 64) -> tuple:
+    """The loaded submodules of a package its modules hold as attributes, at any depth (xml.etree.ElementTree)."""
+    found = []
+    for full, module in list(sys.modules.items()):
+        if len(found) >= limit:
+            break
+        if not full.startswith(package + ".") or not standard_module(full):
+            continue
+        parent, _, child = full.rpartition(".")
+        holder = sys.modules.get(parent)
+        if getattr(holder, "__dict__", {}).get(child) is module:
+            found.append(full)
+    return tuple(sorted(found))
 
 
 def standard_module(name: object) -> bool:
@@ -338,12 +360,22 @@ def build_module(record: tuple) -> object:
     """The standard module a module_record names, imported by this side."""
     import importlib
 
-    if len(record) != 2 or not standard_module(record[1]):
+    if len(record) not in (2, 3) or not standard_module(record[1]):
         raise BadRecord("not a standard module")
+    submodules = record[2] if len(record) == 3 else ()
+    if type(submodules) is not tuple or len(submodules) > 64 or not all(
+            type(n) is str and n.startswith(record[1] + ".") and standard_module(n) for n in submodules):
+        raise BadRecord("not a package's standard submodules")
     try:
-        return importlib.import_module(record[1])
+        module = importlib.import_module(record[1])
     except ImportError as exc:
         raise BadRecord(f"module {record[1]!r}: {exc}") from None
+    for name in submodules:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # one the other side has and this side cannot load: its attribute stays unset, as here
+            pass
+    return module
 
 
 # Records whose fields are all plain: the tag names the builder.
