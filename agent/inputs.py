@@ -43,6 +43,7 @@ _OTHER_LANGUAGE = re.compile(
 )
 _BUILTINS = frozenset(dir(builtins))
 _NAME_IN_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CALL_IN_WORDS = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\(")  # main( of "main(argv=None) counts", not .exit(
 
 
 class BadInput(ValueError):
@@ -175,8 +176,9 @@ def infer_entry_point(task: str, tests: str) -> str | None:
     counts = Counter(name for unit in units for name in _called(unit, own))
     if not counts:  # no call, but maybe a reference, as in `assert callable(f)`
         counts = Counter(name for unit in units for name in _mentioned(unit) - own - _BUILTINS)
-    if not counts:
-        return None
+    if not counts:  # the tests run the code as a program (runpy): the one function the words write as a call
+        called_in_words = set(_CALL_IN_WORDS.findall(task)) - _BUILTINS
+        return called_in_words.pop() if len(called_in_words) == 1 else None
     in_every = [name for name, n in counts.items() if n == len(units)]
     for pool in (in_every, list(counts)):
         in_task = [name for name in named if name in pool]

@@ -42,6 +42,10 @@ SIGNATURE = 'def solve(N):\n    """Return the sum of the digits of N in binary."
     # Two functions, each called by one test, neither named by the task: cannot tell.
     ("Two things.", "assert f(1) == 1\nassert g(2) == 2\n", None),
     ("Nothing called.", "assert True\n", None),
+    # Tests that run the code as a program call nothing: the one function the words write as a call, not sys.exit.
+    ("A program: main(argv=None) prints the count; it calls sys.exit(main()) when run as a script.",
+     "import runpy\ndef test_a():\n    runpy.run_module('solution', run_name='__main__')\n", "main"),
+    ("Use print(x) and len(y).", "assert True\n", None),
 ])
 def test_the_entry_point_is_inferred_from_the_tests_and_the_task(task, tests, expected):
     assert infer_entry_point(task, tests) == expected
