@@ -2496,3 +2496,62 @@ def test_empty():
     with pytest.raises(StopIteration):
         first([])
 ''')
+
+# ============================================================ standard objects the code returns: identifiers, matches, streams
+IDS = '''
+import io
+import ipaddress
+import re
+import uuid
+
+
+def order_id(n):
+    return uuid.UUID(int=n)
+
+
+def parse_ip(text):
+    return ipaddress.ip_address(text.strip())
+
+
+def subnet(text):
+    return ipaddress.ip_network(text, strict=False)
+
+
+def find_version(text):
+    return re.search(r"v(\\d+)\\.(\\d+)", text)
+
+
+def render(rows):
+    out = io.StringIO()
+    for row in rows:
+        out.write(",".join(map(str, row)) + "\\n")
+    return out
+'''
+IDS_BAD = IDS.replace("return uuid.UUID(int=n)", "return str(uuid.UUID(int=n))").replace(
+    "ipaddress.ip_address(text.strip())", "text.strip()").replace("return out", "return out.getvalue()")
+IDS_T = '''
+import io
+import ipaddress
+import re
+import uuid
+
+
+def test_identifiers_compare_by_value():
+    assert order_id(7) == uuid.UUID(int=7)
+    assert isinstance(order_id(7), uuid.UUID)
+    assert len({order_id(1), order_id(1), order_id(2)}) == 2
+    assert parse_ip(" 10.0.0.1 ") == ipaddress.IPv4Address("10.0.0.1")
+    assert parse_ip("10.0.0.1") in subnet("10.0.0.0/8")
+    assert subnet("192.168.1.7/24") == ipaddress.ip_network("192.168.1.0/24")
+
+
+def test_match_and_stream_types():
+    m = find_version("release v3.12 is out")
+    assert isinstance(m, re.Match)
+    assert m.groups() == ("3", "12")
+    out = render([(1, 2), (3, 4)])
+    assert isinstance(out, io.StringIO)
+    assert out.getvalue() == "1,2\\n3,4\\n"
+'''
+C("standard_identifiers_matches_streams_ok", IDS, IDS_T)
+C("standard_identifiers_matches_streams_bad", IDS_BAD, IDS_T)

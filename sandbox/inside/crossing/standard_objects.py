@@ -16,6 +16,8 @@ from __future__ import annotations
 import array
 import collections
 import functools
+import io
+import re
 import types
 
 import proxies
@@ -23,10 +25,11 @@ import proxies
 KINDS: dict[str, type] = {"types.SimpleNamespace": types.SimpleNamespace, "array.array": array.array,
                           "collections.ChainMap": collections.ChainMap,
                           "types.MappingProxyType": types.MappingProxyType, "functools.partial": functools.partial,
-                          "builtins.property": property}
+                          "builtins.property": property, "re.Match": re.Match, "io.StringIO": io.StringIO,
+                          "io.BytesIO": io.BytesIO}
 _NAMES = {id(cls): name for name, cls in KINDS.items()}
-# partial and property compare by identity in one process too: they are no data to read
-_BY_DATA = frozenset(KINDS) - {"functools.partial", "builtins.property"}
+# partial, property, a match and a stream compare by identity in one process too: they are no data to read
+_BY_DATA = frozenset(KINDS) - {"functools.partial", "builtins.property", "re.Match", "io.StringIO", "io.BytesIO"}
 
 
 def name_of(value: object) -> str | None:

@@ -378,11 +378,48 @@ def build_module(record: tuple) -> object:
     return module
 
 
+_ADDRESS_TYPES = ("IPv4Address", "IPv6Address", "IPv4Network", "IPv6Network", "IPv4Interface", "IPv6Interface")
+
+
+def identifier_record(value: object) -> tuple | None:
+    """A record for a uuid.UUID or an ipaddress address, network or interface of exactly those types (immutable
+    values that compare by value: ``make_id(5) == uuid.UUID(int=5)``); else None. Their modules are only read where
+    loaded: a value of a module not loaded is none of theirs."""
+    kind = type(value)
+    uuid = sys.modules.get("uuid")
+    if uuid is not None and kind is uuid.UUID:
+        safe = value.is_safe.value
+        return ("uuid", int(value.int), safe if type(safe) is int else None)
+    ipaddress = sys.modules.get("ipaddress")
+    if ipaddress is not None and kind.__module__ == "ipaddress" and kind.__name__ in _ADDRESS_TYPES and \
+            getattr(ipaddress, kind.__name__) is kind:
+        return ("ip", kind.__name__, str(value))
+    return None
+
+
+def build_identifier(record: tuple) -> object:
+    """The UUID or ipaddress value an identifier_record describes."""
+    if record[0] == "uuid" and len(record) == 3 and type(record[1]) is int and 0 <= record[1] < 1 << 128 and \
+            record[2] in (0, -1, None):
+        import uuid
+
+        return uuid.UUID(int=record[1], is_safe=uuid.SafeUUID(record[2]))
+    if record[0] == "ip" and len(record) == 3 and record[1] in _ADDRESS_TYPES and type(record[2]) is str and \
+            len(record[2]) < 200:
+        import ipaddress
+
+        try:
+            return getattr(ipaddress, record[1])(record[2])
+        except ValueError:
+            raise BadRecord(f"an {record[1]} that does not parse") from None
+    raise BadRecord(f"a {record[0]} record of the wrong shape")
+
+
 # Records whose fields are all plain: the tag names the builder.
 BUILDERS = {"timedelta": build_time, "date": build_time, "timezone": build_time, "time": build_time,
             "datetime": build_time, "decimal": build_number, "fraction": build_number, "path": build_path,
             "array": build_array, "dtype": build_dtype, "nptype": build_numpy_type,
-            "module": build_module}
+            "module": build_module, "uuid": build_identifier, "ip": build_identifier}
 
 
 def leaf_record(value: object) -> tuple | None:
@@ -394,7 +431,7 @@ def leaf_record(value: object) -> tuple | None:
         return number_record(value)
     if kind in _PATHS.values():
         return path_record(value)
-    return array_record(value) or dtype_record(value)
+    return array_record(value) or dtype_record(value) or identifier_record(value)
 
 
 # The standard value types a class of either side may derive from and still be read as a value: the receiving side
