@@ -208,8 +208,6 @@ KNOWN = {
     "min_spoof_patched_module": ("a class of the code's that its own module binds as a standard class "
                                  "(json.decoder.JSONDecodeError = Fake) is that class for the tests: the code's "
                                  "process names its classes"),
-    "stopiteration_out_of_a_call": ("a StopIteration out of a call of the code's (not of its iterator's next) is a "
-                                    "RuntimeError in the tests: it would end a loop of theirs unseen (map(f, xs))"),
     "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
                                                    "value (`case Stack([1, *rest])` of a list subclass) does not match "
                                                    "the object itself: its one positional sub-pattern is refused"),

@@ -221,3 +221,21 @@ def test_describe_tests_says_before_any_run_what_will_not_be_judged():
     said = describe_tests("reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n")
     assert said.startswith("1 assert, each reported on its own; not judged here (the sandbox cannot run it as one "
                            "process would): line 3: the test compares or hands over id()")
+
+
+def test_a_stopiteration_of_the_codes_call_is_judged_where_a_raises_block_takes_it():
+    # Before: a RuntimeError ("StopIteration was raised outside iteration"), so pytest.raises(StopIteration) around
+    # a right answer failed. Raised as itself, it could end a loop of the tests' unseen: not judged then.
+    code = "def first(items):\n    return next(iter(items))\n"
+    tests = ("import pytest, unittest\n"
+             "def test_raises():\n    with pytest.raises(StopIteration):\n        first([])\n"
+             "def test_uncaught():\n    first([])\n"
+             "def test_by_hand():\n    try:\n        first([])\n    except StopIteration:\n        pass\n"
+             "def test_loop():\n    assert list(map(first, [[1], [], [2]])) == [1]\n"
+             "class T(unittest.TestCase):\n    def test_u(self):\n        with self.assertRaises(StopIteration):\n"
+             "            first([])\n")
+    report = run_tests(code, tests)
+    assert [(t.name, t.passed, t.unsupported) for t in report.tests] == [
+        ("test_raises", True, None), ("test_uncaught", False, None),
+        ("test_by_hand", False, unsupported.STOP_OUT_OF_CALL), ("test_loop", False, unsupported.STOP_OUT_OF_CALL),
+        ("T::test_u", True, None)], report.summary()

@@ -78,6 +78,9 @@ PROGRAM_OF_THE_CODE = ("the test runs the code's file as a program of its own (p
                        "solution, in a subprocess); the sandbox runs the code only in its own confined process, which "
                        "the tests cannot start again: call its main function (`main(['--lines', path])`), or run "
                        "its `__main__` block with `runpy.run_module('solution', run_name='__main__')`")
+STOP_OUT_OF_CALL = ("a call of the code's raised StopIteration itself (not its iterator's next), and the test went "
+                    "on without a raises block (pytest.raises, assertRaises) taking it: inside a loop of the tests' "
+                    "(map(f, xs), iter(f, None)) it ends the loop unseen, and the sandbox does not pass a test on that")
 _MAX_NOTES = 8
 
 
@@ -95,6 +98,19 @@ class Unsupported(RuntimeError):
 
 _noted: list[str] = []
 _raised: list[str] = []  # the reasons of the Unsupported raised in this process since the last take
+_stops: list[BaseException] = []  # the code's StopIterations raised here since the last take, no raises block's yet
+
+
+def stop_out_of_call(exc: BaseException) -> None:
+    """A StopIteration a call of the code's raised, raised in the tests as one process raises it: a test that passes
+    without a raises block taking it (stop_taken) is not judged (STOP_OUT_OF_CALL), one that fails fails."""
+    if len(_stops) < 100:
+        _stops.append(exc)
+
+
+def stop_taken(exc: BaseException | None) -> None:
+    """A raises block of the tests' took exc (the test expected it): no longer a reason not to judge the test."""
+    _stops[:] = [e for e in _stops if e is not exc]
 
 
 def note(reason: str) -> None:
@@ -108,13 +124,15 @@ def take() -> list[str]:
     taken = list(_noted)
     _noted.clear()
     _raised.clear()
+    _stops.clear()
     return taken
 
 
 def raised() -> list[str]:
     """The reasons of the Unsupported raised in this process since the last take: where one was, the test went on
-    past a point where one process would have done otherwise, so even a pass is not judged."""
-    return list(_raised)
+    past a point where one process would have done otherwise, so even a pass is not judged; with them, a StopIteration
+    of the code's that no raises block took (stop_out_of_call)."""
+    return list(_raised) + ([STOP_OUT_OF_CALL] if _stops else [])
 
 
 def with_notes(extra: dict | None) -> dict | None:

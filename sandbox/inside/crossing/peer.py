@@ -132,7 +132,10 @@ class Peer(Codec, RemoteErrors):
                 if kind == "r" and len(message) == 3:
                     return self.decode(message[1])
                 if kind == "e" and len(message) == 3 and type(message[1]) is dict:
-                    raise self.rebuild_error(message[1])
+                    error = self.rebuild_error(message[1])
+                    if self.role == "tests" and isinstance(error, StopIteration):
+                        unsupported.stop_out_of_call(error)
+                    raise error
                 if kind == "s" and op in _ITERATION:
                     raise StopIteration(self.decode(message[1]) if len(message) == 3 else None)
                 raise self._garbled("a garbled answer")
@@ -221,6 +224,8 @@ class Peer(Codec, RemoteErrors):
         except StopIteration as exc:
             if op in _ITERATION:
                 answer, changed = self._returned(exc.value), None
+            elif self.role == "code":  # raised as itself: the tests' side watches where it goes (stop_out_of_call)
+                answer, changed = ("e", self.describe_error(exc), None), None
             else:  # out of a call, it would end the caller's loop unseen (PEP 479 makes it an error in generators)
                 said = f" ({exc})" if str(exc) else ""
                 error = RuntimeError(f"StopIteration{said} was raised outside iteration")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import operator
 
+import unsupported
 from live_views import standard_type
 from shapes import is_check_call
 from syntax_walk import CodeTransformer, walk
@@ -80,13 +81,24 @@ def same(left: object, right: object) -> bool:
 
 def teach_unittest() -> None:
     """unittest's assertIs and assertIsNot in this process compare as the tests' own ``is`` does (same):
-    ``self.assertIs(type(inv.stock), dict)`` holds of a dict the code keeps, as in one process."""
+    ``self.assertIs(type(inv.stock), dict)`` holds of a dict the code keeps, as in one process; and its assertRaises
+    says what it took (unsupported.stop_taken: a StopIteration of the code's it expected)."""
     import unittest
+    import unittest.case
 
     case = unittest.TestCase
     if getattr(case, "_sbx_taught", False):
         return
     is_, is_not = case.assertIs, case.assertIsNot
+    raises_exit = unittest.case._AssertRaisesContext.__exit__
+
+    def took(self, exc_type, exc_value, tb):
+        taken = raises_exit(self, exc_type, exc_value, tb)
+        if taken:
+            unsupported.stop_taken(exc_value)
+        return taken
+
+    unittest.case._AssertRaisesContext.__exit__ = took
 
     def assert_is(self, expr1, expr2, msg=None):
         return is_(self, standard_type(expr1), standard_type(expr2), msg)

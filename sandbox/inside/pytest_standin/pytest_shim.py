@@ -21,6 +21,8 @@ import pprint
 import re
 import types
 
+import unsupported
+
 
 class Skipped(Exception):
     """pytest.skip: the test did not run. module_level: raised where a whole file may be skipped
@@ -97,6 +99,7 @@ class _RaisesContext:
         if not issubclass(kind, self.expected):
             return False
         self.info.type, self.info.value, self.info.tb = kind, value, tb
+        unsupported.stop_taken(value)
         if self.match is not None and not re.search(self.match, _matched_text(value)):
             raise AssertionError(f"Regex pattern {self.match!r} does not match {_matched_text(value)!r}")
         return True
