@@ -64,7 +64,7 @@ class EntryPointUse:
     """The function the tests call, as a solve will use it, and where that name came from."""
 
     name: str | None
-    how: str  # typed | inferred | none
+    how: str  # typed | inferred (from the tests' calls) | named (by the task's words: the tests call none) | none
     words: str  # one line for a person: "second_largest (inferred: the function the tests call)"
 
 
@@ -194,19 +194,27 @@ def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointU
     Raises BadInput when a typed name is not a Python name, or the tests never call or mention it."""
     typed = (typed or "").strip() or None
     inferred = infer_entry_point(task, tests)
-    if typed is None:
-        if inferred is None:
-            return EntryPointUse(None, "none", "none: the tests call no function of the code by name")
-        return EntryPointUse(inferred, "inferred", f"{inferred} (inferred: the function the tests call)")
-    if not typed.isidentifier():
-        raise BadInput(f"the entry point {typed!r} is not a valid Python name")
     try:
         module = _parse_tests(tests)
     except SyntaxError:
+        module = None
+    # Tests that run the code as a program call no function: the name came from the task's words
+    named = inferred is not None and module is not None and detect_shape(module) != "check" and \
+        inferred not in _mentioned(module)
+    if typed is None:
+        if inferred is None:
+            return EntryPointUse(None, "none", "none: the tests call no function of the code by name")
+        if named:
+            return EntryPointUse(inferred, "named", f"{inferred} (named by the task; the tests call no function)")
+        return EntryPointUse(inferred, "inferred", f"{inferred} (inferred: the function the tests call)")
+    if not typed.isidentifier():
+        raise BadInput(f"the entry point {typed!r} is not a valid Python name")
+    if module is None:
         return EntryPointUse(typed, "typed", f"{typed} (typed)")
-    if detect_shape(module) != "check" and typed not in _mentioned(module):
+    if detect_shape(module) != "check" and typed not in _mentioned(module) and not (named and typed == inferred):
         called = sorted(set().union(*(_called(u, _defined_names(module)) for u in _test_units(module))))
-        calls = (f"the tests call `{inferred}`" if inferred else
+        calls = (f"the tests call no function by name (the task names `{inferred}`)" if named else
+                 f"the tests call `{inferred}`" if inferred else
                  f"the tests call {', '.join(f'`{c}`' for c in called)}" if called else
                  "the tests call no function by name")
         raise BadInput(f"{calls}; the entry point says `{typed}`. Clear the entry point to use "

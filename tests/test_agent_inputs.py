@@ -61,6 +61,13 @@ def test_a_typed_entry_point_the_tests_never_call_is_refused_naming_both():
     assert resolve_entry_point(SIGNATURE, "assert callable(solve)\n", "solve").name == "solve"
     with pytest.raises(BadInput, match="not a valid Python name"):
         validate_input(SECOND, SECOND_TESTS, "second largest")
+    # Tests that run the code as a program: the function the task names, inferred or typed.
+    program = ("A program: main(argv=None) prints the count.",
+               "import runpy\ndef test_a():\n    runpy.run_module('solution', run_name='__main__')\n")
+    assert (resolve_entry_point(*program, None).name, resolve_entry_point(*program, None).how) == ("main", "named")
+    assert resolve_entry_point(*program, "main").how == "typed"
+    with pytest.raises(BadInput, match=r"by name \(the task names `main`\); the entry point says `run`"):
+        validate_input(*program, "run")
 
 
 def test_tests_that_import_what_the_sandbox_lacks_are_refused_as_an_environment_problem():

@@ -163,6 +163,8 @@ def entry_point_words(use: EntryPointUse) -> str:
     """The caption under the entry-point box: the name a solve will call, and where it comes from."""
     if use.how == "inferred":
         return f"Entry point: `{use.name}`, inferred from the tests"
+    if use.how == "named":
+        return f"Entry point: `{use.name}`, named by the task (the tests call no function by name)"
     if use.how == "typed":
         return f"Entry point: `{use.name}`, typed"
     return f"Entry point: {use.words}"
