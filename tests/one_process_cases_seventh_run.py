@@ -2555,3 +2555,52 @@ def test_match_and_stream_types():
 '''
 C("standard_identifiers_matches_streams_ok", IDS, IDS_T)
 C("standard_identifiers_matches_streams_bad", IDS_BAD, IDS_T)
+
+# ============================================================ a class's own annotations, read by the tests
+ANNOTATED = '''
+from dataclasses import dataclass, field
+from typing import NamedTuple, TypedDict
+
+
+@dataclass
+class Order:
+    items: list = field(default_factory=list)
+    qty: int = 1
+
+
+class Point(NamedTuple):
+    x: int
+    y: int = 0
+
+
+class Movie(TypedDict):
+    title: str
+    year: int
+
+
+class Settings:
+    debug: bool = False
+    retries: int = 3
+'''
+ANNOTATED_BAD = ANNOTATED.replace("    retries: int = 3", "    retries = 3")
+ANNOTATED_T = '''
+import inspect
+import typing
+
+
+def test_class_annotations():
+    assert Order.__annotations__ == {"items": list, "qty": int}
+    assert list(Point.__annotations__) == ["x", "y"]
+    assert Movie.__annotations__ == {"title": str, "year": int}
+    assert Settings.__annotations__ == {"debug": bool, "retries": int}
+    assert inspect.get_annotations(Settings) == {"debug": bool, "retries": int}
+
+
+def test_a_tests_class_on_the_codes():
+    class Verbose(Settings):
+        level: int = 2
+
+    assert typing.get_type_hints(Verbose) == {"debug": bool, "retries": int, "level": int}
+'''
+C("class_annotations_read_by_the_tests_ok", ANNOTATED, ANNOTATED_T)
+C("class_annotations_read_by_the_tests_bad", ANNOTATED_BAD, ANNOTATED_T)

@@ -296,6 +296,43 @@ class RemoteDoc:
         return self.doc
 
 
+class RemoteAnnotations(dict):
+    """A mirror class's __annotations__ (``Order.__annotations__ == {"items": list, "qty": int}``): the code's
+    class's own, asked the first time a test reads them (type's own __annotations__ would make an empty dict). A dict,
+    so that what reads a class's ``__dict__['__annotations__']`` itself (inspect.get_annotations, typing's hints of a
+    test's class built on the code's) finds one; every way to read it asks first."""
+
+    __slots__ = ("_sbx_ref", "_sbx_asked")
+
+    def __init__(self, ref: object) -> None:
+        super().__init__()
+        self._sbx_ref, self._sbx_asked = ref, False
+
+    def _sbx_filled(self) -> dict:
+        if not self._sbx_asked:
+            self._sbx_asked = True
+            try:
+                dict.update(self, _named_annotations(self._sbx_ref.ask(OP, "annotations")))
+            except BadAnswer as exc:
+                raise self._sbx_ref.peer._garbled(f"annotations it could not read ({exc})") from None
+            except AttributeError:
+                pass
+        return self
+
+
+def _asking_first(name: str):
+    method = getattr(dict, name)
+    return lambda self, *args, **kwargs: method(self._sbx_filled(), *args, **kwargs)
+
+
+for _method in ("__iter__", "__len__", "__getitem__", "__contains__", "__eq__", "__ne__", "__repr__", "__reversed__",
+                "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "keys", "items", "values", "get", "copy",
+                "pop", "popitem", "setdefault", "update", "clear", "__reduce_ex__"):
+    setattr(RemoteAnnotations, _method, _asking_first(_method))
+del _method
+RemoteAnnotations.__hash__ = None
+
+
 class RemoteFields:
     """A mirror dataclass's __dataclass_fields__: the code's class's fields as dataclasses.Field objects (name, type,
     default, default_factory, init, repr, compare, ...), asked the first time a test reads them."""

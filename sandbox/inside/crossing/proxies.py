@@ -859,6 +859,8 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
                        "__doc__": introspection.RemoteDoc(ref) if peer.role == "tests" else None,
                        "_sbx_class_ref": ref}
     if peer.role == "tests":
+        namespace["__annotations__"] = introspection.RemoteAnnotations(ref)
+    if peer.role == "tests":
         namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
         if info["weak"]:  # a class of __slots__ without __weakref__ is held for the run, as it takes no weak reference
