@@ -43,7 +43,8 @@ _OTHER_LANGUAGE = re.compile(
 )
 _BUILTINS = frozenset(dir(builtins))
 _NAME_IN_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CALL_IN_WORDS = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\(")  # main( of "main(argv=None) counts", not .exit(
+# main(argv=None) of "main(argv=None) counts", not sys.exit(...): a name and what its brackets hold
+_CALL_IN_WORDS = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\(([^()]*)\)")
 
 
 class BadInput(ValueError):
@@ -162,30 +163,59 @@ def infer_entry_point(task: str, tests: str) -> str | None:
     2. Among them, one the task names (a function left to write in a Python task, or a word of a task in words);
        with none named, the one name every test calls.
     3. Tests in HumanEval's ``check(candidate)`` shape call no name: the task's one function left to write.
+    4. Tests that run the code as a program (runpy) call none either: the function the task's words write with its
+       parameters (``main(argv=None)``), main first (_named_in_words).
     """
+    return _inferred(task, tests)[0]
+
+
+def _inferred(task: str, tests: str) -> tuple[str | None, str]:
+    """infer_entry_point's name, and "inferred" (from the tests' calls), "named" (by the task's words, rule 4) or
+    "none"."""
     try:
         module = _parse_tests(tests)
     except SyntaxError:
-        return None
+        return None, "none"
     named = _task_names(task)
     if detect_shape(module) == "check":
         open_defs = _functions_to_write(task)
-        return open_defs[-1] if open_defs else None
+        return (open_defs[-1], "inferred") if open_defs else (None, "none")
     own = _defined_names(module)
     units = _test_units(module)
     counts = Counter(name for unit in units for name in _called(unit, own))
     if not counts:  # no call, but maybe a reference, as in `assert callable(f)`
         counts = Counter(name for unit in units for name in _mentioned(unit) - own - _BUILTINS)
-    if not counts:  # the tests run the code as a program (runpy): the one function the words write as a call
-        called_in_words = set(_CALL_IN_WORDS.findall(task)) - _BUILTINS
-        return called_in_words.pop() if len(called_in_words) == 1 else None
+    if not counts:
+        in_words = _named_in_words(task, module)
+        return (in_words, "named") if in_words else (None, "none")
     in_every = [name for name, n in counts.items() if n == len(units)]
     for pool in (in_every, list(counts)):
         in_task = [name for name in named if name in pool]
         if in_task:
             # A Python task's last open def is the one to write (helpers come first); in words, the first named.
-            return in_task[-1] if _functions_to_write(task) else max(in_task, key=lambda n: counts[n])
-    return in_every[0] if len(in_every) == 1 else None
+            name = in_task[-1] if _functions_to_write(task) else max(in_task, key=lambda n: counts[n])
+            return name, "inferred"
+    return (in_every[0], "inferred") if len(in_every) == 1 else (None, "none")
+
+
+def _named_in_words(task: str, module: ast.Module) -> str | None:
+    """For tests that run the code as a program (runpy.run_module, run_path): the function the task's words write
+    with its parameters, empty or with a default or a comma (``main(argv=None)``, ``main()``), main first; not
+    ``O(n)`` (no function: one capital), ``word(s)`` (no parameters' shape), or a builtin (``print(x)``)."""
+    if not any(isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None))
+               in ("run_module", "run_path") for node in ast.walk(module)):
+        return None
+    found = []
+    for name, inside in _CALL_IN_WORDS.findall(task):
+        if len(name) < 2 or name.isupper() or name in _BUILTINS or not (not inside.strip() or "=" in inside
+                                                                          or "," in inside):
+            continue
+        try:
+            parse(f"def {name}({inside}):\n    pass\n")
+        except SyntaxError:
+            continue
+        found.append(name)
+    return "main" if "main" in found else found[0] if len(set(found)) == 1 else None
 
 
 def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointUse:
@@ -193,14 +223,8 @@ def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointU
 
     Raises BadInput when a typed name is not a Python name, or the tests never call or mention it."""
     typed = (typed or "").strip() or None
-    inferred = infer_entry_point(task, tests)
-    try:
-        module = _parse_tests(tests)
-    except SyntaxError:
-        module = None
-    # Tests that run the code as a program call no function: the name came from the task's words
-    named = inferred is not None and module is not None and detect_shape(module) != "check" and \
-        inferred not in _mentioned(module)
+    inferred, how = _inferred(task, tests)
+    named = how == "named"  # tests that run the code as a program call no function: the task's words named it
     if typed is None:
         if inferred is None:
             return EntryPointUse(None, "none", "none: the tests call no function of the code by name")
@@ -209,7 +233,9 @@ def resolve_entry_point(task: str, tests: str, typed: str | None) -> EntryPointU
         return EntryPointUse(inferred, "inferred", f"{inferred} (inferred: the function the tests call)")
     if not typed.isidentifier():
         raise BadInput(f"the entry point {typed!r} is not a valid Python name")
-    if module is None:
+    try:
+        module = _parse_tests(tests)
+    except SyntaxError:
         return EntryPointUse(typed, "typed", f"{typed} (typed)")
     if detect_shape(module) != "check" and typed not in _mentioned(module) and not (named and typed == inferred):
         called = sorted(set().union(*(_called(u, _defined_names(module)) for u in _test_units(module))))

@@ -202,6 +202,14 @@ HOSTILE = {
         "import random, sys\ndef parse(text):\n    sync = sys.modules['random_sync']\n"
         "    sync._Python.state = lambda self: (3, (1,) * 700, None)\n    random.seed(text)\n    return 0\n",
         "import pytest\ndef test_refuses_words():\n    with pytest.raises(ValueError):\n        parse('four')\n"),
+    # A package's record naming its __main__ as a submodule to load: importing unittest.__main__ runs unittest's
+    # runner in the tests' process, which exits it.
+    "forge_a_package_record_naming_its_main": (
+        "import sys, unittest\nvalues = sys.modules['values']\nforged = values.module_record\n"
+        "values.module_record = lambda value: ('module', 'unittest', ('unittest.__main__',)) if value is unittest "
+        "else forged(value)\nsys.modules['encoding'].module_record = values.module_record\n"
+        "def get():\n    return unittest\n",
+        "def test_get():\n    assert get() is not None\n"),
     # --- introspection answered by the code's process ------------------------------------------------------------
     "annotation_text_that_runs_in_the_tests": (
         "from __future__ import annotations\n"
@@ -293,6 +301,7 @@ EXPECTED = {
                      "signature_default_that_is_code"], {"failed"}),
     # A state no generator has is a garbled message: the code's process is taken for dead, never a ValueError in a test.
     "forge_the_random_state_sent_back": {"crashed"},
+    "forge_a_package_record_naming_its_main": {"crashed"},
     # The code catches a failing check of the tests' function: one process would pass; not judged, never a pass.
     "code_catches_the_callbacks_failing_assert": {"unsupported"},
     "context_manager_swallows_the_failing_assert": {"unsupported"},

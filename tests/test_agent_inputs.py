@@ -46,6 +46,8 @@ SIGNATURE = 'def solve(N):\n    """Return the sum of the digits of N in binary."
     ("A program: main(argv=None) prints the count; it calls sys.exit(main()) when run as a script.",
      "import runpy\ndef test_a():\n    runpy.run_module('solution', run_name='__main__')\n", "main"),
     ("Use print(x) and len(y).", "assert True\n", None),
+    ("Count the words in O(n) time.", "import runpy\ndef test_a():\n    runpy.run_module('solution')\n", None),
+    ("Print the number of word(s).", "import runpy\ndef test_a():\n    runpy.run_module('solution')\n", None),
 ])
 def test_the_entry_point_is_inferred_from_the_tests_and_the_task(task, tests, expected):
     assert infer_entry_point(task, tests) == expected

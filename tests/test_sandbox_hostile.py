@@ -248,3 +248,11 @@ def test_numpy_works_in_the_run_dir_and_after_the_workers_fork():
     for _ in range(3):  # a fresh child of the same worker each time
         report = run_tests(code, tests)
         assert report.status == "passed", report.summary()
+
+
+def test_a_forged_package_record_loads_nothing_in_the_tests_process():
+    # Before: the tests' process imported unittest.__main__, which ran unittest's runner and exited it (exit 70).
+    code, tests = HOSTILE["forge_a_package_record_naming_its_main"]
+    report = run_tests(code, tests)
+    assert report.status == "crashed" and "the code's process" in (report.error or ""), report.summary()
+    assert "Ran 0 tests" not in report.stderr and report.exit_codes.get("tests") == 0

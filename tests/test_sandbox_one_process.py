@@ -358,3 +358,26 @@ def test_reloading_the_codes_module_runs_it_again_as_one_process_does():
     stale = run_tests(RELOADED.replace("COUNT = 0", "COUNT = 0\nCOUNT = COUNT or 1"), RELOAD_TESTS)
     assert [t.name for t in stale.tests if not t.passed] == ["test_reload_resets_the_state",
                                                              "test_a_name_the_test_set_is_bound_again"]
+
+
+def test_a_standard_error_sent_as_a_value_does_not_change_the_class_of_one_raised():
+    # A JSONDecodeError the code returns crosses named ValueError too; the class made for it was the one a raised
+    # ValueError got after it (a verdict that hung on the tests' order), and a stand-in's str called itself.
+    code = ("import json\ndef parse(s):\n    try:\n        return json.loads(s)\n    except ValueError as e:\n"
+            "        return e\ndef fail():\n    raise ValueError('x')\ndef div():\n    return 1 / 0\n")
+    tests = ("import pytest\ndef test_after_a_value():\n    parse('{')\n    with pytest.raises(ValueError) as info:\n"
+             "        fail()\n    assert type(info.value) == ValueError\n"
+             "    assert not type(parse('{')) == ValueError\n"
+             "def test_a_new_one_of_its_class():\n    with pytest.raises(ZeroDivisionError) as info:\n        div()\n"
+             "    assert str(info.type('boom')) == 'boom'\n")
+    report = run_tests(code, tests)
+    assert report.passed, report.summary()
+
+
+def test_runpy_gives_back_the_programs_globals_with_its_name():
+    code = "def main():\n    print('hello')\n    return 0\nif __name__ == '__main__':\n    main()\n"
+    tests = ("import runpy\ndef test_a(capsys):\n    found = runpy.run_module('solution', run_name='__main__')\n"
+             "    assert capsys.readouterr().out == 'hello\\n'\n    assert found['__name__'] == '__main__'\n"
+             "    assert callable(found['main'])\n")
+    report = run_tests(code, tests)
+    assert report.passed, report.summary()

@@ -171,7 +171,9 @@ class CodeSide:
                           "__loader__": None, "__package__": None, "__spec__": None, "__cached__": None,
                           "__doc__": None})
         exec(self.compiled, namespace)
-        return {name: value for name, value in namespace.items() if not name.startswith("__") and not (
+        # every global, as runpy returns them (its __name__ too), but a module that cannot cross (none of the
+        # standard library's)
+        return {name: value for name, value in namespace.items() if name != "__builtins__" and not (
             isinstance(value, types.ModuleType) and values.module_record(value) is None)}
 
 

@@ -128,7 +128,7 @@ def is_builtin_exception(cls: type) -> bool:
 
 def builtin_exception_name(cls: type) -> str:
     for klass in cls.__mro__:
-        if getattr(builtins, klass.__name__, None) is klass and klass.__name__ not in _NEVER_RAISED:
+        if is_builtin_exception(klass):
             return klass.__name__
     return "Exception"
 

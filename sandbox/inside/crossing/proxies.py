@@ -539,7 +539,9 @@ def _remote_str(self: BaseException) -> str:
     message = self.__dict__.get("_sbx_message")
     if type(message) is str:
         return message
-    return next(b for b in type(self).__mro__ if b.__module__ == "builtins").__str__(self)
+    # the builtin class's own (a stand-in for ZeroDivisionError says builtins too, and is this function's)
+    return next(b for b in type(self).__mro__ if b.__module__ == "builtins" and not isinstance(b, StandInType)
+                ).__str__(self)
 
 
 OS_ERROR_FIELDS = ("errno", "strerror", "filename", "filename2")  # an OSError's own, beside its args
@@ -860,7 +862,6 @@ def make_mirror(peer: object, handle: int, name: str, qualname: str, bases: list
                        "_sbx_class_ref": ref}
     if peer.role == "tests":
         namespace["__annotations__"] = introspection.RemoteAnnotations(ref)
-    if peer.role == "tests":
         namespace["__init_subclass__"] = classmethod(_init_subclass)
     if core in (ObjectProxy, ContainerProxy):
         if info["weak"]:  # a class of __slots__ without __weakref__ is held for the run, as it takes no weak reference
@@ -1272,12 +1273,13 @@ def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None
     if issubclass(base, BaseExceptionGroup):
         return _remote_group(base, message, group or [], ref)
     name = type_name or base.__name__
-    key = (name, base)
+    stands_in = (base is standard or exact) and name == base.__name__  # pytest.raises's .type is that very class
+    key = (name, base, stands_in)  # a JSONDecodeError sent as a value is named ValueError too, and is none
     cls = _named_errors.get(key)
     if cls is None:
         namespace = {"__module__": "solution" if peer.role == "tests" else "tests", "__getattr__": _getattr,
                      "__str__": _remote_str}
-        if (base is standard or exact) and name == base.__name__:  # pytest.raises's .type is that very class
+        if stands_in:
             cls = StandInErrorType(name, (base, RemoteError), {**namespace, "_sbx_base": base,
                                                               "__module__": base.__module__})
         else:

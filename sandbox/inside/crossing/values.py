@@ -336,7 +336,11 @@ def module_record(value: object) -> tuple | None:
 
 
 def _submodules(package: str, limit: int = 64) -> tuple:
-    """The loaded submodules of a package its modules hold as attributes, at any depth (xml.etree.ElementTree)."""
+    """The loaded submodules of a package its modules hold as attributes, at any depth (xml.etree.ElementTree);
+    kept until this process loads another module."""
+    known = _submodules_known.get(package)
+    if known is not None and known[0] == len(sys.modules):
+        return known[1]
     found = []
     for full, module in list(sys.modules.items()):
         if len(found) >= limit:
@@ -347,13 +351,20 @@ def _submodules(package: str, limit: int = 64) -> tuple:
         holder = sys.modules.get(parent)
         if getattr(holder, "__dict__", {}).get(child) is module:
             found.append(full)
-    return tuple(sorted(found))
+    _submodules_known[package] = (len(sys.modules), tuple(sorted(found)))
+    return _submodules_known[package][1]
+
+
+_submodules_known: dict[str, tuple[int, tuple]] = {}
 
 
 def standard_module(name: object) -> bool:
-    """Is name a module of the standard library that may be imported because the other side named it?"""
-    top = name.split(".")[0] if type(name) is str else ""
-    return top in sys.stdlib_module_names and top not in _NOT_IMPORTED
+    """Is name a module of the standard library that may be imported because the other side named it? Never a
+    package's __main__ (importing unittest.__main__ runs unittest's runner and exits), a module that prints as it
+    loads (__hello__), or a test suite of the standard library's."""
+    parts = name.split(".") if type(name) is str else [""]
+    return parts[0] in sys.stdlib_module_names and parts[0] not in _NOT_IMPORTED and not any(
+        part.startswith("__") or part in ("test", "tests", "idle_test") or part.startswith("test_") for part in parts)
 
 
 def build_module(record: tuple) -> object:
