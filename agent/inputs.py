@@ -207,8 +207,8 @@ def _named_in_words(task: str, module: ast.Module) -> str | None:
         return None
     found = []
     for name, inside in _CALL_IN_WORDS.findall(task):
-        if len(name) < 2 or name.isupper() or name in _BUILTINS or not (not inside.strip() or "=" in inside
-                                                                          or "," in inside):
+        parameters_shape = not inside.strip() or "=" in inside or "," in inside
+        if len(name) < 2 or name.isupper() or name in _BUILTINS or not parameters_shape:
             continue
         try:
             parse(f"def {name}({inside}):\n    pass\n")

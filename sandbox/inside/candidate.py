@@ -173,8 +173,8 @@ class CodeSide:
         exec(self.compiled, namespace)
         # every global, as runpy returns them (its __name__ too), but a module that cannot cross (none of the
         # standard library's)
-        return {name: value for name, value in namespace.items() if name != "__builtins__" and not (
-            isinstance(value, types.ModuleType) and values.module_record(value) is None)}
+        return {name: value for name, value in namespace.items()
+                if name != "__builtins__" and not _module_kept_here(value)}
 
 
 _MISSING = object()
@@ -183,13 +183,17 @@ _MISSING = object()
 MODULE_DATA = frozenset({"__all__", "__doc__"})
 
 
+def _module_kept_here(value: object) -> bool:
+    """A module that does not cross: none of the standard library's (the other side imports those by name)."""
+    return isinstance(value, types.ModuleType) and values.module_record(value) is None
+
+
 def _names(peer: Peer, namespace: dict) -> dict:
     """What the code defines, as it crosses: its functions, classes and values, its ``__all__`` and docstring, and the
     standard modules it imported (other modules stay here)."""
     names = {}
     for name, value in list(namespace.items()):
-        if (name.startswith("__") and name not in MODULE_DATA) or \
-                (isinstance(value, types.ModuleType) and values.module_record(value) is None):
+        if (name.startswith("__") and name not in MODULE_DATA) or _module_kept_here(value):
             continue
         try:
             # A global list or dict is the code's state: the tests hold it live (solution.CACHE.clear()).

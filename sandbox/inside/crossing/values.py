@@ -335,7 +335,7 @@ def module_record(value: object) -> tuple | None:
     return ("module", name, found) if found else ("module", name)
 
 
-def _submodules(package: str, limit: int = 64) -> tuple:
+def _submodules(package: str) -> tuple:
     """The loaded submodules of a package its modules hold as attributes, at any depth (xml.etree.ElementTree);
     kept until this process loads another module."""
     known = _submodules_known.get(package)
@@ -343,7 +343,7 @@ def _submodules(package: str, limit: int = 64) -> tuple:
         return known[1]
     found = []
     for full, module in list(sys.modules.items()):
-        if len(found) >= limit:
+        if len(found) >= _MAX_SUBMODULES:
             break
         if not full.startswith(package + ".") or not standard_module(full):
             continue
@@ -356,6 +356,7 @@ def _submodules(package: str, limit: int = 64) -> tuple:
 
 
 _submodules_known: dict[str, tuple[int, tuple]] = {}
+_MAX_SUBMODULES = 64  # a package's submodules one record names
 
 
 def standard_module(name: object) -> bool:
@@ -374,7 +375,7 @@ def build_module(record: tuple) -> object:
     if len(record) not in (2, 3) or not standard_module(record[1]):
         raise BadRecord("not a standard module")
     submodules = record[2] if len(record) == 3 else ()
-    if type(submodules) is not tuple or len(submodules) > 64 or not all(
+    if type(submodules) is not tuple or len(submodules) > _MAX_SUBMODULES or not all(
             type(n) is str and n.startswith(record[1] + ".") and standard_module(n) for n in submodules):
         raise BadRecord("not a package's standard submodules")
     try:
