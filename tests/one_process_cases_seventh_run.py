@@ -2604,3 +2604,99 @@ def test_a_tests_class_on_the_codes():
 '''
 C("class_annotations_read_by_the_tests_ok", ANNOTATED, ANNOTATED_T)
 C("class_annotations_read_by_the_tests_bad", ANNOTATED_BAD, ANNOTATED_T)
+
+# One deepcopy, one memo: what two of the code's objects share is copied once, whichever side made it.
+SHARED_COPY = '''
+import copy
+
+
+class Node:
+    def __init__(self, name, parent=None):
+        self.name = name
+        self.parent = parent
+        self.children = []
+
+    def add(self, name):
+        child = Node(name, self)
+        self.children.append(child)
+        return child
+
+
+def snapshot(nodes):
+    return copy.deepcopy(nodes)
+'''
+SHARED_COPY_BAD = SHARED_COPY.replace("return copy.deepcopy(nodes)", "return [copy.deepcopy(n) for n in nodes]")
+SHARED_COPY_T = '''
+import copy
+from dataclasses import dataclass, field
+
+
+class Tag:
+    def __init__(self, label):
+        self.label = label
+
+
+@dataclass
+class Plan:
+    steps: list = field(default_factory=list)
+
+
+def test_a_tree_copied_whole_keeps_its_links():
+    root = Node("root")
+    a = root.add("a")
+    tree = copy.deepcopy(root)
+    assert tree.children[0].parent is tree
+    assert tree.children[0] is not a
+
+
+def test_two_nodes_sharing_a_parent():
+    p = Node("p")
+    kids = copy.deepcopy([Node("k1", p), Node("k2", p)])
+    assert kids[0].parent is kids[1].parent
+    assert kids[0].parent is not p
+
+
+def test_the_code_copies_a_list_of_its_nodes():
+    p = Node("p")
+    kids = snapshot([Node("k1", p), Node("k2", p)])
+    assert kids[0].parent is kids[1].parent
+
+
+def test_a_tests_object_two_code_objects_hold():
+    tag = Tag("t")
+    pair = copy.deepcopy((Node("a", tag), Node("b", tag)))
+    assert pair[0].parent is pair[1].parent
+    assert pair[0].parent is not tag
+    assert pair[0].parent.label == "t"
+
+
+def test_a_tests_dataclass_of_code_objects():
+    p = Node("p")
+    plan = copy.deepcopy(Plan([Node("x", p), Node("y", p), p]))
+    assert plan.steps[0].parent is plan.steps[2]
+    assert plan.steps[1].parent is plan.steps[2]
+
+
+def test_separate_deepcopies_do_not_share():
+    p = Node("p")
+    k = Node("k", p)
+    first = copy.deepcopy(k)
+    second = copy.deepcopy(k)
+    assert first.parent is not second.parent
+'''
+C("deepcopy_shares_one_memo_across_the_sides_ok", SHARED_COPY, SHARED_COPY_T)
+C("deepcopy_shares_one_memo_across_the_sides_bad", SHARED_COPY_BAD, SHARED_COPY_T)
+C("min_pickle_of_two_code_objects_sharing_a_third", '''
+class Node:
+    def __init__(self, name, parent=None):
+        self.name = name
+        self.parent = parent
+''', '''
+import pickle
+
+
+def test_pickle_list_shares():
+    p = Node("p")
+    a, b = pickle.loads(pickle.dumps([Node("a", p), Node("b", p)]))
+    assert a.parent is b.parent
+''')

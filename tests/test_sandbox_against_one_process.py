@@ -30,7 +30,6 @@ _MIRROR = ("a mirror of the code's class holds its methods and the data Python r
            "__abstractmethods__, a TypedDict's keys), not its exact __mro__ or __parameters__")
 _PRIVATE_OF_TESTS = ("the code may not read or write a private attribute of a test's object (dataclasses.replace of a "
                      "test's dataclass with a _field)")
-_DEEPCOPY = "copy.deepcopy of several of the code's objects copies each apart: an object they share is copied twice"
 _NOT_EXCEPTIONS = ("the code's KeyboardInterrupt, or the GeneratorExit its generator's close() throws into a test's "
                    'context manager, does not cross as itself')
 _FDS = "a file descriptor number of the tests' is another file, or none, in the code's process"
@@ -101,10 +100,6 @@ KNOWN = {
         "a class decorator of the code's may not set a dunder on a test's class: the tests' file does not load",
     "q5_dc_tests_dc_to_code_ok": _PRIVATE_OF_TESTS,
     "q5_min_replace_tests_dc_private_field": _PRIVATE_OF_TESTS,
-    "q5_copy_deepcopy_pickle_ok": _DEEPCOPY,
-    "q5_copy_deepcopy_pickle_bad": _DEEPCOPY,
-    "q5_min_deepcopy_two_code_objs_sharing_third": _DEEPCOPY,
-    "q5_min_deepcopy_code_obj_and_its_attr": _DEEPCOPY,
     "q5_min_code_keyboardinterrupt_caught": _NOT_EXCEPTIONS,
     "q5_gen_holds_tests_cm_ok": _NOT_EXCEPTIONS,
     "q5_min_code_close_gen_holding_tests_cm": _NOT_EXCEPTIONS,
@@ -211,6 +206,9 @@ KNOWN = {
     "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
                                                    "value (`case Stack([1, *rest])` of a list subclass) does not match "
                                                    "the object itself: its one positional sub-pattern is refused"),
+    "min_pickle_of_two_code_objects_sharing_a_third": ("pickle.dumps of several of the code's objects copies each "
+                                                       "apart (a pickler's memo does not reach the code's process): "
+                                                       "an object they share is copied twice"),
 }
 
 

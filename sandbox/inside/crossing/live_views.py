@@ -53,7 +53,7 @@ def _copy(view: object) -> object:
 
 def _deepcopy(view: object, memo: dict | None = None) -> object:
     # A deep copy is made where the container lives, and is nobody's but the caller's: it arrives as plain data.
-    return proxies._ask(view, "deepcopy")
+    return proxies.deep_copy(view, memo)
 
 
 def _reduce(view: object, protocol: object = 2) -> object:

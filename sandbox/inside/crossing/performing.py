@@ -92,7 +92,13 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
     if op in ("copy", "deepcopy"):
         import copy
 
+        if op == "deepcopy" and args:
+            memo = peer.decode(args[0])
+            if type(memo) is DeepcopyMemo:  # only one this side made (op deepcopy_memo), never the other side's dict
+                return copy.deepcopy(obj, memo.memo), None
         return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
+    if op == "deepcopy_memo":
+        return DeepcopyMemo(), None
     if op == "data":
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         if base is not None:
@@ -104,6 +110,15 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         kind = standard_abcs.standard_eq(type(obj))
         return standard_abcs.eq_data(kind, obj) if kind else None, None
     return peer.hooks.perform(op, obj, args), None
+
+
+class DeepcopyMemo:
+    """This side's half of one deepcopy of the other side's: the memo its copies of this side's objects share, so
+    that an object two of them hold is copied once (``copy.deepcopy([Node(p), Node(p)])``), as one process's memo
+    does. The other side's memo holds its proxy, so it lives as long as that deepcopy does (releasing.py)."""
+
+    def __init__(self) -> None:
+        self.memo: dict = {}
 
 
 def _as_method(value: object) -> object:

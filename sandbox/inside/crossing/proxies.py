@@ -403,7 +403,23 @@ def _copy(self) -> object:
 
 
 def _deep_copy(self, memo: dict | None = None) -> object:
-    return _ask(self, "deepcopy")
+    return deep_copy(self, memo)
+
+
+def deep_copy(proxy: object, memo: dict | None) -> object:
+    """A deep copy of the other side's object, made where it lives. Within one deepcopy (one memo here), every copy
+    made there shares one memo there too: two of the other side's objects that hold a third are copied with one copy
+    of it, and an object copied before one that holds it is that copy's (``copy.deepcopy((p, Node(p)))``)."""
+    if type(memo) is not dict:
+        return _ask(proxy, "deepcopy")
+    key = (_FAR_MEMO, id(_ref(proxy).peer))  # no id of deepcopy's (an int) is a tuple
+    far = memo.get(key)
+    if far is None:
+        far = memo[key] = _ask(proxy, "deepcopy_memo")
+    return _ask(proxy, "deepcopy", _encode(proxy, far))
+
+
+_FAR_MEMO = "the other side's memo of this deepcopy"
 
 
 def _reduce(self, protocol: object = 2) -> tuple:
