@@ -2700,3 +2700,225 @@ def test_pickle_list_shares():
     a, b = pickle.loads(pickle.dumps([Node("a", p), Node("b", p)]))
     assert a.parent is b.parent
 ''')
+
+
+# =============================================================== threads the code starts call the tests back
+# A pool inside the call (parallel_map(lambda x: x * 2, xs)), a barrier the tests' callbacks wait on together, a
+# callback that calls the code again, one that raises or prints, a pool for each of 25 calls (channels given again),
+# a tests' queue the code's threads drain, listeners run each on a thread, a thread left running past a timeout.
+
+TPOOL = '''
+from concurrent.futures import ThreadPoolExecutor
+import threading
+
+def parallel_map(func, items, workers=4):
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        return list(ex.map(func, items))
+
+def run_workers(fn, k):
+    ts = [threading.Thread(target=fn, args=(i,)) for i in range(k)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+def square(x):
+    return x * x
+'''
+TPOOL_BAD = TPOOL.replace("return list(ex.map(func, items))", "return list(ex.map(func, items[1:]))")
+C("threads_of_the_code_call_the_tests_plain_ok", TPOOL, '''
+import time
+assert parallel_map(lambda x: x * 2, [1, 2, 3]) == [2, 4, 6]
+assert parallel_map(lambda x: (time.sleep(0.05 * (3 - x)), x)[1], [0, 1, 2, 3]) == [0, 1, 2, 3]
+assert parallel_map(str.upper, ["a", "b"]) == ["A", "B"]
+''')
+C("threads_of_the_code_call_the_tests_plain_bad", TPOOL_BAD, '''
+import time
+assert parallel_map(lambda x: x * 2, [1, 2, 3]) == [2, 4, 6]
+assert parallel_map(lambda x: (time.sleep(0.05 * (3 - x)), x)[1], [0, 1, 2, 3]) == [0, 1, 2, 3]
+''')
+TPOOL_T = '''
+import threading
+import time
+import pytest
+
+def test_barrier_across_the_codes_threads():
+    b = threading.Barrier(3, timeout=5)
+    seen = []
+    lock = threading.Lock()
+    def work(i):
+        b.wait()
+        with lock:
+            seen.append(i)
+    run_workers(work, 3)
+    assert sorted(seen) == [0, 1, 2]
+
+def test_callback_calls_the_code_back():
+    assert parallel_map(lambda x: square(x) + 1, range(6)) == [1, 2, 5, 10, 17, 26]
+
+def test_error_in_a_callback():
+    def bad(x):
+        if x == 2:
+            raise ValueError("two")
+        return x
+    with pytest.raises(ValueError, match="two"):
+        parallel_map(bad, [1, 2, 3])
+
+def test_printing_callbacks(capsys):
+    parallel_map(lambda x: print("item", x), [1, 2], workers=1)
+    assert capsys.readouterr().out == "item 1\\nitem 2\\n"
+
+def test_many_pools():
+    for n in range(25):
+        assert parallel_map(lambda x: x + n, range(8), workers=8) == [x + n for x in range(8)]
+
+class Recorder:
+    def __init__(self):
+        self.items = []
+        self.lock = threading.Lock()
+    def add(self, x):
+        with self.lock:
+            self.items.append(x)
+
+def test_a_tests_object_method_from_threads():
+    rec = Recorder()
+    parallel_map(rec.add, range(20), workers=5)
+    assert sorted(rec.items) == list(range(20))
+
+def test_thread_names_differ():
+    names = set()
+    def who(_):
+        time.sleep(0.05)
+        names.add(threading.get_ident())
+    parallel_map(who, range(4), workers=4)
+    assert len(names) >= 2
+'''
+C("threads_of_the_code_call_the_tests_ok", TPOOL, TPOOL_T)
+C("threads_of_the_code_call_the_tests_bad", TPOOL_BAD, TPOOL_T)
+
+TQUEUE = '''
+import threading
+
+def consume(q, handle, workers=2):
+    def loop():
+        while True:
+            item = q.get()
+            if item is None:
+                q.task_done()
+                return
+            handle(item)
+            q.task_done()
+    ts = [threading.Thread(target=loop) for _ in range(workers)]
+    for t in ts:
+        t.start()
+    for _ in ts:
+        q.put(None)
+    for t in ts:
+        t.join()
+'''
+C("threads_of_the_code_drain_a_tests_queue_ok", TQUEUE, '''
+import queue
+import unittest
+
+class T(unittest.TestCase):
+    def test_all_handled(self):
+        q = queue.Queue()
+        for i in range(10):
+            q.put(i)
+        got = []
+        consume(q, got.append)
+        self.assertEqual(sorted(got), list(range(10)))
+        self.assertTrue(q.empty())
+''')
+C("threads_of_the_code_drain_a_tests_queue_bad", TQUEUE.replace("            handle(item)\n", "            if item % 2:\n                handle(item)\n"), '''
+import queue
+import unittest
+
+class T(unittest.TestCase):
+    def test_all_handled(self):
+        q = queue.Queue()
+        for i in range(10):
+            q.put(i)
+        got = []
+        consume(q, got.append)
+        self.assertEqual(sorted(got), list(range(10)))
+''')
+
+TEXECUTOR = '''
+import asyncio
+
+async def run_blocking(fn, *args):
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(None, fn, *args)
+'''
+C("threads_of_the_code_run_in_executor_a_tests_function_ok", TEXECUTOR, '''
+import asyncio
+def test_executor():
+    assert asyncio.run(run_blocking(lambda a, b: a + b, 2, 3)) == 5
+''')
+
+TLISTENERS = '''
+import threading
+
+class Bus:
+    def __init__(self):
+        self.handlers = []
+    def on(self, fn):
+        self.handlers.append(fn)
+        return fn
+    def emit_all(self, event):
+        ts = [threading.Thread(target=h, args=(event,)) for h in self.handlers]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+'''
+C("threads_of_the_code_run_the_tests_listeners_ok", TLISTENERS, '''
+def test_bus():
+    bus = Bus()
+    got = []
+    @bus.on
+    def a(e):
+        got.append(("a", e))
+    @bus.on
+    def b(e):
+        got.append(("b", e))
+    bus.emit_all(1)
+    assert sorted(got) == [("a", 1), ("b", 1)]
+''')
+C("threads_of_the_code_run_the_tests_listeners_bad", TLISTENERS.replace("for h in self.handlers]", "for h in self.handlers[:1]]"), '''
+def test_bus():
+    bus = Bus()
+    got = []
+    @bus.on
+    def a(e):
+        got.append(("a", e))
+    @bus.on
+    def b(e):
+        got.append(("b", e))
+    bus.emit_all(1)
+    assert sorted(got) == [("a", 1), ("b", 1)]
+''')
+TTIMEOUT = '''
+import threading, time
+def with_timeout(fn, seconds):
+    result = {}
+    def target():
+        result["v"] = fn()
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(seconds)
+    if t.is_alive():
+        raise TimeoutError("too slow")
+    return result["v"]
+'''
+C("threads_of_the_code_time_out_a_tests_function_ok", TTIMEOUT, '''
+import time, pytest
+def test_fast():
+    assert with_timeout(lambda: 42, 2) == 42
+def test_slow():
+    with pytest.raises(TimeoutError):
+        with_timeout(lambda: time.sleep(0.5), 0.1)
+def test_after():
+    assert with_timeout(lambda: "x", 2) == "x"
+''')

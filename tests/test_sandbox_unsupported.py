@@ -28,12 +28,8 @@ SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
     (REGISTRY, "def test_find():\n    reg = Registry()\n    n = Node()\n    reg.add(n)\n"
                "    assert reg.find(id(n)) is n\n", unsupported.ID_CROSSING),
     (REGISTRY, "reg = Registry()\nn = Node()\nassert reg.add(n) == id(n)\n", unsupported.ID_CROSSING),
-    # a thread of the code calls a function of the tests: the thread dies, or the pool re-raises
-    (THREADS, "def test_all():\n    assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n",
-     unsupported.THREAD_CALLBACK),
-    (POOL, "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
-           "        self.assertEqual(sorted(run_all([lambda: 1, lambda: 2])), [1, 2])\n", unsupported.THREAD_CALLBACK),
-    # ... after the code's call returned, while the test waits on its own (noted only when the test failed: fetched)
+    # a thread the code started calls a function of the tests after the code's call returned, while the test waits
+    # on its own (noted only when the test failed: fetched)
     ("import threading\ndef later(cb, delay):\n    t = threading.Timer(delay, cb)\n    t.start()\n    return t\n",
      "import threading\ndef test_wait():\n    done = threading.Event()\n    later(done.set, 0.01)\n"
      "    assert done.wait(0.5)\n", unsupported.THREAD_CALLBACK),
@@ -49,11 +45,25 @@ def test_what_cannot_behave_as_in_one_process_is_unsupported_with_the_reason(cod
     assert report.tests[0].unsupported == reason and report.tests[0].describe().startswith("NOT JUDGED")
 
 
+@pytest.mark.parametrize("code", [THREADS, POOL, POOL.replace("return list(pool.map(lambda cb: cb(), callbacks))",
+                                                                  "return [f.result() for f in [pool.submit(cb) for "
+                                                                  "cb in callbacks]]")])
+def test_threads_the_code_starts_during_a_call_call_the_tests_back_as_in_one_process(code):
+    # each on a channel of its own, served by a thread of the tests' process while the test waits for the call
+    passing = ("def test_all():\n    assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n"
+               "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+               "        self.assertEqual(sorted(run_all([lambda: 1, lambda: 2])), [1, 2])\n")
+    report = run_tests(code, passing)
+    assert report.status == "passed" and report.unsupported is None, report.summary()
+    failing = run_tests(code, "def test_all():\n    assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 3]\n")
+    assert failing.status == "failed" and failing.unsupported is None, failing.summary()
+
+
 def test_a_failure_of_the_code_beside_an_unsupported_test_is_still_a_failure_and_the_model_reads_it_first():
-    tests = ("def test_all():\n    assert sorted(run_all([lambda: 1])) == [1]\n"
-             "def test_empty():\n    assert run_all([]) == [0]\n")
-    report = run_tests(THREADS, tests)
-    assert report.status == "failed" and report.unsupported == unsupported.THREAD_CALLBACK
+    tests = ("def test_all():\n    reg = Registry()\n    n = Node()\n    assert reg.add(n) == id(n)\n"
+             "def test_empty():\n    assert Registry().find(1) == 0\n")
+    report = run_tests(REGISTRY, tests)
+    assert report.status == "failed" and report.unsupported == unsupported.ID_CROSSING
     assert (report.n_failed, report.n_unsupported) == (1, 1)
     summary = report.summary()
     assert summary.index("FAILED test_empty") < summary.index("NOT JUDGED test_all")

@@ -50,8 +50,14 @@ class Peer(Codec, RemoteErrors):
 
     def __init__(self, in_fd: int, out_fd: int, home: str, role: str) -> None:
         super().__init__(home, role)
-        self.channels = channels.Channels(in_fd, out_fd, self._serve_channel if role == "code" else None)
+        self.channels = channels.Channels(in_fd, out_fd, self._serve_channel,
+                                          opens_from=1 if role == "tests" else 1 + channels.MAX_CHANNELS)
         self.calls = _Calls()
+        # The code's side: how many requests of the tests it is serving now, on any thread. A thread the code starts
+        # meanwhile (a pool inside the call) may call the tests back on a channel of its own: the test waits for the
+        # call, reading the pipe, so its process hears the request.
+        self.serving = 0
+        self.serving_lock = threading.Lock()
         self.hooks = None  # the side's own behaviour around requests (sync of output, environment, patches)
         # A request left before its answer came (a test's own alarm raised while the other side was still busy with
         # it, EvalPlus's call limit): the other side may be busy yet, so nothing asks it anything merely to learn.
@@ -74,9 +80,19 @@ class Peer(Codec, RemoteErrors):
         if self.nesting >= MAX_NESTING:
             raise TooDeep(f"calls between the tests and the code went more than {MAX_NESTING} deep (each calling "
                           "the other back); is a recursion across them missing its base case?")
-        channel = self.channels.mine(open_one=self.role == "tests")
+        try:
+            channel = self.channels.mine(open_one=self.role == "tests" or self.serving > 0)
+        except RuntimeError as exc:
+            if self.role == "tests":
+                raise
+            raise unsupported.Unsupported(f"{exc}; {unsupported.THREAD_CALLBACK}") from None
         if channel is None:
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
+        if self.role == "code" and self.serving == 0 and channel > channels.MAX_CHANNELS:
+            # A thread of the code's calling the tests after every call of theirs returned (a pool kept in a global
+            # for later, a timer): the request waits until the tests' process next reads the pipe, where one process
+            # would run it at once; a test that fails meanwhile is not judged.
+            unsupported.note(unsupported.THREAD_CALLBACK)
         if self.channels.busy():
             raise unsupported.Unsupported(unsupported.FINALIZER_MID_MESSAGE)
         extra = self._synced(self.hooks.before_request() if self.hooks else None)
@@ -156,7 +172,8 @@ class Peer(Codec, RemoteErrors):
             raise PeerGone(self.dead) from None
 
     def _serve_channel(self, channel: int) -> None:
-        """The code's side: a thread that serves the requests of one thread of the tests."""
+        """A thread that serves the requests of one thread of the other side's (of the tests, or one the code
+        started during a call of theirs)."""
         def serve_all() -> None:
             self.channels.adopt(channel)
             while True:
@@ -169,6 +186,8 @@ class Peer(Codec, RemoteErrors):
                 try:
                     self.serve(message)
                 except PeerGone:
+                    if self.role == "tests":
+                        return  # the code's process is gone: the test that waits for it hears so
                     # The tests' process sent what this one cannot read: it ends, so that the thread of the tests
                     # waiting for this answer hears that, where it would wait for ever.
                     os._exit(1)
@@ -206,6 +225,8 @@ class Peer(Codec, RemoteErrors):
             self.hooks.before_serving(extra if type(extra) is dict else None)
         outer_kept, self.kept_now = self.kept_now, []
         self.nesting += 1
+        with self.serving_lock:
+            self.serving += 1
         try:
             if type(op) is not str:
                 raise ValueError("a request without an operation")
@@ -238,6 +259,8 @@ class Peer(Codec, RemoteErrors):
                 self.hooks.raised(exc)
         finally:
             self.nesting -= 1
+            with self.serving_lock:
+                self.serving -= 1
             self.calls.request_dropped = None
         # The linked containers' changes with the result still held (a container it returns is not let go of);
         # then, the result sent as encoded, what the code now holds only weakly (a registering decorator returns

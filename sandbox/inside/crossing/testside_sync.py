@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import types
 
 import decimal_context
@@ -43,13 +44,21 @@ class TestsSide:
         self.env_raw = environment.raw()
         self.decimals: tuple | None = None  # the decimal context's settings as the two last agreed
         self.swallowed: list[BaseException] = []
-        self.streams_served: list[tuple] = []  # the tests' streams around each call of theirs the code makes
+        self._served = threading.local()  # per thread: threads the code starts may call the tests at once
         self.handover = Handover()
         self.names = shared_names.TestsNames()
         self.pacer = one_cpu.Pacer()
         import warnings
 
         self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
+
+    @property
+    def streams_served(self) -> list[tuple | None]:
+        """The tests' streams around each call of theirs the code makes on this thread."""
+        found = getattr(self._served, "streams", None)
+        if found is None:
+            found = self._served.streams = []
+        return found
 
     def fetch_notes(self) -> None:
         """Ask the code's process for what it noted that no answer has brought yet: a thread of the code's that
