@@ -20,6 +20,14 @@ THREADS = ("import threading\ndef run_all(callbacks):\n    results = []\n    def
            "    for t in threads:\n        t.start()\n    for t in threads:\n        t.join()\n    return results\n")
 POOL = ("from concurrent.futures import ThreadPoolExecutor\ndef run_all(callbacks):\n"
         "    with ThreadPoolExecutor(2) as pool:\n        return list(pool.map(lambda cb: cb(), callbacks))\n")
+PROCESSES = ("import multiprocessing\nfrom multiprocessing import Pool\n"
+             "from concurrent.futures import ProcessPoolExecutor\ndef double(x):\n    return 2 * x\n"
+             "def pmap(f, xs):\n    with Pool(2) as pool:\n        return pool.map(double, xs)\n"
+             "def through_a_queue(n):\n    q = multiprocessing.Queue()\n    q.put(n)\n    return q.get()\n"
+             "def managed():\n    with multiprocessing.Manager() as m:\n        d = m.dict()\n        d['a'] = 1\n"
+             "        return dict(d)\n"
+             "def alone(n):\n    p = multiprocessing.Process(target=double, args=(n,))\n    p.start()\n"
+             "    p.join()\n    return p.exitcode\n")
 SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
 
 
@@ -33,6 +41,14 @@ SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
     ("import threading\ndef later(cb, delay):\n    t = threading.Timer(delay, cb)\n    t.start()\n    return t\n",
      "import threading\ndef test_wait():\n    done = threading.Event()\n    later(done.set, 0.01)\n"
      "    assert done.wait(0.5)\n", unsupported.THREAD_CALLBACK),
+    # multiprocessing's pools, queues, locks and managers: /dev/shm and sockets are no run's
+    (PROCESSES, "assert pmap(double, [1, 2]) == [2, 4]\n", unsupported.PROCESS_POOLS),
+    (PROCESSES.replace("Pool(2) as pool:\n        return pool.map(double, xs)",
+                       "ProcessPoolExecutor(2) as pool:\n        return list(pool.map(double, xs))"),
+     "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+     "        self.assertEqual(pmap(double, [1, 2]), [2, 4])\n", unsupported.PROCESS_POOLS),
+    (PROCESSES, "def test_queue():\n    assert through_a_queue(3) == 3\n", unsupported.PROCESS_POOLS),
+    (PROCESSES, "def test_manager():\n    assert managed() == {'a': 1}\n", unsupported.PROCESS_POOLS),
     # a write below sys.stdout while the test captures with capfd
     (SHOUT, "def test_out(capfd):\n    shout('hi')\n    assert capfd.readouterr().out == 'hi\\n'\n",
      unsupported.FD_WRITE),
@@ -77,6 +93,8 @@ def test_a_failure_of_the_code_beside_an_unsupported_test_is_still_a_failure_and
     # ids compared with ids: the tests hold one stand-in per object of the code, so `is` and id() agree
     (REGISTRY, "def test_same():\n    reg = Registry()\n    n = Node()\n    m = Node()\n    assert id(n) != id(m)\n"
                "    ids = [id(x) for x in (n, m)]\n    assert id(n) in ids\n"),
+    # a process of multiprocessing that shares nothing runs as it would
+    (PROCESSES, "assert alone(3) == 0\n"),
 ])
 def test_what_behaves_as_in_one_process_is_judged_as_usual(code, tests):
     report = run_tests(code, tests)

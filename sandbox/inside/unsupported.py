@@ -81,6 +81,9 @@ PROGRAM_OF_THE_CODE = ("the test runs the code's file as a program of its own (p
 STOP_OUT_OF_CALL = ("a call of the code's raised StopIteration itself (not its iterator's next), and the test went "
                     "on without a raises block (pytest.raises, assertRaises) taking it: inside a loop of the tests' "
                     "(map(f, xs), iter(f, None)) it ends the loop unseen, and the sandbox does not pass a test on that")
+PROCESS_POOLS = ("multiprocessing's shared parts (a Pool or ProcessPoolExecutor, a Queue, Lock, Value or Manager) "
+                 "need /dev/shm or a socket, which the sandbox gives no run; one process would run them: use threads "
+                 "(concurrent.futures.ThreadPoolExecutor), or a plain Process that shares nothing")
 _MAX_NOTES = 8
 
 
