@@ -166,6 +166,19 @@ HOSTILE = {
         "            pass\n    return 4\n",
         "class Strict(Base):\n    def check(self):\n        assert False, 'never call me again'\n"
         "def test_keep():\n    keep(Strict())\ndef test_later():\n    assert later() == 4\n"),
+    # A deepcopy of the tests' callback hands the code the tests' memo's token: nothing in it to read or set (the memo
+    # holds the originals deepcopy walked, the tests' harness among them: a readable one forged a pass, session 32).
+    "read_the_tests_deepcopy_memo": (
+        "import copy\ndef apply_all(fn, xs):\n    memo = {}\n    try:\n        copy.deepcopy([fn], memo)\n"
+        "    except Exception:\n        pass\n    for key, far in list(memo.items()):\n"
+        "        if not isinstance(key, tuple):\n            continue\n"
+        "        for look in (lambda: far.memo, lambda: vars(far), lambda: far.__dict__, lambda: far._memo,\n"
+        "                     lambda: setattr(far, 'memo', {}) or 'set'):\n"
+        "            try:\n                if look():\n                    return ['leak']\n"
+        "            except Exception:\n                pass\n    return ['wrong']\n",
+        "import unittest\nclass TestApply(unittest.TestCase):\n    def double(self, x):\n        return 2 * x\n"
+        "    def test_apply(self):\n        self.assertEqual(apply_all(self.double, [1, 2]), [2, 4])\n"
+        "    def test_nothing_leaked(self):\n        self.assertNotEqual(apply_all(self.double, [1]), ['leak'])\n"),
     "thread_calls_back_after_its_test": (
         "import threading, time\nKEPT = []\ndef keep(fn):\n    KEPT.append(fn)\n"
         "    def nag():\n        while True:\n            for f in KEPT:\n                try:\n"
@@ -311,6 +324,7 @@ EXPECTED = {
     # Its thread, started during a call, calls the tests back for ever: served as one process would run it, so the
     # later tests fail as there (the first is not judged: the code hid its failing check); never a pass.
     "thread_calls_back_after_its_test": {"failed", "unsupported"},
+    "read_the_tests_deepcopy_memo": {"failed"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},

@@ -2922,3 +2922,38 @@ def test_slow():
 def test_after():
     assert with_timeout(lambda: "x", 2) == "x"
 ''')
+C("min_deepcopy_a_tests_object_also_held_by_a_code_object", '''
+class Node:
+    def __init__(self, name, parent=None):
+        self.name = name
+        self.parent = parent
+''', '''
+import copy
+
+
+class P:
+    pass
+
+
+def test_shared_parent_roundtrip():
+    p = P()
+    a, b = copy.deepcopy([p, Node("n", p)])
+    assert b.parent is a
+''')
+C("threads_of_the_code_print_before_calling_back_ok", '''
+import threading
+
+
+def run(cb):
+    def work():
+        print("code-before")
+        cb()
+        print("code-after")
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+''', '''
+def test_order(capsys):
+    run(lambda: print("tests-cb"))
+    assert capsys.readouterr().out == "code-before\\ntests-cb\\ncode-after\\n"
+''')

@@ -73,17 +73,22 @@ def test_model_failure_ends_with_clear_error(tmp_path):
     assert final.status == "error" and "stopped answering" in final.error
 
 
-# Tests the sandbox cannot judge as one process would (sandbox/inside/unsupported.py): a thread of the code calls
-# back a function of the tests. The code is right; repairing it would only change correct code.
-PARALLEL_TASK = "Write run_all(callbacks): call each callback in a thread of its own and return their results."
-PARALLEL_TESTS = ("assert run_all([]) == []\n"
-                  "assert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n")
-PARALLEL_RIGHT = ("```python\nimport threading\ndef run_all(callbacks):\n    results = []\n    def call(cb):\n"
-                  "        results.append(cb())\n"
-                  "    threads = [threading.Thread(target=call, args=(cb,)) for cb in callbacks]\n"
-                  "    for t in threads:\n        t.start()\n    for t in threads:\n        t.join()\n"
-                  "    return results\n```")
-PARALLEL_WRONG = "```python\ndef run_all(callbacks):\n    return [0]\n```"
+# Tests the sandbox cannot judge as one process would (sandbox/inside/unsupported.py): a timer of the code calls back
+# a function of the tests after the code's call returned. The code is right; repairing it would only change correct
+# code.
+PARALLEL_TASK = "Write later(callback, delay): call the callback once, delay seconds from now, on a timer thread."
+PARALLEL_TESTS = ("import threading\nassert later(print, 5).cancel() is None\n"
+                  "done = threading.Event()\nlater(done.set, 0.01)\nassert done.wait(2)\n")
+PARALLEL_RIGHT = ("```python\nimport threading\ndef later(callback, delay):\n"
+                  "    timer = threading.Timer(delay, callback)\n    timer.start()\n    return timer\n```")
+PARALLEL_WRONG = "```python\ndef later(callback, delay):\n    return None\n```"
+# A pool of processes (no /dev/shm in the sandbox) is the answer's own way of working: another answer need not take it.
+POOL_TASK = "Write squares(xs): the square of each number, computed in parallel."
+POOL_TESTS = "assert squares([1, 2, 3]) == [1, 4, 9]\n"
+POOL_OF_PROCESSES = ("```python\nfrom multiprocessing import Pool\ndef square(x):\n    return x * x\n"
+                     "def squares(xs):\n    with Pool(2) as pool:\n        return pool.map(square, xs)\n```")
+POOL_OF_THREADS = ("```python\nfrom concurrent.futures import ThreadPoolExecutor\ndef squares(xs):\n"
+                   "    with ThreadPoolExecutor(2) as pool:\n        return list(pool.map(lambda x: x * x, xs))\n```")
 
 
 def test_a_candidate_that_passes_all_the_sandbox_can_judge_ends_the_solve_unsupported_not_repaired(tmp_path):
@@ -105,6 +110,16 @@ def test_a_real_failure_beside_an_unsupported_test_is_still_repaired(tmp_path):
     assert final.status == "unsupported" and final.iterations == 2
     first = solver.candidates(final.thread_id)[0]
     assert first.report.status == "failed" and "first failure" in first.headline()
+
+
+def test_a_candidate_stopped_by_its_own_way_of_working_is_repaired_with_the_reason(tmp_path):
+    model = ScriptedModel(answers=[POOL_OF_PROCESSES, POOL_OF_THREADS])
+    solver = Solver(model, tmp_path / "solves.sqlite", search=Search(budget=4, strategy="repair"))
+    _, final = run_to_end(solver.start(POOL_TASK, POOL_TESTS))
+    assert final.status == "passed" and final.iterations == 2 and final.code.startswith("from concurrent")
+    first = solver.candidates(final.thread_id)[0]
+    assert first.report.status == "unsupported" and "use threads" in first.report.summary()
+    assert "use threads" in model.log[-1]["messages"][-1].content  # the repair request reads why
 
 
 @pytest.mark.parametrize("task, tests, message", [

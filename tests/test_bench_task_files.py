@@ -319,20 +319,22 @@ def test_environment_errors_are_recorded_counted_apart_and_do_not_stop_the_run(t
 
 
 def test_tests_the_sandbox_cannot_run_as_one_process_are_counted_apart_never_as_failures(tmp_path):
-    threads = ("import threading\ndef run_all(callbacks):\n    results = []\n    def call(cb):\n"
-               "        results.append(cb())\n    ts = [threading.Thread(target=call, args=(c,)) for c in callbacks]\n"
-               "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n    return results\n")
+    threads = ("import threading\ndef later(callback, delay):\n    timer = threading.Timer(delay, callback)\n"
+               "    timer.start()\n    return timer\n")
     tasks = [
         TASKS[0],
         # Visible tests that hand an id() to the code: refused before any model call.
         {"task_id": "ids", "prompt": "Keep nodes by their id.",
          "tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n",
          "hidden_tests": "reg = Registry()\nn = Node()\nreg.add(n)\nassert reg.find(id(n)) is n\n"},
-        # Hidden tests whose callbacks a thread of the code calls: the answer's hidden verdict is not given.
-        {"task_id": "threads", "prompt": "Call callbacks in threads.", "tests": "assert run_all([]) == []\n",
-         "hidden_tests": "assert run_all([]) == []\nassert sorted(run_all([lambda: 1, lambda: 2])) == [1, 2]\n"},
+        # Hidden tests whose callback a timer of the code calls after the call returned: the answer's hidden verdict
+        # is not given.
+        {"task_id": "threads", "prompt": "Call a callback on a timer.",
+         "tests": "assert later(print, 5).cancel() is None\n",
+         "hidden_tests": "import threading\nassert later(print, 5).cancel() is None\ndone = threading.Event()\n"
+                         "later(done.set, 0.01)\nassert done.wait(2)\n"},
     ]
-    solver = task_file_solver(tmp_path, ANSWERS + (("in threads", threads, ""), ("by their id", "x = 1\n", "")))
+    solver = task_file_solver(tmp_path, ANSWERS + (("on a timer", threads, ""), ("by their id", "x = 1\n", "")))
     db_path, db, run, by_id = finished_run(tmp_path, tasks, solver)
     run_id = run.id
     assert by_id["ids"]["final_status"] == "unsupported_tests" and by_id["ids"]["iterations"] == 0

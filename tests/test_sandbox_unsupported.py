@@ -49,6 +49,11 @@ SHOUT = "import os\ndef shout(s):\n    os.write(1, (s + '\\n').encode())\n"
      "        self.assertEqual(pmap(double, [1, 2]), [2, 4])\n", unsupported.PROCESS_POOLS),
     (PROCESSES, "def test_queue():\n    assert through_a_queue(3) == 3\n", unsupported.PROCESS_POOLS),
     (PROCESSES, "def test_manager():\n    assert managed() == {'a': 1}\n", unsupported.PROCESS_POOLS),
+    # more threads than a run may hold
+    ("import threading, time\ndef run_many(n):\n    ts = [threading.Thread(target=time.sleep, args=(0.5,)) for i in "
+     "range(n)]\n"
+     "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n    return n\n",
+     "assert run_many(40) == 40\n", unsupported.THREADS_BOUND),
     # a write below sys.stdout while the test captures with capfd
     (SHOUT, "def test_out(capfd):\n    shout('hi')\n    assert capfd.readouterr().out == 'hi\\n'\n",
      unsupported.FD_WRITE),

@@ -41,7 +41,7 @@ from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signatu
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs
 from agent.loop.questions import Reply, answered, next_question, questions_put, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, judged_again, merge_attempts, read_state
-from sandbox import TestReport, run_tests
+from sandbox import TestReport, code_could_avoid, run_tests
 
 REPEAT_TEMPERATURE = 0.7
 
@@ -187,10 +187,12 @@ def environment_problem(judged: list[Attempt]) -> str | None:
 def unsupported_problem(judged: list[Attempt]) -> str | None:
     """Why the loop stops without a pass, from the candidates just run, or None: one of them passes every visible
     test the sandbox can judge, and the others do what the sandbox cannot run as one process would (its report's
-    status is unsupported). Repairing it would change correct code for a verdict the sandbox cannot give."""
+    status is unsupported). Repairing it would change correct code for a verdict the sandbox cannot give. Not where
+    the limit is the candidate's own way of working (a pool of processes: sandbox.code_could_avoid): another answer
+    to the same tests need not meet it, and the reason reaches the model with the failure."""
     for attempt in judged:
         report = attempt.get("report") or {}
-        if report.get("status") == "unsupported":
+        if report.get("status") == "unsupported" and not code_could_avoid(report.get("unsupported")):
             return (f"#{attempt.get('iteration')} passes every visible test the sandbox can judge; "
                     f"{report.get('error') or report.get('unsupported')}")
     return None

@@ -84,6 +84,18 @@ STOP_OUT_OF_CALL = ("a call of the code's raised StopIteration itself (not its i
 PROCESS_POOLS = ("multiprocessing's shared parts (a Pool or ProcessPoolExecutor, a Queue, Lock, Value or Manager) "
                  "need /dev/shm or a socket, which the sandbox gives no run; one process would run them: use threads "
                  "(concurrent.futures.ThreadPoolExecutor), or a plain Process that shares nothing")
+REDIRECT_ON_A_CODE_THREAD = ("a thread the code started called a function of the tests with sys.stdout or "
+                             "sys.stderr redirected (contextlib.redirect_stdout): the tests' streams are one for their "
+                             "process and such calls overlap, so the sandbox leaves them as they were, where one "
+                             "process would write what the function prints to the code's buffer")
+NO_THREAD_TO_SERVE = ("a call from another thread found no thread to serve it in the other process (a run's threads "
+                      "are limited); one process would have run it on the calling thread")
+THREADS_BOUND = ("the run could start no more threads: the sandbox bounds the threads and processes a run holds "
+                 "(about 16 of the code's own at once), where one process would start them; use fewer threads, such as "
+                 "a ThreadPoolExecutor of a few workers")
+# The limits an answer meets by its own way of working, which another answer to the same tests need not take (threads
+# for a pool of processes, fewer threads): a solve may go on drawing where one of these is all that stops a candidate.
+CODE_CHOICES = frozenset({PROCESS_POOLS, THREADS_BOUND})
 _MAX_NOTES = 8
 
 
@@ -102,6 +114,12 @@ class Unsupported(RuntimeError):
 _noted: list[str] = []
 _raised: list[str] = []  # the reasons of the Unsupported raised in this process since the last take
 _stops: list[BaseException] = []  # the code's StopIterations raised here since the last take, no raises block's yet
+
+
+def code_could_avoid(reason: str | None) -> bool:
+    """Is reason a limit the code met by its own way of working (CODE_CHOICES), which another answer to the same
+    tests need not meet, rather than one the tests' shape meets whatever the answer?"""
+    return reason in CODE_CHOICES
 
 
 def stop_out_of_call(exc: BaseException) -> None:

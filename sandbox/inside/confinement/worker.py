@@ -46,9 +46,9 @@ import testrunner  # noqa: E402
 import bisect, collections, copy, datetime, decimal, enum, fractions, functools  # noqa: E401,F401
 import hashlib, heapq, inspect, itertools, logging, math, pathlib, random, re, statistics  # noqa: E401,F401
 import string, typing, unittest, unittest.mock, warnings  # noqa: E401,F401
-import process_pools  # noqa: E402
+import refusals  # noqa: E402
 
-process_pools.name_what_is_denied()  # before any fork: both processes of every run
+refusals.name_what_is_denied()  # before any fork: both processes of every run
 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 4, 36, 38

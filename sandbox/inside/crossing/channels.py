@@ -71,6 +71,13 @@ class Channels:
         weakref.finalize(threading.current_thread(), self.free.append, channel)
         return channel
 
+    def forget(self, channel: int) -> None:
+        """The other side's channel is not served (no thread could start): what came on it is dropped, and its next
+        message opens it again."""
+        with self.cond:
+            self.known.discard(channel)
+            self.boxes.pop(channel, None)
+
     def _side(self) -> str:
         return "tests" if self.opens_from == 1 else "code"
 

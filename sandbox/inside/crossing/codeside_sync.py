@@ -166,16 +166,7 @@ class _Frame:
             warnings.simplefilter("always")
 
     def output(self) -> dict:
-        if self.streams is None:
-            return {}
-        out, err = sys.stdout, sys.stderr
-        found = {}
-        for name, stream in (("out", out), ("err", err)):
-            if isinstance(stream, _CappedText):
-                text = stream.take()
-                if text:
-                    found[name] = text
-        return found
+        return captured() if self.streams is not None else {}
 
     def close(self, encode) -> dict:
         found = self.output()
@@ -192,6 +183,17 @@ class _Frame:
                 found["warnings"] = [(encode(w.category), str(w.message)[:10000], int(w.lineno or 0))
                                      for w in caught[:100]]
         return found
+
+
+def captured() -> dict:
+    """What the capture in place took so far ({"out": ..., "err": ...}), taken out of it."""
+    found = {}
+    for name, stream in (("out", sys.stdout), ("err", sys.stderr)):
+        if isinstance(stream, _CappedText):
+            text = stream.take()
+            if text:
+                found[name] = text
+    return found
 
 
 class Sync:
@@ -265,6 +267,10 @@ class Sync:
         """What the innermost capture holds so far (sent ahead of a call back to the tests)."""
         frame = self.requests[-1][0] if self.requests else None
         flush_streams()
+        if frame is None and not self.requests:
+            # A thread the code started during a call (a pool): what it printed went to that call's capture, the
+            # process's sys.stdout, and comes before what the tests' function prints
+            return captured() or None
         return (frame.output() or None) if frame else None
 
 

@@ -90,8 +90,9 @@ class Peer(Codec, RemoteErrors):
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
         if self.role == "code" and self.serving == 0 and channel > channels.MAX_CHANNELS:
             # A thread of the code's calling the tests after every call of theirs returned (a pool kept in a global
-            # for later, a timer): the request waits until the tests' process next reads the pipe, where one process
-            # would run it at once; a test that fails meanwhile is not judged.
+            # for later): served when a thread of the tests' process reads the pipe (the thread serving this channel
+            # does while it waits, so mostly at once, between two lines of a test), where one process would run it
+            # at once on this thread; a test that fails meanwhile is not judged.
             unsupported.note(unsupported.THREAD_CALLBACK)
         if self.channels.busy():
             raise unsupported.Unsupported(unsupported.FINALIZER_MID_MESSAGE)
@@ -192,7 +193,12 @@ class Peer(Codec, RemoteErrors):
                     # waiting for this answer hears that, where it would wait for ever.
                     os._exit(1)
 
-        threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
+        try:
+            threading.Thread(target=serve_all, name=f"sandbox channel {channel}", daemon=True).start()
+        except RuntimeError:  # no thread left (RLIMIT_NPROC counts threads): this request is refused, saying why
+            self.channels.forget(channel)  # its next request tries again
+            refused = unsupported.Unsupported(unsupported.NO_THREAD_TO_SERVE)
+            self.channels.send(("e", self.describe_error(refused), None), channel)
 
     def _synced(self, own: dict | None) -> dict | None:
         """What travels with a message: the side's own (its hooks'), the linked containers' changes (_linked), and

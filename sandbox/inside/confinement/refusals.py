@@ -1,7 +1,13 @@
-"""multiprocessing under the confinement: what it denies, named instead of failing the code's test.
+"""What the confinement refuses a run that one process would give it, named instead of failing the code's test.
 
 Runs inside the sandbox (stdlib only); the worker calls name_what_is_denied once, before any fork, so both processes
-of every run have it. A pool of processes (``multiprocessing.Pool``, ``ProcessPoolExecutor``), a ``Queue``, a
+of every run have it.
+
+Threads: a run's processes may hold a bounded number of threads (RLIMIT_NPROC counts them), so the code's pool of
+twenty threads fails to start one where one process would start them all: ``Thread.start`` then raises Unsupported
+with the reason (a RuntimeError still, as the refusal was), and the test is not judged.
+
+multiprocessing: a pool of processes (``multiprocessing.Pool``, ``ProcessPoolExecutor``), a ``Queue``, a
 ``Lock`` or a shared ``Value`` needs POSIX semaphores and shared memory, files in /dev/shm, which no run may write
 (there it is the host's, or bubblewrap's that every run of a worker shares); a ``Manager`` serves its objects on a
 socket, which no run may open. One process would run them, so a right answer would fail on a PermissionError the
@@ -15,7 +21,23 @@ import unsupported
 
 
 def name_what_is_denied() -> None:
-    """Make the three ways multiprocessing meets the confinement raise Unsupported(PROCESS_POOLS)."""
+    """Make a thread past the run's bound, and the three ways multiprocessing meets the confinement, raise
+    Unsupported with the reason."""
+    import threading
+
+    start = threading.Thread.start
+
+    def start_or_say_why(thread: threading.Thread) -> None:
+        try:
+            start(thread)
+        except RuntimeError as exc:
+            if "can't start new thread" not in str(exc):
+                raise
+            raise unsupported.Unsupported(unsupported.THREADS_BOUND) from None
+
+    start_or_say_why.__doc__ = start.__doc__
+    threading.Thread.start = start_or_say_why
+
     import _multiprocessing
     import multiprocessing.heap
     import multiprocessing.managers
