@@ -83,14 +83,10 @@ def kind_words(candidate: Candidate) -> str:
     return words + (" (code edited in the debugger)" if candidate.forked else "")
 
 
-def _unjudged(candidate: Candidate) -> bool:
-    """It passes every visible test the sandbox can judge; the others do what it cannot run as one process would."""
-    return candidate.report is not None and candidate.report.status == "unsupported"
-
-
 def verdict_word(candidate: Candidate) -> str:
     """'passes', 'fails', or 'passes what can be judged' (the other tests unsupported), never a mark alone."""
-    return "passes" if candidate.passed else "passes what can be judged" if _unjudged(candidate) else "fails"
+    return ("passes" if candidate.passed else "passes what can be judged" if candidate.passes_what_can_be_judged
+            else "fails")
 
 
 def verdict_line(candidate: Candidate) -> str:
@@ -98,7 +94,7 @@ def verdict_line(candidate: Candidate) -> str:
     carry it) and, for a failure, the first failing test with the two values it compared."""
     if not candidate.ran:
         return f"**#{candidate.number}** — not run yet"
-    mark = PASS_MARK if candidate.passed else UNJUDGED_MARK if _unjudged(candidate) else FAIL_MARK
+    mark = PASS_MARK if candidate.passed else UNJUDGED_MARK if candidate.passes_what_can_be_judged else FAIL_MARK
     return f"{mark} **#{candidate.number} {verdict_word(candidate)}** — {plain(candidate.headline())}"
 
 
@@ -113,7 +109,7 @@ def attempt_label(candidate: Candidate) -> str:
 def step_icon(candidate: Candidate) -> str:
     if not candidate.ran:
         return WAIT_ICON
-    return PASS_ICON if candidate.passed else ":material/block:" if _unjudged(candidate) else FAIL_ICON
+    return PASS_ICON if candidate.passed else ":material/block:" if candidate.passes_what_can_be_judged else FAIL_ICON
 
 
 def speed_caption(candidate: Candidate, *, alone: bool = True) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sandbox import TestReport
+from sandbox import TestReport, code_could_avoid
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,14 @@ class Candidate:
     def passed(self) -> bool:
         """Passed every visible test."""
         return self.report is not None and self.report.passed
+
+    @property
+    def passes_what_can_be_judged(self) -> bool:
+        """It passes every visible test the sandbox can judge, and the others do what the sandbox cannot run as one
+        process would whatever the answer (not a limit of its own way of working: sandbox.code_could_avoid)."""
+        report = self.report
+        return (report is not None and report.status == "unsupported"
+                and not code_could_avoid(report.unsupported))
 
     @property
     def tests_passed(self) -> int:
