@@ -206,10 +206,6 @@ KNOWN = {
     "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
                                                    "value (`case Stack([1, *rest])` of a list subclass) does not match "
                                                    "the object itself: its one positional sub-pattern is refused"),
-    "min_deepcopy_a_tests_object_also_held_by_a_code_object": ("a deepcopy of the tests' that meets one of their "
-                                                               "objects directly and again inside one of the code's "
-                                                               "copies it twice (the code's process copies it with a "
-                                                               "memo of its own)"),
     "min_pickle_of_two_code_objects_sharing_a_third": ("pickle.dumps of several of the code's objects copies each "
                                                        "apart (a pickler's memo does not reach the code's process): "
                                                        "an object they share is copied twice"),

@@ -9,9 +9,9 @@ from __future__ import annotations
 import marshal
 import sys
 import traceback
-import weakref
 
 import collecting
+import deepcopy_memos
 import linking
 import proxies
 import sharing
@@ -94,15 +94,12 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         import copy
 
         if op == "deepcopy" and args:
-            token = peer.decode(args[0])
-            memo = _MEMOS.get(token) if type(token) is DeepcopyMemo else None  # one this side made, never a dict
+            memo = deepcopy_memos.memo_of(peer.decode(args[0]))  # a token this side made, never a dict
             if memo is not None:
                 return copy.deepcopy(obj, memo), None
         return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
     if op == "deepcopy_memo":
-        token = DeepcopyMemo()
-        _MEMOS[token] = {}
-        return token, None
+        return deepcopy_memos.far_token(peer, peer.decode(args[0]) if args else None), None
     if op == "data":
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         if base is not None:
@@ -114,19 +111,6 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         kind = standard_abcs.standard_eq(type(obj))
         return standard_abcs.eq_data(kind, obj) if kind else None, None
     return peer.hooks.perform(op, obj, args), None
-
-
-class DeepcopyMemo:
-    """This side's half of one deepcopy of the other side's: a token for the memo its copies of this side's objects
-    share (_MEMOS), so that an object two of them hold is copied once (``copy.deepcopy([Node(p), Node(p)])``), as one
-    process's memo does. The other side's memo holds its proxy, so it lives as long as that deepcopy does
-    (releasing.py). Nothing in it to read or set: the memo holds this side's originals (its keep-alive list), and a
-    memo the code could read or replace would hand it the tests' harness."""
-
-    __slots__ = ("__weakref__",)
-
-
-_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # DeepcopyMemo -> its memo, while it lives
 
 
 def _as_method(value: object) -> object:

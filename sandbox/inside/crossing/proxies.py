@@ -26,6 +26,7 @@ import operator
 import types
 
 import class_data
+import deepcopy_memos
 import introspection
 import watching
 import standard_abcs
@@ -412,14 +413,12 @@ def deep_copy(proxy: object, memo: dict | None) -> object:
     of it, and an object copied before one that holds it is that copy's (``copy.deepcopy((p, Node(p)))``)."""
     if type(memo) is not dict:
         return _ask(proxy, "deepcopy")
-    key = (_FAR_MEMO, id(_ref(proxy).peer))  # no id of deepcopy's (an int) is a tuple
+    peer = _ref(proxy).peer
+    key = deepcopy_memos.key_for(peer)
     far = memo.get(key)
     if far is None:
-        far = memo[key] = _ask(proxy, "deepcopy_memo")
+        far = memo[key] = _ask(proxy, "deepcopy_memo", _encode(proxy, deepcopy_memos.own_token(memo, peer)))
     return _ask(proxy, "deepcopy", _encode(proxy, far))
-
-
-_FAR_MEMO = "the other side's memo of this deepcopy"
 
 
 def _reduce(self, protocol: object = 2) -> tuple:
