@@ -2957,3 +2957,33 @@ def test_order(capsys):
     run(lambda: print("tests-cb"))
     assert capsys.readouterr().out == "code-before\\ntests-cb\\ncode-after\\n"
 ''')
+C("threads_of_the_code_give_their_names_ok", '''
+import threading
+from concurrent.futures import ThreadPoolExecutor
+def in_background(fn):
+    t = threading.Thread(target=fn, name="bg-worker")
+    t.start()
+    t.join()
+def pool_names(fn, n):
+    with ThreadPoolExecutor(2, thread_name_prefix="pool") as ex:
+        return list(ex.map(lambda i: fn(), range(n)))
+''', '''
+import threading
+def test_named():
+    names = []
+    in_background(lambda: names.append(threading.current_thread().name))
+    assert names == ["bg-worker"]
+def test_not_main():
+    flags = []
+    in_background(lambda: flags.append(threading.current_thread() is threading.main_thread()))
+    assert flags == [False]
+def test_pool_prefix():
+    names = pool_names(lambda: threading.current_thread().name, 4)
+    assert all(n.startswith("pool_") for n in names)
+def test_local():
+    local = threading.local()
+    local.v = "main"
+    seen = []
+    in_background(lambda: seen.append(getattr(local, "v", None)))
+    assert seen == [None] and local.v == "main"
+''')

@@ -15,8 +15,10 @@ import builtins
 import importlib
 import linecache
 import sys
+import threading
 import types
 
+import channels
 import codeside_sync
 import collecting
 import environment
@@ -58,6 +60,10 @@ class CodeSide:
         redirect = self.sync.redirected(self.peer.encode)
         if redirect:
             sent = {**(sent or {}), **redirect}
+        if self.peer.channels.current() > channels.MAX_CHANNELS:
+            # A thread the code started: the tests' thread serving it takes its name, as the test's function would
+            # run on it in one process (threading.current_thread().name == "worker-1")
+            sent = {**(sent or {}), "thread": str(threading.current_thread().name)[:200]}
         return unsupported.with_notes(self._names_out(self.handover.outgoing(sent)))
 
     def after_answer(self, extra: dict) -> None:

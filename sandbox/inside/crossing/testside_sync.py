@@ -152,7 +152,11 @@ class TestsSide:
         if extra:
             self.after_answer(extra)
         redirect = extra.get("redirect") if extra else None
-        if type(redirect) is dict and self.peer is not None and self.peer.channels.current() > channels.MAX_CHANNELS:
+        for_a_code_thread = self.peer is not None and self.peer.channels.current() > channels.MAX_CHANNELS
+        name = extra.get("thread") if extra else None
+        if for_a_code_thread and type(name) is str:
+            threading.current_thread().name = name[:200]  # the code's thread's, as the function runs on it there
+        if type(redirect) is dict and for_a_code_thread:
             # A thread the code started: the tests' streams are one for the process, and such calls overlap (a
             # pool), so their redirects would be undone out of order and leave a buffer of the code's as sys.stdout.
             unsupported.note(unsupported.REDIRECT_ON_A_CODE_THREAD)
