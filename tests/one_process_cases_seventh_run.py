@@ -2987,3 +2987,58 @@ def test_local():
     in_background(lambda: seen.append(getattr(local, "v", None)))
     assert seen == [None] and local.v == "main"
 ''')
+C("threads_of_the_code_call_the_tests_mocks_ok", '''
+from concurrent.futures import ThreadPoolExecutor
+import threading
+def parallel_map(func, items, workers=4):
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        return list(ex.map(func, items))
+def notify_all(listeners, event):
+    ts = [threading.Thread(target=l, args=(event,)) for l in listeners]
+    for t in ts: t.start()
+    for t in ts: t.join()
+''', '''
+from unittest import mock
+import pytest
+def test_mock_calls():
+    m = mock.Mock(side_effect=lambda x: x + 1)
+    assert parallel_map(m, [1, 2, 3]) == [2, 3, 4]
+    assert m.call_count == 3
+    assert sorted(c.args[0] for c in m.call_args_list) == [1, 2, 3]
+def test_listeners_mocks():
+    a, b = mock.Mock(), mock.Mock()
+    notify_all([a, b], "go")
+    a.assert_called_once_with("go")
+    b.assert_called_once_with("go")
+def test_assert_in_callback_fails_the_test():
+    def check(x):
+        assert x < 3
+        return x
+    with pytest.raises(AssertionError):
+        parallel_map(check, [1, 5])
+def test_patch_inside_callbacks(monkeypatch):
+    import os
+    monkeypatch.setenv("MODE", "x")
+    assert parallel_map(lambda _: os.environ["MODE"], [0, 1]) == ["x", "x"]
+''')
+C("threads_of_the_code_call_the_tests_mocks_bad", '''
+from concurrent.futures import ThreadPoolExecutor
+import threading
+def parallel_map(func, items, workers=4):
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        return list(ex.map(func, items[:-1]))
+def notify_all(listeners, event):
+    ts = [threading.Thread(target=l, args=(event,)) for l in listeners[:1]]
+    for t in ts: t.start()
+    for t in ts: t.join()
+''', '''
+from unittest import mock
+def test_mock_calls():
+    m = mock.Mock(side_effect=lambda x: x + 1)
+    parallel_map(m, [1, 2, 3])
+    assert m.call_count == 3
+def test_listeners_mocks():
+    a, b = mock.Mock(), mock.Mock()
+    notify_all([a, b], "go")
+    b.assert_called_once_with("go")
+''')
