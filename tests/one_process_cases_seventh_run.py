@@ -3042,3 +3042,41 @@ def test_listeners_mocks():
     notify_all([a, b], "go")
     b.assert_called_once_with("go")
 ''')
+C("min_deepcopy_copies_a_tests_object_the_code_holds_let_go_at_the_next_call", '''
+class Node:
+    def __init__(self, parent=None):
+        self.parent = parent
+''', '''
+import copy
+gone = []
+
+
+class T:
+    def __del__(self):
+        gone.append(1)
+
+
+def test_del():
+    t = T()
+    c = copy.deepcopy([t, Node(t)])
+    assert c[1].parent is c[0]
+    del c
+    assert gone == [1]
+''')
+C("min_deepcopy_with_the_tests_own_memo_holds_the_sandboxs_keys", '''
+class Node:
+    def __init__(self, parent=None):
+        self.parent = parent
+''', '''
+import copy
+
+
+class T:
+    pass
+
+
+def test_memo():
+    memo = {}
+    copy.deepcopy([T(), Node()], memo)
+    assert all(type(k) is int for k in memo)
+''')

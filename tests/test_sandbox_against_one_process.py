@@ -206,6 +206,10 @@ KNOWN = {
     "min_match_class_pattern_on_a_list_subclass": ("a class pattern of the code's class on a standard container or "
                                                    "value (`case Stack([1, *rest])` of a list subclass) does not match "
                                                    "the object itself: its one positional sub-pattern is refused"),
+    "min_deepcopy_copies_a_tests_object_the_code_holds_let_go_at_the_next_call": _AT_NEXT_CALL,
+    "min_deepcopy_with_the_tests_own_memo_holds_the_sandboxs_keys": ("a memo the tests hand copy.deepcopy holds the "
+                                                                     "sandbox's keys for the other side's memo beside "
+                                                                     "the ids deepcopy puts there"),
     "min_pickle_of_two_code_objects_sharing_a_third": ("pickle.dumps of several of the code's objects copies each "
                                                        "apart (a pickler's memo does not reach the code's process): "
                                                        "an object they share is copied twice"),

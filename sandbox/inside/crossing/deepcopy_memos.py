@@ -8,11 +8,14 @@ object of this side's met inside the other's (a test's parent held by the code's
 A side names a memo to the other by a token (DeepcopyMemo) with nothing in it to read or set: a memo holds the
 originals deepcopy walked, and one the code could read or replace would hand it the tests' harness. The tokens are
 held as proxies are: a side's memo holds the other side's token, and a token holds its own memo (one the other side
-made for it) or only a weak reference to it (this side's own deepcopy's, which lives as long as that deepcopy).
+made for it). This side's own deepcopy's memo is reached through its token only while this side waits for the
+other's answer (lent): nothing holds the memo back once the deepcopy is done (no cycle for the collector to find
+later: what it copied dies at ``del`` as in one process), and a token kept after that names nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 
 KEY = "the other side's memo of this deepcopy"  # with the peer's id: a key no id of deepcopy's (an int) can be
@@ -25,12 +28,14 @@ class DeepcopyMemo:
 
 
 class _Holder:
-    """Holds a deepcopy's own memo for its token, weakly: the memo holds it back, and both go with the deepcopy."""
+    """A deepcopy's own memo for its token while lent (lent): the memo holds the holder, never the other way for
+    longer than a request to the other side."""
 
-    __slots__ = ("memo", "__weakref__")
+    __slots__ = ("memo", "depth", "__weakref__")
 
-    def __init__(self, memo: dict) -> None:
-        self.memo = memo
+    def __init__(self) -> None:
+        self.memo: dict | None = None
+        self.depth = 0
 
 
 _MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # token -> its memo, or a weak ref to its holder
@@ -41,16 +46,30 @@ def key_for(peer: object) -> tuple:
     return (KEY, id(peer))
 
 
-def own_token(memo: dict, peer: object) -> DeepcopyMemo:
-    """The token of this side's memo of a deepcopy under way (the one copy.deepcopy passes a proxy), made once."""
+def own_token(memo: dict, peer: object) -> tuple[DeepcopyMemo, _Holder]:
+    """The token of this side's memo of a deepcopy under way (the one copy.deepcopy passes a proxy), made once, and
+    its holder (lend the memo through it while asking the other side)."""
     mine = (KEY, "own", id(peer))
-    holder = memo.get(mine)
-    if type(holder) is not tuple:
-        token = DeepcopyMemo()
-        kept = _Holder(memo)
-        _MEMOS[token] = weakref.ref(kept)
-        holder = memo[mine] = (token, kept)
-    return holder[0]
+    found = memo.get(mine)
+    if type(found) is not tuple:
+        token, holder = DeepcopyMemo(), _Holder()
+        _MEMOS[token] = weakref.ref(holder)
+        found = memo[mine] = (token, holder)
+    return found
+
+
+@contextlib.contextmanager
+def lent(holder: _Holder, memo: dict):
+    """The memo is its token's for the length of the block: the other side's copies of this side's objects, asked
+    meanwhile, reach it."""
+    holder.memo = memo
+    holder.depth += 1
+    try:
+        yield
+    finally:
+        holder.depth -= 1
+        if holder.depth == 0:
+            holder.memo = None
 
 
 def far_token(peer: object, back: object) -> DeepcopyMemo:
@@ -72,7 +91,7 @@ def memo_of(token: object) -> dict | None:
     found = _MEMOS.get(token)
     if type(found) is weakref.ref:
         holder = found()
-        return holder.memo if holder is not None else None
+        return holder.memo if holder is not None else None  # None: not lent now (the deepcopy is done)
     return found
 
 

@@ -415,10 +415,12 @@ def deep_copy(proxy: object, memo: dict | None) -> object:
         return _ask(proxy, "deepcopy")
     peer = _ref(proxy).peer
     key = deepcopy_memos.key_for(peer)
-    far = memo.get(key)
-    if far is None:
-        far = memo[key] = _ask(proxy, "deepcopy_memo", _encode(proxy, deepcopy_memos.own_token(memo, peer)))
-    return _ask(proxy, "deepcopy", _encode(proxy, far))
+    token, holder = deepcopy_memos.own_token(memo, peer)
+    with deepcopy_memos.lent(holder, memo):
+        far = memo.get(key)
+        if far is None:
+            far = memo[key] = _ask(proxy, "deepcopy_memo", _encode(proxy, token))
+        return _ask(proxy, "deepcopy", _encode(proxy, far))
 
 
 def _reduce(self, protocol: object = 2) -> tuple:
