@@ -11,6 +11,13 @@ from dataclasses import dataclass, field
 from sandbox import TestReport, code_could_avoid
 
 
+def passes_what_can_be_judged(status: str | None, unsupported: str | None) -> bool:
+    """A report's status and first unsupported reason: it passes every visible test the sandbox can judge, and the
+    others do what the sandbox cannot run as one process would whatever the answer (not a limit of the answer's own
+    way of working, which another answer need not meet: sandbox.code_could_avoid)."""
+    return status == "unsupported" and not code_could_avoid(unsupported)
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One candidate answer: how it was drawn, its code, and its verdict on the visible tests."""
@@ -50,11 +57,8 @@ class Candidate:
 
     @property
     def passes_what_can_be_judged(self) -> bool:
-        """It passes every visible test the sandbox can judge, and the others do what the sandbox cannot run as one
-        process would whatever the answer (not a limit of its own way of working: sandbox.code_could_avoid)."""
-        report = self.report
-        return (report is not None and report.status == "unsupported"
-                and not code_could_avoid(report.unsupported))
+        """It passes every visible test the sandbox can judge; the others cannot be judged whatever the answer."""
+        return self.report is not None and passes_what_can_be_judged(self.report.status, self.report.unsupported)
 
     @property
     def tests_passed(self) -> int:

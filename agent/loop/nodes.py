@@ -23,7 +23,7 @@ from langgraph.types import interrupt
 from agent.config import Search, stored_search
 from agent.inputs import BadInput, offered_words, tests_lack
 from agent.loop import prompts
-from agent.loop.candidates import candidates
+from agent.loop.candidates import candidates, passes_what_can_be_judged
 from agent.loop.choice import choose
 from agent.loop.edge_inputs import doubt_with_tests, edge_calls
 from agent.loop.model_calls import (
@@ -41,7 +41,7 @@ from agent.loop.probes import Probe, behaviour, probe_calls, probes_key, signatu
 from agent.loop.proposed_inputs import proposal_messages, propose_inputs
 from agent.loop.questions import Reply, answered, next_question, questions_put, thin
 from agent.loop.state import Attempt, SolveState, attempt_number, judged_again, merge_attempts, read_state
-from sandbox import TestReport, code_could_avoid, run_tests
+from sandbox import TestReport, run_tests
 
 REPEAT_TEMPERATURE = 0.7
 
@@ -192,7 +192,7 @@ def unsupported_problem(judged: list[Attempt]) -> str | None:
     to the same tests need not meet it, and the reason reaches the model with the failure."""
     for attempt in judged:
         report = attempt.get("report") or {}
-        if report.get("status") == "unsupported" and not code_could_avoid(report.get("unsupported")):
+        if passes_what_can_be_judged(report.get("status"), report.get("unsupported")):
             return (f"#{attempt.get('iteration')} passes every visible test the sandbox can judge; "
                     f"{report.get('error') or report.get('unsupported')}")
     return None

@@ -18,7 +18,6 @@ import sys
 import threading
 import types
 
-import channels
 import codeside_sync
 import collecting
 import environment
@@ -60,7 +59,7 @@ class CodeSide:
         redirect = self.sync.redirected(self.peer.encode)
         if redirect:
             sent = {**(sent or {}), **redirect}
-        if self.peer.channels.current() > channels.MAX_CHANNELS:
+        if self.peer.channels.for_a_code_thread():
             # A thread the code started: the tests' thread serving it takes its name, as the test's function would
             # run on it in one process (threading.current_thread().name == "worker-1")
             sent = {**(sent or {}), "thread": str(threading.current_thread().name)[:200]}

@@ -42,8 +42,9 @@ else:
     from syntax_walk import CodeTransformer, is_data, walk
 
 # What each run-time limit says, shown to the person, the model and the bench.
-THREAD_CALLBACK = ("a thread the code started called a function of the tests; the sandbox runs the tests in a "
-                   "process of their own, where only the thread serving the tests' call may call them back")
+THREAD_CALLBACK = ("a thread the code started called a function of the tests while no call of theirs was running (a "
+                   "timer, a thread left from an earlier call); the sandbox runs the tests in a process of their own, "
+                   "which may hear such a call late, where one process would run it at once")
 SUPPRESSED_CHECK = ("a check of the tests failed inside a with block of the code's context manager, whose __exit__ "
                     "suppressed it; one process would go on past it, the sandbox does not pass a check the code hid")
 ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value of its own (`{op}`); one process "

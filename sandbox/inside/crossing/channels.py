@@ -89,6 +89,11 @@ class Channels:
         """The channel of this thread's messages (0 for one that has none of its own)."""
         return getattr(self.local, "channel", None) or 0
 
+    def for_a_code_thread(self) -> bool:
+        """Are this thread's messages those of a thread the code started (a channel of the code's range), sent from
+        it or served for it?"""
+        return self.current() > MAX_CHANNELS
+
     def adopt(self, channel: int) -> None:
         """This thread serves channel (the code's side, for a channel the tests opened)."""
         self.local.channel = channel

@@ -8,8 +8,8 @@ object of this side's met inside the other's (a test's parent held by the code's
 A side names a memo to the other by a token (DeepcopyMemo) with nothing in it to read or set: a memo holds the
 originals deepcopy walked, and one the code could read or replace would hand it the tests' harness. The tokens are
 held as proxies are: a side's memo holds the other side's token, and a token holds its own memo (one the other side
-made for it). This side's own deepcopy's memo is reached through its token only while this side waits for the
-other's answer (lent): nothing holds the memo back once the deepcopy is done (no cycle for the collector to find
+made for it) or a holder of this side's own deepcopy's memo, which holds the memo only while this side waits for
+the other's answer (lent): nothing holds the memo back once the deepcopy is done (no cycle for the collector to find
 later: what it copied dies at ``del`` as in one process), and a token kept after that names nothing.
 """
 
@@ -31,14 +31,14 @@ class _Holder:
     """A deepcopy's own memo for its token while lent (lent): the memo holds the holder, never the other way for
     longer than a request to the other side."""
 
-    __slots__ = ("memo", "depth", "__weakref__")
+    __slots__ = ("memo", "depth")
 
     def __init__(self) -> None:
         self.memo: dict | None = None
         self.depth = 0
 
 
-_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # token -> its memo, or a weak ref to its holder
+_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # token -> the memo made for it, or its holder
 
 
 def key_for(peer: object) -> tuple:
@@ -53,7 +53,7 @@ def own_token(memo: dict, peer: object) -> tuple[DeepcopyMemo, _Holder]:
     found = memo.get(mine)
     if type(found) is not tuple:
         token, holder = DeepcopyMemo(), _Holder()
-        _MEMOS[token] = weakref.ref(holder)
+        _MEMOS[token] = holder
         found = memo[mine] = (token, holder)
     return found
 
@@ -72,15 +72,12 @@ def lent(holder: _Holder, memo: dict):
             holder.memo = None
 
 
-def far_token(peer: object, back: object) -> DeepcopyMemo:
+def far_token(peer: object, back: object | None) -> DeepcopyMemo:
     """A token for a memo made here for the other side's deepcopy; back: the other side's token of its own memo
-    (a proxy), under the key this side's copies look for it, so that they reach that memo again."""
+    (its proxy here; None when the request named none of the other side's), under the key this side's copies look
+    for it, so that they reach that memo again."""
     token = DeepcopyMemo()
-    memo: dict = {}
-    ref = _ref_of(back)
-    if ref is not None and ref.peer is peer:  # only the other side's own object, never one of this side's
-        memo[key_for(peer)] = back
-    _MEMOS[token] = memo
+    _MEMOS[token] = {key_for(peer): back} if back is not None else {}
     return token
 
 
@@ -89,13 +86,4 @@ def memo_of(token: object) -> dict | None:
     if type(token) is not DeepcopyMemo:
         return None
     found = _MEMOS.get(token)
-    if type(found) is weakref.ref:
-        holder = found()
-        return holder.memo if holder is not None else None  # None: not lent now (the deepcopy is done)
-    return found
-
-
-def _ref_of(value: object) -> object:
-    import proxies
-
-    return proxies.ref_of(value)
+    return found.memo if type(found) is _Holder else found  # a holder's is None unless lent (the deepcopy is done)

@@ -82,13 +82,13 @@ class Peer(Codec, RemoteErrors):
                           "the other back); is a recursion across them missing its base case?")
         try:
             channel = self.channels.mine(open_one=self.role == "tests" or self.serving > 0)
-        except RuntimeError as exc:
+        except RuntimeError as exc:  # more threads of this side calling the other at once than it serves
             if self.role == "tests":
                 raise
-            raise unsupported.Unsupported(f"{exc}; {unsupported.THREAD_CALLBACK}") from None
+            raise unsupported.Unsupported(str(exc)) from None
         if channel is None:
             raise unsupported.Unsupported(unsupported.THREAD_CALLBACK)
-        if self.role == "code" and self.serving == 0 and channel > channels.MAX_CHANNELS:
+        if self.role == "code" and self.serving == 0 and self.channels.for_a_code_thread():
             # A thread of the code's calling the tests after every call of theirs returned (a pool kept in a global
             # for later): served when a thread of the tests' process reads the pipe (the thread serving this channel
             # does while it waits, so mostly at once, between two lines of a test), where one process would run it

@@ -99,7 +99,10 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
                 return copy.deepcopy(obj, memo), None
         return (copy.copy if op == "copy" else copy.deepcopy)(obj), None
     if op == "deepcopy_memo":
-        return deepcopy_memos.far_token(peer, peer.decode(args[0]) if args else None), None
+        back = peer.decode(args[0]) if args else None
+        ref = proxies.ref_of(back)
+        theirs = ref is not None and ref.peer is peer  # the other side's own token's proxy, never one of this side's
+        return deepcopy_memos.far_token(peer, back if theirs else None), None
     if op == "data":
         base = values.container_base(type(obj)) or values.value_base(type(obj))
         if base is not None:

@@ -15,7 +15,6 @@ import sys
 import threading
 import types
 
-import channels
 import decimal_context
 import environment
 import one_cpu
@@ -152,7 +151,7 @@ class TestsSide:
         if extra:
             self.after_answer(extra)
         redirect = extra.get("redirect") if extra else None
-        for_a_code_thread = self.peer is not None and self.peer.channels.current() > channels.MAX_CHANNELS
+        for_a_code_thread = self.peer is not None and self.peer.channels.for_a_code_thread()
         name = extra.get("thread") if extra else None
         if for_a_code_thread and type(name) is str:
             threading.current_thread().name = name[:200]  # the code's thread's, as the function runs on it there
