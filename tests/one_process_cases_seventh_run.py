@@ -2816,7 +2816,7 @@ def consume(q, handle, workers=2):
     for t in ts:
         t.join()
 '''
-C("threads_of_the_code_drain_a_tests_queue_ok", TQUEUE, '''
+TQUEUE_T = '''
 import queue
 import unittest
 
@@ -2829,20 +2829,10 @@ class T(unittest.TestCase):
         consume(q, got.append)
         self.assertEqual(sorted(got), list(range(10)))
         self.assertTrue(q.empty())
-''')
-C("threads_of_the_code_drain_a_tests_queue_bad", TQUEUE.replace("            handle(item)\n", "            if item % 2:\n                handle(item)\n"), '''
-import queue
-import unittest
-
-class T(unittest.TestCase):
-    def test_all_handled(self):
-        q = queue.Queue()
-        for i in range(10):
-            q.put(i)
-        got = []
-        consume(q, got.append)
-        self.assertEqual(sorted(got), list(range(10)))
-''')
+'''
+C("threads_of_the_code_drain_a_tests_queue_ok", TQUEUE, TQUEUE_T)
+C("threads_of_the_code_drain_a_tests_queue_bad",
+  TQUEUE.replace("            handle(item)\n", "            if item % 2:\n                handle(item)\n"), TQUEUE_T)
 
 TEXECUTOR = '''
 import asyncio
@@ -2873,7 +2863,7 @@ class Bus:
         for t in ts:
             t.join()
 '''
-C("threads_of_the_code_run_the_tests_listeners_ok", TLISTENERS, '''
+TLISTENERS_T = '''
 def test_bus():
     bus = Bus()
     got = []
@@ -2885,20 +2875,10 @@ def test_bus():
         got.append(("b", e))
     bus.emit_all(1)
     assert sorted(got) == [("a", 1), ("b", 1)]
-''')
-C("threads_of_the_code_run_the_tests_listeners_bad", TLISTENERS.replace("for h in self.handlers]", "for h in self.handlers[:1]]"), '''
-def test_bus():
-    bus = Bus()
-    got = []
-    @bus.on
-    def a(e):
-        got.append(("a", e))
-    @bus.on
-    def b(e):
-        got.append(("b", e))
-    bus.emit_all(1)
-    assert sorted(got) == [("a", 1), ("b", 1)]
-''')
+'''
+C("threads_of_the_code_run_the_tests_listeners_ok", TLISTENERS, TLISTENERS_T)
+C("threads_of_the_code_run_the_tests_listeners_bad",
+  TLISTENERS.replace("for h in self.handlers]", "for h in self.handlers[:1]]"), TLISTENERS_T)
 TTIMEOUT = '''
 import threading, time
 def with_timeout(fn, seconds):
@@ -2987,7 +2967,7 @@ def test_local():
     in_background(lambda: seen.append(getattr(local, "v", None)))
     assert seen == [None] and local.v == "main"
 ''')
-C("threads_of_the_code_call_the_tests_mocks_ok", '''
+TMOCKED = '''
 from concurrent.futures import ThreadPoolExecutor
 import threading
 def parallel_map(func, items, workers=4):
@@ -2997,7 +2977,10 @@ def notify_all(listeners, event):
     ts = [threading.Thread(target=l, args=(event,)) for l in listeners]
     for t in ts: t.start()
     for t in ts: t.join()
-''', '''
+'''
+TMOCKED_BAD = TMOCKED.replace("ex.map(func, items))", "ex.map(func, items[:-1]))").replace(
+    "for l in listeners]", "for l in listeners[:1]]")
+C("threads_of_the_code_call_the_tests_mocks_ok", TMOCKED, '''
 from unittest import mock
 import pytest
 def test_mock_calls():
@@ -3021,17 +3004,7 @@ def test_patch_inside_callbacks(monkeypatch):
     monkeypatch.setenv("MODE", "x")
     assert parallel_map(lambda _: os.environ["MODE"], [0, 1]) == ["x", "x"]
 ''')
-C("threads_of_the_code_call_the_tests_mocks_bad", '''
-from concurrent.futures import ThreadPoolExecutor
-import threading
-def parallel_map(func, items, workers=4):
-    with ThreadPoolExecutor(max_workers=workers) as ex:
-        return list(ex.map(func, items[:-1]))
-def notify_all(listeners, event):
-    ts = [threading.Thread(target=l, args=(event,)) for l in listeners[:1]]
-    for t in ts: t.start()
-    for t in ts: t.join()
-''', '''
+C("threads_of_the_code_call_the_tests_mocks_bad", TMOCKED_BAD, '''
 from unittest import mock
 def test_mock_calls():
     m = mock.Mock(side_effect=lambda x: x + 1)
