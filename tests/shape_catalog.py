@@ -660,4 +660,24 @@ SHAPES = {
         "    def add(self, name):\n        self.db.execute('INSERT INTO users VALUES (?)', (name,))\n"
         "    def names(self):\n        return [r[0] for r in self.db.execute('SELECT name FROM users')][1:]\n"
         "    def close(self):\n        self.db.close()\n"),
+    # --- threads the code starts call the tests back; one deepcopy of several of the code's objects (session 32) ---
+    "callbacks_on_the_codes_threads": (
+        "import threading\nimport unittest\nclass T(unittest.TestCase):\n    def test_in_order(self):\n"
+        "        self.assertEqual(run_all([lambda: 1, lambda: 2, lambda: 3]), [1, 2, 3])\n"
+        "    def test_each_once(self):\n        seen = []\n        lock = threading.Lock()\n"
+        "        def record():\n            with lock:\n                seen.append(1)\n            return 0\n"
+        "        run_all([record] * 4)\n        self.assertEqual(len(seen), 4)\n",
+        "from concurrent.futures import ThreadPoolExecutor\ndef run_all(tasks, workers=3):\n"
+        "    with ThreadPoolExecutor(workers) as pool:\n        return list(pool.map(lambda t: t(), tasks))\n",
+        "from concurrent.futures import ThreadPoolExecutor\ndef run_all(tasks, workers=3):\n"
+        "    with ThreadPoolExecutor(workers) as pool:\n        return list(pool.map(lambda t: t(), tasks[1:]))\n"),
+    "deepcopy_of_the_codes_objects_sharing_one": (
+        "import copy\np = Node('p')\nkids = copy.deepcopy([Node('a', p), Node('b', p)])\n"
+        "assert kids[0].parent is kids[1].parent\n"
+        "assert kids[0].parent.name == 'p' and kids[0].parent is not p\n",
+        "class Node:\n    def __init__(self, name, parent=None):\n        self.name = name\n"
+        "        self.parent = parent\n",
+        "import copy\nclass Node:\n    def __init__(self, name, parent=None):\n        self.name = name\n"
+        "        self.parent = parent\n    def __deepcopy__(self, memo):\n"
+        "        return Node(self.name, copy.copy(self.parent))\n"),
 }
