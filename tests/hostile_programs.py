@@ -179,6 +179,27 @@ HOSTILE = {
         "import unittest\nclass TestApply(unittest.TestCase):\n    def double(self, x):\n        return 2 * x\n"
         "    def test_apply(self):\n        self.assertEqual(apply_all(self.double, [1, 2]), [2, 4])\n"
         "    def test_nothing_leaked(self):\n        self.assertNotEqual(apply_all(self.double, [1]), ['leak'])\n"),
+    # A task of the tests' handed to the code holds their frames (get_stack()): their globals reached through one
+    # rebound the expected value and passed wrong code (found in session 33). Frames and tracebacks of the tests'
+    # are unreadable now.
+    "rebind_a_tests_global_through_a_tasks_frame": (
+        "def f(task):\n    try:\n        frame = task.get_stack()[0]\n        while frame is not None:\n"
+        "            if 'EXPECTED' in frame.f_globals:\n                frame.f_globals['EXPECTED'] = 0\n"
+        "            frame = frame.f_back\n    except Exception:\n        pass\n    return 0\n",
+        "import asyncio\nEXPECTED = 4\ndef test_f():\n    async def main():\n        async def w():\n"
+        "            await asyncio.sleep(0.01)\n        t = asyncio.ensure_future(w())\n"
+        "        await asyncio.sleep(0)\n        r = f(t)\n        await t\n        return r\n"
+        "    assert asyncio.run(main()) == EXPECTED\n"),
+    # The tests' running loop is the code's too (one loop): a task factory of the code's would take the tests' own
+    # coroutines (a check they gather) and never run them. The code reaches only what asyncio's primitives use.
+    "swallow_the_tests_coroutines_with_a_task_factory": (
+        "import asyncio\nasync def f(x):\n    loop = asyncio.get_running_loop()\n"
+        "    for reach in (lambda: loop.set_task_factory(lambda lp, coro: (coro.close(), lp.create_future())[1]),\n"
+        "                  lambda: loop.set_exception_handler(lambda *a: None), lambda: loop._ready,\n"
+        "                  lambda: loop.stop()):\n        try:\n            reach()\n        except Exception:\n"
+        "            pass\n    return 0\n",
+        "import asyncio\nasync def check(value):\n    assert value == 4\ndef test_f():\n    async def main():\n"
+        "        await asyncio.gather(check(await f(2)))\n    asyncio.run(main())\n"),
     "thread_calls_back_after_its_test": (
         "import threading, time\nKEPT = []\ndef keep(fn):\n    KEPT.append(fn)\n"
         "    def nag():\n        while True:\n            for f in KEPT:\n                try:\n"
@@ -325,6 +346,8 @@ EXPECTED = {
     # later tests fail as there (the first is not judged: the code hid its failing check); never a pass.
     "thread_calls_back_after_its_test": {"failed", "unsupported"},
     "read_the_tests_deepcopy_memo": {"failed"},
+    "rebind_a_tests_global_through_a_tasks_frame": {"failed"},
+    "swallow_the_tests_coroutines_with_a_task_factory": {"failed"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},

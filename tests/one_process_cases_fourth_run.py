@@ -4347,9 +4347,3 @@ _REVIEW = [
      "class L:\n    name = 'a'\ndef test_sent_back_as_return_value():\n    g = echo()\n    next(g)\n    try:\n        g.send(L())\n    except StopIteration as e:\n        x = e.value\n    assert x.name == 'a'\n"),
 ]
 CASES.extend(_REVIEW)
-
-# A coroutine of the code's that waits for what only a test's task or callback supplies runs into the run's 10 s
-# timeout (docs/sandbox.md, "Known to differ": tasks on the tests' loop): left out, as their time buys nothing new.
-_TEN_SECONDS = {"q4_async_code_consumes_tests_queue_ok", "q4_async_code_waits_tests_event_ok",
-                "q4_min_async_code_awaits_tests_queue_fed_by_task"}
-CASES[:] = [case for case in CASES if case[0] not in _TEN_SECONDS]

@@ -680,4 +680,26 @@ SHAPES = {
         "import copy\nclass Node:\n    def __init__(self, name, parent=None):\n        self.name = name\n"
         "        self.parent = parent\n    def __deepcopy__(self, memo):\n"
         "        return Node(self.name, copy.copy(self.parent))\n"),
+    # --- one event loop: the code's locks, queues and tasks on the test's loop, its timeouts (session 33) ---------
+    "async_code_on_the_tests_loop": (
+        "import asyncio\nimport unittest\nclass T(unittest.IsolatedAsyncioTestCase):\n"
+        "    async def test_two_at_once(self):\n        p = Pool(2)\n        async def use():\n"
+        "            async with p:\n                await asyncio.sleep(0.01)\n"
+        "        await asyncio.gather(*(use() for _ in range(5)))\n        self.assertEqual(p.peak, 2)\n"
+        "    async def test_queue_of_the_test(self):\n        q = asyncio.Queue(maxsize=1)\n        got = []\n"
+        "        async def take():\n            while (x := await q.get()) is not None:\n"
+        "                got.append(x)\n"
+        "        await asyncio.gather(fill(q, [1, 2, 3]), take())\n        self.assertEqual(got, [1, 2, 3])\n"
+        "    async def test_timeout(self):\n        with self.assertRaises(TimeoutError):\n"
+        "            await asyncio.wait_for(fill(asyncio.Queue(maxsize=1), [1, 2]), 0.05)\n",
+        "import asyncio\nclass Pool:\n    def __init__(self, size):\n        self._sem = asyncio.Semaphore(size)\n"
+        "        self.active = self.peak = 0\n    async def __aenter__(self):\n        await self._sem.acquire()\n"
+        "        self.active += 1\n        self.peak = max(self.peak, self.active)\n"
+        "    async def __aexit__(self, *exc):\n        self.active -= 1\n        self._sem.release()\n"
+        "async def fill(queue, items):\n    for x in items:\n        await queue.put(x)\n    await queue.put(None)\n",
+        "import asyncio\nclass Pool:\n    def __init__(self, size):\n        self.active = self.peak = 0\n"
+        "    async def __aenter__(self):\n        self.active += 1\n        self.peak = max(self.peak, self.active)\n"
+        "    async def __aexit__(self, *exc):\n        self.active -= 1\n"
+        "async def fill(queue, items):\n    for x in items:\n        queue.put_nowait(x)\n"
+        "    queue.put_nowait(None)\n"),
 }

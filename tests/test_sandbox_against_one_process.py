@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from one_process import OneProcess, style_of
 from one_process_cases import CASES as FIRST_RUN
+from one_process_cases_eighth_run import CASES as EIGHTH_RUN
 from one_process_cases_fifth_run import CASES as FIFTH_RUN
 from one_process_cases_fourth_run import CASES as FOURTH_RUN
 from one_process_cases_second_run import CASES as SECOND_RUN
@@ -18,14 +19,13 @@ from one_process_cases_third_run import CASES as THIRD_RUN
 
 from sandbox import run_tests
 
-CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN + FOURTH_RUN + FIFTH_RUN + SIXTH_RUN + SEVENTH_RUN
+CASES = FIRST_RUN + SECOND_RUN + THIRD_RUN + FOURTH_RUN + FIFTH_RUN + SIXTH_RUN + SEVENTH_RUN + EIGHTH_RUN
 
 # The differences docs/sandbox.md lists ("Known to differ"), by case.
 _AT_NEXT_CALL = "what the tests let go of reaches the code's process with their next call of it, or gc.collect()"
 _CONTEXT = "a ContextVar of the code's is not scoped by the tests' Context.run or their asyncio tasks"
 _METACLASS = "type() of the code's class is a stand-in's class, not the code's metaclass"
 _SUBCLASS = "a test's class chain built on the code's class loses what is not its first mirror base's"
-_TASKS = "a task or loop of the code's lives in the code's process, not on the tests' running loop"
 _MIRROR = ("a mirror of the code's class holds its methods and the data Python reads of a class (__slots__, "
            "__abstractmethods__, a TypedDict's keys), not its exact __mro__ or __parameters__")
 _PRIVATE_OF_TESTS = ("the code may not read or write a private attribute of a test's object (dataclasses.replace of a "
@@ -68,8 +68,6 @@ _META_GETATTR = ("a metaclass __getattr__ of the code's is asked for the names t
 KNOWN = {
     "pt_finalizer_runs_at_del_before_any_call": _AT_NEXT_CALL,
     "pt_pickle_file_written_by_code": "the tests cannot unpickle an object of the code's class",
-    "pt_async_background_task_state": _TASKS,
-    "pt_async_create_task_inside_code_coroutine": _TASKS,
     "pt_traceback_names_code_frame": "the code's frames are not in a traceback the tests format",
     "pt_finalize_of_the_tests_before_the_codes_del_in_a_cycle":
         "a weak reference's callback of the tests' runs after the code's collection, not before its __del__",
@@ -78,8 +76,6 @@ KNOWN = {
         "the pytest stand-in has no logging plugin: a warning on a logger without handlers reaches stderr",
     "pt_generator_close_runs_finally_on_code_object":
         "a generator of the code's that the tests stop iterating (break) is closed when the run ends, not at once",
-    "pt_async_gather_interleaves_with_tests_coroutine":
-        "a coroutine of the code's runs to its end in one step: the tests' coroutines do not interleave with it",
     "pt_code_weak_method_callback":
         "the code's stand-in of a test's bound method is no bound method: WeakMethod refuses it",
     "r23_unheld_with_payload_error": "an exception's args that hold an object of the tests' cross as its text",

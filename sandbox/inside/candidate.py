@@ -24,6 +24,7 @@ import environment
 import introspection
 import one_cpu
 import proxies
+import running_loop
 import sharing
 import shared_names
 import subclassing
@@ -44,6 +45,7 @@ class CodeSide:
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
         self.sync = codeside_sync.Sync()
+        self.loops = running_loop.Entered()  # the tests' loop, running here while their request is served
         self.handover = Handover()
         self.originals: dict[tuple[str, str], object] = {}
         self.stdin = sys.stdin  # the code's own, for when a test gives its stdin back
@@ -71,9 +73,11 @@ class CodeSide:
     def before_serving(self, extra: dict | None) -> None:
         self._take(extra)
         self.sync.enter(extra)
+        self.loops.enter(extra, self.peer.decode)
         self.watches.append(unsupported.FdWatch() if extra and extra.get("fd_watch") else None)
 
     def after_serving(self) -> dict | None:
+        self.loops.leave()
         found = self._names_out(self.handover.outgoing(self.sync.leave()))
         watch = self.watches.pop() if self.watches else None
         if watch is not None:

@@ -107,7 +107,11 @@ class Reporter:
         except pytest_shim.Skipped as exc:
             raised = exc
             result.update(skipped=True, message=str(exc))
-        except (Exception, SystemExit) as exc:
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            # Any other escape fails the test, as pytest and unittest fail it: SystemExit, and asyncio's
+            # CancelledError (a BaseException) out of a test's asyncio.run.
             raised = exc
             if isinstance(exc, pytest_shim.XFailed) or (xfail is not None and _expected_failure(exc, xfail)):
                 reason = str(exc) if isinstance(exc, pytest_shim.XFailed) else (xfail or {}).get("reason")

@@ -53,9 +53,6 @@ ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value 
 EQUAL_BY_THE_CODE = ("the test compares an object of the code's with a value of its own (`==`), and the code's "
                      "`__eq__` says they are equal; one process would take that answer, the sandbox lets no yes of the "
                      "code's decide a test's comparison (its no stands)")
-TIMEOUT_STOOD_STILL = ("a timeout of the tests (asyncio.wait_for, asyncio.timeout) fell due while a coroutine of the "
-                       "code's ran; the sandbox runs the code's coroutine to its end in one step, where one process "
-                       "would have cancelled it at the deadline")
 FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subprocess, sys.__stdout__ or a C extension) "
             "while the test captured with capfd; the sandbox captures only what the code writes through sys.stdout and "
             "sys.stderr")

@@ -79,6 +79,10 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         return ((False, None) if answer is NotImplemented else (True, answer)), None
     if op == "await":
         return proxies.run_to_end(obj), None
+    if op == "step" and len(args) == 2:  # one step of a coroutine, on the tests' loop (proxies._forward_coroutine)
+        return proxies.step_here(peer, obj, args[0], peer.decode(args[1])), None
+    if op == "await_iter":  # a future awaited on the tests' loop: its own __await__ steps (proxies._await_steps)
+        return obj.__await__(), None
     if op == "await_all":
         return proxies.await_all(_awaitables(peer, args[0])), None
     if op == "send":
@@ -285,4 +289,7 @@ _ONE_ARG = {
     "asend": lambda o, v: proxies.run_to_end(o.asend(v)),
     "athrow": lambda o, e: proxies.run_to_end(o.athrow(e)),
     "aexit": lambda o, t, v: proxies.run_to_end(o.__aexit__(t, v, None)),
+    # The same awaitables not run: the other side awaits them on the one loop (proxies.steps_on_one_loop)
+    "anext_unrun": lambda o: o.__anext__(), "aenter_unrun": lambda o: o.__aenter__(),
+    "aexit_unrun": lambda o, t, v: o.__aexit__(t, v, None),
 }

@@ -64,11 +64,14 @@ class Ref:
     code's side when the Ref dies, so that the code's object lives as long as one process would keep it; 0 for a
     Ref nothing counts (a class's, the code's side's)."""
 
-    __slots__ = ("peer", "handle", "text", "names", "received")
+    __slots__ = ("peer", "handle", "text", "names", "received", "fixed_hash")
 
     def __init__(self, peer: object, handle: int, text: str, names: dict | None = None) -> None:
         self.peer, self.handle, self.text, self.names = peer, handle, text, names or {}
         self.received = 0
+        # The hash of an object whose hash cannot change (the tests' event loop: an object's own identity hash),
+        # kept once asked: it keys the code's asyncio.current_task() table at every request (running_loop.py).
+        self.fixed_hash: int | None = None
 
     def __del__(self) -> None:
         if self.received:
@@ -258,7 +261,10 @@ def by_data(name: str, copy_here) -> object:
 
 
 def _hash(self) -> int:
-    value = _ask(self, "hash")
+    ref = _ref(self)
+    if ref.fixed_hash is not None:
+        return ref.fixed_hash
+    value = ref.ask("hash")
     if type(value) is not int:
         raise TypeError("__hash__ returned a non-integer")
     return value
@@ -322,7 +328,11 @@ def _leave_with(self, op: str, kind: object, value: object) -> bool:
     suppressed the error. It may swallow its own errors, but never a failing assert of the tests inside its with
     block: one process would go on past it, so the test is not judged (a pass would let hostile code hide any
     check)."""
-    suppressed = _ask(self, op, _encode(self, kind), _encode(self, value)) is True
+    return _suppressed(self, _ask(self, op, _encode(self, kind), _encode(self, value)), value)
+
+
+def _suppressed(self, answer: object, value: object) -> bool:
+    suppressed = answer is True
     hooks = _ref(self).peer.hooks
     if suppressed and value is not None and hooks is not None and hooks.is_test_failure(value):
         unsupported.note(unsupported.SUPPRESSED_CHECK)
@@ -335,12 +345,12 @@ def _await(self):
 
 
 def _await_steps(self):
-    loop = _running_loop() if _ref(self).peer.role == "tests" else None
-    started = loop.time() if loop is not None else None
-    result = _ask(self, "await")
-    if loop is not None:
-        _stood_still(loop, started)
-    return result
+    ref = _ref(self)
+    if steps_on_one_loop(ref.peer):
+        # The other side's future or task, awaited on its own running loop: its own __await__ yields it to that
+        # loop's task and returns its result when woken, as in one process (never run to its end apart).
+        return (yield from ref.ask("await_iter"))
+    return ref.ask("await")  # the code's own asyncio.run: the tests' awaitable runs to its end there
     yield  # a generator: the await resolves when the event loop first steps it
 
 
@@ -349,21 +359,6 @@ def _running_loop() -> object:
 
     asyncio = sys.modules.get("asyncio")
     return asyncio.events._get_running_loop() if asyncio is not None else None
-
-
-_TIMEOUTS = ("Timeout._on_timeout", "_release_waiter")  # asyncio.timeout's and wait_for's timers (3.11)
-
-
-def _stood_still(loop: object, started: float) -> None:
-    """The tests' loop stood still since started while the other side's coroutines ran to their ends in one step:
-    raise Unsupported if a timer of a timeout fell due meanwhile (wait_for, asyncio.timeout), which would have
-    cancelled them in one process."""
-    now = loop.time()
-    for handle in list(getattr(loop, "_scheduled", ())):
-        when = handle.when()
-        callback = getattr(handle, "_callback", None)
-        if not handle.cancelled() and started < when <= now and getattr(callback, "__qualname__", "") in _TIMEOUTS:
-            raise unsupported.Unsupported(unsupported.TIMEOUT_STOOD_STILL)
 
 
 def _send(self, value: object) -> object:
@@ -382,6 +377,8 @@ def _close(self) -> None:
 
 def _aexit(self, kind: object, value: object, traceback: object) -> object:
     async def run() -> bool:
+        if steps_on_one_loop(_ref(self).peer):
+            return _suppressed(self, await _ask(self, "aexit_unrun", _encode(self, kind), _encode(self, value)), value)
         return _leave_with(self, "aexit", kind, value)
     return run()
 
@@ -389,7 +386,11 @@ def _aexit(self, kind: object, value: object, traceback: object) -> object:
 def _async_step(op: str):
     def step(self, *args: object) -> object:
         async def run() -> object:
-            return _ask(self, op, *(_encode(self, a) for a in args))
+            encoded = [_encode(self, a) for a in args]
+            if steps_on_one_loop(_ref(self).peer):
+                # its awaitable, not run there: awaited here, each step a request on the one loop
+                return await _ask(self, op + "_unrun", *encoded)
+            return _ask(self, op, *encoded)
         return run()
     step.__name__ = op
     return step
@@ -1129,7 +1130,87 @@ def _forward_generator(ref: Ref):
 
 
 async def _forward_coroutine(ref: Ref) -> object:
-    return await _Pending(ref)
+    if not steps_on_one_loop(ref.peer):
+        return await _Pending(ref)
+    # One event loop, the tests': each step of the other side's coroutine is a request, and what it yields (a future
+    # of that loop, or None for a bare yield) is yielded to the task that steps this one. Its sleeps, locks and tasks
+    # then interleave with the tests' coroutines, and a timeout of theirs cancels it, as in one process.
+    sent: object = None
+    thrown: BaseException | None = None
+    while True:
+        try:
+            if thrown is not None:
+                kind, value = ref.ask("step", "throw", ref.peer.encode(thrown))
+            else:
+                kind, value = ref.ask("step", "send", ref.peer.encode(sent))
+        except RemoteError as exc:
+            here = _cancelled_as_here(exc)
+            if here is exc:
+                raise
+            raise here from None
+        if kind == "return":
+            return value
+        sent, thrown = None, None
+        try:
+            sent = await _Yielded(value)
+        except GeneratorExit:  # closed: the other side's coroutine is closed too (its finally runs)
+            if not ref.peer.dead:
+                ref.ask("close")
+            raise
+        except BaseException as exc:  # a cancellation, or what the future it waited for raised
+            thrown = exc
+
+
+class _Yielded:
+    """What the other side's coroutine yielded, yielded here to the task stepping it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __await__(self):
+        return (yield self.value)
+
+
+def steps_on_one_loop(peer: object) -> bool:
+    """Whether coroutines of the other side's are stepped on the event loop running here, one step a request: the
+    tests' own loop, or in the code's process, the tests' loop it is serving a request of (candidate.py sets it as
+    the running loop). Elsewhere (the code's own asyncio.run) each await runs the other side's to its end there."""
+    loop = _running_loop()
+    if loop is None:
+        return False
+    ref = ref_of(loop)
+    if peer.role == "tests":
+        return ref is None
+    return ref is not None and ref.peer is peer
+
+
+def step_here(peer: object, coroutine: object, mode: object, value: object) -> tuple:
+    """One step of this side's coroutine, asked by the other side's task that steps it: ("yield", what it yielded)
+    or ("return", its result)."""
+    if not isinstance(coroutine, (types.CoroutineType, types.GeneratorType)) and not hasattr(coroutine, "send"):
+        raise TypeError("only a coroutine is stepped")
+    try:
+        if mode == "throw":
+            if not isinstance(value, BaseException):
+                raise TypeError("exceptions must derive from BaseException")
+            yielded = coroutine.throw(_cancelled_as_here(value))
+        else:
+            yielded = coroutine.send(value)
+    except StopIteration as stop:
+        return ("return", stop.value)
+    return ("yield", yielded)
+
+
+def _cancelled_as_here(exc: BaseException) -> BaseException:
+    """The other side's asyncio.CancelledError as this side's own class: the task that steps a coroutine, and code
+    that compares the class (asyncio.timeout's ``exc_type is CancelledError``), read it by its very class."""
+    if isinstance(exc, RemoteError) and type(exc).__name__ == "CancelledError":
+        import asyncio
+
+        return asyncio.CancelledError(*exc.args)
+    return exc
 
 
 async def _forward_async_generator(ref: Ref):
@@ -1140,6 +1221,8 @@ async def _forward_async_generator(ref: Ref):
                 item = ref.ask("athrow", ref.peer.encode(thrown))
             elif sent is not None:
                 item = ref.ask("asend", ref.peer.encode(sent))
+            elif steps_on_one_loop(ref.peer):
+                item = await ref.ask("anext_unrun")
             else:
                 item = await _Pending(ref, "anext")
         except StopAsyncIteration:
@@ -1156,9 +1239,10 @@ async def _forward_async_generator(ref: Ref):
 
 
 class _Pending:
-    """Awaiting one of the other side's awaitables from inside an event loop: the awaits that tasks of this loop
-    start together (asyncio.gather) go to the other side as one request, which runs them together there, so they
-    overlap as they would in one process."""
+    """Awaiting one of the tests' awaitables from inside an event loop of the code's own (its asyncio.run; on the
+    tests' loop each is stepped there: steps_on_one_loop): the awaits that tasks of this loop start together
+    (asyncio.gather) go to the other side as one request, which runs them together there, so they overlap as they
+    would in one process."""
 
     def __init__(self, ref: Ref, op: str = "await") -> None:
         self.ref, self.op = ref, op
@@ -1186,11 +1270,8 @@ def _send_batch(loop: object) -> None:
     if not batch:
         return
     peer = batch[0][0].ref.peer
-    started = loop.time()
     try:
         outcomes = peer.request("await_all", ("h", 0), [(p.op, p.ref.handle) for p, _ in batch])
-        if peer.role == "tests":
-            _stood_still(loop, started)
     except BaseException as exc:  # the other side died, or the batch could not be sent: every await fails so
         outcomes = [(False, exc)] * len(batch)
     for (_, future), outcome in zip(batch, outcomes if type(outcomes) is list else []):
@@ -1265,8 +1346,9 @@ def _new_value(cls: type, base: type, data: object) -> object:
 
 
 def _standard_exception(qualified: str | None) -> type | None:
-    """A standard library's exception class by its qualified name (dataclasses.FrozenInstanceError), when its module
-    is loaded here already (this side never imports a module because the other side named it)."""
+    """A standard library's exception class by its qualified name (dataclasses.FrozenInstanceError, or asyncio's
+    CancelledError, a BaseException), when its module is loaded here already (this side never imports a module
+    because the other side named it)."""
     import sys
 
     module, _, name = (qualified or "").rpartition(".")
@@ -1275,7 +1357,7 @@ def _standard_exception(qualified: str | None) -> type | None:
         return None
     loaded = sys.modules.get(module)
     found = loaded.__dict__.get(name) if isinstance(loaded, types.ModuleType) else None  # never a __getattr__ of its
-    return found if isinstance(found, type) and issubclass(found, Exception) else None
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,

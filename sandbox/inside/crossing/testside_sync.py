@@ -19,10 +19,15 @@ import decimal_context
 import environment
 import one_cpu
 import process_state
+import running_loop
 import shared_names
 import unsupported
 from codeside_sync import LOG_ARGS, record_fields
 from handover import BadState, Handover
+
+# What leads from an object to a frame of the tests' process (a generator's, a coroutine's, a traceback's).
+_FRAME_NAMES = frozenset({"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "f_globals", "f_locals",
+                          "f_builtins", "gi_yieldfrom", "cr_await", "ag_await", "cr_origin"})
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
 # library's, and the code's own (the solution module).
@@ -48,6 +53,7 @@ class TestsSide:
         self.handover = Handover()
         self.names = shared_names.TestsNames()
         self.pacer = one_cpu.Pacer()
+        self.loop_sender = running_loop.Sender()  # the test's running loop, the code's too while it serves a request
         import warnings
 
         self.warning_state = (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
@@ -107,6 +113,9 @@ class TestsSide:
 
         if (warnings.filters, warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)) != self.warning_state:
             extra["warn"] = True
+        loop = self.loop_sender.sent(self.peer.encode)
+        if loop:
+            extra.update(loop)
         return self._names_out(self.handover.outgoing(extra or None))
 
     def _names_out(self, extra: dict | None) -> dict | None:
@@ -186,7 +195,14 @@ class TestsSide:
     def may_read(self, obj: object, name: str) -> bool:
         """The code may read the public attributes of what the tests hand it, a function's names (for
         functools.wraps) and an Enum's members; never a private one, nor __self__ or __class__, which reach into the
-        test harness."""
+        test harness. Of a frame or traceback (a task's get_stack()) nothing: its globals are the tests' module's,
+        its f_back the harness's. Of an event loop only what asyncio's primitives use (running_loop.LOOP_NAMES)."""
+        if isinstance(obj, (types.FrameType, types.TracebackType)) or name in _FRAME_NAMES:
+            return False
+        if running_loop.is_a_loop(obj):
+            return name in running_loop.LOOP_NAMES
+        if name in running_loop.FUTURE_NAMES and running_loop.is_a_future(obj):
+            return True
         return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
                                                     "__wrapped__", "__annotations__", "__members__")
 
@@ -194,7 +210,8 @@ class TestsSide:
         """The code may set the public data attributes of the tests' objects (user.name = ...), never replace a
         method or anything callable, so it cannot turn off a check the tests run later (mock.assert_called_once)."""
         if name.startswith("_"):
-            return False
+            # asyncio's gather and wait_for mark a task they made on the tests' loop (asyncio.create_task's flags)
+            return name in running_loop.FUTURE_FLAGS and running_loop.is_a_future(obj)
         try:
             current = getattr(obj, name)
         except AttributeError:
