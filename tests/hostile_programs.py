@@ -200,6 +200,51 @@ HOSTILE = {
         "            pass\n    return 0\n",
         "import asyncio\nasync def check(value):\n    assert value == 4\ndef test_f():\n    async def main():\n"
         "        await asyncio.gather(check(await f(2)))\n    asyncio.run(main())\n"),
+    # One event loop (session 33): a review found the tests' loop and tasks reaching the tests' harness. The code ran
+    # builtins it named (type, map, operator.setitem) in the tests' process through their executor or a Context's
+    # run(), read a frame's f_globals through its type's descriptor, and replaced the asserts' compare; it read the
+    # hidden test's text off its task; it hid a failing check of the tests' in their loop's callbacks; it named its
+    # own exception CancelledError. The loop runs only the code's functions and those the tests handed it.
+    "rewrite_the_tests_globals_through_their_loop": (
+        "import asyncio, operator\nasync def f(x):\n    loop = asyncio.get_running_loop()\n"
+        "    run = lambda fn, *a: loop.run_in_executor(None, fn, *a)\n    try:\n"
+        "        fr = asyncio.current_task().get_stack()[-1]\n    except Exception:\n        fr = None\n"
+        "    for attempt in (lambda: run(type, fr), lambda: run(getattr, fr, 'f_globals'),\n"
+        "                    lambda: run(vars, asyncio.current_task())):\n        try:\n            await attempt()\n"
+        "            return x * x\n        except Exception:\n            pass\n    return -1\n",
+        "async def test_f():\n    assert await f(2) == 4\n"),
+    "context_run_as_a_trampoline": (
+        "import asyncio\nclass Bait:\n    _asyncio_future_blocking = True\n    def __init__(self, loop):\n"
+        "        self.loop, self.got = loop, None\n    def get_loop(self):\n        return self.loop\n"
+        "    def add_done_callback(self, fn, *, context=None):\n        self.got = (fn, context)\n"
+        "        self.loop.call_soon(fn, self)\n    def remove_done_callback(self, fn):\n        return 0\n"
+        "    def cancel(self, msg=None):\n        return False\n    def done(self):\n        return True\n"
+        "    def result(self):\n        return None\n    def __await__(self):\n        yield self\n"
+        "async def f(x):\n    bait = Bait(asyncio.get_running_loop())\n    await bait\n    try:\n"
+        "        bait.got[1].run(type, bait.got[0])\n        return x * x\n    except Exception:\n"
+        "        return -1\n",
+        "EXPECTED = 4\nasync def test_f():\n    assert await f(2) == EXPECTED\n"),
+    "read_the_hidden_test_through_its_task": (
+        "import asyncio, io\nasync def f(x):\n    t = asyncio.current_task()\n    found = []\n"
+        "    for read in (lambda: t.print_stack(file=io.StringIO()), lambda: t.get_coro().cr_code.co_consts,\n"
+        "                 lambda: t.get_stack()):\n        try:\n            read()\n            found.append(1)\n"
+        "        except Exception:\n            pass\n    return x * x if found else -1\n",
+        "async def test_f():\n    assert await f(2) == 4\n"),
+    "hide_a_check_on_the_tests_loop": (
+        "import asyncio\nasync def via_soon(cb):\n    asyncio.get_running_loop().call_soon(cb, 999)\n"
+        "    await asyncio.sleep(0.01)\n    return 1\nasync def via_executor(cb):\n"
+        "    await asyncio.wait([asyncio.get_running_loop().run_in_executor(None, cb, 999)])\n    return 1\n"
+        "async def via_task(make):\n    await asyncio.wait([asyncio.get_running_loop().create_task(make(999))])\n"
+        "    return 1\n",
+        "def check(x):\n    assert x == 1\nasync def acheck(x):\n    assert x == 1\nasync def test_soon():\n"
+        "    assert await via_soon(check) == 1\nasync def test_executor():\n    assert await via_executor(check) == 1\n"
+        "async def test_task():\n    assert await via_task(acheck) == 1\n"),
+    "an_own_class_named_cancelled_error": (
+        "import asyncio\nclass CancelledError(Exception):\n    pass\nasync def worker():\n    try:\n"
+        "        await asyncio.sleep(10)\n    except asyncio.CancelledError:\n        raise CancelledError('mine')\n",
+        "import asyncio, pytest\nasync def test_cancel_propagates():\n    t = asyncio.ensure_future(worker())\n"
+        "    await asyncio.sleep(0.01)\n    t.cancel()\n    with pytest.raises(asyncio.CancelledError):\n"
+        "        await t\n"),
     "thread_calls_back_after_its_test": (
         "import threading, time\nKEPT = []\ndef keep(fn):\n    KEPT.append(fn)\n"
         "    def nag():\n        while True:\n            for f in KEPT:\n                try:\n"
@@ -348,6 +393,12 @@ EXPECTED = {
     "read_the_tests_deepcopy_memo": {"failed"},
     "rebind_a_tests_global_through_a_tasks_frame": {"failed"},
     "swallow_the_tests_coroutines_with_a_task_factory": {"failed"},
+    "rewrite_the_tests_globals_through_their_loop": {"failed"},
+    "context_run_as_a_trampoline": {"failed"},
+    "read_the_hidden_test_through_its_task": {"failed"},
+    # The checks the code hid in the tests' loop are not judged, never passed.
+    "hide_a_check_on_the_tests_loop": {"unsupported"},
+    "an_own_class_named_cancelled_error": {"failed"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},

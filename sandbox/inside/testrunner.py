@@ -119,7 +119,9 @@ def _load(module: ast.Module, ns: dict, reporter: Reporter) -> bool:
     rewritten = compile(fix_missing_locations(Rewriter().visit(module)), TESTS_FILE, "exec", dont_inherit=True)
     try:
         exec(rewritten, ns)
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+            raise
         failure = reporter.failure(exc)
         if isinstance(exc, pytest_shim.Skipped) and exc.module_level:
             reporter.emit(ev="test", name=TESTS_FILE, passed=True, skipped=True, duration_ms=0, message=str(exc))

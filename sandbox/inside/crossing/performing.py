@@ -9,17 +9,23 @@ from __future__ import annotations
 import marshal
 import sys
 import traceback
+import types
 
 import collecting
 import deepcopy_memos
 import linking
 import proxies
+import running_loop
 import sharing
 import standard_abcs
 import standard_objects
 import values
 from kinds import as_list, read_as
 from values import VALUE_DUNDERS
+
+# The descriptors of builtin types (a frame's f_globals, a slot): their __get__ reads what getattr may not.
+_C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType, types.WrapperDescriptorType,
+                  types.MethodDescriptorType, types.ClassMethodDescriptorType, types.MethodWrapperType)
 
 _NESTED_ITEMS = 256  # the items of the lists inside one argument that a call may link (read with every message)
 
@@ -40,7 +46,10 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         name = args[0]
         if type(name) is not str or not peer.hooks.may_read(obj, name):
             raise AttributeError(name)
-        return getattr(obj, name), None
+        value = getattr(obj, name)
+        if peer.role == "tests":  # the tests' loop runs only what the code may have run there (running_loop.py)
+            value = running_loop.as_handed(obj, name, value, peer.hooks)
+        return value, None
     if op in ("setattr", "delattr"):
         name = args[0]
         if type(name) is not str or not peer.hooks.may_change(obj, name):
@@ -69,6 +78,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
             raise ValueError(f"unknown operator {name!r}")
         return proxies.OPERATORS[name](obj, *(peer.decode(a) for a in args[1:])), None
     if op == "descriptor" and args and args[0] in proxies.DESCRIPTOR_METHODS:
+        if peer.role == "tests" and isinstance(obj, _C_DESCRIPTORS):
+            raise TypeError("the code may not use a builtin type's descriptor of the tests'")
         return getattr(type(obj), args[0])(obj, *(peer.decode(arg) for arg in args[1:])), None
     if op == "own_eq":  # the object's own __eq__, not reflected (proxies._compare): None for NotImplemented
         answer = type(obj).__eq__(obj, peer.decode(args[0]))

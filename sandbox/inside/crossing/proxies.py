@@ -1204,11 +1204,13 @@ def step_here(peer: object, coroutine: object, mode: object, value: object) -> t
 
 
 def _cancelled_as_here(exc: BaseException) -> BaseException:
-    """The other side's asyncio.CancelledError as this side's own class: the task that steps a coroutine, and code
-    that compares the class (asyncio.timeout's ``exc_type is CancelledError``), read it by its very class."""
-    if isinstance(exc, RemoteError) and type(exc).__name__ == "CancelledError":
-        import asyncio
+    """The other side's asyncio.CancelledError (its stand-in here: _standard_exception) as this side's own class:
+    the task that steps a coroutine, and code that compares the class (asyncio.timeout's ``exc_type is
+    CancelledError``), read it by its very class. Never a class of the code's that is only named so."""
+    import sys
 
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is not None and isinstance(exc, RemoteError) and isinstance(exc, asyncio.CancelledError):
         return asyncio.CancelledError(*exc.args)
     return exc
 
@@ -1346,8 +1348,8 @@ def _new_value(cls: type, base: type, data: object) -> object:
 
 
 def _standard_exception(qualified: str | None) -> type | None:
-    """A standard library's exception class by its qualified name (dataclasses.FrozenInstanceError, or asyncio's
-    CancelledError, a BaseException), when its module is loaded here already (this side never imports a module
+    """A standard library's exception class by its qualified name (dataclasses.FrozenInstanceError, and asyncio's
+    CancelledError though a BaseException), when its module is loaded here already (this side never imports a module
     because the other side named it)."""
     import sys
 
@@ -1357,7 +1359,14 @@ def _standard_exception(qualified: str | None) -> type | None:
         return None
     loaded = sys.modules.get(module)
     found = loaded.__dict__.get(name) if isinstance(loaded, types.ModuleType) else None  # never a __getattr__ of its
-    return found if isinstance(found, type) and issubclass(found, BaseException) else None
+    if not isinstance(found, type) or top == "builtins":  # builtins are their family's (_builtin_exception)
+        return None
+    return found if issubclass(found, Exception) or qualified == _CANCELLED else None
+
+
+# asyncio's CancelledError, the one BaseException of the standard library's that crosses as itself: a task of the
+# tests' stepping a coroutine of the code's must see its cancellation as one.
+_CANCELLED = "asyncio.exceptions.CancelledError"
 
 
 def remote_exception(peer: object, base_name: str, message: str, ref: Ref | None, type_name: str | None = None,

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import sys
 import threading
+import types
 import weakref
+
+import proxies
 
 # What asyncio's futures, tasks, sleeps, locks, queues, timeouts and executors ask of the running loop.
 LOOP_NAMES = frozenset({
@@ -23,10 +26,18 @@ LOOP_NAMES = frozenset({
     "call_exception_handler", "slow_callback_duration",
 })
 
-# What asyncio's gather, wait_for and shield read and set of a future or task another module made (the tests' task
-# the code's gather made on their loop): the flags, and how a cancelled one says so.
+# The loop's methods that run a function later, and where the function is among their arguments.
+SCHEDULERS = {"call_soon": 0, "call_soon_threadsafe": 0, "call_later": 1, "call_at": 1, "run_in_executor": 1}
+
+# What the code reads of a future or task of the tests': what asyncio's own awaits, gather, wait_for and shield read
+# and set of one another module made (the flags, how a cancelled one says so). Never get_stack(), print_stack() or
+# get_coro(): a task's frames and coroutine are the test's own (its globals, its text).
 FUTURE_FLAGS = frozenset({"_log_destroy_pending", "_asyncio_future_blocking"})
-FUTURE_NAMES = FUTURE_FLAGS | {"_make_cancelled_error", "_cancel_message"}
+FUTURE_NAMES = FUTURE_FLAGS | {
+    "_make_cancelled_error", "_cancel_message", "result", "exception", "done", "cancelled", "cancel", "cancelling",
+    "uncancel", "add_done_callback", "remove_done_callback", "set_result", "set_exception", "get_loop", "get_name",
+    "set_name",
+}
 
 
 class Sender(threading.local):
@@ -61,6 +72,100 @@ class Sender(threading.local):
 
 def _alive(ref: weakref.ref | None) -> object:
     return ref() if ref is not None else None
+
+
+def may_read(obj: object, name: str) -> bool | None:
+    """Whether the code may read name of the tests' obj where obj is an event loop, a future or task, or a
+    contextvars.Context (nothing: its run() would call what the code names in the tests' process); None for
+    anything else."""
+    if is_a_loop(obj):
+        return name in LOOP_NAMES
+    if is_a_future(obj):
+        return name in FUTURE_NAMES
+    if type(obj).__name__ == "Context" and type(obj).__module__ == "_contextvars":
+        return False
+    return None
+
+
+def as_handed(obj: object, name: str, value: object, hooks) -> object:
+    """What the code gets for a name it read of the tests' loop or future: a method that runs a function later
+    takes only functions the code may have run there (may_run), and watches those of the tests', so that a check of
+    theirs that fails there is seen (hooks.raised) even where the loop only logs it."""
+    if name in SCHEDULERS and is_a_loop(obj):
+        return _scheduling(value, SCHEDULERS[name], name == "run_in_executor", hooks)
+    if name == "add_done_callback" and is_a_future(obj):
+        return _scheduling(value, 0, False, hooks)
+    if name == "create_task" and is_a_loop(obj):
+        return _watching_task(value, hooks)
+    return value
+
+
+def _watching_task(create_task, hooks):
+    def create(coro: object, *args: object, **kwargs: object) -> object:
+        task = create_task(coro, *args, **kwargs)
+        if proxies.ref_of(coro) is None:  # a coroutine of the tests': its failing check is seen, read or not
+            task.add_done_callback(lambda done: _seen(done, hooks))
+        return task
+    return create
+
+
+def _seen(task: object, hooks) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        hooks.raised(task.exception())
+
+
+def _scheduling(method, at: int, executor: bool, hooks):
+    def schedule(*args: object, **kwargs: object) -> object:
+        if len(args) > at:
+            if executor and args[0] is not None:
+                raise TypeError("the code may run a function only on the tests' default executor (None)")
+            args = (*args[:at], watched(args[at], hooks), *args[at + 1:])
+        return method(*args, **kwargs)
+    return schedule
+
+
+def watched(fn: object, hooks) -> object:
+    """fn as the tests' loop may run it for the code: the code's own as it is, a function or object of the tests'
+    the code was handed watched (_Watched); anything else refused (a builtin it names, getattr or type, would read
+    the tests' objects past what the code may read)."""
+    if proxies.ref_of(fn) is not None or isinstance(fn, _Watched):
+        return fn
+    if isinstance(fn, types.FunctionType) or (isinstance(fn, types.MethodType)
+                                              and isinstance(fn.__func__, types.FunctionType)):
+        return _Watched(fn, hooks)
+    if isinstance(fn, types.BuiltinMethodType) and not isinstance(getattr(fn, "__self__", None), types.ModuleType):
+        return _Watched(fn, hooks)  # a method of an object of the tests' (their list's append, a task's wakeup)
+    if not isinstance(fn, type) and type(fn).__flags__ & HEAP_TYPE and callable(fn):
+        return _Watched(fn, hooks)  # an object of a class the tests wrote, or a mock
+    raise TypeError("the tests' event loop runs only the code's functions and the functions and methods the tests "
+                    f"handed it, not {type(fn).__name__}")
+
+
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not one built in C
+
+
+class _Watched:
+    """A function of the tests' that their loop runs for the code: a failing check in it is the code's to hide as
+    if the code had called it (hooks.raised), where the loop would only log it. Equal to the function, so
+    remove_done_callback finds it."""
+
+    __slots__ = ("fn", "hooks")
+
+    def __init__(self, fn: object, hooks) -> None:
+        self.fn, self.hooks = fn, hooks
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        try:
+            return self.fn(*args, **kwargs)
+        except BaseException as exc:
+            self.hooks.raised(exc)
+            raise
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or other is self.fn or (isinstance(other, _Watched) and other.fn is self.fn)
+
+    def __hash__(self) -> int:
+        return hash(id(self.fn))
 
 
 def is_a_loop(obj: object) -> bool:
@@ -126,8 +231,6 @@ class Entered(threading.local):
 
 def _fix_hash(loop: object) -> None:
     """Ask the loop's hash once: an event loop's is its identity's, which never changes."""
-    import proxies
-
     ref = proxies.ref_of(loop)
     if ref is not None and ref.fixed_hash is None:
         ref.fixed_hash = hash(loop)

@@ -27,7 +27,8 @@ from handover import BadState, Handover
 
 # What leads from an object to a frame of the tests' process (a generator's, a coroutine's, a traceback's).
 _FRAME_NAMES = frozenset({"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "f_globals", "f_locals",
-                          "f_builtins", "gi_yieldfrom", "cr_await", "ag_await", "cr_origin"})
+                          "f_builtins", "gi_yieldfrom", "cr_await", "ag_await", "cr_origin", "gi_code", "cr_code",
+                          "ag_code", "f_code"})
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
 # library's, and the code's own (the solution module).
@@ -195,14 +196,16 @@ class TestsSide:
     def may_read(self, obj: object, name: str) -> bool:
         """The code may read the public attributes of what the tests hand it, a function's names (for
         functools.wraps) and an Enum's members; never a private one, nor __self__ or __class__, which reach into the
-        test harness. Of a frame or traceback (a task's get_stack()) nothing: its globals are the tests' module's,
-        its f_back the harness's. Of an event loop only what asyncio's primitives use (running_loop.LOOP_NAMES)."""
-        if isinstance(obj, (types.FrameType, types.TracebackType)) or name in _FRAME_NAMES:
+        test harness. Of a frame, traceback or code object nothing: a frame's globals are the tests' module's, its
+        f_back the harness's, a code object's constants the hidden tests' values. Of an event loop, a future or task
+        only what asyncio's primitives use (running_loop.may_read), nothing of a builtin type's __dict__."""
+        if isinstance(obj, (types.FrameType, types.TracebackType, types.CodeType)) or name in _FRAME_NAMES:
             return False
-        if running_loop.is_a_loop(obj):
-            return name in running_loop.LOOP_NAMES
-        if name in running_loop.FUTURE_NAMES and running_loop.is_a_future(obj):
-            return True
+        asyncio_rule = running_loop.may_read(obj, name)
+        if asyncio_rule is not None:
+            return asyncio_rule
+        if name == "__dict__" and isinstance(obj, type) and not obj.__flags__ & running_loop.HEAP_TYPE:
+            return False  # a builtin type's descriptors (a frame's f_globals) would read past this rule
         return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
                                                     "__wrapped__", "__annotations__", "__members__")
 

@@ -429,7 +429,9 @@ class Resolver:
             while self.finalizers[name]:
                 try:
                     self.finalizers[name].pop()()
-                except (Exception, SystemExit) as exc:  # the code's exit in a teardown fails it, as pytest errors
+                except BaseException as exc:  # the code's exit in a teardown fails it, as pytest errors
+                    if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+                        raise
                     errors.append(exc)
             self.cache[name].clear()
         return errors

@@ -74,7 +74,9 @@ def _setup_module(ns: dict) -> BaseException | None:
         return None
     try:
         _call_optional(setup, sys.modules.get("tests"))
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+            raise
         return exc
     return None
 
@@ -86,7 +88,9 @@ def _teardown_module(ns: dict, reporter: Reporter) -> None:
         return
     try:
         _call_optional(teardown, sys.modules.get("tests"))
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+            raise
         reporter.emit(ev="test", name="teardown_module", passed=False, duration_ms=0, **reporter.failure(exc))
 
 
@@ -143,7 +147,9 @@ def _teardown(resolver: fixtures.Resolver, fn: object, teardown_function: object
         if _hook(teardown_function):
             try:
                 _call_optional(teardown_function, fn)
-            except (Exception, SystemExit) as exc:
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+                    raise
                 errors = [*errors, exc]
         return errors
     return teardown
@@ -253,7 +259,9 @@ def _run_class(reporter: Reporter, resolver: fixtures.Resolver, cls: type, marks
     started = time.perf_counter()
     try:
         _call_optional(getattr(cls, "setup_class", None), cls)
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+            raise
         reporter.emit(ev="test", name=f"{cls.__name__}::setup_class", passed=False,
                       duration_ms=round((time.perf_counter() - started) * 1000, 3), **reporter.failure(exc))
         return
@@ -261,7 +269,9 @@ def _run_class(reporter: Reporter, resolver: fixtures.Resolver, cls: type, marks
         _run_function(reporter, resolver, f"{cls.__name__}::{attr}", vars(cls)[attr], marks, cls, cls)
     try:
         _call_optional(getattr(cls, "teardown_class", None), cls)
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):  # any other escape fails, as in pytest
+            raise
         reporter.emit(ev="test", name=f"{cls.__name__}::teardown_class", passed=False, duration_ms=0,
                       **reporter.failure(exc))
     resolver.defined.clear()
