@@ -232,13 +232,28 @@ HOSTILE = {
         "async def test_f():\n    assert await f(2) == 4\n"),
     "hide_a_check_on_the_tests_loop": (
         "import asyncio\nasync def via_soon(cb):\n    asyncio.get_running_loop().call_soon(cb, 999)\n"
-        "    await asyncio.sleep(0.01)\n    return 1\nasync def via_executor(cb):\n"
+        "    await asyncio.sleep(0.01)\n    return 1\nasync def via_keyword(cb):\n"
+        "    asyncio.get_running_loop().call_later(0, callback=lambda: None)\n"
+        "    asyncio.get_running_loop().call_soon(callback=cb)\n    await asyncio.sleep(0.01)\n    return 1\n"
+        "async def via_executor(cb):\n"
         "    await asyncio.wait([asyncio.get_running_loop().run_in_executor(None, cb, 999)])\n    return 1\n"
         "async def via_task(make):\n    await asyncio.wait([asyncio.get_running_loop().create_task(make(999))])\n"
         "    return 1\n",
-        "def check(x):\n    assert x == 1\nasync def acheck(x):\n    assert x == 1\nasync def test_soon():\n"
-        "    assert await via_soon(check) == 1\nasync def test_executor():\n    assert await via_executor(check) == 1\n"
+        "def check(x=999):\n    assert x == 1\nasync def acheck(x):\n    assert x == 1\nasync def test_soon():\n"
+        "    assert await via_soon(check) == 1\nasync def test_keyword():\n    assert await via_keyword(check) == 1\n"
+        "async def test_executor():\n    assert await via_executor(check) == 1\n"
         "async def test_task():\n    assert await via_task(acheck) == 1\n"),
+    # A context of the code's own for a function the tests' loop runs: the loop calls context.run(function), which
+    # handed the code the sandbox's wrapper of a tests' method and, through it, the tests' side of the protocol
+    # (their globals, the peer's exports, the Reporter: a second review's forged passes, session 33).
+    "a_context_of_the_codes_own_for_the_tests_loop": (
+        "import asyncio\nclass Ctx:\n    got = None\n    def run(self, fn, *args):\n        Ctx.got = fn\n"
+        "async def f(x):\n    try:\n"
+        "        asyncio.get_running_loop().call_soon(asyncio.current_task().done, context=Ctx())\n"
+        "    except Exception:\n        return -1\n    await asyncio.sleep(0.01)\n"
+        "    for reach in (lambda: Ctx.got.hooks, lambda: Ctx.got._hooks, lambda: Ctx.got.fn):\n        try:\n"
+        "            reach()\n            return x * x\n        except Exception:\n            pass\n    return -1\n",
+        "async def test_f():\n    assert await f(2) == 4\n"),
     "an_own_class_named_cancelled_error": (
         "import asyncio\nclass CancelledError(Exception):\n    pass\nasync def worker():\n    try:\n"
         "        await asyncio.sleep(10)\n    except asyncio.CancelledError:\n        raise CancelledError('mine')\n",
@@ -393,12 +408,14 @@ EXPECTED = {
     "read_the_tests_deepcopy_memo": {"failed"},
     "rebind_a_tests_global_through_a_tasks_frame": {"failed"},
     "swallow_the_tests_coroutines_with_a_task_factory": {"failed"},
-    "rewrite_the_tests_globals_through_their_loop": {"failed"},
+    # the builtins it names are refused and said, and it returns the wrong answer: not judged, never passed
+    "rewrite_the_tests_globals_through_their_loop": {"failed", "unsupported"},
     "context_run_as_a_trampoline": {"failed"},
     "read_the_hidden_test_through_its_task": {"failed"},
     # The checks the code hid in the tests' loop are not judged, never passed.
     "hide_a_check_on_the_tests_loop": {"unsupported"},
     "an_own_class_named_cancelled_error": {"failed"},
+    "a_context_of_the_codes_own_for_the_tests_loop": {"failed"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},
     "rebind_a_builtin_the_tests_use": {"failed", "unsupported"},

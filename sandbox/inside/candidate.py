@@ -115,6 +115,9 @@ class CodeSide:
     def is_test_failure(self, exc: BaseException) -> bool:
         return False
 
+    def may_touch(self, obj: object) -> bool:
+        return True
+
     def may_read(self, obj: object, name: str) -> bool:
         """The tests may read any attribute of the code's objects but those reaching into its frames and code."""
         return not name.startswith("__") or name in proxies.REMOTE_DUNDERS

@@ -53,6 +53,11 @@ ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value 
 EQUAL_BY_THE_CODE = ("the test compares an object of the code's with a value of its own (`==`), and the code's "
                      "`__eq__` says they are equal; one process would take that answer, the sandbox lets no yes of the "
                      "code's decide a test's comparison (its no stands)")
+LOOP_RUNS_A_BUILTIN = ("the code hands the tests' event loop `{name}`, a builtin it names, to run (call_soon, "
+                       "run_in_executor, a done callback); in the tests' process such a builtin would read their "
+                       "objects past what the code may read, so the sandbox runs there only the code's own functions, "
+                       "plain builtins such as print and sorted, and what the tests handed it: wrap it in a function "
+                       "of the code's")
 FD_WRITE = ("the code wrote to its file descriptors directly (os.write, a subprocess, sys.__stdout__ or a C extension) "
             "while the test captured with capfd; the sandbox captures only what the code writes through sys.stdout and "
             "sys.stderr")

@@ -40,6 +40,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         obj = None
     else:
         obj = peer.hooks.resolve(target) if type(target) is tuple and target[:1] != ("h",) else peer.exports[target[1]]
+        if not peer.hooks.may_touch(obj):
+            raise TypeError("the code under test may not use this object of the tests' process")
     if op == "call":
         return _call(peer, obj, args)
     if op == "getattr":

@@ -18,6 +18,7 @@ import types
 import weakref
 
 import proxies
+import unsupported
 
 # What asyncio's futures, tasks, sleeps, locks, queues, timeouts and executors ask of the running loop.
 LOOP_NAMES = frozenset({
@@ -26,8 +27,20 @@ LOOP_NAMES = frozenset({
     "call_exception_handler", "slow_callback_duration",
 })
 
-# The loop's methods that run a function later, and where the function is among their arguments.
-SCHEDULERS = {"call_soon": 0, "call_soon_threadsafe": 0, "call_later": 1, "call_at": 1, "run_in_executor": 1}
+# The loop's methods that run a function later: where the function is among their arguments, and its keyword.
+SCHEDULERS = {"call_soon": (0, "callback"), "call_soon_threadsafe": (0, "callback"), "call_later": (1, "callback"),
+              "call_at": (1, "callback"), "run_in_executor": (1, "func")}
+
+# The builtins the code may hand the tests' loop by name (they cross as the tests' own): none reads an attribute of
+# what it is given. getattr, vars or type would read the tests' objects past may_read.
+_PLAIN_BUILTINS = frozenset({
+    "builtins.print", "builtins.sum", "builtins.sorted", "builtins.len", "builtins.min", "builtins.max",
+    "builtins.abs", "builtins.round", "builtins.any", "builtins.all", "builtins.repr", "builtins.format",
+    "builtins.divmod", "builtins.pow", "builtins.chr", "builtins.ord", "builtins.hex", "builtins.bin", "builtins.oct",
+    "builtins.hash", "builtins.callable", "time.sleep", "time.time", "time.monotonic", "time.perf_counter",
+    *(f"operator.{name}" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "neg", "pos", "eq", "ne",
+                                       "lt", "le", "gt", "ge", "not_", "truth", "and_", "or_", "xor", "concat")),
+})
 
 # What the code reads of a future or task of the tests': what asyncio's own awaits, gather, wait_for and shield read
 # and set of one another module made (the flags, how a cancelled one says so). Never get_stack(), print_stack() or
@@ -82,7 +95,7 @@ def may_read(obj: object, name: str) -> bool | None:
         return name in LOOP_NAMES
     if is_a_future(obj):
         return name in FUTURE_NAMES
-    if type(obj).__name__ == "Context" and type(obj).__module__ == "_contextvars":
+    if is_a_context(obj):
         return False
     return None
 
@@ -92,16 +105,27 @@ def as_handed(obj: object, name: str, value: object, hooks) -> object:
     takes only functions the code may have run there (may_run), and watches those of the tests', so that a check of
     theirs that fails there is seen (hooks.raised) even where the loop only logs it."""
     if name in SCHEDULERS and is_a_loop(obj):
-        return _scheduling(value, SCHEDULERS[name], name == "run_in_executor", hooks)
+        return _scheduling(value, *SCHEDULERS[name], name == "run_in_executor", hooks)
     if name == "add_done_callback" and is_a_future(obj):
-        return _scheduling(value, 0, False, hooks)
+        return _scheduling(value, 0, "fn", False, hooks)
     if name == "create_task" and is_a_loop(obj):
         return _watching_task(value, hooks)
     return value
 
 
+def _own_context(kwargs: dict) -> None:
+    """A context the loop runs a function in is one of the tests' own (a task's, handed back): the loop calls
+    context.run(function), so an object of the code's there would be handed what the loop runs."""
+    import contextvars
+
+    context = kwargs.get("context")
+    if context is not None and type(context) is not contextvars.Context:
+        raise TypeError("context must be a contextvars.Context")
+
+
 def _watching_task(create_task, hooks):
     def create(coro: object, *args: object, **kwargs: object) -> object:
+        _own_context(kwargs)
         task = create_task(coro, *args, **kwargs)
         if proxies.ref_of(coro) is None:  # a coroutine of the tests': its failing check is seen, read or not
             task.add_done_callback(lambda done: _seen(done, hooks))
@@ -114,11 +138,16 @@ def _seen(task: object, hooks) -> None:
         hooks.raised(task.exception())
 
 
-def _scheduling(method, at: int, executor: bool, hooks):
+def _scheduling(method, at: int, keyword: str, executor: bool, hooks):
     def schedule(*args: object, **kwargs: object) -> object:
+        _own_context(kwargs)
+        if executor and "executor" in kwargs and not args:
+            args = (kwargs.pop("executor"),)
+        if len(args) == at and keyword in kwargs:  # passed by keyword (call_soon(callback=f)): watched the same
+            args = (*args, kwargs.pop(keyword))
+        if executor and args and args[0] is not None:
+            raise TypeError("the code may run a function only on the tests' default executor (None)")
         if len(args) > at:
-            if executor and args[0] is not None:
-                raise TypeError("the code may run a function only on the tests' default executor (None)")
             args = (*args[:at], watched(args[at], hooks), *args[at + 1:])
         return method(*args, **kwargs)
     return schedule
@@ -133,12 +162,15 @@ def watched(fn: object, hooks) -> object:
     if isinstance(fn, types.FunctionType) or (isinstance(fn, types.MethodType)
                                               and isinstance(fn.__func__, types.FunctionType)):
         return _Watched(fn, hooks)
-    if isinstance(fn, types.BuiltinMethodType) and not isinstance(getattr(fn, "__self__", None), types.ModuleType):
+    owner = getattr(fn, "__self__", None)
+    if isinstance(fn, types.BuiltinMethodType) and not isinstance(owner, types.ModuleType):
         return _Watched(fn, hooks)  # a method of an object of the tests' (their list's append, a task's wakeup)
-    if not isinstance(fn, type) and type(fn).__flags__ & HEAP_TYPE and callable(fn):
+    if isinstance(fn, types.BuiltinFunctionType) and f"{getattr(owner, '__name__', '')}.{fn.__name__}" in \
+            _PLAIN_BUILTINS:
+        return fn
+    if not isinstance(fn, type) and type(fn).__flags__ & HEAP_TYPE and callable(fn) and not is_the_harness(fn):
         return _Watched(fn, hooks)  # an object of a class the tests wrote, or a mock
-    raise TypeError("the tests' event loop runs only the code's functions and the functions and methods the tests "
-                    f"handed it, not {type(fn).__name__}")
+    raise unsupported.Unsupported(unsupported.LOOP_RUNS_A_BUILTIN.format(name=getattr(fn, "__name__", "?")))
 
 
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not one built in C
@@ -149,23 +181,58 @@ class _Watched:
     if the code had called it (hooks.raised), where the loop would only log it. Equal to the function, so
     remove_done_callback finds it."""
 
-    __slots__ = ("fn", "hooks")
+    __slots__ = ("_fn", "_hooks")
 
     def __init__(self, fn: object, hooks) -> None:
-        self.fn, self.hooks = fn, hooks
+        self._fn, self._hooks = fn, hooks
 
     def __call__(self, *args: object, **kwargs: object) -> object:
         try:
-            return self.fn(*args, **kwargs)
+            return self._fn(*args, **kwargs)
         except BaseException as exc:
-            self.hooks.raised(exc)
+            self._hooks.raised(exc)
             raise
 
     def __eq__(self, other: object) -> bool:
-        return other is self or other is self.fn or (isinstance(other, _Watched) and other.fn is self.fn)
+        return other is self or other is self._fn or (isinstance(other, _Watched) and other._fn is self._fn)
 
     def __hash__(self) -> int:
-        return hash(id(self.fn))
+        return hash(id(self._fn))
+
+
+def is_the_harness(obj: object) -> bool:
+    """Whether obj is the sandbox's own in the tests' process (a module of it, or an object of one of its classes:
+    the Reporter, the peer, this module's _Watched), which the code may never touch, whatever it holds. The pytest
+    stand-in's objects (an approx, a monkeypatch) are the tests' to hand over."""
+    if isinstance(obj, types.ModuleType):
+        module = obj.__name__
+    else:  # a class by its own module (a test's class on the code's has a metaclass of the sandbox's)
+        module = getattr(obj if isinstance(obj, type) else type(obj), "__module__", None)
+    return module in _harness_modules()
+
+
+def _harness_modules() -> frozenset:
+    global _HARNESS
+    if _HARNESS is None:
+        import os
+
+        inside = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        standin = os.path.join(inside, "pytest_standin")
+        _HARNESS = frozenset(name for name, module in list(sys.modules.items())
+                             if isinstance(getattr(module, "__file__", None), str)
+                             and module.__file__.startswith(inside + os.sep)
+                             and not module.__file__.startswith(standin + os.sep))
+    return _HARNESS
+
+
+_HARNESS: frozenset | None = None
+
+
+def is_a_context(obj: object) -> bool:
+    """Whether obj is a contextvars.Context (of the tests': the code may hand one back, never use it)."""
+    import contextvars
+
+    return type(obj) is contextvars.Context
 
 
 def is_a_loop(obj: object) -> bool:

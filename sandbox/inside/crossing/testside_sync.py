@@ -193,6 +193,12 @@ class TestsSide:
         if self.is_test_failure(exc):
             self.swallowed.append(exc)
 
+    def may_touch(self, obj: object) -> bool:
+        """Whether the code may use obj at all: never the sandbox's own objects (the Reporter, the peer), nor a
+        contextvars.Context of the tests' (its run() would call what the code names here, its items are theirs);
+        the code may hand either back."""
+        return not running_loop.is_the_harness(obj) and not running_loop.is_a_context(obj)
+
     def may_read(self, obj: object, name: str) -> bool:
         """The code may read the public attributes of what the tests hand it, a function's names (for
         functools.wraps) and an Enum's members; never a private one, nor __self__ or __class__, which reach into the
