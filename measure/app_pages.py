@@ -13,7 +13,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ACE = "iframe[title='streamlit_ace.streamlit_ace']"
 OUTCOMES = ["Passed your", "Not solved", "Stopped with an error", "The solve stopped with an error", "Cannot start",
-            "The model is not available", "Stopped: the sandbox cannot run this"]
+            "The model is not available", "Stopped: the sandbox cannot run this", "Stopped, not judged"]
 
 
 def settle(page, seconds: float = 1.0) -> None:

@@ -254,6 +254,25 @@ HOSTILE = {
         "    for reach in (lambda: Ctx.got.hooks, lambda: Ctx.got._hooks, lambda: Ctx.got.fn):\n        try:\n"
         "            reach()\n            return x * x\n        except Exception:\n            pass\n    return -1\n",
         "async def test_f():\n    assert await f(2) == 4\n"),
+    # A third review (session 33), older than the one loop: a test's monkeypatch handed to the code set the asserts'
+    # compare in the tests' module by a dotted name; a TestCase's __dict__ gave the code its private _outcome, whose
+    # result it replaced; a unittest assert failing in a callback the code caught was not seen as a hidden check.
+    "monkeypatch_the_tests_module_by_name": (
+        "def ignore(*a, **k):\n    return None\ndef setup(mp):\n    try:\n"
+        "        mp.setattr('tests.__sbx_compare__', ignore)\n    except Exception:\n        pass\n"
+        "def square(x):\n    return -1\n",
+        "def test_sq(monkeypatch):\n    setup(monkeypatch)\n    assert square(3) == 9\n"),
+    "replace_a_test_cases_result_through_its_dict": (
+        "class Sink:\n    def addFailure(self, *a):\n        pass\n    def addError(self, *a):\n        pass\n"
+        "def attach(case):\n    try:\n        case.__dict__['_outcome'].result = Sink()\n    except Exception:\n"
+        "        pass\ndef square(x):\n    return -1\n",
+        "import unittest\nclass TestSquare(unittest.TestCase):\n    def test_sq(self):\n        attach(self)\n"
+        "        self.assertEqual(square(3), 9)\n"),
+    "catch_a_unittest_check_in_a_callback": (
+        "def each(items, check):\n    for item in items:\n        try:\n            check(item)\n"
+        "        except Exception:\n            pass\n",
+        "import unittest\nclass T(unittest.TestCase):\n    def test_each(self):\n"
+        "        each([1, 2], lambda x: self.assertEqual(x, 1))\n"),
     "an_own_class_named_cancelled_error": (
         "import asyncio\nclass CancelledError(Exception):\n    pass\nasync def worker():\n    try:\n"
         "        await asyncio.sleep(10)\n    except asyncio.CancelledError:\n        raise CancelledError('mine')\n",
@@ -415,6 +434,9 @@ EXPECTED = {
     # The checks the code hid in the tests' loop are not judged, never passed.
     "hide_a_check_on_the_tests_loop": {"unsupported"},
     "an_own_class_named_cancelled_error": {"failed"},
+    "monkeypatch_the_tests_module_by_name": {"failed", "unsupported"},
+    "replace_a_test_cases_result_through_its_dict": {"failed"},
+    "catch_a_unittest_check_in_a_callback": {"unsupported"},
     "a_context_of_the_codes_own_for_the_tests_loop": {"failed"},
     # The rebinding is refused and said: the failing test is not judged, never passed.
     "rebind_the_tests_expected_value": {"failed", "unsupported"},

@@ -115,8 +115,8 @@ class CodeSide:
     def is_test_failure(self, exc: BaseException) -> bool:
         return False
 
-    def may_touch(self, obj: object) -> bool:
-        return True
+    def check_touch(self, obj: object) -> None:
+        return None
 
     def may_read(self, obj: object, name: str) -> bool:
         """The tests may read any attribute of the code's objects but those reaching into its frames and code."""

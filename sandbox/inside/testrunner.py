@@ -25,7 +25,7 @@ import proxies
 import pytest_run
 import pytest_shim
 import unsupported
-from asserts import (Counter, Rewriter, TestAssertion, caught, checked, compare, safe_repr, same, short, teach_unittest,
+from asserts import (Counter, Rewriter, caught, checked, compare, safe_repr, same, short, teach_unittest,
                      truth)
 from peer import Peer, PeerGone
 from report import NOTHING_CHECKED, TESTS_FILE, Reporter, TestNotRun
@@ -204,7 +204,10 @@ def run(tests_len: int, entry_point: str | None, req_fd: int, resp_fd: int, repo
     # the working directory, where the code may have put a file of that name (a fifo that never answers).
     linecache.cache[TESTS_FILE] = (len(source), None, source.splitlines(True), TESTS_FILE)
     linecache.cache["solution.py"] = (0, None, [], "solution.py")
-    side = _TestsSide(lambda exc: isinstance(exc, (TestAssertion, *pytest_shim.OUTCOMES)))
+    # A failing check of the tests': their asserts, unittest's assert methods, a mock's assert_called_once, pytest's
+    # outcomes; never an AssertionError of the code's (it crosses as a RemoteError).
+    side = _TestsSide(lambda exc: isinstance(exc, (AssertionError, *pytest_shim.OUTCOMES))
+                      and not isinstance(exc, proxies.RemoteError))
     reporter = Reporter(report_fd, source.splitlines(), side)
     reporter.emit(ev="tests_read")
     _run(source, entry_point, req_fd, resp_fd, side, reporter)

@@ -53,6 +53,9 @@ ORDERED_BY_THE_CODE = ("the test orders an object of the code's against a value 
 EQUAL_BY_THE_CODE = ("the test compares an object of the code's with a value of its own (`==`), and the code's "
                      "`__eq__` says they are equal; one process would take that answer, the sandbox lets no yes of the "
                      "code's decide a test's comparison (its no stands)")
+HARNESS_OBJECT = ("the test hands the code an object of the test harness ({kind}: a fixture such as monkeypatch, "
+                  "request or capsys), which the sandbox keeps from the code: with it the code could change the tests "
+                  "themselves; use it in the test, and hand the code what it needs")
 LOOP_RUNS_A_BUILTIN = ("the code hands the tests' event loop `{name}`, a builtin it names, to run (call_soon, "
                        "run_in_executor, a done callback); in the tests' process such a builtin would read their "
                        "objects past what the code may read, so the sandbox runs there only the code's own functions, "

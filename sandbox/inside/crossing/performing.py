@@ -40,8 +40,7 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         obj = None
     else:
         obj = peer.hooks.resolve(target) if type(target) is tuple and target[:1] != ("h",) else peer.exports[target[1]]
-        if not peer.hooks.may_touch(obj):
-            raise TypeError("the code under test may not use this object of the tests' process")
+        peer.hooks.check_touch(obj)
     if op == "call":
         return _call(peer, obj, args)
     if op == "getattr":
@@ -51,6 +50,11 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         value = getattr(obj, name)
         if peer.role == "tests":  # the tests' loop runs only what the code may have run there (running_loop.py)
             value = running_loop.as_handed(obj, name, value, peer.hooks)
+            if name == "__dict__" and hasattr(value, "items"):
+                # a copy whose private names, which getattr refuses, hold plain data only: an object there (a
+                # TestCase's _outcome, a fixture's resolver) would cross as a live proxy of the harness
+                value = {k: v for k, v in value.items()
+                         if not (type(k) is str and k.startswith("_")) or _plain_all_through(v, 0)}
         return value, None
     if op in ("setattr", "delattr"):
         name = args[0]
@@ -97,7 +101,11 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
     if op == "await_iter":  # a future awaited on the tests' loop: its own __await__ steps (proxies._await_steps)
         return obj.__await__(), None
     if op == "await_all":
-        return proxies.await_all(_awaitables(peer, args[0])), None
+        outcomes = proxies.await_all(_awaitables(peer, args[0]))
+        for ok, value in outcomes:  # the code's gather hands back what they raised: a check it then hides is seen
+            if ok is not True and isinstance(value, BaseException):
+                peer.hooks.raised(value)
+        return outcomes, None
     if op == "send":
         return obj.send(peer.decode(args[0])), None
     if op == "throw":  # g.throw(exc) of this side's generator, stepped by the other side (proxies._forward_generator)
@@ -131,6 +139,19 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         kind = standard_abcs.standard_eq(type(obj))
         return standard_abcs.eq_data(kind, obj) if kind else None, None
     return peer.hooks.perform(op, obj, args), None
+
+
+_PLAIN = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _plain_all_through(value: object, depth: int) -> bool:
+    """Whether value is numbers, text and containers of them only (a dataclass's private cache), a few levels deep."""
+    if type(value) in _PLAIN:
+        return True
+    if depth > 3 or type(value) not in (list, tuple, dict, set, frozenset) or len(value) > 1000:
+        return False
+    items = [*value.keys(), *value.values()] if type(value) is dict else value
+    return all(_plain_all_through(item, depth + 1) for item in items)
 
 
 def _as_method(value: object) -> object:
@@ -274,6 +295,7 @@ def _awaitables(peer: object, wanted: object) -> list:
     found = []
     for op, handle in as_list(wanted):
         obj = peer.exports[handle]
+        peer.hooks.check_touch(obj)
         found.append(obj.__anext__() if op == "anext" else obj)
     return found
 

@@ -23,8 +23,7 @@ import unsupported
 # What asyncio's futures, tasks, sleeps, locks, queues, timeouts and executors ask of the running loop.
 LOOP_NAMES = frozenset({
     "time", "create_future", "create_task", "call_soon", "call_later", "call_at", "call_soon_threadsafe",
-    "get_debug", "is_running", "is_closed", "run_in_executor", "default_exception_handler",
-    "call_exception_handler", "slow_callback_duration",
+    "get_debug", "is_running", "is_closed", "run_in_executor", "slow_callback_duration",
 })
 
 # The loop's methods that run a function later: where the function is among their arguments, and its keyword.
@@ -37,9 +36,9 @@ _PLAIN_BUILTINS = frozenset({
     "builtins.print", "builtins.sum", "builtins.sorted", "builtins.len", "builtins.min", "builtins.max",
     "builtins.abs", "builtins.round", "builtins.any", "builtins.all", "builtins.repr", "builtins.format",
     "builtins.divmod", "builtins.pow", "builtins.chr", "builtins.ord", "builtins.hex", "builtins.bin", "builtins.oct",
-    "builtins.hash", "builtins.callable", "time.sleep", "time.time", "time.monotonic", "time.perf_counter",
-    *(f"operator.{name}" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "neg", "pos", "eq", "ne",
-                                       "lt", "le", "gt", "ge", "not_", "truth", "and_", "or_", "xor", "concat")),
+    "builtins.hash", "builtins.callable",
+    *(f"_operator.{name}" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "neg", "pos", "eq", "ne",
+                                        "lt", "le", "gt", "ge", "not_", "truth", "and_", "or_", "xor", "concat")),
 })
 
 # What the code reads of a future or task of the tests': what asyncio's own awaits, gather, wait_for and shield read
@@ -105,12 +104,23 @@ def as_handed(obj: object, name: str, value: object, hooks) -> object:
     takes only functions the code may have run there (may_run), and watches those of the tests', so that a check of
     theirs that fails there is seen (hooks.raised) even where the loop only logs it."""
     if name in SCHEDULERS and is_a_loop(obj):
-        return _scheduling(value, *SCHEDULERS[name], name == "run_in_executor", hooks)
-    if name == "add_done_callback" and is_a_future(obj):
-        return _scheduling(value, 0, "fn", False, hooks)
-    if name == "create_task" and is_a_loop(obj):
-        return _watching_task(value, hooks)
+        value = _scheduling(value, *SCHEDULERS[name], name == "run_in_executor", hooks)
+    elif name == "add_done_callback" and is_a_future(obj):
+        value = _scheduling(value, 0, "fn", False, hooks)
+    elif name == "remove_done_callback" and is_a_future(obj):
+        value = _removing(value)
+    elif name == "create_task" and is_a_loop(obj):
+        value = _watching_task(value, hooks)
+    else:
+        return value
+    _HANDED.add(value)  # the sandbox's own functions that the code may call (is_the_harness)
     return value
+
+
+_HANDED: weakref.WeakSet = weakref.WeakSet()
+# The pytest stand-in's values a test may hand the code (pytest.approx(0.3)): compared, nothing more. Its fixtures
+# (monkeypatch, request, capsys) are the harness: monkeypatch.setattr("tests.x", ...) would change the tests' module.
+_HANDED_VALUES = frozenset({"_Approx"})
 
 
 def _own_context(kwargs: dict) -> None:
@@ -121,6 +131,26 @@ def _own_context(kwargs: dict) -> None:
     context = kwargs.get("context")
     if context is not None and type(context) is not contextvars.Context:
         raise TypeError("context must be a contextvars.Context")
+
+
+def _removing(remove_done_callback):
+    def remove(fn: object) -> int:
+        # found by identity: the future compares each callback it holds with fn, and an object of the code's would
+        # be handed each (its reflected __eq__)
+        return remove_done_callback(_Identity(fn))
+    return remove
+
+
+class _Identity:
+    __slots__ = ("_fn",)
+
+    def __init__(self, fn: object) -> None:
+        self._fn = fn
+
+    def __eq__(self, other: object) -> bool:
+        return other is self._fn or (isinstance(other, _Watched) and other._fn is self._fn)
+
+    __hash__ = None
 
 
 def _watching_task(create_task, hooks):
@@ -157,8 +187,8 @@ def watched(fn: object, hooks) -> object:
     """fn as the tests' loop may run it for the code: the code's own as it is, a function or object of the tests'
     the code was handed watched (_Watched); anything else refused (a builtin it names, getattr or type, would read
     the tests' objects past what the code may read)."""
-    if proxies.ref_of(fn) is not None or isinstance(fn, _Watched):
-        return fn
+    if proxies.ref_of(fn) is not None or isinstance(fn, _Watched) or not callable(fn):
+        return fn  # the code's own, or no function at all (the loop says so, as in one process)
     if isinstance(fn, types.FunctionType) or (isinstance(fn, types.MethodType)
                                               and isinstance(fn.__func__, types.FunctionType)):
         return _Watched(fn, hooks)
@@ -170,7 +200,9 @@ def watched(fn: object, hooks) -> object:
         return fn
     if not isinstance(fn, type) and type(fn).__flags__ & HEAP_TYPE and callable(fn) and not is_the_harness(fn):
         return _Watched(fn, hooks)  # an object of a class the tests wrote, or a mock
-    raise unsupported.Unsupported(unsupported.LOOP_RUNS_A_BUILTIN.format(name=getattr(fn, "__name__", "?")))
+    name = getattr(fn, "__name__", None)
+    raise unsupported.Unsupported(unsupported.LOOP_RUNS_A_BUILTIN.format(
+        name=name if type(name) is str else type(fn).__name__))
 
 
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not one built in C
@@ -194,6 +226,8 @@ class _Watched:
             raise
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Identity):
+            return other._fn is self._fn
         return other is self or other is self._fn or (isinstance(other, _Watched) and other._fn is self._fn)
 
     def __hash__(self) -> int:
@@ -202,13 +236,26 @@ class _Watched:
 
 def is_the_harness(obj: object) -> bool:
     """Whether obj is the sandbox's own in the tests' process (a module of it, or an object of one of its classes:
-    the Reporter, the peer, this module's _Watched), which the code may never touch, whatever it holds. The pytest
-    stand-in's objects (an approx, a monkeypatch) are the tests' to hand over."""
+    the Reporter, the peer, this module's _Watched, a function or bound method of theirs, the pytest stand-in's
+    fixtures), which the code may never touch, whatever it holds; but pytest.approx's value, the tests' to hand
+    over."""
+    if (isinstance(obj, types.FunctionType) and obj in _HANDED) or type(obj).__name__ in _HANDED_VALUES:
+        return False
     if isinstance(obj, types.ModuleType):
         module = obj.__name__
-    else:  # a class by its own module (a test's class on the code's has a metaclass of the sandbox's)
-        module = getattr(obj if isinstance(obj, type) else type(obj), "__module__", None)
+    elif isinstance(obj, (types.MethodType, types.BuiltinMethodType)) and not isinstance(obj.__self__, type):
+        return is_the_harness(obj.__self__)  # a method of the harness's objects (a test's Thread.start is refusals')
+    elif isinstance(obj, (type, types.FunctionType)):  # a class by its own module (a test's class on the code's has
+        module = obj.__module__                         # a metaclass of the sandbox's), a function by its own
+    else:
+        module = type(obj).__module__
     return module in _harness_modules()
+
+
+def is_a_fixture(obj: object) -> bool:
+    """Whether obj is an object of the pytest stand-in's (a monkeypatch, a request, capsys), which a test may hand
+    the code as one process would let it."""
+    return getattr(type(obj), "__module__", None) in ("fixtures", "pytest_shim")
 
 
 def _harness_modules() -> frozenset:
@@ -217,11 +264,10 @@ def _harness_modules() -> frozenset:
         import os
 
         inside = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        standin = os.path.join(inside, "pytest_standin")
+        # refusals.py wraps standard functions in every run (Thread.start): they are the standard library's there
         _HARNESS = frozenset(name for name, module in list(sys.modules.items())
                              if isinstance(getattr(module, "__file__", None), str)
-                             and module.__file__.startswith(inside + os.sep)
-                             and not module.__file__.startswith(standin + os.sep))
+                             and module.__file__.startswith(inside + os.sep) and name != "refusals")
     return _HARNESS
 
 

@@ -193,11 +193,17 @@ class TestsSide:
         if self.is_test_failure(exc):
             self.swallowed.append(exc)
 
-    def may_touch(self, obj: object) -> bool:
-        """Whether the code may use obj at all: never the sandbox's own objects (the Reporter, the peer), nor a
-        contextvars.Context of the tests' (its run() would call what the code names here, its items are theirs);
-        the code may hand either back."""
-        return not running_loop.is_the_harness(obj) and not running_loop.is_a_context(obj)
+    def check_touch(self, obj: object) -> None:
+        """Refuse the code any use of obj that is the sandbox's own (the Reporter, the peer, the pytest stand-in's
+        fixtures: not judged, as a test that hands the code its monkeypatch is one the sandbox cannot run as one
+        process would) or a contextvars.Context of the tests' (its run() would call what the code names here, its
+        items are theirs); the code may hand either back."""
+        if running_loop.is_the_harness(obj):
+            if running_loop.is_a_fixture(obj):
+                raise unsupported.Unsupported(unsupported.HARNESS_OBJECT.format(kind=type(obj).__name__))
+            raise TypeError("the code under test may not use the sandbox's own objects")
+        if running_loop.is_a_context(obj):
+            raise TypeError("the code under test may not use a contextvars.Context of the tests'")
 
     def may_read(self, obj: object, name: str) -> bool:
         """The code may read the public attributes of what the tests hand it, a function's names (for
