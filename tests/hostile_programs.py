@@ -273,6 +273,18 @@ HOSTILE = {
         "        except Exception:\n            pass\n",
         "import unittest\nclass T(unittest.TestCase):\n    def test_each(self):\n"
         "        each([1, 2], lambda x: self.assertEqual(x, 1))\n"),
+    # A fourth review: what a test's mock recorded set by the code (call_count = 1 passed assert_called_once), and
+    # unittest's own machinery of a TestCase handed to the code (addTypeEqualityFunc made assertEqual pass).
+    "set_what_a_tests_mock_recorded": (
+        "def notify(cb, x):\n    for name, value in (('call_count', 1), ('called', True), ('call_args', ((x,), {}))):\n"
+        "        try:\n            setattr(cb, name, value)\n        except Exception:\n            pass\n",
+        "from unittest import mock\ndef test_called_once():\n    cb = mock.Mock()\n    notify(cb, 3)\n"
+        "    cb.assert_called_once()\n"),
+    "change_how_a_test_case_compares": (
+        "def setup(case):\n    try:\n        case.addTypeEqualityFunc(int, lambda a, b, msg=None: None)\n"
+        "    except Exception:\n        pass\ndef add(a, b):\n    return a - b\n",
+        "import unittest\nclass T(unittest.TestCase):\n    def test_add(self):\n        setup(self)\n"
+        "        self.assertEqual(add(2, 3), 5)\n"),
     "an_own_class_named_cancelled_error": (
         "import asyncio\nclass CancelledError(Exception):\n    pass\nasync def worker():\n    try:\n"
         "        await asyncio.sleep(10)\n    except asyncio.CancelledError:\n        raise CancelledError('mine')\n",
@@ -434,6 +446,8 @@ EXPECTED = {
     # The checks the code hid in the tests' loop are not judged, never passed.
     "hide_a_check_on_the_tests_loop": {"unsupported"},
     "an_own_class_named_cancelled_error": {"failed"},
+    "set_what_a_tests_mock_recorded": {"failed"},
+    "change_how_a_test_case_compares": {"failed"},
     "monkeypatch_the_tests_module_by_name": {"failed", "unsupported"},
     "replace_a_test_cases_result_through_its_dict": {"failed"},
     "catch_a_unittest_check_in_a_callback": {"unsupported"},

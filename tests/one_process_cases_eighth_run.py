@@ -451,3 +451,45 @@ def test_ticks_while_running():
         return t.ticks
     assert asyncio.run(main()) >= 3
 ''')
+
+# A fourth review (session 33): asyncio.timeout around the code's own coroutine, twice in one task, the first
+# expiring (a CancelledError escaped, then current_task() was None); vars() of a test's object whose private fields
+# hold a date and a child (dropped once, failing a right answer).
+TIMEOUT = '''
+import asyncio
+async def slow(d):
+    await asyncio.sleep(d)
+    return d
+async def with_timeout(aw, t):
+    try:
+        async with asyncio.timeout(t):
+            return await aw
+    except TimeoutError:
+        return "timeout"
+'''
+TIMEOUT_T = '''
+import asyncio
+def test_expire_then_again():
+    async def main():
+        a = await with_timeout(slow(1), 0.01)
+        b = await with_timeout(slow(0), 1)
+        return a, b
+    assert asyncio.run(main()) == ("timeout", 0)
+'''
+C("async_code_times_out_its_own_coroutine_twice_ok", TIMEOUT, TIMEOUT_T)
+C("async_code_times_out_its_own_coroutine_twice_bad", TIMEOUT.replace('return "timeout"', 'return None'), TIMEOUT_T)
+
+C("min_vars_of_a_tests_object_with_private_date_and_child", '''
+def field_types(obj):
+    return {k: type(v).__name__ for k, v in vars(obj).items()}
+''', '''
+import datetime
+class Node:
+    def __init__(self, name, parent=None):
+        self.name = name
+        self._born = datetime.date(2024, 1, 2)
+        self._parent = parent
+def test_private_fields_are_read():
+    n = Node("b", Node("a"))
+    assert field_types(n) == {"name": "str", "_born": "date", "_parent": "Node"}
+''')

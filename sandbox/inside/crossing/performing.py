@@ -51,10 +51,10 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         if peer.role == "tests":  # the tests' loop runs only what the code may have run there (running_loop.py)
             value = running_loop.as_handed(obj, name, value, peer.hooks)
             if name == "__dict__" and hasattr(value, "items"):
-                # a copy whose private names, which getattr refuses, hold plain data only: an object there (a
-                # TestCase's _outcome, a fixture's resolver) would cross as a live proxy of the harness
+                # a copy without what a private name holds of the harness (a TestCase's _outcome, a fixture's
+                # resolver), which would cross as a live proxy; a dataclass's private date or child stays
                 value = {k: v for k, v in value.items()
-                         if not (type(k) is str and k.startswith("_")) or _plain_all_through(v, 0)}
+                         if not (type(k) is str and k.startswith("_")) or not _harness_inside(v)}
         return value, None
     if op in ("setattr", "delattr"):
         name = args[0]
@@ -141,17 +141,9 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
     return peer.hooks.perform(op, obj, args), None
 
 
-_PLAIN = (int, float, complex, str, bytes, bool, type(None))
-
-
-def _plain_all_through(value: object, depth: int) -> bool:
-    """Whether value is numbers, text and containers of them only (a dataclass's private cache), a few levels deep."""
-    if type(value) in _PLAIN:
-        return True
-    if depth > 3 or type(value) not in (list, tuple, dict, set, frozenset) or len(value) > 1000:
-        return False
-    items = [*value.keys(), *value.values()] if type(value) is dict else value
-    return all(_plain_all_through(item, depth + 1) for item in items)
+def _harness_inside(value: object) -> bool:
+    """Whether value is the harness's, or an object of a class private to its module (unittest's _Outcome)."""
+    return running_loop.is_the_harness(value) or getattr(type(value), "__name__", "").startswith("_")
 
 
 def _as_method(value: object) -> object:

@@ -349,7 +349,13 @@ def _await_steps(self):
     if steps_on_one_loop(ref.peer):
         # The other side's future or task, awaited on its own running loop: its own __await__ yields it to that
         # loop's task and returns its result when woken, as in one process (never run to its end apart).
-        return (yield from ref.ask("await_iter"))
+        try:
+            return (yield from ref.ask("await_iter"))
+        except RemoteError as exc:  # its cancellation (a timeout's) is asyncio's own class here, as the task's
+            here = _cancelled_as_here(exc)
+            if here is exc:
+                raise
+            raise here from None
     return ref.ask("await")  # the code's own asyncio.run: the tests' awaitable runs to its end there
     yield  # a generator: the await resolves when the event loop first steps it
 

@@ -120,7 +120,7 @@ def as_handed(obj: object, name: str, value: object, hooks) -> object:
 _HANDED: weakref.WeakSet = weakref.WeakSet()
 # The pytest stand-in's values a test may hand the code (pytest.approx(0.3)): compared, nothing more. Its fixtures
 # (monkeypatch, request, capsys) are the harness: monkeypatch.setattr("tests.x", ...) would change the tests' module.
-_HANDED_VALUES = frozenset({"_Approx"})
+_HANDED_VALUES = frozenset({"_Approx", "ExceptionInfo", "LocalPath"})
 
 
 def _own_context(kwargs: dict) -> None:
@@ -239,11 +239,13 @@ def is_the_harness(obj: object) -> bool:
     the Reporter, the peer, this module's _Watched, a function or bound method of theirs, the pytest stand-in's
     fixtures), which the code may never touch, whatever it holds; but pytest.approx's value, the tests' to hand
     over."""
-    if (isinstance(obj, types.FunctionType) and obj in _HANDED) or type(obj).__name__ in _HANDED_VALUES:
-        return False
+    if (isinstance(obj, types.FunctionType) and (obj in _HANDED or obj.__module__ == "pytest_shim")) \
+            or type(obj).__name__ in _HANDED_VALUES:
+        return False  # the sandbox's functions handed on purpose, pytest's API (approx), its values
     if isinstance(obj, types.ModuleType):
         module = obj.__name__
-    elif isinstance(obj, (types.MethodType, types.BuiltinMethodType)) and not isinstance(obj.__self__, type):
+    elif isinstance(obj, (types.MethodType, types.BuiltinMethodType)) and not isinstance(obj.__self__,
+                                                                                         types.ModuleType):
         return is_the_harness(obj.__self__)  # a method of the harness's objects (a test's Thread.start is refusals')
     elif isinstance(obj, (type, types.FunctionType)):  # a class by its own module (a test's class on the code's has
         module = obj.__module__                         # a metaclass of the sandbox's), a function by its own
@@ -255,7 +257,10 @@ def is_the_harness(obj: object) -> bool:
 def is_a_fixture(obj: object) -> bool:
     """Whether obj is an object of the pytest stand-in's (a monkeypatch, a request, capsys), which a test may hand
     the code as one process would let it."""
-    return getattr(type(obj), "__module__", None) in ("fixtures", "pytest_shim")
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        obj = obj.__self__  # a fixture's method (caplog.clear, monkeypatch.setenv)
+    module = obj.__module__ if isinstance(obj, (type, types.FunctionType)) else getattr(type(obj), "__module__", None)
+    return module in ("fixtures", "pytest_shim", "pytest_run", "asserts")
 
 
 def _harness_modules() -> frozenset:
@@ -312,12 +317,13 @@ class Entered(threading.local):
         import asyncio.tasks
 
         if "loop" in extra:
-            loop = decode(extra["loop"])
+            loop, kept = decode(extra["loop"]), None  # a new loop: the tests' side forgot the task it sent too
             _fix_hash(loop)
         else:
-            loop = self.last[0]
-        task = decode(extra["task"]) if "task" in extra else self.last[1] if extra.get("task_same") else None
-        self.last = (loop, task)
+            loop, kept = self.last
+        task = decode(extra["task"]) if "task" in extra else kept if extra.get("task_same") else None
+        # A request from no task (a loop's callback) leaves the last task as the tests' side remembers it
+        self.last = (loop, task if task is not None else kept)
         previous = asyncio.events._get_running_loop()
         tasks = asyncio.tasks._current_tasks
         previous_task = tasks.get(loop)

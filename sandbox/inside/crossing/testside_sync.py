@@ -14,6 +14,7 @@ import os
 import sys
 import threading
 import types
+import unittest
 
 import decimal_context
 import environment
@@ -29,6 +30,21 @@ from handover import BadState, Handover
 _FRAME_NAMES = frozenset({"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "f_globals", "f_locals",
                           "f_builtins", "gi_yieldfrom", "cr_await", "ag_await", "cr_origin", "gi_code", "cr_code",
                           "ag_code", "f_code"})
+
+# What a mock of the tests' records of its calls, and what forgets them.
+_MOCK_RECORDS = frozenset({"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls",
+                           "await_count", "await_args", "await_args_list"})
+_MOCK_RESETS = frozenset({"reset_mock"})
+
+
+def _is_a_mock(obj: object) -> bool:
+    mock = sys.modules.get("unittest.mock")
+    return mock is not None and isinstance(obj, mock.NonCallableMock)
+
+
+def _is_a_test_case(obj: object) -> bool:
+    return isinstance(obj, unittest.TestCase)
+
 
 # Modules a test may patch in the code's process too (monkeypatch.setattr(random, "random", ...)): the standard
 # library's, and the code's own (the solution module).
@@ -216,6 +232,11 @@ class TestsSide:
         asyncio_rule = running_loop.may_read(obj, name)
         if asyncio_rule is not None:
             return asyncio_rule
+        if name in _MOCK_RESETS and _is_a_mock(obj):
+            return False  # it would forget the calls the test checks next (assert_not_called after reset_mock)
+        if _is_a_test_case(obj) and name in vars(unittest.TestCase) and not name.startswith(("assert", "fail")) \
+                and name not in ("subTest", "id", "shortDescription", "maxDiff", "longMessage"):
+            return False  # unittest's own machinery (addTypeEqualityFunc, addCleanup) would change how it checks
         if name == "__dict__" and isinstance(obj, type) and not obj.__flags__ & running_loop.HEAP_TYPE:
             return False  # a builtin type's descriptors (a frame's f_globals) would read past this rule
         return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
@@ -227,6 +248,8 @@ class TestsSide:
         if name.startswith("_"):
             # asyncio's gather and wait_for mark a task they made on the tests' loop (asyncio.create_task's flags)
             return name in running_loop.FUTURE_FLAGS and running_loop.is_a_future(obj)
+        if name in _MOCK_RECORDS and _is_a_mock(obj):
+            return False  # what a mock recorded is the calls made (call_count = 1 would pass assert_called_once)
         try:
             current = getattr(obj, name)
         except AttributeError:
