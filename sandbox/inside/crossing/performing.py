@@ -14,8 +14,8 @@ import types
 import collecting
 import deepcopy_memos
 import linking
+import harness_guard
 import proxies
-import running_loop
 import sharing
 import standard_abcs
 import standard_objects
@@ -48,8 +48,8 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
         if type(name) is not str or not peer.hooks.may_read(obj, name):
             raise AttributeError(name)
         value = getattr(obj, name)
-        if peer.role == "tests":  # the tests' loop runs only what the code may have run there (running_loop.py)
-            value = running_loop.as_handed(obj, name, value, peer.hooks)
+        if peer.role == "tests":  # the tests' loop runs only what the code may have run there (harness_guard.py)
+            value = harness_guard.as_handed(obj, name, value, peer.hooks)
             if name == "__dict__" and hasattr(value, "items"):
                 # a copy without what a private name holds of the harness (a TestCase's _outcome, a fixture's
                 # resolver), which would cross as a live proxy; a dataclass's private date or child stays
@@ -143,7 +143,7 @@ def perform(peer: object, op: str, target: object, args: tuple) -> tuple[object,
 
 def _harness_inside(value: object) -> bool:
     """Whether value is the harness's, or an object of a class private to its module (unittest's _Outcome)."""
-    return running_loop.is_the_harness(value) or getattr(type(value), "__name__", "").startswith("_")
+    return harness_guard.is_the_harness(value) or getattr(type(value), "__name__", "").startswith("_")
 
 
 def _as_method(value: object) -> object:

@@ -18,6 +18,7 @@ import unittest
 
 import decimal_context
 import environment
+import harness_guard
 import one_cpu
 import process_state
 import running_loop
@@ -214,11 +215,11 @@ class TestsSide:
         fixtures: not judged, as a test that hands the code its monkeypatch is one the sandbox cannot run as one
         process would) or a contextvars.Context of the tests' (its run() would call what the code names here, its
         items are theirs); the code may hand either back."""
-        if running_loop.is_the_harness(obj):
-            if running_loop.is_a_fixture(obj):
+        if harness_guard.is_the_harness(obj):
+            if harness_guard.is_a_fixture(obj):
                 raise unsupported.Unsupported(unsupported.HARNESS_OBJECT.format(kind=type(obj).__name__))
             raise TypeError("the code under test may not use the sandbox's own objects")
-        if running_loop.is_a_context(obj):
+        if harness_guard.is_a_context(obj):
             raise TypeError("the code under test may not use a contextvars.Context of the tests'")
 
     def may_read(self, obj: object, name: str) -> bool:
@@ -226,10 +227,10 @@ class TestsSide:
         functools.wraps) and an Enum's members; never a private one, nor __self__ or __class__, which reach into the
         test harness. Of a frame, traceback or code object nothing: a frame's globals are the tests' module's, its
         f_back the harness's, a code object's constants the hidden tests' values. Of an event loop, a future or task
-        only what asyncio's primitives use (running_loop.may_read), nothing of a builtin type's __dict__."""
+        only what asyncio's primitives use (harness_guard.may_read), nothing of a builtin type's __dict__."""
         if isinstance(obj, (types.FrameType, types.TracebackType, types.CodeType)) or name in _FRAME_NAMES:
             return False
-        asyncio_rule = running_loop.may_read(obj, name)
+        asyncio_rule = harness_guard.may_read(obj, name)
         if asyncio_rule is not None:
             return asyncio_rule
         if name in _MOCK_RESETS and _is_a_mock(obj):
@@ -237,7 +238,7 @@ class TestsSide:
         if _is_a_test_case(obj) and name in vars(unittest.TestCase) and not name.startswith(("assert", "fail")) \
                 and name not in ("subTest", "id", "shortDescription", "maxDiff", "longMessage"):
             return False  # unittest's own machinery (addTypeEqualityFunc, addCleanup) would change how it checks
-        if name == "__dict__" and isinstance(obj, type) and not obj.__flags__ & running_loop.HEAP_TYPE:
+        if name == "__dict__" and isinstance(obj, type) and not obj.__flags__ & harness_guard.HEAP_TYPE:
             return False  # a builtin type's descriptors (a frame's f_globals) would read past this rule
         return not name.startswith("_") or name in ("__name__", "__qualname__", "__doc__", "__module__", "__dict__",
                                                     "__wrapped__", "__annotations__", "__members__")
@@ -247,7 +248,7 @@ class TestsSide:
         method or anything callable, so it cannot turn off a check the tests run later (mock.assert_called_once)."""
         if name.startswith("_"):
             # asyncio's gather and wait_for mark a task they made on the tests' loop (asyncio.create_task's flags)
-            return name in running_loop.FUTURE_FLAGS and running_loop.is_a_future(obj)
+            return name in harness_guard.FUTURE_FLAGS and harness_guard.is_a_future(obj)
         if name in _MOCK_RECORDS and _is_a_mock(obj):
             return False  # what a mock recorded is the calls made (call_count = 1 would pass assert_called_once)
         try:
